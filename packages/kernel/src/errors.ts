@@ -49,7 +49,10 @@ export class AppError extends Error {
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     const defaults = DEFAULTS[code];
-    super(options.message ?? defaults.message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      options.message ?? defaults.message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "AppError";
     this.code = code;
     this.reason = options.reason ?? defaults.reason;

@@ -1,0 +1,381 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  DEV_CRYPTO_KEY_FILE,
+  ENV_VARIABLES,
+  EnvError,
+  loadEnv,
+  loadRuntimeEnv,
+  resolveDevCryptoKey,
+} from "./env";
+
+const KEY = "k".repeat(32);
+const PRODUCTION = {
+  NODE_ENV: "production",
+  OIDC_CRYPTO_KEY: KEY,
+  OIDC_ISSUER_URL: "https://id.example.com",
+};
+
+/** The EnvError thrown for `source`; fails the test if parsing succeeds. */
+const envError = (source: Record<string, string | undefined>): EnvError => {
+  try {
+    loadEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error;
+    throw error;
+  }
+  throw new Error("expected loadEnv to throw EnvError");
+};
+
+describe("loadEnv defaults", () => {
+  it("gives the embedded development configuration for an empty environment", () => {
+    const env = loadEnv({});
+    expect(env).toEqual({
+      nodeEnv: "development",
+      isProduction: false,
+      isDevelopment: true,
+      isTest: false,
+      server: { host: "127.0.0.1", port: 3000, trustProxy: false },
+      database: { url: undefined, isEmbedded: true },
+      dataDir: path.resolve(".data"),
+      redis: { url: undefined },
+      log: { level: "info" },
+      admin: undefined,
+      oidc: {
+        issuerUrl: "http://localhost:3000",
+        cryptoKey: undefined,
+        accessTokenLifetime: 3600,
+        idTokenLifetime: 3600,
+        refreshTokenLifetime: 2_592_000,
+        allowedOrigins: [],
+      },
+      rateLimit: { enabled: true, windowSeconds: 900, authorize: 100, token: 50, userinfo: 200, keys: 500 },
+      warnings: [expect.stringContaining("OIDC_ISSUER_URL is not set")],
+    });
+  });
+
+  it("derives the default issuer from PORT", () => {
+    expect(loadEnv({ PORT: "8080" }).oidc.issuerUrl).toBe("http://localhost:8080");
+  });
+
+  it("listens on all interfaces in production", () => {
+    const env = loadEnv(PRODUCTION);
+    expect(env.isProduction).toBe(true);
+    expect(env.server.host).toBe("0.0.0.0");
+    expect(env.warnings).toEqual([]);
+  });
+
+  it("is silent under NODE_ENV=test unless LOG_LEVEL says otherwise", () => {
+    expect(loadEnv({ NODE_ENV: "test" }).log.level).toBe("silent");
+    expect(loadEnv({ NODE_ENV: "test", LOG_LEVEL: "debug" }).log.level).toBe("debug");
+  });
+
+  it("treats whitespace-only values as unset and trims the rest", () => {
+    const env = loadEnv({ PORT: "   ", HOST: " \t", NODE_ENV: " test ", LOG_LEVEL: "warn\n" });
+    expect(env.server.port).toBe(3000);
+    expect(env.server.host).toBe("127.0.0.1");
+    expect(env.nodeEnv).toBe("test");
+    expect(env.log.level).toBe("warn");
+  });
+
+  it("keeps spaces inside ADMIN_PASSWORD", () => {
+    expect(loadEnv({ ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: " pass word " }).admin).toEqual({
+      email: "root@example.com",
+      password: " pass word ",
+    });
+  });
+
+  it("reads every variable", () => {
+    const env = loadEnv({
+      ...PRODUCTION,
+      PORT: "8443",
+      HOST: "10.0.0.1",
+      TRUST_PROXY: "1",
+      DATABASE_URL: "postgresql://app:secret@db:5432/hisob",
+      DATA_DIR: "/var/lib/hisob",
+      REDIS_URL: "rediss://cache:6380",
+      LOG_LEVEL: "warn",
+      OIDC_ACCESS_TOKEN_LIFETIME: "600",
+      OIDC_ID_TOKEN_LIFETIME: "900",
+      OIDC_REFRESH_TOKEN_LIFETIME: "86400",
+      OIDC_RATE_LIMIT_ENABLED: "false",
+      OIDC_RATE_LIMIT_AUTHORIZE: "10",
+      OIDC_RATE_LIMIT_TOKEN: "20",
+      OIDC_RATE_LIMIT_USERINFO: "30",
+      OIDC_RATE_LIMIT_KEYS: "40",
+      OIDC_RATE_LIMIT_WINDOW_SECONDS: "60",
+    });
+    expect(env.server).toEqual({ host: "10.0.0.1", port: 8443, trustProxy: true });
+    expect(env.database).toEqual({ url: "postgresql://app:secret@db:5432/hisob", isEmbedded: false });
+    expect(env.dataDir).toBe("/var/lib/hisob");
+    expect(env.redis.url).toBe("rediss://cache:6380");
+    expect(env.log.level).toBe("warn");
+    expect(env.oidc).toMatchObject({
+      cryptoKey: KEY,
+      accessTokenLifetime: 600,
+      idTokenLifetime: 900,
+      refreshTokenLifetime: 86400,
+    });
+    expect(env.rateLimit).toEqual({
+      enabled: false,
+      windowSeconds: 60,
+      authorize: 10,
+      token: 20,
+      userinfo: 30,
+      keys: 40,
+    });
+  });
+
+  it("resolves a relative DATA_DIR against the working directory", () => {
+    expect(loadEnv({ DATA_DIR: "tmp/data" }).dataDir).toBe(path.resolve("tmp/data"));
+  });
+
+  it.each([
+    ["true", true],
+    ["TRUE", true],
+    ["1", true],
+    ["false", false],
+    ["0", false],
+  ])("accepts %j as a boolean", (raw, expected) => {
+    expect(loadEnv({ OIDC_RATE_LIMIT_ENABLED: raw, TRUST_PROXY: raw })).toMatchObject({
+      rateLimit: { enabled: expected },
+      server: { trustProxy: expected },
+    });
+  });
+
+  it("normalises the issuer URL", () => {
+    expect(loadEnv({ OIDC_ISSUER_URL: "https://ID.Example.com/" }).oidc.issuerUrl).toBe(
+      "https://id.example.com",
+    );
+    expect(loadEnv({ OIDC_ISSUER_URL: "https://example.com/tenants//" }).oidc.issuerUrl).toBe(
+      "https://example.com/tenants",
+    );
+  });
+
+  it("warns about an http issuer in production", () => {
+    const env = loadEnv({ ...PRODUCTION, OIDC_ISSUER_URL: "http://id.example.com" });
+    expect(env.warnings).toEqual([expect.stringContaining("https")]);
+  });
+
+  it("parses, trims, normalises and de-duplicates allowed origins", () => {
+    const env = loadEnv({
+      OIDC_ALLOWED_ORIGINS: " https://app.example.com , http://localhost:5173,https://APP.example.com:443/,",
+    });
+    expect(env.oidc.allowedOrigins).toEqual(["https://app.example.com", "http://localhost:5173"]);
+  });
+
+  it("reads process.env when no source is given", () => {
+    // Blank out the machine's own settings (a CI DATABASE_URL would otherwise demand the OIDC pair).
+    for (const name of ENV_VARIABLES) vi.stubEnv(name, undefined);
+    vi.stubEnv("PORT", "4321");
+    try {
+      expect(loadEnv().server.port).toBe(4321);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe("loadEnv bad values", () => {
+  it.each([
+    ["NODE_ENV", "prod", 'must be one of development, test, production (got "prod")'],
+    ["PORT", "abc", 'must be an integer between 1 and 65535 (got "abc")'],
+    ["PORT", "0", 'must be an integer between 1 and 65535 (got "0")'],
+    ["PORT", "65536", 'must be an integer between 1 and 65535 (got "65536")'],
+    ["PORT", "80.5", 'must be an integer between 1 and 65535 (got "80.5")'],
+    ["TRUST_PROXY", "yes", 'must be one of true, false, 1, 0 (got "yes")'],
+    [
+      "DATABASE_URL",
+      "mysql://db/hisob",
+      'must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@host:5432/hisob (got "mysql://db/hisob")',
+    ],
+    [
+      "DATABASE_URL",
+      "not a url",
+      "must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@host:5432/hisob (got a value that is not a URL)",
+    ],
+    [
+      "REDIS_URL",
+      "http://cache:6379",
+      'must be a redis:// or rediss:// URL, e.g. redis://localhost:6379 (got "http://cache:6379")',
+    ],
+    ["LOG_LEVEL", "verbose", 'must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
+    ["OIDC_CRYPTO_KEY", "too-short", "must be at least 32 characters (got 9)"],
+    [
+      "OIDC_ISSUER_URL",
+      "ftp://id.example.com",
+      'must be an http:// or https:// URL without query or fragment, e.g. https://id.example.com (got "ftp://id.example.com")',
+    ],
+    [
+      "OIDC_ISSUER_URL",
+      "https://id.example.com/?tenant=1",
+      'must be an http:// or https:// URL without query or fragment, e.g. https://id.example.com (got "https://id.example.com/?tenant=1")',
+    ],
+    ["OIDC_ACCESS_TOKEN_LIFETIME", "-1", 'must be an integer between 1 and 2147483647 (got "-1")'],
+    ["OIDC_ID_TOKEN_LIFETIME", "1h", 'must be an integer between 1 and 2147483647 (got "1h")'],
+    ["OIDC_REFRESH_TOKEN_LIFETIME", "0", 'must be an integer between 1 and 2147483647 (got "0")'],
+    ["OIDC_RATE_LIMIT_ENABLED", "on", 'must be one of true, false, 1, 0 (got "on")'],
+    ["OIDC_RATE_LIMIT_AUTHORIZE", "many", 'must be an integer between 1 and 2147483647 (got "many")'],
+    ["OIDC_RATE_LIMIT_TOKEN", "9999999999", 'must be an integer between 1 and 2147483647 (got "9999999999")'],
+    ["OIDC_RATE_LIMIT_USERINFO", "1e3", 'must be an integer between 1 and 2147483647 (got "1e3")'],
+    ["OIDC_RATE_LIMIT_KEYS", "0x10", 'must be an integer between 1 and 2147483647 (got "0x10")'],
+    ["OIDC_RATE_LIMIT_WINDOW_SECONDS", "15m", 'must be an integer between 1 and 2147483647 (got "15m")'],
+    [
+      "OIDC_ALLOWED_ORIGINS",
+      "https://ok.example.com, app.example.com, https://example.com/path, *",
+      'must be comma-separated origins like https://app.example.com (scheme://host[:port], no path); invalid: "app.example.com", "https://example.com/path", "*"',
+    ],
+  ])("%s=%j", (variable, value, message) => {
+    // The OIDC pair is set so a bad DATABASE_URL reports only itself.
+    const error = envError({
+      OIDC_CRYPTO_KEY: KEY,
+      OIDC_ISSUER_URL: "https://id.example.com",
+      [variable]: value,
+    });
+    expect(error.issues).toEqual([{ variable, message }]);
+    expect(error.message).toContain(`${variable}: ${message}`);
+  });
+
+  it("validates ADMIN_EMAIL", () => {
+    expect(envError({ ADMIN_EMAIL: "root", ADMIN_PASSWORD: "secret-pass" }).issues).toEqual([
+      { variable: "ADMIN_EMAIL", message: 'must be an email address (got "root")' },
+    ]);
+  });
+
+  it("lists every bad variable at once, in schema order", () => {
+    const error = envError({
+      REDIS_URL: "nope",
+      PORT: "abc",
+      NODE_ENV: "staging",
+      OIDC_RATE_LIMIT_TOKEN: "x",
+    });
+    expect(error.issues.map((issue) => issue.variable)).toEqual([
+      "NODE_ENV",
+      "PORT",
+      "REDIS_URL",
+      "OIDC_RATE_LIMIT_TOKEN",
+    ]);
+    expect(error.message.split("\n")).toEqual([
+      "Invalid environment configuration:",
+      '  NODE_ENV: must be one of development, test, production (got "staging")',
+      '  PORT: must be an integer between 1 and 65535 (got "abc")',
+      "  REDIS_URL: must be a redis:// or rediss:// URL, e.g. redis://localhost:6379 (got a value that is not a URL)",
+      '  OIDC_RATE_LIMIT_TOKEN: must be an integer between 1 and 2147483647 (got "x")',
+    ]);
+  });
+
+  it("never echoes secrets", () => {
+    const secret = "hunter2-hunter2";
+    const error = envError({
+      OIDC_CRYPTO_KEY: secret,
+      DATABASE_URL: `mysql://app:${secret}@db/hisob`,
+      ADMIN_PASSWORD: secret,
+    });
+    expect(error.message).not.toContain(secret);
+    expect(error.message).toContain('(got "mysql://app:***@db/hisob")');
+  });
+
+  it("shortens long values", () => {
+    const error = envError({ PORT: "9".repeat(500) });
+    expect(error.issues[0]?.message).toMatch(/\(got "9{77}\.\.\."\)$/);
+  });
+});
+
+describe("loadEnv requirements", () => {
+  it("requires OIDC_CRYPTO_KEY and OIDC_ISSUER_URL in production", () => {
+    expect(envError({ NODE_ENV: "production" }).issues).toEqual([
+      { variable: "OIDC_CRYPTO_KEY", message: "is required when NODE_ENV=production" },
+      { variable: "OIDC_ISSUER_URL", message: "is required when NODE_ENV=production" },
+    ]);
+  });
+
+  it("requires them when DATABASE_URL is set, whatever NODE_ENV", () => {
+    for (const NODE_ENV of ["development", "test"]) {
+      const error = envError({ NODE_ENV, DATABASE_URL: "postgres://localhost/hisob" });
+      expect(error.issues).toEqual([
+        { variable: "OIDC_CRYPTO_KEY", message: "is required when DATABASE_URL is set" },
+        { variable: "OIDC_ISSUER_URL", message: "is required when DATABASE_URL is set" },
+      ]);
+    }
+  });
+
+  it("still reports the requirement when DATABASE_URL itself is invalid", () => {
+    expect(envError({ DATABASE_URL: "mysql://db/hisob" }).issues.map((issue) => issue.variable)).toEqual([
+      "DATABASE_URL",
+      "OIDC_CRYPTO_KEY",
+      "OIDC_ISSUER_URL",
+    ]);
+  });
+
+  it("reports a whitespace-only requirement as missing", () => {
+    expect(envError({ ...PRODUCTION, OIDC_CRYPTO_KEY: "   " }).issues).toEqual([
+      { variable: "OIDC_CRYPTO_KEY", message: "is required when NODE_ENV=production" },
+    ]);
+  });
+
+  it("accepts production with both set", () => {
+    const env = loadEnv({ ...PRODUCTION, DATABASE_URL: "postgres://localhost/hisob" });
+    expect(env.oidc.cryptoKey).toBe(KEY);
+    expect(env.oidc.issuerUrl).toBe("https://id.example.com");
+  });
+
+  it("wants ADMIN_EMAIL and ADMIN_PASSWORD together or not at all", () => {
+    expect(envError({ ADMIN_EMAIL: "root@example.com" }).issues).toEqual([
+      { variable: "ADMIN_PASSWORD", message: "is required when ADMIN_EMAIL is set" },
+    ]);
+    expect(envError({ ADMIN_PASSWORD: "secret-pass" }).issues).toEqual([
+      { variable: "ADMIN_EMAIL", message: "is required when ADMIN_PASSWORD is set" },
+    ]);
+    expect(loadEnv({}).admin).toBeUndefined();
+  });
+});
+
+describe("resolveDevCryptoKey", () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = path.join(mkdtempSync(path.join(tmpdir(), "hisob-env-")), "nested", "data");
+  });
+  afterEach(() => {
+    rmSync(path.dirname(path.dirname(dataDir)), { recursive: true, force: true });
+  });
+
+  it("generates the key once, 0600, and reuses it", () => {
+    const first = resolveDevCryptoKey(loadEnv({ DATA_DIR: dataDir }));
+    const file = path.join(dataDir, DEV_CRYPTO_KEY_FILE);
+
+    expect(first.oidc.cryptoKey).toMatch(/^[A-Za-z0-9_-]{64}$/); // 48 random bytes, base64url
+    expect(readFileSync(file, "utf8").trim()).toBe(first.oidc.cryptoKey);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.warnings).toContainEqual(
+      expect.stringMatching(/OIDC_CRYPTO_KEY is not set: generated .*oidc-crypto-key/),
+    );
+
+    const second = resolveDevCryptoKey(loadEnv({ DATA_DIR: dataDir }));
+    expect(second.oidc.cryptoKey).toBe(first.oidc.cryptoKey);
+    expect(second.warnings).toContainEqual(
+      expect.stringMatching(/OIDC_CRYPTO_KEY is not set: using .*oidc-crypto-key/),
+    );
+  });
+
+  it("leaves a configured key alone and writes nothing", () => {
+    const env = loadEnv({ DATA_DIR: dataDir, OIDC_CRYPTO_KEY: KEY });
+    const resolved = resolveDevCryptoKey(env);
+    expect(resolved.oidc.cryptoKey).toBe(KEY);
+    expect(resolved.warnings).toEqual(env.warnings);
+    expect(() => statSync(dataDir)).toThrow();
+  });
+
+  it("refuses a key file that was truncated", () => {
+    resolveDevCryptoKey(loadEnv({ DATA_DIR: dataDir }));
+    writeFileSync(path.join(dataDir, DEV_CRYPTO_KEY_FILE), "short\n");
+    expect(() => resolveDevCryptoKey(loadEnv({ DATA_DIR: dataDir }))).toThrow(EnvError);
+  });
+
+  it("is what loadRuntimeEnv does after parsing", () => {
+    const env = loadRuntimeEnv({ DATA_DIR: dataDir, NODE_ENV: "test" });
+    expect(env.oidc.cryptoKey).toBe(readFileSync(path.join(dataDir, DEV_CRYPTO_KEY_FILE), "utf8").trim());
+  });
+});

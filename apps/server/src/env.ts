@@ -1,0 +1,379 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/*
+ * The one reader of process.env. `loadEnv` is pure (no I/O besides resolving DATA_DIR against the cwd);
+ * `resolveDevCryptoKey` does the file work for the embedded development default.
+ */
+
+export const NODE_ENVS = ["development", "test", "production"] as const;
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEV_CRYPTO_KEY_FILE = "oidc-crypto-key";
+const MAX_INT = 2_147_483_647;
+
+export type Env = {
+  nodeEnv: NodeEnv;
+  isProduction: boolean;
+  isDevelopment: boolean;
+  isTest: boolean;
+  server: { host: string; port: number; trustProxy: boolean };
+  /** `url` unset means embedded PGlite under `dataDir`. */
+  database: { url: string | undefined; isEmbedded: boolean };
+  /** Absolute path. */
+  dataDir: string;
+  redis: { url: string | undefined };
+  log: { level: LogLevel };
+  /** Bootstrap administrator; set only when both ADMIN_EMAIL and ADMIN_PASSWORD are. */
+  admin: { email: string; password: string } | undefined;
+  oidc: {
+    /** No trailing slash. */
+    issuerUrl: string;
+    /** Undefined only on the embedded development default; see `resolveDevCryptoKey`. */
+    cryptoKey: string | undefined;
+    accessTokenLifetime: number;
+    idTokenLifetime: number;
+    refreshTokenLifetime: number;
+    /** Normalised origins (`scheme://host[:port]`). */
+    allowedOrigins: string[];
+  };
+  rateLimit: {
+    enabled: boolean;
+    windowSeconds: number;
+    authorize: number;
+    token: number;
+    userinfo: number;
+    keys: number;
+  };
+  /** Things main should log loudly at boot (development defaults in use, risky settings). */
+  warnings: string[];
+};
+
+/** An Env whose OIDC crypto key is known (set, or the development key file). */
+export type ResolvedEnv = Env & { oidc: Env["oidc"] & { cryptoKey: string } };
+
+export type EnvIssue = { variable: string; message: string };
+
+export class EnvError extends Error {
+  readonly issues: EnvIssue[];
+
+  constructor(issues: EnvIssue[]) {
+    const lines = issues.map((issue) => `  ${issue.variable}: ${issue.message}`);
+    super(`Invalid environment configuration:\n${lines.join("\n")}`);
+    this.name = "EnvError";
+    this.issues = issues;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Field parsers. Each builds its own message so it can decide what of the value may be echoed.
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const bad = <T>(message: string): Parsed<T> => ({ ok: false, message });
+
+/** Quotes a value for an error message, shortened so a pasted blob doesn't flood the log. */
+const got = (raw: string): string => {
+  const shown = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw;
+  return `(got ${JSON.stringify(shown)})`;
+};
+
+/** Like `got`, but never shows URL credentials. */
+const gotUrl = (raw: string): string => {
+  if (!URL.canParse(raw)) return "(got a value that is not a URL)";
+  const url = new URL(raw);
+  if (!url.password) return got(raw);
+  url.password = "***";
+  return got(url.toString());
+};
+
+/** A variable: unset stays undefined (defaults are applied later, some depend on other variables). */
+const variable = <T>(parse: (raw: string) => Parsed<T>) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): T | undefined => {
+      if (raw === undefined) return undefined;
+      const result = parse(raw);
+      if (result.ok) return result.value;
+      ctx.addIssue({ code: "custom", message: result.message });
+      return z.NEVER;
+    });
+
+const oneOf = <const T extends readonly string[]>(values: T) =>
+  variable((raw): Parsed<T[number]> => {
+    const found = values.find((value) => value === raw);
+    return found === undefined ? bad(`must be one of ${values.join(", ")} ${got(raw)}`) : ok(found);
+  });
+
+const integer = (min: number, max: number) =>
+  variable((raw): Parsed<number> => {
+    const value = /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
+    return Number.isInteger(value) && value >= min && value <= max
+      ? ok(value)
+      : bad(`must be an integer between ${min} and ${max} ${got(raw)}`);
+  });
+
+const positiveInteger = () => integer(1, MAX_INT);
+
+const boolean = () =>
+  variable((raw): Parsed<boolean> => {
+    const value = raw.toLowerCase();
+    if (value === "true" || value === "1") return ok(true);
+    if (value === "false" || value === "0") return ok(false);
+    return bad(`must be one of true, false, 1, 0 ${got(raw)}`);
+  });
+
+const urlWithProtocols = (protocols: readonly string[], example: string) =>
+  variable((raw) => {
+    const expected = `must be a ${protocols.map((p) => `${p}//`).join(" or ")} URL, e.g. ${example}`;
+    if (!URL.canParse(raw)) return bad<string>(`${expected} ${gotUrl(raw)}`);
+    const url = new URL(raw);
+    if (!protocols.includes(url.protocol) || url.hostname === "")
+      return bad<string>(`${expected} ${gotUrl(raw)}`);
+    return ok(raw);
+  });
+
+const nonEmpty = () => variable((raw) => ok(raw));
+
+const email = () =>
+  variable((raw) =>
+    z.email().safeParse(raw).success ? ok(raw) : bad<string>(`must be an email address ${got(raw)}`),
+  );
+
+/** A secret: the message gives its length, never its content. */
+const secret = (minLength: number) =>
+  variable((raw) =>
+    raw.length >= minLength
+      ? ok(raw)
+      : bad<string>(`must be at least ${minLength} characters (got ${raw.length})`),
+  );
+
+const issuerUrl = () =>
+  variable((raw) => {
+    const expected =
+      "must be an http:// or https:// URL without query or fragment, e.g. https://id.example.com";
+    if (!URL.canParse(raw)) return bad<string>(`${expected} ${got(raw)}`);
+    const url = new URL(raw);
+    if (
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      url.search ||
+      url.hash ||
+      url.username ||
+      url.password
+    ) {
+      return bad<string>(`${expected} ${got(raw)}`);
+    }
+    // Issuers are compared as strings (OIDC Discovery §4.3), so keep one canonical form: no trailing slash.
+    return ok(url.toString().replace(/\/+$/, ""));
+  });
+
+/** `scheme://host[:port]`, normalised the way browsers send the Origin header. */
+const toOrigin = (raw: string): string | undefined => {
+  if (!URL.canParse(raw)) return undefined;
+  const url = new URL(raw);
+  const isOriginOnly = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !isOriginOnly) return undefined;
+  return url.origin;
+};
+
+const originList = () =>
+  variable((raw) => {
+    const entries = raw
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    const invalid = entries.filter((entry) => toOrigin(entry) === undefined);
+    if (invalid.length > 0) {
+      const list = invalid.map((entry) => JSON.stringify(entry)).join(", ");
+      return bad<string[]>(
+        `must be comma-separated origins like https://app.example.com (scheme://host[:port], no path); invalid: ${list}`,
+      );
+    }
+    return ok([...new Set(entries.map((entry) => toOrigin(entry) ?? entry))]);
+  });
+
+// ---------------------------------------------------------------------------------------------------------
+// The schema
+
+const shape = {
+  NODE_ENV: oneOf(NODE_ENVS),
+  PORT: integer(1, 65535),
+  HOST: nonEmpty(),
+  TRUST_PROXY: boolean(),
+  DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"], "postgres://user:password@host:5432/hisob"),
+  DATA_DIR: nonEmpty(),
+  REDIS_URL: urlWithProtocols(["redis:", "rediss:"], "redis://localhost:6379"),
+  LOG_LEVEL: oneOf(LOG_LEVELS),
+  ADMIN_EMAIL: email(),
+  ADMIN_PASSWORD: nonEmpty(),
+  OIDC_CRYPTO_KEY: secret(32),
+  OIDC_ISSUER_URL: issuerUrl(),
+  OIDC_ACCESS_TOKEN_LIFETIME: positiveInteger(),
+  OIDC_ID_TOKEN_LIFETIME: positiveInteger(),
+  OIDC_REFRESH_TOKEN_LIFETIME: positiveInteger(),
+  OIDC_RATE_LIMIT_ENABLED: boolean(),
+  OIDC_RATE_LIMIT_AUTHORIZE: positiveInteger(),
+  OIDC_RATE_LIMIT_TOKEN: positiveInteger(),
+  OIDC_RATE_LIMIT_USERINFO: positiveInteger(),
+  OIDC_RATE_LIMIT_KEYS: positiveInteger(),
+  OIDC_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
+  OIDC_ALLOWED_ORIGINS: originList(),
+};
+
+type VariableName = keyof typeof shape;
+/** Every variable the server reads, in schema order. */
+export const ENV_VARIABLES = Object.keys(shape) as readonly VariableName[];
+
+/** Passwords may legitimately start or end with spaces; everything else is trimmed. */
+const UNTRIMMED: ReadonlySet<VariableName> = new Set(["ADMIN_PASSWORD"]);
+
+/** Keeps only our variables; whitespace-only counts as unset. */
+const normalizeSource = (input: unknown): Partial<Record<VariableName, string>> => {
+  const source = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  const result: Partial<Record<VariableName, string>> = {};
+  for (const name of ENV_VARIABLES) {
+    const value = source[name];
+    if (typeof value !== "string" || value.trim() === "") continue;
+    result[name] = UNTRIMMED.has(name) ? value : value.trim();
+  }
+  return result;
+};
+
+const ZEnvObject = z.object(shape);
+type TEnvVariables = z.output<typeof ZEnvObject>;
+
+const ZEnv = z
+  .preprocess(
+    normalizeSource,
+    ZEnvObject.superRefine(
+      (vars, ctx) => {
+        // Presence checks only: a variable that failed its own parse still counts as set here.
+        const requireVariable = (name: VariableName, because: string) => {
+          if (vars[name] === undefined)
+            ctx.addIssue({ code: "custom", path: [name], message: `is required ${because}` });
+        };
+        const reason =
+          vars.NODE_ENV === "production"
+            ? "when NODE_ENV=production"
+            : vars.DATABASE_URL !== undefined
+              ? "when DATABASE_URL is set"
+              : undefined;
+        if (reason) {
+          requireVariable("OIDC_CRYPTO_KEY", reason);
+          requireVariable("OIDC_ISSUER_URL", reason);
+        }
+        if (vars.ADMIN_PASSWORD !== undefined) requireVariable("ADMIN_EMAIL", "when ADMIN_PASSWORD is set");
+        if (vars.ADMIN_EMAIL !== undefined) requireVariable("ADMIN_PASSWORD", "when ADMIN_EMAIL is set");
+      },
+      // Run even when single fields failed, so one boot lists every problem.
+      { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+    ),
+  )
+  .transform((vars) => toEnv(vars));
+
+const toEnv = (vars: TEnvVariables): Env => {
+  const nodeEnv = vars.NODE_ENV ?? "development";
+  const isProduction = nodeEnv === "production";
+  const port = vars.PORT ?? 3000;
+  const warnings: string[] = [];
+
+  let issuerUrl = vars.OIDC_ISSUER_URL;
+  if (issuerUrl === undefined) {
+    issuerUrl = `http://localhost:${port}`;
+    warnings.push(`OIDC_ISSUER_URL is not set: using ${issuerUrl} (embedded development default).`);
+  } else if (isProduction && issuerUrl.startsWith("http://")) {
+    warnings.push("OIDC_ISSUER_URL uses http:// in production; OpenID Connect requires an https issuer.");
+  }
+
+  return {
+    nodeEnv,
+    isProduction,
+    isDevelopment: nodeEnv === "development",
+    isTest: nodeEnv === "test",
+    server: {
+      host: vars.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1"),
+      port,
+      trustProxy: vars.TRUST_PROXY ?? false,
+    },
+    database: { url: vars.DATABASE_URL, isEmbedded: vars.DATABASE_URL === undefined },
+    dataDir: path.resolve(vars.DATA_DIR ?? "./.data"),
+    redis: { url: vars.REDIS_URL },
+    log: { level: vars.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info") },
+    admin:
+      vars.ADMIN_EMAIL !== undefined && vars.ADMIN_PASSWORD !== undefined
+        ? { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD }
+        : undefined,
+    oidc: {
+      issuerUrl,
+      cryptoKey: vars.OIDC_CRYPTO_KEY,
+      accessTokenLifetime: vars.OIDC_ACCESS_TOKEN_LIFETIME ?? 3600,
+      idTokenLifetime: vars.OIDC_ID_TOKEN_LIFETIME ?? 3600,
+      refreshTokenLifetime: vars.OIDC_REFRESH_TOKEN_LIFETIME ?? 2_592_000,
+      allowedOrigins: vars.OIDC_ALLOWED_ORIGINS ?? [],
+    },
+    rateLimit: {
+      enabled: vars.OIDC_RATE_LIMIT_ENABLED ?? true,
+      windowSeconds: vars.OIDC_RATE_LIMIT_WINDOW_SECONDS ?? 900,
+      authorize: vars.OIDC_RATE_LIMIT_AUTHORIZE ?? 100,
+      token: vars.OIDC_RATE_LIMIT_TOKEN ?? 50,
+      userinfo: vars.OIDC_RATE_LIMIT_USERINFO ?? 200,
+      keys: vars.OIDC_RATE_LIMIT_KEYS ?? 500,
+    },
+    warnings,
+  };
+};
+
+/** Parses the environment; throws EnvError listing every bad variable. Pure: no file or network I/O. */
+export const loadEnv = (source: Record<string, string | undefined> = process.env): Env => {
+  const result = ZEnv.safeParse(source);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({
+    variable: String(issue.path[0] ?? "environment"),
+    message: issue.message,
+  }));
+  // Schema order, so related variables sit together however the checks ran.
+  const order = (variable: string) => ENV_VARIABLES.indexOf(variable as VariableName);
+  throw new EnvError(issues.sort((a, b) => order(a.variable) - order(b.variable)));
+};
+
+/**
+ * Supplies the OIDC crypto key on the embedded development default: read from `<DATA_DIR>/oidc-crypto-key`,
+ * or generated there once. Returns `env` untouched when OIDC_CRYPTO_KEY is set.
+ */
+export const resolveDevCryptoKey = (env: Env): ResolvedEnv => {
+  const { cryptoKey } = env.oidc;
+  if (cryptoKey !== undefined) return { ...env, oidc: { ...env.oidc, cryptoKey } };
+
+  const file = path.join(env.dataDir, DEV_CRYPTO_KEY_FILE);
+  mkdirSync(env.dataDir, { recursive: true, mode: 0o700 });
+  let key: string;
+  let created = false;
+  try {
+    key = randomBytes(48).toString("base64url");
+    // "wx": never overwrite a key another process wrote first; signing keys depend on it.
+    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+    created = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    key = readFileSync(file, "utf8").trim();
+    if (key.length < 32) {
+      throw new EnvError([
+        { variable: "OIDC_CRYPTO_KEY", message: `is not set and ${file} holds fewer than 32 characters` },
+      ]);
+    }
+  }
+
+  const warning = created
+    ? `OIDC_CRYPTO_KEY is not set: generated a development key in ${file}. Set OIDC_CRYPTO_KEY for any real deployment; signing keys encrypted with one key cannot be decrypted with another.`
+    : `OIDC_CRYPTO_KEY is not set: using the development key in ${file}. Set OIDC_CRYPTO_KEY for any real deployment.`;
+  return { ...env, oidc: { ...env.oidc, cryptoKey: key }, warnings: [...env.warnings, warning] };
+};
+
+/** What main needs at boot: parse, then fill the development crypto key. */
+export const loadRuntimeEnv = (source: Record<string, string | undefined> = process.env): ResolvedEnv =>
+  resolveDevCryptoKey(loadEnv(source));

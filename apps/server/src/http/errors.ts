@@ -1,0 +1,231 @@
+import {
+  AppError,
+  ERROR_STATUS,
+  type ErrorCode,
+  type FieldIssue,
+  isAppError,
+  validationError,
+} from "@hisob/kernel";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { App } from "../server";
+
+/*
+ * The one REST error mapping. Every failure leaves as
+ * `{ error: { code, reason, message, requestId, issues? } }` with the status of its code.
+ */
+
+const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+export const ZFieldIssue = z.object({ path: z.string(), message: z.string() });
+
+export const ZErrorResponse = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES),
+      reason: z.string().describe("Stable machine key, also the i18n key"),
+      message: z.string(),
+      requestId: z.string(),
+      issues: z.array(ZFieldIssue).optional().describe("Field problems; only for VALIDATION_ERROR"),
+    }),
+  })
+  .describe("Error envelope");
+export type TErrorResponse = z.infer<typeof ZErrorResponse>;
+
+/** What a failure turns into, before the request id is attached. */
+export type HttpProblem = {
+  status: number;
+  code: ErrorCode;
+  reason: string;
+  message: string;
+  issues?: FieldIssue[];
+};
+
+const INTERNAL: HttpProblem = {
+  status: 500,
+  code: "INTERNAL",
+  reason: "internal",
+  message: "Internal server error",
+};
+
+/** Fastify's own errors whose text we replace with a stable reason and a message we control. */
+const FASTIFY_ERRORS: Record<string, Omit<HttpProblem, "issues">> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: "VALIDATION_ERROR",
+    reason: "request.invalid_json",
+    message: "validation error: request body is not valid JSON",
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: "VALIDATION_ERROR",
+    reason: "request.empty_body",
+    message: "validation error: request body is empty",
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: "VALIDATION_ERROR",
+    reason: "request.unsupported_media_type",
+    message: "Unsupported media type",
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: "VALIDATION_ERROR",
+    reason: "request.too_large",
+    message: "Request body is too large",
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: "VALIDATION_ERROR",
+    reason: "request.invalid_content_length",
+    message: "Request body size did not match Content-Length",
+  },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: "VALIDATION_ERROR",
+    reason: "request.bad_url",
+    message: "Invalid URL",
+  },
+  FST_ERR_NOT_FOUND: {
+    status: 404,
+    code: "NOT_FOUND",
+    reason: "route.not_found",
+    message: "Route not found",
+  },
+};
+
+/** The closest code for a 4xx status we did not produce ourselves. */
+const CODE_BY_STATUS: Partial<Record<number, { code: ErrorCode; reason: string }>> = {
+  401: { code: "UNAUTHENTICATED", reason: "auth.unauthenticated" },
+  403: { code: "FORBIDDEN", reason: "auth.forbidden" },
+  404: { code: "NOT_FOUND", reason: "not_found" },
+  409: { code: "CONFLICT", reason: "conflict" },
+  429: { code: "RATE_LIMITED", reason: "rate_limited" },
+};
+
+type ErrorLike = { code?: unknown; statusCode?: unknown; message?: unknown; validation?: unknown };
+const asErrorLike = (error: unknown): ErrorLike =>
+  typeof error === "object" && error !== null ? (error as ErrorLike) : {};
+
+/** Fastify's name for the request part that failed, as the client knows it. */
+const CONTEXT_NAMES = new Map([
+  ["querystring", "query"],
+  ["body", "body"],
+  ["params", "params"],
+  ["headers", "headers"],
+]);
+
+const ZValidationEntry = z.object({
+  instancePath: z.string(),
+  keyword: z.string(),
+  message: z.string().optional(),
+});
+
+/**
+ * Field issues from a Fastify validation error (zod issues converted by fastify-type-provider-zod).
+ * "is required" follows the same rule as the kernel's `toFieldIssues`, which needs the raw zod issues.
+ */
+const toFieldIssuesFromValidation = (entries: unknown[], context: unknown): FieldIssue[] =>
+  entries.map((entry) => {
+    const parsed = ZValidationEntry.safeParse(entry);
+    const fallbackPath = (typeof context === "string" && CONTEXT_NAMES.get(context)) || "input";
+    if (!parsed.success) return { path: fallbackPath, message: "is invalid" };
+    const { instancePath, keyword, message = "is invalid" } = parsed.data;
+    const segments = instancePath.split("/").filter(Boolean);
+    const path = segments.join(".") || fallbackPath;
+    // Fastify hands a route `null` when the request has no body at all: that body is missing too.
+    const absent = segments.length === 0 ? /received (undefined|null)/ : /received undefined/;
+    const isMissing = keyword === "invalid_type" && absent.test(message);
+    return { path, message: isMissing ? "is required" : message };
+  });
+
+const isFieldIssueList = (value: unknown): value is FieldIssue[] =>
+  z.array(ZFieldIssue).safeParse(value).success;
+
+/** Maps anything thrown to the problem we report. Pure: no reply, no logging. */
+export const toHttpProblem = (error: unknown): HttpProblem => {
+  if (isAppError(error)) {
+    // INTERNAL may carry details meant for logs only.
+    if (error.code === "INTERNAL") return INTERNAL;
+    const issues = error.params.issues;
+    return {
+      status: error.status,
+      code: error.code,
+      reason: error.reason,
+      message: error.message,
+      ...(error.code === "VALIDATION_ERROR" && isFieldIssueList(issues) ? { issues } : {}),
+    };
+  }
+
+  const like = asErrorLike(error);
+  if (Array.isArray(like.validation) && like.validation.length > 0) {
+    const context = (error as { validationContext?: unknown }).validationContext;
+    const issues = toFieldIssuesFromValidation(like.validation, context);
+    const appError = validationError(issues);
+    return {
+      status: 400,
+      code: "VALIDATION_ERROR",
+      reason: appError.reason,
+      message: appError.message,
+      issues,
+    };
+  }
+
+  // hasOwn: an error whose code is "constructor" must not match Object.prototype.
+  const known =
+    typeof like.code === "string" && Object.hasOwn(FASTIFY_ERRORS, like.code)
+      ? FASTIFY_ERRORS[like.code]
+      : undefined;
+  if (known) return known;
+
+  // Other client errors raised by Fastify or a plugin: keep their status and (client-facing) message.
+  const status = like.statusCode;
+  if (typeof status === "number" && Number.isInteger(status) && status >= 400 && status < 500) {
+    const mapped = CODE_BY_STATUS[status] ?? { code: "VALIDATION_ERROR", reason: "request.invalid" };
+    const message = typeof like.message === "string" && like.message !== "" ? like.message : "Bad request";
+    return { status, ...mapped, message };
+  }
+
+  // Includes response-serialization failures (FST_ERR_RESPONSE_SERIALIZATION): our bug, not the client's.
+  return INTERNAL;
+};
+
+export const toErrorResponse = (problem: HttpProblem, requestId: string): TErrorResponse => ({
+  error: {
+    code: problem.code,
+    reason: problem.reason,
+    message: problem.message,
+    requestId,
+    ...(problem.issues ? { issues: problem.issues } : {}),
+  },
+});
+
+/** Sends the envelope for `error`; also the `frameworkErrors` handler for errors raised before routing. */
+export const sendError = (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  const problem = toHttpProblem(error);
+  if (problem.status >= 500) {
+    request.log.error({ err: error }, "request failed");
+  } else {
+    request.log.info(
+      { code: problem.code, reason: problem.reason, status: problem.status },
+      "request rejected",
+    );
+  }
+  // Pre-serialized: a route's response schema for this status must not reshape or reject the envelope.
+  return reply
+    .code(problem.status)
+    .header("x-request-id", request.id)
+    .type("application/json; charset=utf-8")
+    .send(JSON.stringify(toErrorResponse(problem, request.id)));
+};
+
+export const registerErrorHandlers = (app: App): void => {
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      new AppError("NOT_FOUND", { reason: "route.not_found", message: "Route not found" }),
+      request,
+      reply,
+    ),
+  );
+};

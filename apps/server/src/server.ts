@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Env } from "./env";
+import { registerErrorHandlers, sendError } from "./http/errors";
+import { registerOpenApi } from "./http/openapi";
+import { healthRoutes } from "./routes/health";
+
+/** The Fastify instance routes are written against: zod schemas type the handlers. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export type ServerDeps = {
+  env: Env;
+  db: { ping(): Promise<void> };
+  /** Fastify logger option: false to silence, or pino options. Default: JSON logs at env's LOG_LEVEL. */
+  logger?: FastifyServerOptions["logger"];
+};
+
+/** JSON bodies; file uploads get their own per-route limit. */
+export const BODY_LIMIT = 1024 * 1024;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Keeps a caller's x-request-id for tracing across services, unless it could smuggle anything into logs. */
+export const genReqId = (request: IncomingMessage): string => {
+  const incoming = request.headers["x-request-id"];
+  return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+};
+
+/** Builds the app without listening or calling ready(), so callers (and tests) can add routes first. */
+export const buildServer = async (deps: ServerDeps): Promise<App> => {
+  const { env } = deps;
+  const logger = deps.logger === undefined || deps.logger === true ? { level: env.log.level } : deps.logger;
+
+  const app: App = Fastify({
+    logger,
+    genReqId,
+    // genReqId reads the header itself so it can validate it; Fastify would take it verbatim.
+    requestIdHeader: false,
+    requestIdLogLabel: "requestId",
+    trustProxy: env.server.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    // Errors raised before routing (a malformed URL) get the same envelope.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerErrorHandlers(app);
+
+  await registerOpenApi(app);
+  await app.register(healthRoutes, { db: deps.db });
+
+  return app;
+};

@@ -1,0 +1,129 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient, type Tx } from "./client";
+import { type DataDirLock, lockDataDir } from "./data-dir-lock";
+import { connectionError, DatabaseSetupError } from "./errors";
+import { type MigrateResult, type MigrationLog, migrate } from "./migrate";
+import { DB_ROLES, type DbRole } from "./roles";
+import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
+import { createSystemQueries, type SystemQueries } from "./system";
+import { beginHooks, runHooks } from "./tx-hooks";
+
+export type DbConfig = {
+  /** PostgreSQL URL; when absent the embedded PGlite database in `dataDir` is used. */
+  databaseUrl?: string;
+  /** Folder for embedded data (PGlite lives in `<dataDir>/pglite`). */
+  dataDir: string;
+  /** An already open PGlite (tests load one from a migrated template). */
+  pglite?: PGlite;
+  /** Who holds the embedded data, shown to a second process that finds it locked. */
+  purpose?: string;
+  /** Connection pool size for PostgreSQL. */
+  poolSize?: number;
+};
+
+export type Db = {
+  readonly kind: "pglite" | "postgres";
+  /** The one way tenant-owned data is read or written: a transaction that can see only `tenantId`'s rows. */
+  withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Platform-wide tables (currencies, permissions, OIDC clients and keys); tenant rows stay invisible. */
+  withPlatform<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** The named lookups that happen before a tenant is known; nothing else. */
+  readonly system: SystemQueries;
+  migrate(log?: MigrationLog): Promise<MigrateResult>;
+  /** Throws when the database does not answer (used by /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const createDb = async (config: DbConfig): Promise<Db> => {
+  let lock: DataDirLock | undefined;
+  let pglite: PGlite | undefined;
+  let prisma: PrismaClient;
+  let openConnection: () => Promise<SqlConnection>;
+
+  if (config.databaseUrl) {
+    const databaseUrl = config.databaseUrl;
+    openConnection = async () => {
+      try {
+        return await connectPostgres(databaseUrl);
+      } catch (error) {
+        throw connectionError(databaseUrl, error);
+      }
+    };
+    // Fail fast with a clear message when the server is unreachable.
+    await (await openConnection()).close();
+    prisma = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: databaseUrl, max: config.poolSize ?? 10 }),
+      transactionOptions: { maxWait: 5_000, timeout: 15_000 },
+    });
+  } else {
+    if (config.pglite) {
+      pglite = config.pglite;
+    } else {
+      lock = await lockDataDir(config.dataDir, config.purpose ?? "a Hisob process");
+      try {
+        pglite = new PGlite(path.join(config.dataDir, "pglite"));
+        await pglite.waitReady;
+      } catch (error) {
+        await lock.release();
+        throw new DatabaseSetupError(
+          `Cannot open the embedded database in ${config.dataDir}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    }
+    const embedded = pglite;
+    openConnection = async () => pgliteConnection(embedded);
+    prisma = new PrismaClient({
+      adapter: new PrismaPGlite(embedded),
+      // One connection serialises every transaction: allow a queue to form rather than time out.
+      transactionOptions: { maxWait: 30_000, timeout: 60_000 },
+    });
+  }
+
+  /** A transaction as `role`, optionally scoped to a tenant; after-commit hooks run once it commits. */
+  const runAs = async <T>(role: DbRole, tenantId: string | null, fn: (tx: Tx) => Promise<T>): Promise<T> => {
+    let hooks: Array<() => void> = [];
+    const result = await prisma.$transaction(async (tx) => {
+      hooks = beginHooks(tx);
+      // One round trip: both settings are transaction-local and vanish at commit/rollback.
+      await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId ?? ""}, true), set_config('role', ${role}, true)`;
+      return fn(tx);
+    });
+    runHooks(hooks);
+    return result;
+  };
+
+  const db: Db = {
+    kind: config.databaseUrl ? "postgres" : "pglite",
+    withTenant: (tenantId, fn) => {
+      if (!UUID.test(tenantId)) throw new Error(`withTenant needs a tenant UUID, got "${tenantId}"`);
+      return runAs(DB_ROLES.tenant, tenantId, fn);
+    },
+    withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
+    system: createSystemQueries((fn) => runAs(DB_ROLES.system, null, fn)),
+    migrate: async (log) => {
+      const connection = await openConnection();
+      try {
+        return await migrate(connection, { log });
+      } finally {
+        await connection.close();
+      }
+    },
+    ping: async () => {
+      await prisma.$queryRaw`SELECT 1`;
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      // A PGlite handed in by the caller stays open; one we opened is closed cleanly (flushes to disk).
+      if (pglite && !config.pglite) await pglite.close();
+      await lock?.release();
+    },
+  };
+  return db;
+};

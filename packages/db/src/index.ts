@@ -1,0 +1,15 @@
+export { Prisma, PrismaClient, type Tx } from "./client";
+export { createDb, type Db, type DbConfig } from "./create-db";
+export { DatabaseSetupError } from "./errors";
+export {
+  checksumOf,
+  MIGRATIONS_DIR,
+  type MigrateResult,
+  type Migration,
+  migrate,
+  readMigrations,
+} from "./migrate";
+export { createOutbox, type Outbox } from "./outbox";
+export { DB_ROLES } from "./roles";
+export type { LoginCandidate, SessionLookup, SystemQueries } from "./system";
+export { afterCommit } from "./tx-hooks";

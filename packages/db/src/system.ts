@@ -1,0 +1,136 @@
+import type { Tx } from "./client";
+
+/**
+ * The named lookups that must happen before the tenant is known (ARCHITECTURE.md, "Tenancy").
+ * They run as the `hisob_system` role, which may see every tenant's rows; that is why this object
+ * offers only these operations and never a general query handle. Add a lookup here only when no
+ * tenant can be known yet, and keep it as narrow as the caller needs.
+ */
+export type RunAsSystem = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+
+export type LoginCandidate = {
+  userId: string;
+  tenantId: string;
+  passwordHash: string | null;
+  isActive: boolean;
+  tenantIsActive: boolean;
+};
+
+export type SessionLookup = {
+  id: string;
+  tenantId: string;
+  userId: string;
+  expiresAt: Date;
+  createdAt: Date;
+  userIsActive: boolean;
+  tenantIsActive: boolean;
+};
+
+export type OutboxRow = {
+  id: string;
+  tenantId: string | null;
+  type: string;
+  payload: unknown;
+  occurredAt: Date;
+  attempts: number;
+};
+
+export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
+  /** Is this a brand-new database (first start → bootstrap the platform admin)? */
+  countTenants: () => runAsSystem((tx) => tx.tenant.count()),
+
+  /** Login: the tenant is resolved from the user's platform-wide unique email. */
+  findLoginByEmail: (email: string): Promise<LoginCandidate | null> =>
+    runAsSystem(async (tx) => {
+      const user = await tx.user.findUnique({
+        where: { email: email.trim().toLowerCase() },
+        select: {
+          id: true,
+          tenantId: true,
+          passwordHash: true,
+          isActive: true,
+          tenant: { select: { isActive: true } },
+        },
+      });
+      return user
+        ? {
+            userId: user.id,
+            tenantId: user.tenantId,
+            passwordHash: user.passwordHash,
+            isActive: user.isActive,
+            tenantIsActive: user.tenant.isActive,
+          }
+        : null;
+    }),
+
+  /** Session cookie → its session, with the activity of its user and tenant. */
+  findSessionByTokenHash: (tokenHash: string): Promise<SessionLookup | null> =>
+    runAsSystem(async (tx) => {
+      const session = await tx.session.findUnique({
+        where: { tokenHash },
+        select: {
+          id: true,
+          tenantId: true,
+          userId: true,
+          expiresAt: true,
+          createdAt: true,
+          user: { select: { isActive: true } },
+          tenant: { select: { isActive: true } },
+        },
+      });
+      if (!session) return null;
+      const { user, tenant, ...rest } = session;
+      return { ...rest, userIsActive: user.isActive, tenantIsActive: tenant.isActive };
+    }),
+
+  /** A new tenant row (the rest of provisioning runs inside the new tenant's withTenant). */
+  createTenant: (input: { name: string; domain?: string | null }) =>
+    runAsSystem((tx) => tx.tenant.create({ data: { name: input.name, domain: input.domain ?? null } })),
+
+  /** Leases up to `limit` due outbox events so no other dispatcher takes them until `leaseUntil`. */
+  claimOutboxEvents: (limit: number, now: Date, leaseUntil: Date): Promise<OutboxRow[]> =>
+    runAsSystem(async (tx) => {
+      const rows = await tx.$queryRaw<
+        Array<{
+          id: string;
+          tenant_id: string | null;
+          type: string;
+          payload: unknown;
+          occurred_at: Date;
+          attempts: number;
+        }>
+      >`
+        UPDATE outbox_events SET available_at = ${leaseUntil}, attempts = attempts + 1
+        WHERE id IN (
+          SELECT id FROM outbox_events
+          WHERE dispatched_at IS NULL AND available_at <= ${now}
+          ORDER BY id LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING id, tenant_id, type, payload, occurred_at, attempts`;
+      return rows
+        .map((row) => ({
+          id: row.id,
+          tenantId: row.tenant_id,
+          type: row.type,
+          payload: row.payload,
+          occurredAt: row.occurred_at,
+          attempts: row.attempts,
+        }))
+        .sort((a, b) => (a.id < b.id ? -1 : 1));
+    }),
+
+  markOutboxDispatched: (id: string, at: Date) =>
+    runAsSystem((tx) =>
+      tx.outboxEvent.update({ where: { id }, data: { dispatchedAt: at, lastError: null } }),
+    ),
+
+  markOutboxFailed: (id: string, error: string, retryAt: Date) =>
+    runAsSystem((tx) =>
+      tx.outboxEvent.update({
+        where: { id },
+        data: { lastError: error.slice(0, 2000), availableAt: retryAt },
+      }),
+    ),
+});
+
+export type SystemQueries = ReturnType<typeof createSystemQueries>;

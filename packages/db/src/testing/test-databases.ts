@@ -1,0 +1,138 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { createDb, type Db } from "../create-db";
+import { migrate } from "../migrate";
+import { connectPostgres, pgliteConnection } from "../sql-connection";
+
+/**
+ * Fast fresh databases for integration tests: migrate ONE template per run, then give every test
+ * file its own copy — PostgreSQL `CREATE DATABASE … TEMPLATE`, PGlite a data-dir dump loaded into a
+ * new in-memory instance. Never re-run the migrations per test.
+ *
+ * On PostgreSQL (`DATABASE_URL` set: an admin URL, e.g. the `postgres` superuser) the application
+ * connects as a NON-superuser role that owns the tables, as in production, so row-level security
+ * is exercised exactly as it will run.
+ */
+
+export const TEST_OWNER_ROLE = "hisob_test_owner";
+const TEST_OWNER_PASSWORD = "hisob_test_owner";
+
+export type TestTemplate =
+  | { kind: "pglite"; dumpFile: string }
+  | { kind: "postgres"; adminUrl: string; template: string; prefix: string };
+
+const withDatabase = (url: string, database: string, user?: { name: string; password: string }): string => {
+  const next = new URL(url);
+  next.pathname = `/${database}`;
+  if (user) {
+    next.username = user.name;
+    next.password = user.password;
+  }
+  return next.toString();
+};
+
+const ownerUrl = (adminUrl: string, database: string) =>
+  withDatabase(adminUrl, database, { name: TEST_OWNER_ROLE, password: TEST_OWNER_PASSWORD });
+
+/** Runs once per test run (vitest globalSetup): migrates the template. */
+export const prepareTemplate = async (options: {
+  adminUrl?: string;
+  tmpDir: string;
+}): Promise<TestTemplate> => {
+  if (!options.adminUrl) {
+    const pglite = new PGlite();
+    await migrate(pgliteConnection(pglite));
+    const dump = await pglite.dumpDataDir("none");
+    const dumpFile = `${options.tmpDir}/pglite-template-${process.pid}.tar`;
+    writeFileSync(dumpFile, Buffer.from(await dump.arrayBuffer()));
+    await pglite.close();
+    return { kind: "pglite", dumpFile };
+  }
+  const prefix = `hisob_t${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
+  const template = `${prefix}_template`;
+  const admin = await connectPostgres(options.adminUrl);
+  try {
+    // The app's roles exist up front so the non-superuser owner needs no CREATEROLE (as a DBA would set up).
+    await admin.exec(`
+      DO $$ DECLARE r text; BEGIN
+        FOREACH r IN ARRAY ARRAY['hisob_tenant', 'hisob_system', 'hisob_platform'] LOOP
+          IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) THEN EXECUTE format('CREATE ROLE %I NOLOGIN', r); END IF;
+        END LOOP;
+        IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${TEST_OWNER_ROLE}') THEN
+          CREATE ROLE ${TEST_OWNER_ROLE} LOGIN NOSUPERUSER NOCREATEROLE NOBYPASSRLS PASSWORD '${TEST_OWNER_PASSWORD}';
+        END IF;
+      END $$;
+      GRANT hisob_tenant, hisob_system, hisob_platform TO ${TEST_OWNER_ROLE};`);
+    await admin.exec(`CREATE DATABASE ${template} OWNER ${TEST_OWNER_ROLE}`);
+  } finally {
+    await admin.close();
+  }
+  const owner = await connectPostgres(ownerUrl(options.adminUrl, template));
+  try {
+    await migrate(owner);
+  } finally {
+    await owner.close();
+  }
+  return { kind: "postgres", adminUrl: options.adminUrl, template, prefix };
+};
+
+/** Runs once per test run, after all files: drops every database the run created. */
+export const dropTemplate = async (template: TestTemplate): Promise<void> => {
+  if (template.kind === "pglite") return;
+  const admin = await connectPostgres(template.adminUrl);
+  try {
+    const rows = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE $1",
+      [`${template.prefix}%`],
+    );
+    for (const { datname } of rows) await admin.exec(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await admin.close();
+  }
+};
+
+let counter = 0;
+
+/** A fresh, migrated database of its own for one test file. Close it in afterAll. */
+export const createTestDbFromTemplate = async (template: TestTemplate): Promise<Db> => {
+  if (template.kind === "pglite") {
+    const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(template.dumpFile)]) });
+    await pglite.waitReady;
+    const db = await createDb({ dataDir: "", pglite });
+    return {
+      ...db,
+      close: async () => {
+        await db.close();
+        await pglite.close();
+      },
+    };
+  }
+  const name = `${template.prefix}_${process.pid}_${++counter}`;
+  const admin = await connectPostgres(template.adminUrl);
+  try {
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${template.template} OWNER ${TEST_OWNER_ROLE}`);
+  } finally {
+    await admin.close();
+  }
+  return createDb({ databaseUrl: ownerUrl(template.adminUrl, name), dataDir: "", poolSize: 4 });
+};
+
+/** Opens a raw connection to a test database (tests of the migration runner itself). */
+export const createScratchDatabase = async (
+  template: TestTemplate,
+): Promise<{ url?: string; pglite?: PGlite; drop(): Promise<void> }> => {
+  if (template.kind === "pglite") {
+    const pglite = new PGlite();
+    await pglite.waitReady;
+    return { pglite, drop: () => pglite.close() };
+  }
+  const name = `${template.prefix}_${process.pid}_scratch${++counter}`;
+  const admin = await connectPostgres(template.adminUrl);
+  try {
+    await admin.exec(`CREATE DATABASE ${name} OWNER ${TEST_OWNER_ROLE}`);
+  } finally {
+    await admin.close();
+  }
+  return { url: ownerUrl(template.adminUrl, name), drop: async () => {} };
+};

@@ -1,0 +1,77 @@
+import type { TenantContext } from "./context";
+import { AppError } from "./errors";
+
+/** `<resource>:<action>:<all|own>` — `own` grants only records the caller owns. */
+export type Permission = `${string}:${string}:${"all" | "own"}`;
+export type PermissionScope = "all" | "own";
+
+export type PermissionDefinition = {
+  name: Permission;
+  resource: string;
+  action: string;
+  modifier: PermissionScope;
+  module: string;
+  description: string;
+};
+
+const PERMISSION_PATTERN = /^([a-z][a-z0-9_-]*):([a-z][a-z0-9_-]*):(all|own)$/;
+
+export const parsePermission = (
+  name: string,
+): Omit<PermissionDefinition, "module" | "description"> | null => {
+  const match = PERMISSION_PATTERN.exec(name);
+  if (!match) return null;
+  const [, resource = "", action = "", modifier] = match;
+  return { name: name as Permission, resource, action, modifier: modifier as PermissionScope };
+};
+
+/**
+ * The process-wide registry every module adds its permission strings to, at import time.
+ * Roles may only hold registered strings; the server syncs the registry into the permissions table.
+ */
+const registry = new Map<string, PermissionDefinition>();
+
+export const registerPermissions = (module: string, entries: Record<Permission, string>): Permission[] => {
+  const names: Permission[] = [];
+  for (const [name, description] of Object.entries(entries) as [Permission, string][]) {
+    const parsed = parsePermission(name);
+    if (!parsed) throw new Error(`Invalid permission string "${name}" in module ${module}`);
+    const existing = registry.get(name);
+    if (existing && existing.module !== module) {
+      throw new Error(`Permission "${name}" registered twice (${existing.module}, ${module})`);
+    }
+    registry.set(name, { ...parsed, module, description });
+    names.push(name);
+  }
+  return names;
+};
+
+/** Every registered permission, sorted by name (a stable order for roles and responses). */
+export const listPermissions = (): PermissionDefinition[] =>
+  [...registry.values()].sort((a, b) => a.name.localeCompare(b.name));
+
+export const isRegisteredPermission = (name: string): boolean => registry.has(name);
+
+/** Sorted, de-duplicated permission names: the one stable order for effective permissions. */
+export const sortPermissions = (names: Iterable<string>): string[] => [...new Set(names)].sort();
+
+/** Throws FORBIDDEN unless the caller holds exactly this permission. */
+export const requirePermission = (ctx: TenantContext, permission: Permission): void => {
+  if (!ctx.actor.permissions.has(permission)) {
+    throw new AppError("FORBIDDEN", { reason: "auth.forbidden", params: { permission } });
+  }
+};
+
+/**
+ * For operations with an `own` variant: returns "all" when the caller holds `<r>:<a>:all`,
+ * "own" when only `<r>:<a>:own`, and throws FORBIDDEN otherwise. The service then limits
+ * an "own" caller to the records it owns.
+ */
+export const requireScope = (ctx: TenantContext, resource: string, action: string): PermissionScope => {
+  if (ctx.actor.permissions.has(`${resource}:${action}:all`)) return "all";
+  if (ctx.actor.permissions.has(`${resource}:${action}:own`)) return "own";
+  throw new AppError("FORBIDDEN", {
+    reason: "auth.forbidden",
+    params: { permission: `${resource}:${action}:all` },
+  });
+};

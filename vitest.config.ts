@@ -1,0 +1,40 @@
+import { defineConfig } from "vitest/config";
+
+const exclude = ["**/node_modules/**", "**/generated/**", ".tmp/**"];
+
+// Three projects: fast unit tests (no database), integration tests (a real database: PGlite by
+// default, PostgreSQL when DATABASE_URL is set) and browser end-to-end tests.
+export default defineConfig({
+  test: {
+    // Two cores on our machines: two workers keep integration files from starving each other.
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: [...exclude, "**/*.int.test.ts"],
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["packages/*/src/**/*.int.test.ts", "apps/*/src/**/*.int.test.ts"],
+          exclude,
+          globalSetup: ["packages/db/src/testing/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.spec.ts"],
+          exclude,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
