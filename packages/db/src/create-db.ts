@@ -6,6 +6,10 @@ import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { type MigrateResult, type MigrationLog, migrate } from "./migrate";
+
+// Same key as the migration runner's lock (see migrate.ts).
+const MIGRATION_LOCK_KEY = 7_205_931_442;
+
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
 import { createSystemQueries, type SystemQueries } from "./system";
@@ -32,7 +36,11 @@ export type Db = {
   withPlatform<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The named lookups that happen before a tenant is known; nothing else. */
   readonly system: SystemQueries;
-  migrate(log?: MigrationLog): Promise<MigrateResult>;
+  /**
+   * Applies pending migrations, then runs `whileLocked` (first-start bootstrap) still holding the
+   * migration lock, so instances starting together neither migrate nor bootstrap twice.
+   */
+  migrate(log?: MigrationLog, whileLocked?: () => Promise<void>): Promise<MigrateResult>;
   /** Throws when the database does not answer (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -107,11 +115,16 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     },
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
     system: createSystemQueries((fn) => runAs(DB_ROLES.system, null, fn)),
-    migrate: async (log) => {
+    migrate: async (log, whileLocked) => {
       const connection = await openConnection();
       try {
-        return await migrate(connection, { log });
+        // Advisory locks nest per session: migrate() takes and releases the same lock inside.
+        await connection.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        const result = await migrate(connection, { log });
+        if (whileLocked) await whileLocked();
+        return result;
       } finally {
+        await connection.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
         await connection.close();
       }
     },

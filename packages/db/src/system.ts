@@ -36,8 +36,9 @@ export type OutboxRow = {
 };
 
 export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
-  /** Is this a brand-new database (first start → bootstrap the platform admin)? */
-  countTenants: () => runAsSystem((tx) => tx.tenant.count()),
+  /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
+  hasPlatformTenant: () =>
+    runAsSystem(async (tx) => (await tx.tenant.count({ where: { isPlatform: true } })) > 0),
 
   /** Login: the tenant is resolved from the user's platform-wide unique email. */
   findLoginByEmail: (email: string): Promise<LoginCandidate | null> =>
@@ -84,8 +85,12 @@ export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
     }),
 
   /** A new tenant row (the rest of provisioning runs inside the new tenant's withTenant). */
-  createTenant: (input: { name: string; domain?: string | null }) =>
-    runAsSystem((tx) => tx.tenant.create({ data: { name: input.name, domain: input.domain ?? null } })),
+  createTenant: (input: { name: string; domain?: string | null; isPlatform?: boolean }) =>
+    runAsSystem((tx) =>
+      tx.tenant.create({
+        data: { name: input.name, domain: input.domain ?? null, isPlatform: input.isPlatform ?? false },
+      }),
+    ),
 
   /** Leases up to `limit` due outbox events so no other dispatcher takes them until `leaseUntil`. */
   claimOutboxEvents: (limit: number, now: Date, leaseUntil: Date): Promise<OutboxRow[]> =>

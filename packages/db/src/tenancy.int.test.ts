@@ -30,36 +30,56 @@ afterAll(async () => {
 
 describe("row-level security", () => {
   it("runs tenant work as the non-owner tenant role", async () => {
-    const [row] = await db.withTenant(tenantA, (tx) =>
-      tx.$queryRaw<Array<{ role: string; tenant: string }>>`SELECT current_user AS role, current_setting('app.tenant_id') AS tenant`,
+    const [row] = await db.withTenant(
+      tenantA,
+      (tx) =>
+        tx.$queryRaw<
+          Array<{ role: string; tenant: string }>
+        >`SELECT current_user AS role, current_setting('app.tenant_id') AS tenant`,
     );
     expect(row).toEqual({ role: "hisob_tenant", tenant: tenantA });
   });
 
   it("a query that forgets its tenant filter still sees only its own tenant", async () => {
-    const emailsA = await db.withTenant(tenantA, (tx) => tx.user.findMany({ select: { email: true }, orderBy: { email: "asc" } }));
+    const emailsA = await db.withTenant(tenantA, (tx) =>
+      tx.user.findMany({ select: { email: true }, orderBy: { email: "asc" } }),
+    );
     expect(emailsA.map((u) => u.email)).toEqual(["a1@example.com", "a2@example.com"]);
-    const countB = await db.withTenant(tenantB, (tx) => tx.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM users`);
+    const countB = await db.withTenant(
+      tenantB,
+      (tx) => tx.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM users`,
+    );
     expect(Number(countB[0]?.n)).toBe(1);
     const tenants = await db.withTenant(tenantB, (tx) => tx.tenant.findMany({ select: { id: true } }));
     expect(tenants).toEqual([{ id: tenantB }]);
   });
 
   it("cannot read another tenant's row even by its id", async () => {
-    const other = await db.withTenant(tenantB, (tx) => tx.user.findUnique({ where: { email: "a1@example.com" } }));
+    const other = await db.withTenant(tenantB, (tx) =>
+      tx.user.findUnique({ where: { email: "a1@example.com" } }),
+    );
     expect(other).toBeNull();
   });
 
   it("cannot write a row into another tenant", async () => {
     await expect(
-      db.withTenant(tenantA, (tx) => tx.user.create({ data: { tenantId: tenantB, email: "x@example.com", firstName: "X", lastName: "Y" } })),
+      db.withTenant(tenantA, (tx) =>
+        tx.user.create({
+          data: { tenantId: tenantB, email: "x@example.com", firstName: "X", lastName: "Y" },
+        }),
+      ),
     ).rejects.toThrow(/row-level security/i);
   });
 
   it("cannot update or delete another tenant's rows", async () => {
-    const updated = await db.withTenant(tenantA, (tx) => tx.user.updateMany({ data: { firstName: "Hacked" } }));
+    const updated = await db.withTenant(tenantA, (tx) =>
+      tx.user.updateMany({ data: { firstName: "Hacked" } }),
+    );
     expect(updated.count).toBe(2);
-    const deleted = await db.withTenant(tenantA, (tx) => tx.$executeRaw`DELETE FROM users WHERE email = 'b1@example.com'`);
+    const deleted = await db.withTenant(
+      tenantA,
+      (tx) => tx.$executeRaw`DELETE FROM users WHERE email = 'b1@example.com'`,
+    );
     expect(deleted).toBe(0);
     const b = await db.withTenant(tenantB, (tx) => tx.user.findMany({ select: { firstName: true } }));
     expect(b).toEqual([{ firstName: "F" }]);
@@ -67,8 +87,11 @@ describe("row-level security", () => {
 
   it("the setting cannot leak to the next transaction", async () => {
     await db.withTenant(tenantA, async () => {});
-    const rows = await db.withPlatform((tx) =>
-      tx.$queryRaw<Array<{ tenant: string | null; role: string }>>`SELECT current_setting('app.tenant_id', true) AS tenant, current_user AS role`,
+    const rows = await db.withPlatform(
+      (tx) =>
+        tx.$queryRaw<
+          Array<{ tenant: string | null; role: string }>
+        >`SELECT current_setting('app.tenant_id', true) AS tenant, current_user AS role`,
     );
     expect(rows[0]?.tenant ?? "").toBe("");
     expect(rows[0]?.role).toBe("hisob_platform");
@@ -83,8 +106,9 @@ describe("row-level security", () => {
   });
 
   it("every table with a tenant column has forced row-level security", async () => {
-    const rows = await db.withPlatform((tx) =>
-      tx.$queryRaw<Array<{ table: string; rls: boolean; forced: boolean }>>`
+    const rows = await db.withPlatform(
+      (tx) =>
+        tx.$queryRaw<Array<{ table: string; rls: boolean; forced: boolean }>>`
         SELECT c.relname AS "table", c.relrowsecurity AS rls, c.relforcerowsecurity AS forced
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relkind = 'r'
@@ -97,8 +121,9 @@ describe("row-level security", () => {
   });
 
   it("every application table is reachable by the tenant role (classified as tenant or platform)", async () => {
-    const rows = await db.withPlatform((tx) =>
-      tx.$queryRaw<Array<{ table: string; readable: boolean }>>`
+    const rows = await db.withPlatform(
+      (tx) =>
+        tx.$queryRaw<Array<{ table: string; readable: boolean }>>`
         SELECT c.relname AS "table", has_table_privilege('hisob_tenant', c.oid, 'SELECT') AS readable
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> '_prisma_migrations'`,
@@ -106,17 +131,24 @@ describe("row-level security", () => {
     for (const row of rows) expect(row, row.table).toMatchObject({ readable: true });
   });
 
-  it.runIf(testDatabaseKind() === "postgres")("on PostgreSQL the application connects as a non-superuser owner", async () => {
-    const rows = await db.withPlatform((tx) =>
-      tx.$queryRaw<Array<{ owner: string; superuser: boolean }>>`
+  it.runIf(testDatabaseKind() === "postgres")(
+    "on PostgreSQL the application connects as a non-superuser owner",
+    async () => {
+      const rows = await db.withPlatform(
+        (tx) =>
+          tx.$queryRaw<Array<{ owner: string; superuser: boolean }>>`
         SELECT session_user AS owner, (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) AS superuser`,
-    );
-    expect(rows[0]).toEqual({ owner: TEST_OWNER_ROLE, superuser: false });
-    const owners = await db.withPlatform((tx) =>
-      tx.$queryRaw<Array<{ owner: string }>>`SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'`,
-    );
-    expect(owners).toEqual([{ owner: TEST_OWNER_ROLE }]);
-  });
+      );
+      expect(rows[0]).toEqual({ owner: TEST_OWNER_ROLE, superuser: false });
+      const owners = await db.withPlatform(
+        (tx) =>
+          tx.$queryRaw<
+            Array<{ owner: string }>
+          >`SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'`,
+      );
+      expect(owners).toEqual([{ owner: TEST_OWNER_ROLE }]);
+    },
+  );
 });
 
 describe("system lookups", () => {
@@ -129,9 +161,20 @@ describe("system lookups", () => {
   it("finds a session by its token hash with the activity of its user and tenant", async () => {
     const user = await db.withTenant(tenantA, (tx) => tx.user.findFirstOrThrow({ select: { id: true } }));
     await db.withTenant(tenantA, (tx) =>
-      tx.session.create({ data: { tenantId: tenantA, userId: user.id, tokenHash: "h1", expiresAt: new Date(Date.now() + 60_000) } }),
+      tx.session.create({
+        data: {
+          tenantId: tenantA,
+          userId: user.id,
+          tokenHash: "h1",
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      }),
     );
-    expect(await db.system.findSessionByTokenHash("h1")).toMatchObject({ tenantId: tenantA, userId: user.id, userIsActive: true });
+    expect(await db.system.findSessionByTokenHash("h1")).toMatchObject({
+      tenantId: tenantA,
+      userId: user.id,
+      userIsActive: true,
+    });
     expect(await db.system.findSessionByTokenHash("nope")).toBeNull();
   });
 });

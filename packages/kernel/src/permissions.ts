@@ -12,13 +12,15 @@ export type PermissionDefinition = {
   modifier: PermissionScope;
   module: string;
   description: string;
+  /** Only the platform tenant's roles may hold it (e.g. managing tenants). */
+  platformOnly: boolean;
 };
 
 const PERMISSION_PATTERN = /^([a-z][a-z0-9_-]*):([a-z][a-z0-9_-]*):(all|own)$/;
 
 export const parsePermission = (
   name: string,
-): Omit<PermissionDefinition, "module" | "description"> | null => {
+): Omit<PermissionDefinition, "module" | "description" | "platformOnly"> | null => {
   const match = PERMISSION_PATTERN.exec(name);
   if (!match) return null;
   const [, resource = "", action = "", modifier] = match;
@@ -31,7 +33,11 @@ export const parsePermission = (
  */
 const registry = new Map<string, PermissionDefinition>();
 
-export const registerPermissions = (module: string, entries: Record<Permission, string>): Permission[] => {
+export const registerPermissions = (
+  module: string,
+  entries: Record<Permission, string>,
+  options: { platformOnly?: boolean } = {},
+): Permission[] => {
   const names: Permission[] = [];
   for (const [name, description] of Object.entries(entries) as [Permission, string][]) {
     const parsed = parsePermission(name);
@@ -40,7 +46,7 @@ export const registerPermissions = (module: string, entries: Record<Permission, 
     if (existing && existing.module !== module) {
       throw new Error(`Permission "${name}" registered twice (${existing.module}, ${module})`);
     }
-    registry.set(name, { ...parsed, module, description });
+    registry.set(name, { ...parsed, module, description, platformOnly: options.platformOnly ?? false });
     names.push(name);
   }
   return names;
@@ -51,6 +57,8 @@ export const listPermissions = (): PermissionDefinition[] =>
   [...registry.values()].sort((a, b) => a.name.localeCompare(b.name));
 
 export const isRegisteredPermission = (name: string): boolean => registry.has(name);
+
+export const isPlatformOnlyPermission = (name: string): boolean => registry.get(name)?.platformOnly === true;
 
 /** Sorted, de-duplicated permission names: the one stable order for effective permissions. */
 export const sortPermissions = (names: Iterable<string>): string[] => [...new Set(names)].sort();

@@ -4,6 +4,7 @@ CREATE TABLE "tenants" (
     "name" TEXT NOT NULL,
     "domain" TEXT,
     "is_active" BOOLEAN NOT NULL DEFAULT true,
+    "is_platform" BOOLEAN NOT NULL DEFAULT false,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL,
 

@@ -1,0 +1,48 @@
+import { randomBytes } from "node:crypto";
+import { ADMIN_ROLE_NAME, insertUser, provisionTenant } from "@hisob/core";
+import type { Db, Outbox } from "@hisob/db";
+import { checkPasswordStrength } from "@hisob/kernel";
+
+export const DEFAULT_ADMIN_EMAIL = "admin@hisob.local";
+
+export type BootstrapResult = {
+  tenantId: string;
+  email: string;
+  /** Set only when we generated it: shown once, never stored in clear. */
+  generatedPassword?: string;
+};
+
+/** A random password that always satisfies our own strength rule. */
+export const generatePassword = (): string => {
+  for (;;) {
+    const candidate = randomBytes(18).toString("base64url");
+    if (checkPasswordStrength(candidate) === null) return candidate;
+  }
+};
+
+/**
+ * First start: creates the platform tenant, its `admin` role with every registered permission and
+ * the platform admin user. Credentials come from ADMIN_EMAIL/ADMIN_PASSWORD, or a password is
+ * generated and returned to be printed once. No fixed default password exists anywhere.
+ * Does nothing (returns null) once a platform tenant exists. Run while holding the startup lock.
+ */
+export const bootstrapPlatform = async (
+  deps: { db: Db; outbox: Outbox },
+  admin?: { email: string; password: string },
+): Promise<BootstrapResult | null> => {
+  if (await deps.db.system.hasPlatformTenant()) return null;
+  const tenant = await provisionTenant(deps, { name: "Hisob", isPlatform: true });
+  const email = admin?.email ?? DEFAULT_ADMIN_EMAIL;
+  const generatedPassword = admin ? undefined : generatePassword();
+  const password = admin?.password ?? generatedPassword ?? "";
+  await deps.db.withTenant(tenant.id, (tx) =>
+    insertUser(tx, deps.outbox, tenant.id, {
+      email,
+      password,
+      firstName: "Platform",
+      lastName: "Admin",
+      roleNames: [ADMIN_ROLE_NAME],
+    }),
+  );
+  return { tenantId: tenant.id, email, ...(generatedPassword ? { generatedPassword } : {}) };
+};

@@ -1,0 +1,79 @@
+import { type AppContext, openAppContext } from "./app-context";
+import { loadRuntimeEnv } from "./env";
+import { buildServer } from "./server";
+import { describeStartupError } from "./startup-errors";
+
+// The process entry point: `npm start`. Everything else is built by functions tests can call.
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+const fail = (error: unknown): never => {
+  const { message, expected } = describeStartupError(error);
+  console.error(expected ? `hisob: ${message}` : `hisob: unexpected error during start\n${message}`);
+  process.exit(1);
+};
+
+const printBootstrap = (context: AppContext, baseUrl: string) => {
+  const result = context.bootstrap;
+  if (!result) return;
+  const lines = [
+    "",
+    "  Hisob is set up: platform tenant and administrator created.",
+    `  Sign in at ${baseUrl} as ${result.email}`,
+    result.generatedPassword
+      ? `  Password (shown only this once; change it after signing in): ${result.generatedPassword}`
+      : "  Password: the ADMIN_PASSWORD you set",
+    "",
+  ];
+  console.log(lines.join("\n"));
+};
+
+const main = async () => {
+  const env = loadRuntimeEnv();
+  const context = await openAppContext(env, {
+    purpose: "the Hisob server",
+    bootstrap: true,
+    log: (message) => console.log(`hisob: ${message}`),
+  });
+  const app = await buildServer({ env, db: context.db });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      console.error("hisob: shutdown took too long; exiting");
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, lets in-flight requests finish
+      await context.outbox.stop();
+      await context.db.close(); // flushes the embedded database and releases its lock
+      process.exit(0);
+    } catch (error) {
+      console.error("hisob: error while shutting down", error);
+      process.exit(1);
+    }
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+  try {
+    await app.listen({ host: env.server.host, port: env.server.port });
+  } catch (error) {
+    await context.db.close().catch(() => {});
+    throw error;
+  }
+  context.outbox.start();
+  for (const warning of env.warnings) app.log.warn(warning);
+  const baseUrl = env.oidc.issuerUrl;
+  app.log.info(
+    { database: context.db.kind, url: baseUrl },
+    `Hisob is listening; API reference at ${baseUrl}/docs, health at ${baseUrl}/healthz`,
+  );
+  printBootstrap(context, baseUrl);
+};
+
+main().catch(fail);

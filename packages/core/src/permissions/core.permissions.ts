@@ -1,0 +1,30 @@
+import { registerPermissions } from "@hisob/kernel";
+
+// The spec's table first ("Permissions"); other core permissions join it as their issues land.
+export const CORE_PERMISSIONS = registerPermissions("core", {
+  "users:create:all": "Create users",
+  "users:read:all": "Read every user of the tenant",
+  "users:read:own": "Read one's own user",
+  "users:update:all": "Update every user of the tenant",
+  "users:update:own": "Update one's own user",
+  "users:delete:all": "Delete users",
+  "roles:create:all": "Create roles",
+  "roles:read:all": "Read roles",
+  "roles:update:all": "Update roles and their permissions",
+  "roles:delete:all": "Delete roles",
+  "groups:create:all": "Create groups",
+  "groups:read:all": "Read groups",
+  "groups:update:all": "Update groups, their users and roles",
+  "groups:delete:all": "Delete groups",
+});
+
+// Managing tenants crosses tenant lines: only roles of the platform tenant may hold these.
+export const PLATFORM_PERMISSIONS = registerPermissions(
+  "core",
+  {
+    "tenants:create:all": "Create tenants (platform admin)",
+    "tenants:read:all": "Read every tenant (platform admin)",
+    "tenants:update:all": "Update and deactivate tenants (platform admin)",
+  },
+  { platformOnly: true },
+);

@@ -1,0 +1,5 @@
+import { Prisma } from "@hisob/db";
+
+/** True when `error` is a unique-constraint violation (Prisma P2002). */
+export const isUniqueViolation = (error: unknown): boolean =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";

@@ -1,0 +1,83 @@
+import type { Db, Outbox } from "@hisob/db";
+import { AppError, isPlatformOnlyPermission, newId, parseInput } from "@hisob/kernel";
+import { z } from "zod";
+import { isUniqueViolation } from "../prisma-errors";
+
+export const ADMIN_ROLE_NAME = "admin";
+
+export const ZProvisionTenantInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253)
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
+      message: "must be a domain name like acme.uz",
+    })
+    .optional(),
+  isPlatform: z.boolean().default(false),
+});
+export type TProvisionTenantInput = z.input<typeof ZProvisionTenantInput>;
+
+export type ProvisionedTenant = {
+  id: string;
+  name: string;
+  domain: string | null;
+  isPlatform: boolean;
+  adminRoleId: string;
+};
+
+/**
+ * A new tenant with its `admin` role holding every registered permission (platform-only ones
+ * just for the platform tenant), in ONE transaction: the tenant role may insert exactly the
+ * tenant row whose id it is scoped to, so no system access is needed.
+ * Permissions must be synced first (syncPermissions).
+ */
+export const provisionTenant = async (
+  deps: { db: Db; outbox: Outbox },
+  rawInput: TProvisionTenantInput,
+): Promise<ProvisionedTenant> => {
+  const input = parseInput(ZProvisionTenantInput, rawInput);
+  const tenantId = newId();
+  try {
+    return await deps.db.withTenant(tenantId, async (tx) => {
+      const tenant = await tx.tenant.create({
+        data: { id: tenantId, name: input.name, domain: input.domain ?? null, isPlatform: input.isPlatform },
+      });
+      const permissions = (await tx.permission.findMany({ select: { id: true, name: true } })).filter(
+        (permission) => input.isPlatform || !isPlatformOnlyPermission(permission.name),
+      );
+      const role = await tx.role.create({
+        data: {
+          tenantId,
+          name: ADMIN_ROLE_NAME,
+          description: "Every permission of the tenant",
+          permissions: {
+            create: permissions.map((permission) => ({ tenantId, permissionId: permission.id })),
+          },
+        },
+      });
+      await deps.outbox.raise(tx, {
+        type: "TenantCreated",
+        tenantId,
+        payload: { tenantId, name: tenant.name },
+      });
+      return {
+        id: tenant.id,
+        name: tenant.name,
+        domain: tenant.domain,
+        isPlatform: tenant.isPlatform,
+        adminRoleId: role.id,
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("CONFLICT", {
+        reason: "tenant.domain_taken",
+        message: "Another tenant already uses this domain",
+      });
+    }
+    throw error;
+  }
+};

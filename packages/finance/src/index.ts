@@ -1,0 +1,1 @@
+export { FINANCE_PERMISSIONS } from "./finance.permissions";
