@@ -1,8 +1,8 @@
 import { PGlite } from "@electric-sql/pglite";
 import { createDb, migrate } from "@hisob/db";
+import { pgliteConnection } from "../packages/db/src/sql-connection";
 import { opsPerSecond } from "./measure";
 import type { Bench } from "./run";
-import { pgliteConnection } from "../packages/db/src/sql-connection";
 
 /**
  * The cost of the tenancy wall: a primary-key read through withTenant (Prisma transaction,
@@ -17,7 +17,9 @@ export const tenantTransactionBench: Bench = {
     const db = await createDb({ dataDir: "", pglite });
     const tenant = await db.system.createTenant({ name: "bench" });
     const user = await db.withTenant(tenant.id, (tx) =>
-      tx.user.create({ data: { tenantId: tenant.id, email: "bench@example.com", firstName: "B", lastName: "B" } }),
+      tx.user.create({
+        data: { tenantId: tenant.id, email: "bench@example.com", firstName: "B", lastName: "B" },
+      }),
     );
 
     const raw = await opsPerSecond(iterations, () =>
@@ -25,12 +27,17 @@ export const tenantTransactionBench: Bench = {
     );
     const rawScoped = await opsPerSecond(iterations, () =>
       pglite.transaction(async (tx) => {
-        await tx.query("SELECT set_config('app.tenant_id', $1, true), set_config('role', 'hisob_tenant', true)", [tenant.id]);
+        await tx.query(
+          "SELECT set_config('app.tenant_id', $1, true), set_config('role', 'hisob_tenant', true)",
+          [tenant.id],
+        );
         return tx.query("SELECT id, email FROM users WHERE id = $1", [user.id]);
       }),
     );
     const withTenant = await opsPerSecond(iterations, () =>
-      db.withTenant(tenant.id, (tx) => tx.user.findUnique({ where: { id: user.id }, select: { id: true, email: true } })),
+      db.withTenant(tenant.id, (tx) =>
+        tx.user.findUnique({ where: { id: user.id }, select: { id: true, email: true } }),
+      ),
     );
     await db.close();
     await pglite.close();

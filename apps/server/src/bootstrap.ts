@@ -31,18 +31,18 @@ export const bootstrapPlatform = async (
   admin?: { email: string; password: string },
 ): Promise<BootstrapResult | null> => {
   if (await deps.db.system.hasPlatformTenant()) return null;
-  const tenant = await provisionTenant(deps, { name: "Hisob", isPlatform: true });
-  const email = admin?.email ?? DEFAULT_ADMIN_EMAIL;
   const generatedPassword = admin ? undefined : generatePassword();
-  const password = admin?.password ?? generatedPassword ?? "";
-  await deps.db.withTenant(tenant.id, (tx) =>
-    insertUser(tx, deps.outbox, tenant.id, {
-      email,
-      password,
-      firstName: "Platform",
-      lastName: "Admin",
-      roleNames: [ADMIN_ROLE_NAME],
-    }),
-  );
+  const user = {
+    email: admin?.email ?? DEFAULT_ADMIN_EMAIL,
+    password: admin?.password ?? generatedPassword ?? "",
+    firstName: "Platform",
+    lastName: "Admin",
+    roleNames: [ADMIN_ROLE_NAME],
+  };
+  // Tenant, role and administrator commit together: a rejected ADMIN_PASSWORD leaves nothing behind.
+  let email = "";
+  const tenant = await provisionTenant(deps, { name: "Hisob", isPlatform: true }, async (tx, created) => {
+    email = (await insertUser(tx, deps.outbox, created.id, user)).email;
+  });
   return { tenantId: tenant.id, email, ...(generatedPassword ? { generatedPassword } : {}) };
 };

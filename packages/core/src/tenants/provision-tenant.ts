@@ -1,4 +1,4 @@
-import type { Db, Outbox } from "@hisob/db";
+import type { Db, Outbox, Tx } from "@hisob/db";
 import { AppError, isPlatformOnlyPermission, newId, parseInput } from "@hisob/kernel";
 import { z } from "zod";
 import { isUniqueViolation } from "../prisma-errors";
@@ -37,6 +37,8 @@ export type ProvisionedTenant = {
 export const provisionTenant = async (
   deps: { db: Db; outbox: Outbox },
   rawInput: TProvisionTenantInput,
+  /** More setup that must commit or fail together with the tenant (e.g. its first user). */
+  alsoInTransaction?: (tx: Tx, tenant: ProvisionedTenant) => Promise<void>,
 ): Promise<ProvisionedTenant> => {
   const input = parseInput(ZProvisionTenantInput, rawInput);
   const tenantId = newId();
@@ -63,13 +65,15 @@ export const provisionTenant = async (
         tenantId,
         payload: { tenantId, name: tenant.name },
       });
-      return {
+      const provisioned = {
         id: tenant.id,
         name: tenant.name,
         domain: tenant.domain,
         isPlatform: tenant.isPlatform,
         adminRoleId: role.id,
       };
+      await alsoInTransaction?.(tx, provisioned);
+      return provisioned;
     });
   } catch (error) {
     if (isUniqueViolation(error)) {

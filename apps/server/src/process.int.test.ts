@@ -1,0 +1,240 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { lockDataDir } from "@hisob/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The server and the CLI as an operator runs them: real processes on a fresh embedded database.
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+const MAIN = path.join(ROOT, "apps/server/src/main.ts");
+const CLI = path.join(ROOT, "apps/server/src/cli.ts");
+
+let dataDir: string;
+
+const baseEnv = (): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "development",
+    LOG_LEVEL: "warn",
+    DATA_DIR: dataDir,
+  };
+  delete env.DATABASE_URL;
+  delete env.ADMIN_EMAIL;
+  delete env.ADMIN_PASSWORD;
+  delete env.OIDC_CRYPTO_KEY;
+  delete env.OIDC_ISSUER_URL;
+  return env;
+};
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+
+type Result = { code: number | null; stdout: string; stderr: string };
+
+const collect = (child: ChildProcess): Promise<Result> =>
+  new Promise((resolve) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+
+const cli = (args: string[], env: NodeJS.ProcessEnv = baseEnv()) =>
+  collect(spawn(TSX, [CLI, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
+
+/** Starts the server and resolves once it answers /healthz. */
+const startServer = async (port: number, env: NodeJS.ProcessEnv = baseEnv()) => {
+  const child = spawn(TSX, [MAIN], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const done = collect(child);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      const result = await done;
+      throw new Error(`server did not start (exit ${result.code}): ${result.stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { child, done };
+};
+
+beforeAll(() => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "hisob-process-"));
+});
+
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm start on the embedded database", () => {
+  it("starts, serves health, OpenAPI and docs, prints the admin once, refuses a second instance and CLI, stops cleanly", async () => {
+    const port = await freePort();
+    const first = await startServer(port);
+    const base = `http://127.0.0.1:${port}`;
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({
+      status: "ready",
+      checks: { database: "ok" },
+    });
+    const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: object;
+    };
+    expect(openapi.openapi).toBe("3.1.0");
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(["/healthz", "/readyz"]));
+    const docs = await fetch(`${base}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain("<html");
+
+    // A second server and a CLI command on the same data directory refuse with a clear message.
+    const second = await collect(
+      spawn(TSX, [MAIN], {
+        cwd: ROOT,
+        env: { ...baseEnv(), PORT: String(await freePort()) },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/is in use by the Hisob server \(pid \d+\)/);
+    const blockedCli = await cli(["tenant:create", "--name", "X"]);
+    expect(blockedCli.code).toBe(1);
+    expect(blockedCli.stderr).toMatch(/in use by the Hisob server/);
+    expect(blockedCli.stderr).not.toMatch(/\n\s+at /); // no stack trace
+
+    first.child.kill("SIGTERM");
+    const stopped = await first.done;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/Password \(shown only this once.*\): \S{20,}/);
+
+    // Restarting keeps the data and does not bootstrap again.
+    const again = await startServer(port);
+    again.child.kill("SIGTERM");
+    const restarted = await again.done;
+    expect(restarted.code).toBe(0);
+    expect(restarted.stdout).not.toMatch(/Password/);
+  });
+
+  it("stops with a message naming every bad variable", async () => {
+    const result = await collect(
+      spawn(TSX, [MAIN], {
+        cwd: ROOT,
+        env: { ...baseEnv(), PORT: "http", OIDC_RATE_LIMIT_TOKEN: "-1", NODE_ENV: "production" },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/PORT:/);
+    expect(result.stderr).toMatch(/OIDC_RATE_LIMIT_TOKEN:/);
+    expect(result.stderr).toMatch(/OIDC_CRYPTO_KEY: is required/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("stops with a clear message when PostgreSQL is unreachable", async () => {
+    const result = await collect(
+      spawn(TSX, [MAIN], {
+        cwd: ROOT,
+        env: {
+          ...baseEnv(),
+          DATABASE_URL: "postgres://hisob:secret@127.0.0.1:1/hisob",
+          OIDC_CRYPTO_KEY: "x".repeat(40),
+          OIDC_ISSUER_URL: "http://localhost:3000",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Cannot connect to PostgreSQL at 127\.0\.0\.1:1/);
+    expect(result.stderr).not.toContain("secret");
+  });
+});
+
+describe("the CLI", () => {
+  it("creates a tenant and a user, printing one JSON object each", async () => {
+    const tenant = await cli(["tenant:create", "--name", "Acme LLC", "--domain", "acme.uz"]);
+    expect(tenant.code).toBe(0);
+    const created = JSON.parse(tenant.stdout) as { id: string; name: string };
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: "Acme LLC",
+      domain: "acme.uz",
+    });
+
+    const user = await cli([
+      "user:create",
+      "--tenant",
+      created.id,
+      "--email",
+      "Owner@Acme.uz",
+      "--password",
+      "Str0ng-Passw0rd",
+      "--role",
+      "admin",
+    ]);
+    expect(user.code).toBe(0);
+    expect(JSON.parse(user.stdout)).toMatchObject({
+      id: expect.any(String),
+      email: "owner@acme.uz",
+      roles: ["admin"],
+    });
+    expect(user.stdout).not.toContain("Str0ng-Passw0rd");
+  });
+
+  it("explains bad input with a non-zero exit and no stack trace", async () => {
+    const usage = await cli(["user:create", "--tenant", "not-a-uuid", "--email", "a@b.uz"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--tenant: must be a UUID/);
+    expect(usage.stderr).toMatch(/--password/);
+
+    const unknown = await cli(["drop:everything"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown command "drop:everything"/);
+
+    const missingTenant = await cli([
+      "user:create",
+      "--tenant",
+      "01900000-0000-7000-8000-000000000000",
+      "--email",
+      "a@b.uz",
+      "--password",
+      "Str0ng-Passw0rd",
+    ]);
+    expect(missingTenant.code).toBe(1);
+    expect(missingTenant.stderr).toMatch(/NOT_FOUND: Tenant .* not found/);
+    expect(missingTenant.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses while another process holds the embedded database", async () => {
+    const lock = await lockDataDir(dataDir, "a test holding the lock");
+    try {
+      const result = await cli(["db:migrate"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/in use by a test holding the lock/);
+    } finally {
+      await lock.release();
+    }
+  });
+});
