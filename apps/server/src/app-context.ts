@@ -1,12 +1,17 @@
 import "@hisob/finance";
-import { syncPermissions } from "@hisob/core";
+import { type CoreServices, createCoreServices, syncPermissions } from "@hisob/core";
 import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
 import { type BootstrapResult, bootstrapPlatform } from "./bootstrap";
 import type { Env } from "./env";
 
 // Importing the modules above registers their permissions before syncPermissions runs.
 
-export type AppContext = { db: Db; outbox: Outbox; bootstrap: BootstrapResult | null };
+export type AppContext = {
+  db: Db;
+  outbox: Outbox;
+  services: CoreServices;
+  bootstrap: BootstrapResult | null;
+};
 
 /**
  * Opens the database, applies migrations, syncs the permission registry and, on first start,
@@ -28,7 +33,7 @@ export const openAppContext = async (
       await syncPermissions(db);
       if (options.bootstrap) bootstrap = await bootstrapPlatform({ db, outbox }, env.admin);
     });
-    return { db, outbox, bootstrap };
+    return { db, outbox, services: createCoreServices({ db, outbox }), bootstrap };
   } catch (error) {
     await db.close().catch(() => {});
     throw error;

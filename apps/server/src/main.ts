@@ -35,7 +35,7 @@ const main = async () => {
     bootstrap: true,
     log: (message) => console.log(`hisob: ${message}`),
   });
-  const app = await buildServer({ env, db: context.db });
+  const app = await buildServer({ env, db: context.db, services: context.services });
 
   let closing = false;
   const shutdown = async (signal: string) => {

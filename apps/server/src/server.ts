@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import fastifyFormbody from "@fastify/formbody";
+import type { CoreServices } from "@hisob/core";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -10,9 +12,12 @@ import Fastify, {
 } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Env } from "./env";
+import { registerAuthContext } from "./http/auth-context";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
+import { accountRoutes } from "./routes/account.routes";
 import { healthRoutes } from "./routes/health";
+import { usersRoutes } from "./routes/users.routes";
 
 /** The Fastify instance routes are written against: zod schemas type the handlers. */
 export type App = FastifyInstance<
@@ -26,6 +31,8 @@ export type App = FastifyInstance<
 export type ServerDeps = {
   env: Env;
   db: { ping(): Promise<void> };
+  /** The module services behind the API routes; without them only health and docs are served. */
+  services?: CoreServices;
   /** Fastify logger option: false to silence, or pino options. Default: JSON logs at env's LOG_LEVEL. */
   logger?: FastifyServerOptions["logger"];
 };
@@ -69,7 +76,16 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   registerErrorHandlers(app);
 
   await registerOpenApi(app);
+  await app.register(fastifyFormbody);
   await app.register(healthRoutes, { db: deps.db });
+  if (deps.services) await registerApiRoutes(app, deps.services, env);
 
   return app;
+};
+
+/** Every API route, behind one context hook (cookie or bearer → TenantContext; CSRF rules). */
+const registerApiRoutes = async (app: App, services: CoreServices, env: Env) => {
+  await registerAuthContext(app, { context: services.context });
+  await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
+  await app.register(usersRoutes, { services });
 };

@@ -39,6 +39,8 @@ export type HttpProblem = {
   reason: string;
   message: string;
   issues?: FieldIssue[];
+  /** Seconds a rate-limited caller should wait (sent as Retry-After). */
+  retryAfterSeconds?: number;
 };
 
 const INTERNAL: HttpProblem = {
@@ -154,6 +156,9 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
       reason: error.reason,
       message: error.message,
       ...(error.code === "VALIDATION_ERROR" && isFieldIssueList(issues) ? { issues } : {}),
+      ...(typeof error.params.retryAfterSeconds === "number"
+        ? { retryAfterSeconds: error.params.retryAfterSeconds }
+        : {}),
     };
   }
 
@@ -211,6 +216,7 @@ export const sendError = (error: unknown, request: FastifyRequest, reply: Fastif
       "request rejected",
     );
   }
+  if (problem.retryAfterSeconds !== undefined) reply.header("retry-after", String(problem.retryAfterSeconds));
   // Pre-serialized: a route's response schema for this status must not reshape or reject the envelope.
   return reply
     .code(problem.status)

@@ -39,6 +39,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
   app.get(
     "/healthz",
     {
+      config: { public: true },
       schema: {
         tags: ["health"],
         summary: "Liveness probe",
@@ -55,6 +56,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
   app.get(
     "/readyz",
     {
+      config: { public: true },
       schema: {
         tags: ["health"],
         summary: "Readiness probe",

@@ -12,10 +12,18 @@ export type CreatedUser = {
   roles: string[];
 };
 
+const unknown = (field: string, reason: string, values: string[]) =>
+  new AppError("VALIDATION_ERROR", {
+    reason,
+    message: `validation error: ${field} has unknown values: ${values.join(", ")}`,
+    params: { issues: [{ path: field, message: `unknown: ${values.join(", ")}` }] },
+  });
+
 /**
- * The transactional heart of creating a user: validates, hashes the password, inserts the user and
- * its roles (by name, in the same tenant) and raises `UserCreated` through the outbox — all in the
- * caller's transaction. Callers check permissions first (the users service, the CLI, bootstrap).
+ * The transactional heart of creating a user: validates, hashes the password, inserts the user
+ * with its roles (by name or id, same tenant only) and groups, and raises `UserCreated` through the
+ * outbox — all in the caller's transaction. Callers check permissions first (the users service,
+ * the CLI, bootstrap).
  */
 export const insertUser = async (
   tx: Tx,
@@ -25,20 +33,25 @@ export const insertUser = async (
 ): Promise<CreatedUser> => {
   const input = parseInput(ZCreateUserInput, rawInput);
   const roleNames = [...new Set(input.roleNames)];
-  const roles = roleNames.length
-    ? await tx.role.findMany({
-        where: { tenantId, name: { in: roleNames } },
-        select: { id: true, name: true },
-      })
+  const roleIds = [...new Set(input.roleIds)];
+  const groupIds = [...new Set(input.groupIds)];
+  const roles =
+    roleNames.length + roleIds.length > 0
+      ? await tx.role.findMany({
+          where: { tenantId, OR: [{ name: { in: roleNames } }, { id: { in: roleIds } }] },
+          select: { id: true, name: true },
+        })
+      : [];
+  const missingNames = roleNames.filter((name) => !roles.some((role) => role.name === name));
+  if (missingNames.length > 0) throw unknown("roleNames", "user.unknown_role", missingNames);
+  const missingIds = roleIds.filter((id) => !roles.some((role) => role.id === id));
+  if (missingIds.length > 0) throw unknown("roleIds", "user.unknown_role", missingIds);
+  const groups = groupIds.length
+    ? await tx.group.findMany({ where: { tenantId, id: { in: groupIds } }, select: { id: true } })
     : [];
-  const missing = roleNames.filter((name) => !roles.some((role) => role.name === name));
-  if (missing.length > 0) {
-    throw new AppError("VALIDATION_ERROR", {
-      reason: "user.unknown_role",
-      message: `validation error: roleNames has unknown roles: ${missing.join(", ")}`,
-      params: { roles: missing },
-    });
-  }
+  const missingGroups = groupIds.filter((id) => !groups.some((group) => group.id === id));
+  if (missingGroups.length > 0) throw unknown("groupIds", "user.unknown_group", missingGroups);
+
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   try {
     const user = await tx.user.create({
@@ -49,9 +62,10 @@ export const insertUser = async (
         lastName: input.lastName,
         passwordHash,
         uiLanguage: input.uiLanguage,
-        isActive: input.isActive,
+        isActive: input.active,
         avatarUrl: input.avatarUrl ?? null,
         roles: { create: roles.map((role) => ({ tenantId, roleId: role.id })) },
+        groups: { create: groups.map((group) => ({ tenantId, groupId: group.id })) },
       },
       select: { id: true, email: true, firstName: true, lastName: true },
     });

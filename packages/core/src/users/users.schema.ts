@@ -15,14 +15,77 @@ export const ZPassword = z.string().superRefine((password, ctx) => {
 
 const ZName = z.string().trim().min(1).max(100);
 
-export const ZCreateUserInput = z.object({
-  email: ZEmail,
-  firstName: ZName,
-  lastName: ZName,
-  password: ZPassword.optional(),
-  uiLanguage: ZLocale.default("en"),
-  isActive: z.boolean().default(true),
-  avatarUrl: z.url().max(2048).optional(),
-  roleNames: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
-});
+export const ZCreateUserInput = z
+  .object({
+    email: ZEmail,
+    firstName: ZName,
+    lastName: ZName,
+    password: ZPassword.optional(),
+    uiLanguage: ZLocale.default("en"),
+    active: z.boolean().default(true),
+    avatarUrl: z.url().max(2048).optional(),
+    /** Roles by name (CLI, bootstrap) … */
+    roleNames: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
+    /** … or by id (the API). */
+    roleIds: z.array(z.uuid()).max(50).default([]),
+    groupIds: z.array(z.uuid()).max(50).default([]),
+  })
+  .strict();
 export type TCreateUserInput = z.input<typeof ZCreateUserInput>;
+
+export const ZUserRef = z.object({ id: z.uuid(), name: z.string() });
+
+export const ZUserDto = z
+  .object({
+    id: z.uuid(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    uiLanguage: ZLocale,
+    active: z.boolean(),
+    avatarUrl: z.string().nullable(),
+    hasPassword: z.boolean(),
+    roles: z.array(ZUserRef),
+    groups: z.array(ZUserRef),
+    /** Effective permissions: the union over the user's roles and their groups' roles, sorted. */
+    permissions: z.array(z.string()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "User" });
+export type TUserDto = z.infer<typeof ZUserDto>;
+
+export const USER_SORT_FIELDS = ["email", "firstName", "lastName", "createdAt", "updatedAt"] as const;
+
+const ZBooleanQuery = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
+
+export const ZListUsersQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  sortBy: z.enum(USER_SORT_FIELDS).default("createdAt"),
+  order: z.enum(["asc", "desc"]).default("asc"),
+  /** Substring of the email, case-insensitive. */
+  email: z.string().trim().min(1).max(254).optional(),
+  /** Substring of the first or last name, case-insensitive. */
+  name: z.string().trim().min(1).max(100).optional(),
+  /** Only users holding this role directly. */
+  roleId: z.uuid().optional(),
+  active: ZBooleanQuery.optional(),
+});
+export type TListUsersQuery = z.input<typeof ZListUsersQuery>;
+
+export const ZUpdateUserInput = z
+  .object({
+    email: ZEmail.optional(),
+    firstName: ZName.optional(),
+    lastName: ZName.optional(),
+    uiLanguage: ZLocale.optional(),
+    active: z.boolean().optional(),
+    avatarUrl: z.url().max(2048).nullable().optional(),
+    /** Sets a new password (an administrator's reset); the user's own change goes through /account. */
+    password: ZPassword.optional(),
+  })
+  .strict();
+export type TUpdateUserInput = z.input<typeof ZUpdateUserInput>;
+
+export const ZAssignRolesInput = z.object({ roleIds: z.array(z.uuid()).min(1).max(50) }).strict();

@@ -1,0 +1,108 @@
+import fastifyCookie from "@fastify/cookie";
+import type { ContextService } from "@hisob/core";
+import { AppError, type TenantContext } from "@hisob/kernel";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { App } from "../server";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The caller's context when it sent valid credentials (a session cookie or a bearer token). */
+    ctx: TenantContext | null;
+    authMethod: "cookie" | "bearer" | null;
+  }
+  interface FastifyContextConfig {
+    /** The route works without credentials (health, docs, login). Every other route requires them. */
+    public?: boolean;
+  }
+}
+
+export const SESSION_COOKIE = "session";
+/** Any value in this header makes a request non-simple: browsers send it cross-origin only after a preflight we never allow. */
+export const CSRF_HEADER = "x-csrf-token";
+
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+// Routes registered by plugins we do not configure per route.
+const PUBLIC_PREFIXES = ["/docs", "/openapi.json"];
+
+/** The authenticated caller's context, or UNAUTHENTICATED. */
+export const ctxOf = (request: FastifyRequest): TenantContext => {
+  if (!request.ctx) throw new AppError("UNAUTHENTICATED");
+  return request.ctx;
+};
+
+const bearerOf = (header: string | undefined): string | undefined | null => {
+  if (header === undefined) return undefined;
+  const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim());
+  return match?.[1] ?? null; // null: an Authorization header we cannot use
+};
+
+/**
+ * A cookie-authenticated change must be a non-simple request — a JSON body or the CSRF header —
+ * so a cross-site form or image cannot make it. HTML form posts (login, logout) check Origin and
+ * a CSRF token themselves and are marked public.
+ */
+const isNonSimple = (request: FastifyRequest): boolean => {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/json" || type.endsWith("+json")) return true;
+  const header = request.headers[CSRF_HEADER];
+  return typeof header === "string" && header.length > 0;
+};
+
+const isPublicRoute = (request: FastifyRequest): boolean => {
+  if (request.routeOptions.config?.public === true) return true;
+  const url = request.routeOptions.url;
+  // No route matched: let the not-found handler answer 404.
+  if (url === undefined) return true;
+  return PUBLIC_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
+};
+
+export const registerAuthContext = async (app: App, deps: { context: ContextService }) => {
+  await app.register(fastifyCookie);
+  app.decorateRequest("ctx", null);
+  app.decorateRequest("authMethod", null);
+
+  app.addHook("onRequest", async (request) => {
+    const bearer = bearerOf(request.headers.authorization);
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (typeof bearer === "string") {
+      request.ctx = await deps.context.resolveContext({ bearerToken: bearer, requestId: request.id });
+      request.authMethod = request.ctx ? "bearer" : null;
+    } else if (bearer === undefined && cookie) {
+      request.ctx = await deps.context.resolveContext({ sessionToken: cookie, requestId: request.id });
+      request.authMethod = request.ctx ? "cookie" : null;
+    }
+    if (isPublicRoute(request)) return;
+    if (!request.ctx) {
+      const reason =
+        bearer === null
+          ? "auth.unsupported_scheme"
+          : bearer || cookie
+            ? "auth.invalid_credentials"
+            : "auth.unauthenticated";
+      throw new AppError("UNAUTHENTICATED", { reason, message: "Unauthorized" });
+    }
+    if (request.authMethod === "cookie" && UNSAFE_METHODS.has(request.method) && !isNonSimple(request)) {
+      throw new AppError("FORBIDDEN", {
+        reason: "auth.csrf_required",
+        message: `Cookie-authenticated changes need a JSON body or the ${CSRF_HEADER} header`,
+      });
+    }
+  });
+};
+
+/** Sets the `session` cookie: HttpOnly, SameSite=Lax, Secure over https, expiring with the session. */
+export const setSessionCookie = (reply: FastifyReply, token: string, expiresAt: Date, secure: boolean) =>
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    expires: expiresAt,
+  });
+
+export const clearSessionCookie = (reply: FastifyReply, secure: boolean) =>
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "lax", secure, path: "/" });
+
+/** Secure cookies when the public URL is https or the request came over https (behind a trusted proxy). */
+export const isSecureRequest = (request: FastifyRequest, issuerUrl: string): boolean =>
+  issuerUrl.startsWith("https://") || request.protocol === "https";

@@ -1,0 +1,66 @@
+import { type CoreServices, ZAccountDto, ZLoginInput, ZUpdateAccountInput } from "@hisob/core";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf, isSecureRequest, setSessionCookie } from "../http/auth-context";
+
+export const ZLoginResponse = z
+  .object({ sessionId: z.uuid(), userId: z.uuid(), tenantId: z.uuid(), expiresAt: z.iso.datetime() })
+  .meta({ id: "LoginResult" });
+
+/** JSON login and one's own account. */
+export const accountRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuerUrl: string }> = async (
+  app,
+  { services, issuerUrl },
+) => {
+  app.post(
+    "/auth/login",
+    {
+      config: { public: true },
+      schema: {
+        tags: ["auth"],
+        summary: "Sign in with email and password; sets the `session` cookie",
+        body: ZLoginInput,
+        response: { 200: ZLoginResponse },
+      },
+    },
+    async (request, reply) => {
+      const { token, session } = await services.auth.login(request.body, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"] ?? "",
+      });
+      setSessionCookie(reply, token, session.expiresAt, isSecureRequest(request, issuerUrl));
+      return {
+        sessionId: session.id,
+        userId: session.userId,
+        tenantId: session.tenantId,
+        expiresAt: session.expiresAt.toISOString(),
+      };
+    },
+  );
+
+  app.get(
+    "/account",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "One's own account (any signed-in user)",
+        response: { 200: ZAccountDto },
+      },
+    },
+    (request) => services.account.get(ctxOf(request)),
+  );
+
+  app.put(
+    "/account",
+    {
+      schema: {
+        tags: ["account"],
+        summary:
+          "Update one's own name, language, avatar or password (the current password is required to change it)",
+        body: ZUpdateAccountInput,
+        response: { 200: ZAccountDto },
+      },
+    },
+    (request) => services.account.update(ctxOf(request), request.body),
+  );
+};
