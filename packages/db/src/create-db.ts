@@ -5,10 +5,9 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { connectionError, DatabaseSetupError } from "./errors";
-import { type MigrateResult, type MigrationLog, migrate } from "./migrate";
+import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
 
-// Same key as the migration runner's lock (see migrate.ts).
-const MIGRATION_LOCK_KEY = 7_205_931_442;
+
 
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
@@ -46,6 +45,16 @@ export type Db = {
   close(): Promise<void>;
 };
 
+/** PGlite throws plain objects (e.g. `{ name: "ErrnoError", errno: 54 }`), not Errors. */
+const describeOpenError = (error: unknown): string => {
+  if (error instanceof Error) return error.message;
+  if (error && typeof error === "object") {
+    const { name, errno, code } = error as { name?: unknown; errno?: unknown; code?: unknown };
+    return [name, code, errno === undefined ? undefined : `errno ${String(errno)}`].filter(Boolean).join(" ") || "unknown error";
+  }
+  return String(error);
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const createDb = async (config: DbConfig): Promise<Db> => {
@@ -66,7 +75,8 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     // Fail fast with a clear message when the server is unreachable.
     await (await openConnection()).close();
     prisma = new PrismaClient({
-      adapter: new PrismaPg({ connectionString: databaseUrl, max: config.poolSize ?? 10 }),
+      // The adapter sends timestamps as zone-less UTC strings: make every session read them as UTC.
+      adapter: new PrismaPg({ connectionString: databaseUrl, max: config.poolSize ?? 10, options: "-c TimeZone=UTC" }),
       transactionOptions: { maxWait: 5_000, timeout: 15_000 },
     });
   } else {
@@ -80,7 +90,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       } catch (error) {
         await lock.release();
         throw new DatabaseSetupError(
-          `Cannot open the embedded database in ${config.dataDir}: ${(error as Error).message}`,
+          `Cannot open the embedded database in ${config.dataDir}: ${describeOpenError(error)}`,
           { cause: error },
         );
       }

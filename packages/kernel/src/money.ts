@@ -47,16 +47,23 @@ export const ZRate = z
 
 export const ZCurrencyCode = z.string().regex(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code like UZS" });
 
-/** trunc(amount × rate) in exact integer arithmetic (bigint division truncates toward zero). */
+/**
+ * trunc(amount × rate) in exact integer arithmetic (bigint division truncates toward zero).
+ * Refuses a result outside int64, like `addMinor`: it could not be stored.
+ */
 export const applyRate = (amount: bigint, rate: string): bigint => {
   if (!RATE_PATTERN.test(rate)) throw new RangeError(`Invalid rate "${rate}"`);
   const [whole = "0", fraction = ""] = rate.split(".");
   const scale = 10n ** BigInt(fraction.length);
-  return (amount * BigInt(whole + fraction)) / scale;
+  const result = (amount * BigInt(whole + fraction)) / scale;
+  if (result < INT64_MIN || result > INT64_MAX) throw new RangeError("amount out of int64 range");
+  return result;
 };
 
 /** Minor units → a plain decimal string in major units, e.g. (123456n, 2) → "1234.56". */
 export const minorToMajorString = (amount: bigint, minorUnits: number): string => {
+  if (!Number.isInteger(minorUnits) || minorUnits < 0)
+    throw new RangeError(`Invalid minor units ${minorUnits}`);
   if (minorUnits === 0) return amount.toString();
   const negative = amount < 0n;
   const digits = (negative ? -amount : amount).toString().padStart(minorUnits + 1, "0");

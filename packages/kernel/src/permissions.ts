@@ -38,23 +38,26 @@ export const registerPermissions = (
   entries: Record<Permission, string>,
   options: { platformOnly?: boolean } = {},
 ): Permission[] => {
-  const names: Permission[] = [];
-  for (const [name, description] of Object.entries(entries) as [Permission, string][]) {
+  // Check every entry before registering any: a refused module leaves the registry as it was.
+  const definitions = (Object.entries(entries) as [Permission, string][]).map(([name, description]) => {
     const parsed = parsePermission(name);
     if (!parsed) throw new Error(`Invalid permission string "${name}" in module ${module}`);
     const existing = registry.get(name);
     if (existing && existing.module !== module) {
       throw new Error(`Permission "${name}" registered twice (${existing.module}, ${module})`);
     }
-    registry.set(name, { ...parsed, module, description, platformOnly: options.platformOnly ?? false });
-    names.push(name);
-  }
-  return names;
+    return { ...parsed, module, description, platformOnly: options.platformOnly ?? false };
+  });
+  for (const definition of definitions) registry.set(definition.name, definition);
+  return definitions.map((definition) => definition.name);
 };
 
-/** Every registered permission, sorted by name (a stable order for roles and responses). */
+/**
+ * Every registered permission, sorted by name in the same order as `sortPermissions` (UTF-16 code
+ * units: not `localeCompare`, whose order depends on the host's locale and ICU version).
+ */
 export const listPermissions = (): PermissionDefinition[] =>
-  [...registry.values()].sort((a, b) => a.name.localeCompare(b.name));
+  [...registry.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 export const isRegisteredPermission = (name: string): boolean => registry.has(name);
 
