@@ -30,7 +30,7 @@ export const ctxOf = (request: FastifyRequest): TenantContext => {
   return request.ctx;
 };
 
-const bearerOf = (header: string | undefined): string | undefined | null => {
+export const bearerOf = (header: string | undefined): string | undefined | null => {
   if (header === undefined) return undefined;
   const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim());
   return match?.[1] ?? null; // null: an Authorization header we cannot use
@@ -41,7 +41,7 @@ const bearerOf = (header: string | undefined): string | undefined | null => {
  * so a cross-site form or image cannot make it. HTML form posts (login, logout) check Origin and
  * a CSRF token themselves and are marked public.
  */
-const isNonSimple = (request: FastifyRequest): boolean => {
+export const isNonSimple = (request: FastifyRequest): boolean => {
   const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   if (type === "application/json" || type.endsWith("+json")) return true;
   const header = request.headers[CSRF_HEADER];

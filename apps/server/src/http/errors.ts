@@ -1,18 +1,22 @@
+import { errorMessage, t } from "@hisob/i18n";
 import {
   AppError,
   ERROR_STATUS,
   type ErrorCode,
   type FieldIssue,
   isAppError,
+  type Locale,
   validationError,
 } from "@hisob/kernel";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { App } from "../server";
+import { requestLocale } from "./locale";
 
 /*
  * The one REST error mapping. Every failure leaves as
  * `{ error: { code, reason, message, requestId, issues? } }` with the status of its code.
+ * `message` is in the caller's language (see `localizeProblem`); `code`, `reason` and `issues` never change.
  */
 
 const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
@@ -144,6 +148,9 @@ const toFieldIssuesFromValidation = (entries: unknown[], context: unknown): Fiel
 const isFieldIssueList = (value: unknown): value is FieldIssue[] =>
   z.array(ZFieldIssue).safeParse(value).success;
 
+/** Reasons whose HTTP status is more precise than their code's (the code stays the same). */
+const STATUS_BY_REASON: Record<string, number> = { "upload.too_large": 413 };
+
 /** Maps anything thrown to the problem we report. Pure: no reply, no logging. */
 export const toHttpProblem = (error: unknown): HttpProblem => {
   if (isAppError(error)) {
@@ -151,7 +158,7 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
     if (error.code === "INTERNAL") return INTERNAL;
     const issues = error.params.issues;
     return {
-      status: error.status,
+      status: STATUS_BY_REASON[error.reason] ?? error.status,
       code: error.code,
       reason: error.reason,
       message: error.message,
@@ -195,6 +202,29 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
   return INTERNAL;
 };
 
+/**
+ * The problem with its message in `locale`, translated by `reason`. A VALIDATION_ERROR without a
+ * reason of its own keeps the form that names the first field ("validation error: email is required").
+ * English keeps the original message: it is the source text and may carry detail (values, names)
+ * a translation by reason cannot. Without a translation the English message stays.
+ */
+export const localizeProblem = (problem: HttpProblem, locale: Locale): HttpProblem => {
+  if (locale === "en") return problem;
+  const first = problem.issues?.[0];
+  const field = first?.path || "input";
+  const byReason = errorMessage(locale, problem.reason, { field });
+  const isGenericValidation =
+    problem.code === "VALIDATION_ERROR" &&
+    (problem.reason === "validation.invalid" || byReason === undefined);
+  if (first && isGenericValidation) {
+    // Only "is required" is ours; other issue texts come from zod in English and stay in `issues`.
+    const kind =
+      first.message === "is required" ? "validation.problem.required" : "validation.problem.invalid";
+    return { ...problem, message: t(locale, "validation.field", { field, problem: t(locale, kind) }) };
+  }
+  return byReason ? { ...problem, message: byReason } : problem;
+};
+
 export const toErrorResponse = (problem: HttpProblem, requestId: string): TErrorResponse => ({
   error: {
     code: problem.code,
@@ -207,7 +237,8 @@ export const toErrorResponse = (problem: HttpProblem, requestId: string): TError
 
 /** Sends the envelope for `error`; also the `frameworkErrors` handler for errors raised before routing. */
 export const sendError = (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-  const problem = toHttpProblem(error);
+  const locale = requestLocale(request);
+  const problem = localizeProblem(toHttpProblem(error), locale);
   if (problem.status >= 500) {
     request.log.error({ err: error }, "request failed");
   } else {
@@ -221,6 +252,7 @@ export const sendError = (error: unknown, request: FastifyRequest, reply: Fastif
   return reply
     .code(problem.status)
     .header("x-request-id", request.id)
+    .header("content-language", locale)
     .type("application/json; charset=utf-8")
     .send(JSON.stringify(toErrorResponse(problem, request.id)));
 };

@@ -1,6 +1,6 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import rootPackage from "../../../../package.json" with { type: "json" };
 import type { App } from "../server";
 
@@ -24,8 +24,26 @@ export const registerOpenApi = async (app: App): Promise<void> => {
           "REST interface of Hisob. Errors use the envelope `{ error: { code, reason, message, requestId } }`.",
       },
       tags: [{ name: "health", description: "Liveness and readiness probes" }],
+      components: {
+        securitySchemes: {
+          session: {
+            type: "apiKey",
+            in: "cookie",
+            name: "session",
+            description: "The session cookie set by POST /auth/login or /login",
+          },
+          bearer: {
+            type: "http",
+            scheme: "bearer",
+            description: "A session token or a first-party OIDC access token",
+          },
+        },
+      },
+      security: [{ session: [] }, { bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    // Schemas registered with .meta({ id }) become components/schemas that the routes reference.
+    transformObject: jsonSchemaTransformObject,
   });
 
   await app.register(swaggerUi, {

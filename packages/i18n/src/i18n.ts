@@ -1,0 +1,51 @@
+import type { Locale } from "@hisob/kernel";
+import { createInstance } from "i18next";
+import { FALLBACK_LOCALE, SUPPORTED_LOCALES } from "./locales";
+import { en } from "./locales/en";
+import { ru } from "./locales/ru";
+import { uz } from "./locales/uz";
+import type { MessageKey, Messages } from "./messages";
+
+export const RESOURCES: Record<Locale, Messages> = { en, ru, uz };
+
+/** Values for `{{name}}` placeholders. */
+export type TranslationParams = Record<string, string | number>;
+
+// Our own instance (never the global singleton), initialised once and synchronously: resources are
+// inline, and `initAsync: false` makes init() complete before it returns.
+const i18n = createInstance();
+void i18n.init({
+  initAsync: false,
+  lng: FALLBACK_LOCALE,
+  fallbackLng: FALLBACK_LOCALE,
+  supportedLngs: [...SUPPORTED_LOCALES],
+  resources: Object.fromEntries(
+    Object.entries(RESOURCES).map(([locale, messages]) => [locale, { translation: messages }]),
+  ),
+  // Values are escaped where they are rendered (HTML templates); JSON needs them verbatim.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  returnObjects: false,
+});
+
+// Values go under `replace` so a param named like an i18next option (lng, count, ns) stays a value.
+const translate = (locale: Locale, key: string, params?: TranslationParams): string =>
+  i18n.t(key, { lng: locale, replace: params ?? {} });
+
+/** The message for `key` in `locale`. Synchronous; keys are checked at compile time. */
+export const t = (locale: Locale, key: MessageKey, params?: TranslationParams): string =>
+  translate(locale, key, params);
+
+/** True when `key` leads to a message (not a group of messages) in `locale`. */
+export const hasMessage = (locale: Locale, key: string): boolean =>
+  typeof i18n.getResource(locale, "translation", key) === "string";
+
+/** The localized text for an AppError reason (`errors.<reason>`), or undefined when there is none. */
+export const errorMessage = (
+  locale: Locale,
+  reason: string,
+  params?: TranslationParams,
+): string | undefined => {
+  const key = `errors.${reason}`;
+  return hasMessage(locale, key) ? translate(locale, key, params) : undefined;
+};

@@ -1,0 +1,130 @@
+import type { Messages } from "../messages";
+
+// Uzbek in Latin script: o‘ and g‘ with U+2018, the tutuq belgisi (ma’lumot) with U+2019.
+export const uz: Messages = {
+  errors: {
+    auth: {
+      unauthenticated: "Tizimga kirishingiz kerak.",
+      forbidden: "Bu amalni bajarish uchun huquqingiz yo‘q.",
+      invalid_credentials: "Kirish ma’lumotlari noto‘g‘ri.",
+      too_many_attempts: "Kirishga muvaffaqiyatsiz urinishlar juda ko‘p. Keyinroq qayta urinib ko‘ring.",
+      csrf_required: "So‘rov JSON formatida yoki x-csrf-token sarlavhasi bilan yuborilishi kerak.",
+      unsupported_scheme: "Avtorizatsiya sxemasi qo‘llab-quvvatlanmaydi. Bearer tokenidan foydalaning.",
+      cannot_grant: "O‘zingizda yo‘q huquqlarni boshqalarga bera olmaysiz.",
+    },
+    validation: {
+      invalid: "Kiritilgan ma’lumotlarda xato",
+    },
+    not_found: "Topilmadi.",
+    user: {
+      not_found: "Foydalanuvchi topilmadi.",
+      email_taken: "Bu elektron pochta manzili allaqachon band.",
+      unknown_role: "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan rollar ko‘rsatilgan",
+      unknown_group:
+        "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan guruhlar ko‘rsatilgan",
+      cannot_delete_self: "O‘z hisob qaydnomangizni o‘chira olmaysiz.",
+      fields_need_update_all:
+        "Bu maydonlarni o‘zgartirish uchun barcha foydalanuvchilarni tahrirlash huquqi kerak.",
+      role_not_assigned: "Foydalanuvchida bu rol yo‘q.",
+    },
+    account: {
+      wrong_current_password: "Kiritilgan ma’lumotlarda xato: joriy parol noto‘g‘ri",
+    },
+    role: {
+      not_found: "Rol topilmadi.",
+      name_taken: "Bunday nomli rol allaqachon mavjud.",
+      unknown_permission:
+        "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan huquqlar ko‘rsatilgan",
+      platform_permission:
+        "Kiritilgan ma’lumotlarda xato: {{field}} maydonidagi huquqlarni faqat platforma tashkilotida berish mumkin",
+      builtin: "O‘rnatilgan rollarni o‘zgartirish yoki o‘chirish mumkin emas.",
+      permission_not_granted: "Rolda bu huquq yo‘q.",
+    },
+    group: {
+      not_found: "Guruh topilmadi.",
+      name_taken: "Bunday nomli guruh allaqachon mavjud.",
+      unknown_role: "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan rollar ko‘rsatilgan",
+      unknown_user:
+        "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan foydalanuvchilar ko‘rsatilgan",
+      user_not_member: "Foydalanuvchi bu guruh a’zosi emas.",
+    },
+    tenant: {
+      domain_taken: "Bu domen boshqa tashkilot tomonidan band qilingan.",
+      not_found: "Tashkilot topilmadi.",
+      platform_cannot_deactivate: "Platforma tashkilotini faolsizlantirib bo‘lmaydi.",
+    },
+    currency: {
+      exists: "Bu valyuta allaqachon mavjud.",
+      not_found: "Valyuta topilmadi.",
+      unknown:
+        "Kiritilgan ma’lumotlarda xato: {{field}} maydonida noma’lum yoki faol bo‘lmagan valyutalar ko‘rsatilgan",
+    },
+    upload: {
+      too_large: "Kiritilgan ma’lumotlarda xato: fayl hajmi juda katta",
+      not_found: "Fayl topilmadi.",
+      content_missing: "Fayl tarkibi topilmadi.",
+      not_multipart: "Kiritilgan ma’lumotlarda xato: so‘rov multipart/form-data formatida bo‘lishi kerak",
+      no_file: "Kiritilgan ma’lumotlarda xato: yuklash uchun faylni tanlang",
+    },
+    route: {
+      not_found: "So‘ralgan manzil mavjud emas.",
+    },
+    request: {
+      invalid_json: "Kiritilgan ma’lumotlarda xato: so‘rov tanasi yaroqli JSON emas",
+      empty_body: "Kiritilgan ma’lumotlarda xato: so‘rov tanasi bo‘sh",
+      unsupported_media_type: "Kontent turi qo‘llab-quvvatlanmaydi.",
+      too_large: "So‘rov tanasi juda katta.",
+      invalid_content_length: "So‘rov tanasining hajmi Content-Length sarlavhasiga mos kelmadi.",
+      bad_url: "URL noto‘g‘ri.",
+      invalid: "So‘rov noto‘g‘ri.",
+    },
+    conflict: "So‘rov ma’lumotlarning joriy holatiga zid.",
+    business_rule: "Amal biznes qoidasini buzadi.",
+    rate_limited: "So‘rovlar juda ko‘p. Keyinroq qayta urinib ko‘ring.",
+    internal: "Serverda ichki xato yuz berdi.",
+    unavailable: "Xizmat vaqtincha ishlamayapti. Keyinroq qayta urinib ko‘ring.",
+  },
+  validation: {
+    field: "Kiritilgan ma’lumotlarda xato: {{field}} maydoni {{problem}}",
+    problem: {
+      required: "to‘ldirilishi shart",
+      invalid: "noto‘g‘ri to‘ldirilgan",
+    },
+  },
+  export: {
+    users: {
+      sheet: "Foydalanuvchilar",
+      email: "Elektron pochta",
+      firstName: "Ism",
+      lastName: "Familiya",
+      language: "Til",
+      active: "Faol",
+      roles: "Rollar",
+      groups: "Guruhlar",
+      createdAt: "Yaratilgan",
+      updatedAt: "O‘zgartirilgan",
+    },
+  },
+  login: {
+    title: "Kirish — Hisob",
+    heading: "Hisob tizimiga kirish",
+    intro: "Ish elektron pochtangiz va parolingizni kiriting.",
+    email: "Elektron pochta",
+    password: "Parol",
+    submit: "Kirish",
+    language: "Til",
+    error: {
+      invalid_credentials: "Elektron pochta yoki parol noto‘g‘ri",
+      too_many_attempts:
+        "Muvaffaqiyatsiz urinishlar juda ko‘p. {{minutes}} daqiqadan so‘ng qayta urinib ko‘ring.",
+      missing_fields: "Elektron pochta va parolni kiriting.",
+      csrf: "Shaklning muddati o‘tgan yoki u boshqa saytdan yuborilgan. Qaytadan urinib ko‘ring.",
+    },
+  },
+  logout: {
+    title: "Chiqish — Hisob",
+    heading: "Hisob tizimidan chiqish",
+    intro: "Ushbu qurilmada tizimdan chiqmoqchimisiz?",
+    submit: "Chiqish",
+  },
+};
