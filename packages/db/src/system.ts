@@ -92,6 +92,23 @@ export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
       }),
     ),
 
+  /**
+   * Grants newly registered permissions to every tenant's built-in admin role (platform-only ones
+   * to the platform tenant's alone), so "admin holds every permission" stays true as modules grow.
+   */
+  grantToAdminRoles: (input: { roleName: string; permissions: string[]; platformOnly: string[] }) =>
+    runAsSystem(
+      (tx) =>
+        tx.$executeRaw`
+        INSERT INTO role_permissions (tenant_id, role_id, permission_id)
+        SELECT r.tenant_id, r.id, p.id
+        FROM roles r
+        JOIN tenants t ON t.id = r.tenant_id
+        JOIN permissions p ON p.name = ANY(${input.permissions}::text[])
+        WHERE r.name = ${input.roleName} AND (t.is_platform OR NOT (p.name = ANY(${input.platformOnly}::text[])))
+        ON CONFLICT DO NOTHING`,
+    ),
+
   /** Leases up to `limit` due outbox events so no other dispatcher takes them until `leaseUntil`. */
   claimOutboxEvents: (limit: number, now: Date, leaseUntil: Date): Promise<OutboxRow[]> =>
     runAsSystem(async (tx) => {

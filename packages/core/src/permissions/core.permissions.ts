@@ -16,6 +16,12 @@ export const CORE_PERMISSIONS = registerPermissions("core", {
   "groups:read:all": "Read groups",
   "groups:update:all": "Update groups, their users and roles",
   "groups:delete:all": "Delete groups",
+  "currencies:select:all": "Choose which currencies the tenant uses",
+  "uploads:create:all": "Upload files",
+  "uploads:read:all": "Read every upload of the tenant",
+  "uploads:read:own": "Read one's own uploads",
+  "uploads:delete:all": "Delete uploads",
+  "uploads:delete:own": "Delete one's own uploads",
 });
 
 // Managing tenants crosses tenant lines: only roles of the platform tenant may hold these.
@@ -25,6 +31,8 @@ export const PLATFORM_PERMISSIONS = registerPermissions(
     "tenants:create:all": "Create tenants (platform admin)",
     "tenants:read:all": "Read every tenant (platform admin)",
     "tenants:update:all": "Update and deactivate tenants (platform admin)",
+    "currencies:create:all": "Add currencies to the global list (platform admin)",
+    "currencies:update:all": "Change currencies of the global list (platform admin)",
   },
   { platformOnly: true },
 );

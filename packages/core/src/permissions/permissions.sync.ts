@@ -1,15 +1,20 @@
 import type { Db } from "@hisob/db";
 import { listPermissions } from "@hisob/kernel";
+import { ADMIN_ROLE_NAME } from "../tenants/provision-tenant";
 
 /**
- * Writes the code's permission registry into the permissions table (new names added,
- * descriptions refreshed). Run at every start, before anything grants permissions.
+ * Writes the code's permission registry into the permissions table (new names added, descriptions
+ * refreshed) and gives permissions that are new to this database to every tenant's admin role.
+ * Run at every start, before anything grants permissions. Returns the names that were new.
  */
-export const syncPermissions = async (db: Db): Promise<number> => {
+export const syncPermissions = async (db: Db): Promise<string[]> => {
   const definitions = listPermissions();
-  await db.withPlatform(async (tx) => {
+  const added = await db.withPlatform(async (tx) => {
+    const stored = await tx.permission.findMany({ select: { name: true, description: true } });
+    const known = new Map(stored.map((row) => [row.name, row.description]));
+    const fresh = definitions.filter((definition) => !known.has(definition.name));
     await tx.permission.createMany({
-      data: definitions.map(({ name, resource, action, modifier, description }) => ({
+      data: fresh.map(({ name, resource, action, modifier, description }) => ({
         name,
         resource,
         action,
@@ -18,14 +23,25 @@ export const syncPermissions = async (db: Db): Promise<number> => {
       })),
       skipDuplicates: true,
     });
-    const stored = await tx.permission.findMany({ select: { name: true, description: true } });
-    const wanted = new Map<string, string>(definitions.map((d) => [d.name, d.description]));
-    for (const row of stored) {
-      const description = wanted.get(row.name);
-      if (description !== undefined && description !== row.description) {
-        await tx.permission.update({ where: { name: row.name }, data: { description } });
+    for (const definition of definitions) {
+      const description = known.get(definition.name);
+      if (description !== undefined && description !== definition.description) {
+        await tx.permission.update({
+          where: { name: definition.name },
+          data: { description: definition.description },
+        });
       }
     }
+    return fresh;
   });
-  return definitions.length;
+  if (added.length > 0) {
+    await db.system.grantToAdminRoles({
+      roleName: ADMIN_ROLE_NAME,
+      permissions: added.map((definition) => definition.name),
+      platformOnly: added
+        .filter((definition) => definition.platformOnly)
+        .map((definition) => definition.name),
+    });
+  }
+  return added.map((definition) => definition.name);
 };

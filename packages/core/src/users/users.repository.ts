@@ -38,7 +38,11 @@ const toDto = (row: UserRow, permissions: string[]): TUserDto => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const whereOf = (tenantId: string, query: z.output<typeof ZListUsersQuery>): Prisma.UserWhereInput => ({
+/** The list's filters as a Prisma where (shared by the list and the export). */
+export const usersWhere = (
+  tenantId: string,
+  query: Pick<z.output<typeof ZListUsersQuery>, "email" | "name" | "roleId" | "active">,
+): Prisma.UserWhereInput => ({
   tenantId,
   ...(query.email ? { email: { contains: query.email, mode: "insensitive" } } : {}),
   ...(query.name
@@ -57,7 +61,7 @@ const whereOf = (tenantId: string, query: z.output<typeof ZListUsersQuery>): Pri
 export const usersRepository = {
   /** Page of users as DTOs: one query for rows, one for the total, one for permissions. */
   list: async (tx: Tx, tenantId: string, query: z.output<typeof ZListUsersQuery>, onlyUserId?: string) => {
-    const where = { ...whereOf(tenantId, query), ...(onlyUserId ? { id: onlyUserId } : {}) };
+    const where = { ...usersWhere(tenantId, query), ...(onlyUserId ? { id: onlyUserId } : {}) };
     const [rows, total] = await Promise.all([
       tx.user.findMany({
         where,

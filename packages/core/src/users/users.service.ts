@@ -1,4 +1,4 @@
-import type { Db, Outbox } from "@hisob/db";
+import type { Db, Outbox, Tx } from "@hisob/db";
 import {
   AppError,
   hashPassword,
@@ -9,12 +9,12 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { raiseSessionDeleted } from "../auth/auth.service";
+import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
 import { isUniqueViolation } from "../prisma-errors";
 import { insertUser } from "./insert-user";
 import { usersRepository } from "./users.repository";
 import {
   type TListUsersQuery,
-  type TUpdateUserInput,
   type TUserDto,
   ZAssignRolesInput,
   ZCreateUserInput,
@@ -23,20 +23,28 @@ import {
 } from "./users.schema";
 
 const notFound = () => new AppError("NOT_FOUND", { reason: "user.not_found", message: "User not found" });
+const emailTaken = () =>
+  new AppError("CONFLICT", { reason: "user.email_taken", message: "A user with this email already exists" });
 
 /** Fields a user with only `users:update:own` may change on themselves. */
 const OWN_EDITABLE = new Set(["firstName", "lastName", "uiLanguage", "avatarUrl"]);
 
-export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
-  const { db } = deps;
+/** The DTO from inside the changing transaction: a change needs no read permission to answer. */
+const loadDto = async (tx: Tx, tenantId: string, id: string): Promise<TUserDto> => {
+  const user = await usersRepository.findDto(tx, tenantId, id);
+  if (!user) throw notFound();
+  return user;
+};
 
-  const get = async (ctx: TenantContext, id: string): Promise<TUserDto> => {
-    const scope = requireScope(ctx, "users", "read");
-    if (scope === "own" && id !== ctx.actor.userId) throw notFound();
-    const user = await db.withTenant(ctx.tenantId, (tx) => usersRepository.findDto(tx, ctx.tenantId, id));
-    if (!user) throw notFound();
-    return user;
-  };
+/** Ends every session of a user (deactivation, deletion, password reset), announcing each. */
+const endSessions = async (tx: Tx, outbox: Outbox, tenantId: string, userId: string) => {
+  const sessions = await tx.session.findMany({ where: { tenantId, userId } });
+  await tx.session.deleteMany({ where: { tenantId, userId } });
+  for (const session of sessions) await raiseSessionDeleted(outbox, tx, session);
+};
+
+export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
+  const { db, outbox } = deps;
 
   return {
     list: async (ctx: TenantContext, rawQuery: TListUsersQuery): Promise<Page<TUserDto>> => {
@@ -48,18 +56,23 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
       return { ...page, limit: query.limit, offset: query.offset };
     },
 
-    get,
+    get: async (ctx: TenantContext, id: string): Promise<TUserDto> => {
+      const scope = requireScope(ctx, "users", "read");
+      if (scope === "own" && id !== ctx.actor.userId) throw notFound();
+      return db.withTenant(ctx.tenantId, (tx) => loadDto(tx, ctx.tenantId, id));
+    },
 
     create: async (ctx: TenantContext, raw: unknown): Promise<TUserDto> => {
       requirePermission(ctx, "users:create:all");
       const input = parseInput(ZCreateUserInput, raw);
-      const created = await db.withTenant(ctx.tenantId, (tx) =>
-        insertUser(tx, deps.outbox, ctx.tenantId, input),
-      );
-      return get(ctx, created.id);
+      return db.withTenant(ctx.tenantId, async (tx) => {
+        assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, input));
+        const created = await insertUser(tx, outbox, ctx.tenantId, input);
+        return loadDto(tx, ctx.tenantId, created.id);
+      });
     },
 
-    update: async (ctx: TenantContext, id: string, raw: TUpdateUserInput | unknown): Promise<TUserDto> => {
+    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TUserDto> => {
       const scope = requireScope(ctx, "users", "update");
       const input = parseInput(ZUpdateUserInput, raw);
       if (scope === "own") {
@@ -74,7 +87,7 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
       }
       const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
       try {
-        await db.withTenant(ctx.tenantId, async (tx) => {
+        return await db.withTenant(ctx.tenantId, async (tx) => {
           const updated = await tx.user.updateMany({
             where: { tenantId: ctx.tenantId, id },
             data: {
@@ -89,22 +102,14 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
           });
           if (updated.count === 0) throw notFound();
           // Deactivation or a password reset ends the user's sessions at once.
-          if (input.active === false || passwordHash !== undefined) {
-            const sessions = await tx.session.findMany({ where: { tenantId: ctx.tenantId, userId: id } });
-            await tx.session.deleteMany({ where: { tenantId: ctx.tenantId, userId: id } });
-            for (const session of sessions) await raiseSessionDeleted(deps.outbox, tx, session);
-          }
+          if (input.active === false || passwordHash !== undefined)
+            await endSessions(tx, outbox, ctx.tenantId, id);
+          return loadDto(tx, ctx.tenantId, id);
         });
       } catch (error) {
-        if (isUniqueViolation(error)) {
-          throw new AppError("CONFLICT", {
-            reason: "user.email_taken",
-            message: "A user with this email already exists",
-          });
-        }
+        if (isUniqueViolation(error)) throw emailTaken();
         throw error;
       }
-      return get(ctx, id);
     },
 
     delete: async (ctx: TenantContext, id: string): Promise<void> => {
@@ -116,49 +121,55 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
         });
       }
       await db.withTenant(ctx.tenantId, async (tx) => {
-        const sessions = await tx.session.findMany({ where: { tenantId: ctx.tenantId, userId: id } });
-        const deleted = await tx.user.deleteMany({ where: { tenantId: ctx.tenantId, id } });
-        if (deleted.count === 0) throw notFound();
-        for (const session of sessions) await raiseSessionDeleted(deps.outbox, tx, session);
-        await deps.outbox.raise(tx, { type: "UserDeleted", tenantId: ctx.tenantId, payload: { userId: id } });
+        if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+        await endSessions(tx, outbox, ctx.tenantId, id);
+        await tx.user.deleteMany({ where: { tenantId: ctx.tenantId, id } });
+        await outbox.raise(tx, { type: "UserDeleted", tenantId: ctx.tenantId, payload: { userId: id } });
       });
     },
 
     assignRoles: async (ctx: TenantContext, id: string, raw: unknown): Promise<TUserDto> => {
       requirePermission(ctx, "users:update:all");
-      const { roleIds } = parseInput(ZAssignRolesInput, raw);
-      await db.withTenant(ctx.tenantId, async (tx) => {
+      const roleIds = [...new Set(parseInput(ZAssignRolesInput, raw).roleIds)];
+      return db.withTenant(ctx.tenantId, async (tx) => {
         if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
-        const unique = [...new Set(roleIds)];
         const roles = await tx.role.findMany({
-          where: { tenantId: ctx.tenantId, id: { in: unique } },
+          where: { tenantId: ctx.tenantId, id: { in: roleIds } },
           select: { id: true },
         });
-        if (roles.length !== unique.length) {
-          throw new AppError("NOT_FOUND", { reason: "role.not_found", message: "Role not found" });
+        const missing = roleIds.filter((roleId) => !roles.some((role) => role.id === roleId));
+        if (missing.length > 0) {
+          // The same answer as creating a user with an unknown role: ids in a body are input, not paths.
+          throw new AppError("VALIDATION_ERROR", {
+            reason: "user.unknown_role",
+            message: `validation error: roleIds has unknown values: ${missing.join(", ")}`,
+            params: { issues: [{ path: "roleIds", message: `unknown: ${missing.join(", ")}` }] },
+          });
         }
+        assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { roleIds }));
         await tx.userRole.createMany({
-          data: unique.map((roleId) => ({ tenantId: ctx.tenantId, userId: id, roleId })),
+          data: roleIds.map((roleId) => ({ tenantId: ctx.tenantId, userId: id, roleId })),
           skipDuplicates: true,
         });
+        return loadDto(tx, ctx.tenantId, id);
       });
-      return get(ctx, id);
     },
 
     unassignRole: async (ctx: TenantContext, id: string, roleId: string): Promise<TUserDto> => {
       requirePermission(ctx, "users:update:all");
-      await db.withTenant(ctx.tenantId, async (tx) => {
+      return db.withTenant(ctx.tenantId, async (tx) => {
         if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
         const removed = await tx.userRole.deleteMany({
           where: { tenantId: ctx.tenantId, userId: id, roleId },
         });
-        if (removed.count === 0)
+        if (removed.count === 0) {
           throw new AppError("NOT_FOUND", {
             reason: "user.role_not_assigned",
             message: "The user does not have this role",
           });
+        }
+        return loadDto(tx, ctx.tenantId, id);
       });
-      return get(ctx, id);
     },
   };
 };

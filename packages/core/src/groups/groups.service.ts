@@ -1,0 +1,173 @@
+import type { Db, Tx } from "@hisob/db";
+import {
+  AppError,
+  type Clock,
+  type Page,
+  parseInput,
+  requirePermission,
+  systemClock,
+  type TenantContext,
+} from "@hisob/kernel";
+import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
+import { isUniqueViolation } from "../prisma-errors";
+import { groupsRepository } from "./groups.repository";
+import {
+  type TGroupDto,
+  type TListGroupsQuery,
+  ZAddGroupUsersInput,
+  ZCreateGroupInput,
+  ZListGroupsQuery,
+  ZUpdateGroupInput,
+} from "./groups.schema";
+
+const notFound = () => new AppError("NOT_FOUND", { reason: "group.not_found", message: "Group not found" });
+
+const rethrowConflict = (error: unknown): never => {
+  if (isUniqueViolation(error)) {
+    throw new AppError("CONFLICT", {
+      reason: "group.name_taken",
+      message: "A group with this name already exists",
+    });
+  }
+  throw error;
+};
+
+// Ids in a body that name nothing in the tenant are bad input, as in insertUser.
+const unknownIds = (field: string, reason: string, ids: string[]) =>
+  new AppError("VALIDATION_ERROR", {
+    reason,
+    message: `validation error: ${field} has unknown values: ${ids.join(", ")}`,
+    params: { issues: [{ path: field, message: `unknown: ${ids.join(", ")}` }] },
+  });
+
+const requireRoles = async (tx: Tx, tenantId: string, roleIds: readonly string[]) => {
+  const missing = await groupsRepository.missingRoles(tx, tenantId, roleIds);
+  if (missing.length > 0) throw unknownIds("roleIds", "group.unknown_role", missing);
+};
+
+const requireUsers = async (tx: Tx, tenantId: string, userIds: readonly string[]) => {
+  const missing = await groupsRepository.missingUsers(tx, tenantId, userIds);
+  if (missing.length > 0) throw unknownIds("userIds", "group.unknown_user", missing);
+};
+
+export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+
+  const get = async (ctx: TenantContext, id: string): Promise<TGroupDto> => {
+    requirePermission(ctx, "groups:read:all");
+    const group = await db.withTenant(ctx.tenantId, (tx) => groupsRepository.findDto(tx, ctx.tenantId, id));
+    if (!group) throw notFound();
+    return group;
+  };
+
+  /** The group as it stands after a change, in the change's transaction (the caller may not hold read). */
+  const current = async (tx: Tx, tenantId: string, id: string): Promise<TGroupDto> => {
+    const group = await groupsRepository.findDto(tx, tenantId, id);
+    if (!group) throw notFound();
+    return group;
+  };
+
+  return {
+    list: async (ctx: TenantContext, rawQuery: TListGroupsQuery): Promise<Page<TGroupDto>> => {
+      requirePermission(ctx, "groups:read:all");
+      const query = parseInput(ZListGroupsQuery, rawQuery);
+      const page = await db.withTenant(ctx.tenantId, (tx) => groupsRepository.list(tx, ctx.tenantId, query));
+      return { ...page, limit: query.limit, offset: query.offset };
+    },
+
+    get,
+
+    create: async (ctx: TenantContext, raw: unknown): Promise<TGroupDto> => {
+      requirePermission(ctx, "groups:create:all");
+      const input = parseInput(ZCreateGroupInput, raw);
+      const roleIds = [...new Set(input.roleIds)];
+      const userIds = [...new Set(input.userIds)];
+      return db
+        .withTenant(ctx.tenantId, async (tx) => {
+          await requireRoles(tx, ctx.tenantId, roleIds);
+          await requireUsers(tx, ctx.tenantId, userIds);
+          assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { roleIds }));
+          const group = await tx.group.create({
+            data: { tenantId: ctx.tenantId, name: input.name, description: input.description },
+            select: { id: true },
+          });
+          await groupsRepository.addRoles(tx, ctx.tenantId, group.id, roleIds);
+          await groupsRepository.addUsers(tx, ctx.tenantId, group.id, userIds);
+          return current(tx, ctx.tenantId, group.id);
+        })
+        .catch(rethrowConflict);
+    },
+
+    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TGroupDto> => {
+      requirePermission(ctx, "groups:update:all");
+      const input = parseInput(ZUpdateGroupInput, raw);
+      const roleIds = input.roleIds === undefined ? undefined : [...new Set(input.roleIds)];
+      return db
+        .withTenant(ctx.tenantId, async (tx) => {
+          // The path id first: an unknown group is 404 even when the body is also wrong.
+          if (!(await groupsRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+          if (roleIds !== undefined) {
+            await requireRoles(tx, ctx.tenantId, roleIds);
+            assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { roleIds }));
+          }
+          await tx.group.updateMany({
+            where: { tenantId: ctx.tenantId, id },
+            data: {
+              ...(input.name === undefined ? {} : { name: input.name }),
+              ...(input.description === undefined ? {} : { description: input.description }),
+              updatedAt: clock.now(),
+            },
+          });
+          if (roleIds !== undefined) {
+            await groupsRepository.removeAllRoles(tx, ctx.tenantId, id);
+            await groupsRepository.addRoles(tx, ctx.tenantId, id, roleIds);
+          }
+          return current(tx, ctx.tenantId, id);
+        })
+        .catch(rethrowConflict);
+    },
+
+    delete: async (ctx: TenantContext, id: string): Promise<void> => {
+      requirePermission(ctx, "groups:delete:all");
+      await db.withTenant(ctx.tenantId, async (tx) => {
+        // Foreign keys cascade: memberships and role grants go with the group.
+        const deleted = await tx.group.deleteMany({ where: { tenantId: ctx.tenantId, id } });
+        if (deleted.count === 0) throw notFound();
+      });
+    },
+
+    /** Adds users; ones already in the group are left as they are. */
+    addUsers: async (ctx: TenantContext, id: string, raw: unknown): Promise<TGroupDto> => {
+      requirePermission(ctx, "groups:update:all");
+      const userIds = [...new Set(parseInput(ZAddGroupUsersInput, raw).userIds)];
+      return db.withTenant(ctx.tenantId, async (tx) => {
+        if (!(await groupsRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+        await requireUsers(tx, ctx.tenantId, userIds);
+        // Joining a group grants its roles: the caller must hold what they carry.
+        assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { groupIds: [id] }));
+        if ((await groupsRepository.addUsers(tx, ctx.tenantId, id, userIds)) > 0) {
+          await groupsRepository.touch(tx, ctx.tenantId, id, clock.now());
+        }
+        return current(tx, ctx.tenantId, id);
+      });
+    },
+
+    removeUser: async (ctx: TenantContext, id: string, userId: string): Promise<TGroupDto> => {
+      requirePermission(ctx, "groups:update:all");
+      return db.withTenant(ctx.tenantId, async (tx) => {
+        if (!(await groupsRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+        if ((await groupsRepository.removeUser(tx, ctx.tenantId, id, userId)) === 0) {
+          throw new AppError("NOT_FOUND", {
+            reason: "group.user_not_member",
+            message: "The user is not a member of this group",
+          });
+        }
+        await groupsRepository.touch(tx, ctx.tenantId, id, clock.now());
+        return current(tx, ctx.tenantId, id);
+      });
+    },
+  };
+};
+
+export type GroupsService = ReturnType<typeof createGroupsService>;
