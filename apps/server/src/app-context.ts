@@ -33,7 +33,12 @@ export const openAppContext = async (
       await syncPermissions(db);
       if (options.bootstrap) bootstrap = await bootstrapPlatform({ db, outbox }, env.admin);
     });
-    return { db, outbox, services: createCoreServices({ db, outbox }), bootstrap };
+    return {
+      db,
+      outbox,
+      services: createCoreServices({ db, outbox, uploadsDir: env.uploadsDir }),
+      bootstrap,
+    };
   } catch (error) {
     await db.close().catch(() => {});
     throw error;

@@ -26,6 +26,8 @@ export type Env = {
   database: { url: string | undefined; isEmbedded: boolean };
   /** Absolute path. */
   dataDir: string;
+  /** Uploaded files (one folder per tenant); default `<DATA_DIR>/uploads`. */
+  uploadsDir: string;
   redis: { url: string | undefined };
   log: { level: LogLevel };
   /** Bootstrap administrator; set only when both ADMIN_EMAIL and ADMIN_PASSWORD are. */
@@ -207,6 +209,7 @@ const shape = {
   TRUST_PROXY: boolean(),
   DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"], "postgres://user:password@host:5432/hisob"),
   DATA_DIR: nonEmpty(),
+  UPLOADS_DIR: nonEmpty(),
   REDIS_URL: urlWithProtocols(["redis:", "rediss:"], "redis://localhost:6379"),
   LOG_LEVEL: oneOf(LOG_LEVELS),
   ADMIN_EMAIL: email(),
@@ -302,6 +305,7 @@ const toEnv = (vars: TEnvVariables): Env => {
     },
     database: { url: vars.DATABASE_URL, isEmbedded: vars.DATABASE_URL === undefined },
     dataDir: path.resolve(vars.DATA_DIR ?? "./.data"),
+    uploadsDir: path.resolve(vars.UPLOADS_DIR ?? path.join(vars.DATA_DIR ?? "./.data", "uploads")),
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info") },
     admin:

@@ -16,7 +16,13 @@ import { registerAuthContext } from "./http/auth-context";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { accountRoutes } from "./routes/account.routes";
+import { currenciesRoutes } from "./routes/currencies.routes";
+import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
+import { loginRoutes } from "./routes/login.routes";
+import { rolesRoutes } from "./routes/roles.routes";
+import { tenantsRoutes } from "./routes/tenants.routes";
+import { uploadsRoutes } from "./routes/uploads.routes";
 import { usersRoutes } from "./routes/users.routes";
 
 /** The Fastify instance routes are written against: zod schemas type the handlers. */
@@ -87,5 +93,11 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
 const registerApiRoutes = async (app: App, services: CoreServices, env: Env) => {
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
+  await app.register(loginRoutes, { services, issuerUrl: env.oidc.issuerUrl });
   await app.register(usersRoutes, { services });
+  await app.register(rolesRoutes, { services });
+  await app.register(groupsRoutes, { services });
+  await app.register(tenantsRoutes, { services });
+  await app.register(currenciesRoutes, { services });
+  await app.register(uploadsRoutes, { services });
 };

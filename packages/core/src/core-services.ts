@@ -4,6 +4,12 @@ import { createAccountService } from "./account/account.service";
 import { createAuthService, type PasswordVerifier } from "./auth/auth.service";
 import { createContextService } from "./auth/context.service";
 import { createLoginThrottle, type ThrottleStore } from "./auth/login-throttle";
+import { createCurrenciesService } from "./currencies/currencies.service";
+import { createGroupsService } from "./groups/groups.service";
+import { createRolesService } from "./roles/roles.service";
+import { createTenantsService } from "./tenants/tenants.service";
+import { createLocalStorage } from "./uploads/local-storage";
+import { createUploadsService } from "./uploads/uploads.service";
 import { createUsersService } from "./users/users.service";
 
 export type CoreServiceDeps = {
@@ -13,6 +19,9 @@ export type CoreServiceDeps = {
   throttleStore?: ThrottleStore;
   sessionLifetimeMs?: number;
   passwords?: PasswordVerifier;
+  /** Where uploaded files are stored (one folder per tenant). */
+  uploadsDir: string;
+  maxUploadBytes?: number;
 };
 
 /** The core module's services, shared by every transport (REST, GraphQL, tRPC). */
@@ -31,7 +40,16 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     auth,
     context: createContextService({ db, auth }),
     users: createUsersService({ db, outbox }),
+    roles: createRolesService({ db, clock }),
+    groups: createGroupsService({ db, clock }),
     account: createAccountService({ db, outbox }),
+    tenants: createTenantsService({ db, outbox }),
+    currencies: createCurrenciesService({ db }),
+    uploads: createUploadsService({
+      db,
+      storage: createLocalStorage(deps.uploadsDir),
+      ...(deps.maxUploadBytes ? { maxBytes: deps.maxUploadBytes } : {}),
+    }),
   };
 };
 

@@ -27,9 +27,49 @@ export {
   type ThrottleStore,
 } from "./auth/login-throttle";
 export { type CoreServiceDeps, type CoreServices, createCoreServices } from "./core-services";
+export {
+  type TCurrencyDto,
+  ZCreateCurrencyInput,
+  ZCurrencyDto,
+  ZSelectCurrenciesInput,
+  ZUpdateCurrencyInput,
+} from "./currencies/currencies.schema";
+export { type CurrenciesService, createCurrenciesService } from "./currencies/currencies.service";
+export {
+  GROUP_SORT_FIELDS,
+  type TAddGroupUsersInput,
+  type TCreateGroupInput,
+  type TGroupDto,
+  type TListGroupsQuery,
+  type TUpdateGroupInput,
+  ZAddGroupUsersInput,
+  ZCreateGroupInput,
+  ZGroupDto,
+  ZGroupMember,
+  ZListGroupsQuery,
+  ZUpdateGroupInput,
+} from "./groups/groups.schema";
+export { createGroupsService, type GroupsService } from "./groups/groups.service";
 export { CORE_PERMISSIONS, PLATFORM_PERMISSIONS } from "./permissions/core.permissions";
 export { loadEffectivePermissions } from "./permissions/effective-permissions";
 export { syncPermissions } from "./permissions/permissions.sync";
+export {
+  ROLE_SORT_FIELDS,
+  type TAddRolePermissionsInput,
+  type TCreateRoleInput,
+  type TListRolesQuery,
+  type TPermissionDto,
+  type TRoleDto,
+  type TUpdateRoleInput,
+  ZAddRolePermissionsInput,
+  ZCreateRoleInput,
+  ZListRolesQuery,
+  ZPermissionDto,
+  ZRoleDto,
+  ZRolePermissions,
+  ZUpdateRoleInput,
+} from "./roles/roles.schema";
+export { createRolesService, type RolesService } from "./roles/roles.service";
 export { hashToken, newSessionToken } from "./sessions/session-token";
 export {
   ADMIN_ROLE_NAME,
@@ -38,6 +78,24 @@ export {
   type TProvisionTenantInput,
   ZProvisionTenantInput,
 } from "./tenants/provision-tenant";
+export {
+  type TTenantDto,
+  ZCreateTenantInput,
+  ZListTenantsQuery,
+  ZTenantDto,
+  ZUpdateTenantInput,
+} from "./tenants/tenants.schema";
+export { createTenantsService, type TenantsService } from "./tenants/tenants.service";
+export { createLocalStorage, type UploadStorage } from "./uploads/local-storage";
+export { sniffMimeType } from "./uploads/sniff";
+export {
+  cleanFileName,
+  MAX_UPLOAD_BYTES,
+  type TUploadDto,
+  ZListUploadsQuery,
+  ZUploadDto,
+} from "./uploads/uploads.schema";
+export { createUploadsService, type UploadsService } from "./uploads/uploads.service";
 export { type CreatedUser, insertUser } from "./users/insert-user";
 export {
   type TCreateUserInput,

@@ -7,8 +7,6 @@ import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
 
-
-
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
 import { createSystemQueries, type SystemQueries } from "./system";
@@ -50,7 +48,10 @@ const describeOpenError = (error: unknown): string => {
   if (error instanceof Error) return error.message;
   if (error && typeof error === "object") {
     const { name, errno, code } = error as { name?: unknown; errno?: unknown; code?: unknown };
-    return [name, code, errno === undefined ? undefined : `errno ${String(errno)}`].filter(Boolean).join(" ") || "unknown error";
+    return (
+      [name, code, errno === undefined ? undefined : `errno ${String(errno)}`].filter(Boolean).join(" ") ||
+      "unknown error"
+    );
   }
   return String(error);
 };
@@ -76,7 +77,11 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     await (await openConnection()).close();
     prisma = new PrismaClient({
       // The adapter sends timestamps as zone-less UTC strings: make every session read them as UTC.
-      adapter: new PrismaPg({ connectionString: databaseUrl, max: config.poolSize ?? 10, options: "-c TimeZone=UTC" }),
+      adapter: new PrismaPg({
+        connectionString: databaseUrl,
+        max: config.poolSize ?? 10,
+        options: "-c TimeZone=UTC",
+      }),
       transactionOptions: { maxWait: 5_000, timeout: 15_000 },
     });
   } else {

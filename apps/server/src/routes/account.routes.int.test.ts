@@ -32,7 +32,11 @@ describe("POST /auth/login", () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
     expect(cookie?.secure).toBeFalsy(); // http issuer in tests; https sets Secure
     expect(cookie?.expires?.toISOString()).toBe("2026-03-01T21:00:00.000Z");
-    const account = await t.app.inject({ method: "GET", url: "/account", cookies: { session: cookie?.value ?? "" } });
+    const account = await t.app.inject({
+      method: "GET",
+      url: "/account",
+      cookies: { session: cookie?.value ?? "" },
+    });
     expect(account.json()).toMatchObject({ id: user.id, tenant: { id: tenantId, name: "Account Co" } });
   });
 
@@ -62,7 +66,10 @@ describe("POST /auth/login", () => {
     expect(unknownEmail.statusCode).toBe(401);
     const strip = (body: { error: Record<string, unknown> }) => ({ ...body.error, requestId: undefined });
     expect(strip(wrongPassword.json())).toEqual(strip(unknownEmail.json()));
-    expect(wrongPassword.json().error).toMatchObject({ reason: "auth.invalid_credentials", message: "Invalid email or password" });
+    expect(wrongPassword.json().error).toMatchObject({
+      reason: "auth.invalid_credentials",
+      message: "Invalid email or password",
+    });
     expect(passwords.verify).toHaveBeenCalledTimes(1);
     expect(passwords.verifyDummy).toHaveBeenCalledTimes(1);
     expect(passwords.verifyDummy).toHaveBeenCalledWith("Wrong-Passw0rd");
@@ -84,27 +91,45 @@ describe("POST /auth/login", () => {
 
   it("refuses inactive users and users of inactive tenants; their sessions stop working", async () => {
     const other = await t.createUser(tenantId, []);
-    await t.db.withTenant(tenantId, (tx) => tx.tenant.update({ where: { id: tenantId }, data: { isActive: false } }));
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: other.headers })).statusCode).toBe(401);
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.tenant.update({ where: { id: tenantId }, data: { isActive: false } }),
+    );
+    expect((await t.app.inject({ method: "GET", url: "/account", headers: other.headers })).statusCode).toBe(
+      401,
+    );
     expect((await login(other.email, other.password, "10.0.0.5")).statusCode).toBe(401);
-    await t.db.withTenant(tenantId, (tx) => tx.tenant.update({ where: { id: tenantId }, data: { isActive: true } }));
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: other.headers })).statusCode).toBe(200);
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.tenant.update({ where: { id: tenantId }, data: { isActive: true } }),
+    );
+    expect((await t.app.inject({ method: "GET", url: "/account", headers: other.headers })).statusCode).toBe(
+      200,
+    );
   });
 
   it("expires sessions with the clock", async () => {
     const res = await login(user.email, user.password, "10.0.0.6");
     const session = res.cookies.find((c) => c.name === "session")?.value ?? "";
     clock.advance(12 * 60 * 60_000);
-    expect((await t.app.inject({ method: "GET", url: "/account", cookies: { session } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: "/account", cookies: { session } })).statusCode).toBe(
+      401,
+    );
   });
 
   it("validates its input", async () => {
     const missing = await t.app.inject({ method: "POST", url: "/auth/login", payload: { email: "a@b.uz" } });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error.message).toBe("validation error: password is required");
-    const huge = await t.app.inject({ method: "POST", url: "/auth/login", payload: { email: "a@b.uz", password: "x".repeat(5000) } });
+    const huge = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email: "a@b.uz", password: "x".repeat(5000) },
+    });
     expect(huge.statusCode).toBe(400);
-    const wrongType = await t.app.inject({ method: "POST", url: "/auth/login", payload: { email: ["a"], password: 1 } });
+    const wrongType = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email: ["a"], password: 1 },
+    });
     expect(wrongType.statusCode).toBe(400);
   });
 });
@@ -112,10 +137,24 @@ describe("POST /auth/login", () => {
 describe("GET/PUT /account", () => {
   it("needs a valid login (and no permission)", async () => {
     expect((await t.app.inject({ method: "GET", url: "/account" })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: { authorization: "Bearer nonsense-token-that-is-long" } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: { authorization: "Basic Zm9vOmJhcg==" } })).json().error.reason).toBe(
-      "auth.unsupported_scheme",
-    );
+    expect(
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/account",
+          headers: { authorization: "Bearer nonsense-token-that-is-long" },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/account",
+          headers: { authorization: "Basic Zm9vOmJhcg==" },
+        })
+      ).json().error.reason,
+    ).toBe("auth.unsupported_scheme");
   });
 
   it("updates own name, language and avatar", async () => {
@@ -127,18 +166,30 @@ describe("GET/PUT /account", () => {
       payload: { firstName: "Dilshod", uiLanguage: "ru", avatarUrl: "https://cdn.example/a.png" },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ firstName: "Dilshod", uiLanguage: "ru", avatarUrl: "https://cdn.example/a.png" });
+    expect(res.json()).toMatchObject({
+      firstName: "Dilshod",
+      uiLanguage: "ru",
+      avatarUrl: "https://cdn.example/a.png",
+    });
   });
 
   it("refuses fields it does not own (active, email, roles)", async () => {
     const user = await t.createUser(tenantId, []);
-    const res = await t.app.inject({ method: "PUT", url: "/account", headers: user.headers, payload: { active: false } });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: user.headers,
+      payload: { active: false },
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it("changes the password only with the current one, and signs out other sessions", async () => {
     const me = await t.createUser(tenantId, []);
-    const second = await t.services.auth.login({ email: me.email, password: me.password }, { ip: "1.1.1.1", userAgent: "x" });
+    const second = await t.services.auth.login(
+      { email: me.email, password: me.password },
+      { ip: "1.1.1.1", userAgent: "x" },
+    );
     const wrong = await t.app.inject({
       method: "PUT",
       url: "/account",
@@ -147,9 +198,19 @@ describe("GET/PUT /account", () => {
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toMatchObject({ reason: "account.wrong_current_password" });
-    const missing = await t.app.inject({ method: "PUT", url: "/account", headers: me.headers, payload: { newPassword: "Brand-New-Passw0rd" } });
+    const missing = await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: me.headers,
+      payload: { newPassword: "Brand-New-Passw0rd" },
+    });
     expect(missing.statusCode).toBe(400);
-    const weak = await t.app.inject({ method: "PUT", url: "/account", headers: me.headers, payload: { currentPassword: me.password, newPassword: "short" } });
+    const weak = await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: me.headers,
+      payload: { currentPassword: me.password, newPassword: "short" },
+    });
     expect(weak.statusCode).toBe(400);
 
     const ok = await t.app.inject({
@@ -159,8 +220,18 @@ describe("GET/PUT /account", () => {
       payload: { currentPassword: me.password, newPassword: "Brand-New-Passw0rd" },
     });
     expect(ok.statusCode).toBe(200);
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: me.headers })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: { authorization: `Bearer ${second.token}` } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: "/account", headers: me.headers })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/account",
+          headers: { authorization: `Bearer ${second.token}` },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await login(me.email, "Brand-New-Passw0rd", "10.0.0.7")).statusCode).toBe(200);
   });
 });

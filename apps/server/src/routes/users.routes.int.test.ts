@@ -64,35 +64,71 @@ describe("POST /users", () => {
     const off = t.outbox.subscribe("UserCreated", (event) => {
       seen.push(event.payload);
     });
-    const res = await t.app.inject({ method: "POST", url: "/users", headers: adminA.headers, payload: newUser() });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/users",
+      headers: adminA.headers,
+      payload: newUser(),
+    });
     await t.outbox.drain();
     off();
     expect(seen).toContainEqual({ userId: res.json().id, email: res.json().email });
   });
 
   it("names the missing field and refuses weak passwords and duplicates", async () => {
-    const missing = await t.app.inject({ method: "POST", url: "/users", headers: adminA.headers, payload: { firstName: "A", lastName: "B" } });
+    const missing = await t.app.inject({
+      method: "POST",
+      url: "/users",
+      headers: adminA.headers,
+      payload: { firstName: "A", lastName: "B" },
+    });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().error).toMatchObject({ code: "VALIDATION_ERROR", message: "validation error: email is required" });
+    expect(missing.json().error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "validation error: email is required",
+    });
 
-    const weak = await t.app.inject({ method: "POST", url: "/users", headers: adminA.headers, payload: newUser({ password: "password" }) });
+    const weak = await t.app.inject({
+      method: "POST",
+      url: "/users",
+      headers: adminA.headers,
+      payload: newUser({ password: "password" }),
+    });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().error.issues).toContainEqual({ path: "password", message: expect.stringMatching(/at least 10/) });
+    expect(weak.json().error.issues).toContainEqual({
+      path: "password",
+      message: expect.stringMatching(/at least 10/),
+    });
 
-    const dup = await t.app.inject({ method: "POST", url: "/users", headers: adminB.headers, payload: newUser({ email: adminA.email }) });
+    const dup = await t.app.inject({
+      method: "POST",
+      url: "/users",
+      headers: adminB.headers,
+      payload: newUser({ email: adminA.email }),
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().error.reason).toBe("user.email_taken");
   });
 
   it("refuses a role of another tenant", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/users", headers: adminB.headers, payload: newUser({ roleIds: [tenantA.adminRoleId] }) });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/users",
+      headers: adminB.headers,
+      payload: newUser({ roleIds: [tenantA.adminRoleId] }),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.reason).toBe("user.unknown_role");
   });
 
   it("401 without credentials, 403 without users:create:all", async () => {
     expect((await t.app.inject({ method: "POST", url: "/users", payload: newUser() })).statusCode).toBe(401);
-    const res = await t.app.inject({ method: "POST", url: "/users", headers: readerA.headers, payload: newUser() });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/users",
+      headers: readerA.headers,
+      payload: newUser(),
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toMatchObject({ code: "FORBIDDEN", message: "Forbidden" });
   });
@@ -100,7 +136,11 @@ describe("POST /users", () => {
 
 describe("GET /users", () => {
   it("pages, sorts, filters and counts within the tenant only", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/users?limit=2&sortBy=email&order=desc", headers: readerA.headers });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/users?limit=2&sortBy=email&order=desc",
+      headers: readerA.headers,
+    });
     expect(res.statusCode).toBe(200);
     const page = res.json();
     expect(page.items).toHaveLength(2);
@@ -112,11 +152,23 @@ describe("GET /users", () => {
     const all = await t.app.inject({ method: "GET", url: "/users?limit=100", headers: readerA.headers });
     expect(all.json().items.map((u: { email: string }) => u.email)).not.toContain(adminB.email);
 
-    const filtered = await t.app.inject({ method: "GET", url: `/users?email=${encodeURIComponent(readerA.email.toUpperCase())}`, headers: readerA.headers });
+    const filtered = await t.app.inject({
+      method: "GET",
+      url: `/users?email=${encodeURIComponent(readerA.email.toUpperCase())}`,
+      headers: readerA.headers,
+    });
     expect(filtered.json()).toMatchObject({ total: 1, items: [{ email: readerA.email }] });
 
-    const byRole = await t.app.inject({ method: "GET", url: `/users?roleId=${tenantA.adminRoleId}&active=true`, headers: readerA.headers });
-    expect(byRole.json().items.every((u: { roles: Array<{ name: string }> }) => u.roles.some((r) => r.name === "admin"))).toBe(true);
+    const byRole = await t.app.inject({
+      method: "GET",
+      url: `/users?roleId=${tenantA.adminRoleId}&active=true`,
+      headers: readerA.headers,
+    });
+    expect(
+      byRole
+        .json()
+        .items.every((u: { roles: Array<{ name: string }> }) => u.roles.some((r) => r.name === "admin")),
+    ).toBe(true);
   });
 
   it("lists only oneself with users:read:own", async () => {
@@ -125,56 +177,117 @@ describe("GET /users", () => {
   });
 
   it("rejects bad paging and sorting", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/users?limit=1000&sortBy=password", headers: readerA.headers });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/users?limit=1000&sortBy=password",
+      headers: readerA.headers,
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.issues.map((i: { path: string }) => i.path).sort()).toEqual(["limit", "sortBy"]);
+    expect(
+      res
+        .json()
+        .error.issues.map((i: { path: string }) => i.path)
+        .sort(),
+    ).toEqual(["limit", "sortBy"]);
   });
 });
 
 describe("GET/PUT/DELETE /users/:id", () => {
   it("another tenant's user is 404, not 403", async () => {
     for (const method of ["GET", "PUT", "DELETE"] as const) {
-      const res = await t.app.inject({ method, url: `/users/${adminA.id}`, headers: adminB.headers, ...(method === "PUT" ? { payload: { firstName: "X" } } : {}) });
+      const res = await t.app.inject({
+        method,
+        url: `/users/${adminA.id}`,
+        headers: adminB.headers,
+        ...(method === "PUT" ? { payload: { firstName: "X" } } : {}),
+      });
       expect(res.statusCode, method).toBe(404);
     }
   });
 
   it("users:read:own reads only oneself", async () => {
-    expect((await t.app.inject({ method: "GET", url: `/users/${selfOnlyA.id}`, headers: selfOnlyA.headers })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: "GET", url: `/users/${adminA.id}`, headers: selfOnlyA.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: "GET", url: `/users/${selfOnlyA.id}`, headers: selfOnlyA.headers }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: "GET", url: `/users/${adminA.id}`, headers: selfOnlyA.headers }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it("users:update:own may change own name but not own active flag", async () => {
-    const ok = await t.app.inject({ method: "PUT", url: `/users/${selfOnlyA.id}`, headers: selfOnlyA.headers, payload: { firstName: "Me" } });
+    const ok = await t.app.inject({
+      method: "PUT",
+      url: `/users/${selfOnlyA.id}`,
+      headers: selfOnlyA.headers,
+      payload: { firstName: "Me" },
+    });
     expect(ok.json().firstName).toBe("Me");
-    const no = await t.app.inject({ method: "PUT", url: `/users/${selfOnlyA.id}`, headers: selfOnlyA.headers, payload: { active: false } });
+    const no = await t.app.inject({
+      method: "PUT",
+      url: `/users/${selfOnlyA.id}`,
+      headers: selfOnlyA.headers,
+      payload: { active: false },
+    });
     expect(no.statusCode).toBe(403);
   });
 
   it("deactivating a user kills their sessions at once", async () => {
     const victim = await t.createUser(tenantA.id, ["users:read:own"]);
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: victim.headers })).statusCode).toBe(200);
-    const res = await t.app.inject({ method: "PUT", url: `/users/${victim.id}`, headers: adminA.headers, payload: { active: false } });
+    expect((await t.app.inject({ method: "GET", url: "/account", headers: victim.headers })).statusCode).toBe(
+      200,
+    );
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/users/${victim.id}`,
+      headers: adminA.headers,
+      payload: { active: false },
+    });
     expect(res.json().active).toBe(false);
-    expect((await t.app.inject({ method: "GET", url: "/account", headers: victim.headers })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: "/account", headers: victim.headers })).statusCode).toBe(
+      401,
+    );
   });
 
   it("assigns and unassigns roles; effective permissions follow", async () => {
     const plain = await t.createUser(tenantA.id, []);
-    const assigned = await t.app.inject({ method: "POST", url: `/users/${plain.id}/roles`, headers: adminA.headers, payload: { roleIds: [tenantA.adminRoleId] } });
+    const assigned = await t.app.inject({
+      method: "POST",
+      url: `/users/${plain.id}/roles`,
+      headers: adminA.headers,
+      payload: { roleIds: [tenantA.adminRoleId] },
+    });
     expect(assigned.statusCode).toBe(200);
     expect(assigned.json().permissions).toContain("users:delete:all");
-    const removed = await t.app.inject({ method: "DELETE", url: `/users/${plain.id}/roles/${tenantA.adminRoleId}`, headers: adminA.headers });
+    const removed = await t.app.inject({
+      method: "DELETE",
+      url: `/users/${plain.id}/roles/${tenantA.adminRoleId}`,
+      headers: adminA.headers,
+    });
     expect(removed.json().permissions).toEqual([]);
-    const again = await t.app.inject({ method: "DELETE", url: `/users/${plain.id}/roles/${tenantA.adminRoleId}`, headers: adminA.headers });
+    const again = await t.app.inject({
+      method: "DELETE",
+      url: `/users/${plain.id}/roles/${tenantA.adminRoleId}`,
+      headers: adminA.headers,
+    });
     expect(again.statusCode).toBe(404);
   });
 
   it("deletes a user, but not oneself", async () => {
     const doomed = await t.createUser(tenantA.id, []);
-    expect((await t.app.inject({ method: "DELETE", url: `/users/${doomed.id}`, headers: adminA.headers })).statusCode).toBe(204);
-    expect((await t.app.inject({ method: "GET", url: `/users/${doomed.id}`, headers: adminA.headers })).statusCode).toBe(404);
-    const self = await t.app.inject({ method: "DELETE", url: `/users/${adminA.id}`, headers: adminA.headers });
+    expect(
+      (await t.app.inject({ method: "DELETE", url: `/users/${doomed.id}`, headers: adminA.headers }))
+        .statusCode,
+    ).toBe(204);
+    expect(
+      (await t.app.inject({ method: "GET", url: `/users/${doomed.id}`, headers: adminA.headers })).statusCode,
+    ).toBe(404);
+    const self = await t.app.inject({
+      method: "DELETE",
+      url: `/users/${adminA.id}`,
+      headers: adminA.headers,
+    });
     expect(self.statusCode).toBe(422);
   });
 
@@ -193,9 +306,18 @@ describe("cookie authentication and CSRF", () => {
     });
     expect(form.statusCode).toBe(403);
     expect(form.json().error.reason).toBe("auth.csrf_required");
-    const read = await t.app.inject({ method: "GET", url: `/users/${readerA.id}`, headers: { cookie: adminA.cookie } });
+    const read = await t.app.inject({
+      method: "GET",
+      url: `/users/${readerA.id}`,
+      headers: { cookie: adminA.cookie },
+    });
     expect(read.statusCode).toBe(200);
-    const json = await t.app.inject({ method: "PUT", url: `/users/${readerA.id}`, headers: { cookie: adminA.cookie }, payload: { lastName: "Json" } });
+    const json = await t.app.inject({
+      method: "PUT",
+      url: `/users/${readerA.id}`,
+      headers: { cookie: adminA.cookie },
+      payload: { lastName: "Json" },
+    });
     expect(json.statusCode).toBe(200);
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import {
   ADMIN_ROLE_NAME,
   type CoreServiceDeps,
@@ -23,9 +26,11 @@ export type TestApp = {
   db: Db;
   outbox: Outbox;
   services: CoreServices;
+  /** The temporary storage directory of this app's uploads. */
+  uploadsDir: string;
   close(): Promise<void>;
-  /** A new tenant with its admin role. */
-  createTenant(name?: string): Promise<{ id: string; adminRoleId: string }>;
+  /** A new tenant with its admin role (`platform: true` → the platform tenant, whose admins manage tenants). */
+  createTenant(name?: string, options?: { platform?: boolean }): Promise<{ id: string; adminRoleId: string }>;
   /**
    * A user in `tenantId` holding exactly `permissions` (through a role of its own), signed in.
    * `headers` authenticate as a bearer session token; `cookie` is the same session as a cookie.
@@ -50,14 +55,16 @@ export const TEST_PASSWORD = "Test-Passw0rd!";
 let sequence = 0;
 
 export const createTestApp = async (
-  options: { clock?: Clock; services?: Partial<CoreServiceDeps> } = {},
+  options: { clock?: Clock; services?: Partial<Omit<CoreServiceDeps, "uploadsDir">> } = {},
 ): Promise<TestApp> => {
   const db = await createTestDb();
   const outbox = createOutbox(db);
   await syncPermissions(db);
+  const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));
   const services = createCoreServices({
     db,
     outbox,
+    uploadsDir,
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.services,
   });
@@ -69,8 +76,11 @@ export const createTestApp = async (
   const app = await buildServer({ env, db, services, logger: false });
   await app.ready();
 
-  const createTenant = async (name = `Tenant ${++sequence}`) => {
-    const tenant = await provisionTenant({ db, outbox }, { name });
+  const createTenant: TestApp["createTenant"] = async (name = `Tenant ${++sequence}`, tenantOptions = {}) => {
+    const tenant = await provisionTenant(
+      { db, outbox },
+      { name, isPlatform: tenantOptions.platform ?? false },
+    );
     return { id: tenant.id, adminRoleId: tenant.adminRoleId };
   };
 
@@ -120,9 +130,11 @@ export const createTestApp = async (
     db,
     outbox,
     services,
+    uploadsDir,
     close: async () => {
       await app.close();
       await db.close();
+      rmSync(uploadsDir, { recursive: true, force: true });
     },
     createTenant,
     createUser,

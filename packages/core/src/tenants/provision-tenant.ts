@@ -1,5 +1,5 @@
 import type { Db, Outbox, Tx } from "@hisob/db";
-import { AppError, isPlatformOnlyPermission, newId, parseInput } from "@hisob/kernel";
+import { AppError, isPlatformOnlyPermission, newId, parseInput, ZCurrencyCode } from "@hisob/kernel";
 import { z } from "zod";
 import { isUniqueViolation } from "../prisma-errors";
 
@@ -17,6 +17,8 @@ export const ZProvisionTenantInput = z.object({
     })
     .optional(),
   isPlatform: z.boolean().default(false),
+  /** The tenant's first currency selection (finance accepts only selected currencies). */
+  currencies: z.array(ZCurrencyCode).min(1).max(50).default(["UZS"]),
 });
 export type TProvisionTenantInput = z.input<typeof ZProvisionTenantInput>;
 
@@ -60,6 +62,20 @@ export const provisionTenant = async (
           },
         },
       });
+      const codes = [...new Set(input.currencies)];
+      const known = await tx.currency.findMany({
+        where: { code: { in: codes }, isActive: true },
+        select: { code: true },
+      });
+      const missing = codes.filter((code) => !known.some((currency) => currency.code === code));
+      if (missing.length > 0) {
+        throw new AppError("VALIDATION_ERROR", {
+          reason: "currency.unknown",
+          message: `validation error: currencies has unknown or inactive codes: ${missing.join(", ")}`,
+          params: { issues: [{ path: "currencies", message: `unknown or inactive: ${missing.join(", ")}` }] },
+        });
+      }
+      await tx.tenantCurrency.createMany({ data: codes.map((currencyCode) => ({ tenantId, currencyCode })) });
       await deps.outbox.raise(tx, {
         type: "TenantCreated",
         tenantId,

@@ -1,0 +1,33 @@
+import { ZCurrencyCode } from "@hisob/kernel";
+import { z } from "zod";
+
+export const ZCurrencyDto = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    symbol: z.string(),
+    /** Digits after the decimal point: amounts are integers of 10^-minorUnits. */
+    minorUnits: z.number().int(),
+    active: z.boolean(),
+  })
+  .meta({ id: "Currency" });
+export type TCurrencyDto = z.infer<typeof ZCurrencyDto>;
+
+export const ZCreateCurrencyInput = z
+  .object({
+    code: ZCurrencyCode,
+    name: z.string().trim().min(1).max(100),
+    symbol: z.string().trim().min(1).max(10),
+    minorUnits: z.number().int().min(0).max(4),
+  })
+  .strict();
+
+export const ZUpdateCurrencyInput = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    symbol: z.string().trim().min(1).max(10).optional(),
+    active: z.boolean().optional(),
+  })
+  .strict();
+
+export const ZSelectCurrenciesInput = z.object({ codes: z.array(ZCurrencyCode).min(1).max(50) }).strict();

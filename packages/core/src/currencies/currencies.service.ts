@@ -1,0 +1,111 @@
+import type { Db } from "@hisob/db";
+import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { isUniqueViolation } from "../prisma-errors";
+import {
+  type TCurrencyDto,
+  ZCreateCurrencyInput,
+  ZSelectCurrenciesInput,
+  ZUpdateCurrencyInput,
+} from "./currencies.schema";
+
+type CurrencyRow = { code: string; name: string; symbol: string; minorUnits: number; isActive: boolean };
+
+const toDto = (row: CurrencyRow): TCurrencyDto => ({
+  code: row.code,
+  name: row.name,
+  symbol: row.symbol,
+  minorUnits: row.minorUnits,
+  active: row.isActive,
+});
+
+const notFound = (code: string) =>
+  new AppError("NOT_FOUND", {
+    reason: "currency.not_found",
+    message: `Currency ${code} not found`,
+    params: { code },
+  });
+
+/**
+ * The global ISO 4217 list (reference data any signed-in user may read; the platform admin
+ * manages it) and each tenant's selection, which finance accepts as the only usable currencies.
+ */
+export const createCurrenciesService = (deps: { db: Db }) => {
+  const { db } = deps;
+  return {
+    listAll: async (_ctx: TenantContext): Promise<TCurrencyDto[]> =>
+      (await db.withPlatform((tx) => tx.currency.findMany({ orderBy: { code: "asc" } }))).map(toDto),
+
+    create: async (ctx: TenantContext, raw: unknown): Promise<TCurrencyDto> => {
+      requirePermission(ctx, "currencies:create:all");
+      const input = parseInput(ZCreateCurrencyInput, raw);
+      try {
+        return toDto(await db.withPlatform((tx) => tx.currency.create({ data: input })));
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new AppError("CONFLICT", {
+            reason: "currency.exists",
+            message: `Currency ${input.code} already exists`,
+          });
+        }
+        throw error;
+      }
+    },
+
+    update: async (ctx: TenantContext, code: string, raw: unknown): Promise<TCurrencyDto> => {
+      requirePermission(ctx, "currencies:update:all");
+      const input = parseInput(ZUpdateCurrencyInput, raw);
+      return db.withPlatform(async (tx) => {
+        const found = await tx.currency.findUnique({ where: { code } });
+        if (!found) throw notFound(code);
+        return toDto(
+          await tx.currency.update({
+            where: { code },
+            data: {
+              ...(input.name === undefined ? {} : { name: input.name }),
+              ...(input.symbol === undefined ? {} : { symbol: input.symbol }),
+              ...(input.active === undefined ? {} : { isActive: input.active }),
+            },
+          }),
+        );
+      });
+    },
+
+    /** The caller's tenant's currencies (any signed-in user: finance screens need them). */
+    listSelected: async (ctx: TenantContext): Promise<TCurrencyDto[]> =>
+      db.withTenant(ctx.tenantId, async (tx) => {
+        const rows = await tx.tenantCurrency.findMany({
+          where: { tenantId: ctx.tenantId },
+          select: { currency: true },
+          orderBy: { currencyCode: "asc" },
+        });
+        return rows.map((row) => toDto(row.currency));
+      }),
+
+    /** Replaces the tenant's selection; every code must be an active currency of the global list. */
+    setSelected: async (ctx: TenantContext, raw: unknown): Promise<TCurrencyDto[]> => {
+      requirePermission(ctx, "currencies:select:all");
+      const codes = [...new Set(parseInput(ZSelectCurrenciesInput, raw).codes)];
+      return db.withTenant(ctx.tenantId, async (tx) => {
+        const known = await tx.currency.findMany({ where: { code: { in: codes }, isActive: true } });
+        const missing = codes.filter((code) => !known.some((currency) => currency.code === code));
+        if (missing.length > 0) {
+          throw new AppError("VALIDATION_ERROR", {
+            reason: "currency.unknown",
+            message: `validation error: codes has unknown or inactive currencies: ${missing.join(", ")}`,
+            params: { issues: [{ path: "codes", message: `unknown or inactive: ${missing.join(", ")}` }] },
+          });
+        }
+        await tx.tenantCurrency.deleteMany({
+          where: { tenantId: ctx.tenantId, currencyCode: { notIn: codes } },
+        });
+        await tx.tenantCurrency.createMany({
+          data: codes.map((currencyCode) => ({ tenantId: ctx.tenantId, currencyCode })),
+          skipDuplicates: true,
+        });
+        return known.sort((a, b) => a.code.localeCompare(b.code)).map(toDto);
+      });
+    },
+  };
+};
+
+export type CurrenciesService = ReturnType<typeof createCurrenciesService>;

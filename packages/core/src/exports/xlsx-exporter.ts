@@ -1,0 +1,103 @@
+import type { Writable } from "node:stream";
+import { minorToMajorString } from "@hisob/kernel";
+import ExcelJS from "exceljs";
+
+/**
+ * The one spreadsheet exporter (users now, every finance list and report later). Built on exceljs's
+ * streaming WorkbookWriter: each row is committed to the zip stream as soon as it is written, and
+ * rows arrive in batches from an async iterator, so memory stays flat however many rows there are.
+ * Cells carry real types: dates are dates, money is a number with the currency's format, flags
+ * are booleans. The header row is frozen, has an auto-filter, and columns get sensible widths.
+ */
+
+export type Money = { minor: bigint; currency: string; minorUnits: number; symbol?: string };
+export type CellValue = string | number | boolean | Date | Money | null;
+
+export type ExportColumn<Row> = {
+  /** Header text, already in the reader's language. */
+  header: string;
+  kind: "text" | "integer" | "date" | "datetime" | "money" | "boolean";
+  /** Width in characters; defaults by kind. */
+  width?: number;
+  value: (row: Row) => CellValue;
+};
+
+const DEFAULT_WIDTH: Record<ExportColumn<unknown>["kind"], number> = {
+  text: 24,
+  integer: 12,
+  date: 12,
+  datetime: 18,
+  money: 18,
+  boolean: 10,
+};
+
+const FORMAT: Partial<Record<ExportColumn<unknown>["kind"], string>> = {
+  integer: "0",
+  date: "yyyy-mm-dd",
+  datetime: "yyyy-mm-dd hh:mm",
+};
+
+/** An Excel number format for a currency: thousands separators, its minor units, its symbol. */
+export const moneyFormat = (minorUnits: number, symbol: string): string => {
+  const decimals = minorUnits > 0 ? `.${"0".repeat(minorUnits)}` : "";
+  const escaped = symbol.replace(/"/g, "");
+  return `#,##0${decimals} "${escaped}";-#,##0${decimals} "${escaped}"`;
+};
+
+const isMoney = (value: CellValue): value is Money =>
+  typeof value === "object" && value !== null && !(value instanceof Date) && "minor" in value;
+
+export const writeXlsx = async <Row>(options: {
+  output: Writable;
+  sheetName: string;
+  columns: ExportColumn<Row>[];
+  /** Batches of rows, e.g. one page of a keyset query at a time. */
+  rows: AsyncIterable<Row[]>;
+}): Promise<{ rowCount: number }> => {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: options.output,
+    useStyles: true,
+    useSharedStrings: false, // shared strings are held in memory until the end
+  });
+  // Sheet names: at most 31 characters, none of []:*?/\
+  const sheet = workbook.addWorksheet(options.sheetName.replace(/[[\]:*?/\\]/g, " ").slice(0, 31), {
+    views: [{ state: "frozen", ySplit: 1 }],
+  });
+  sheet.columns = options.columns.map((column, index) => ({
+    header: column.header,
+    key: String(index),
+    width: column.width ?? Math.max(DEFAULT_WIDTH[column.kind], Math.min(40, column.header.length + 4)),
+    ...(FORMAT[column.kind] ? { style: { numFmt: FORMAT[column.kind] } } : {}),
+  }));
+  const header = sheet.getRow(1);
+  header.font = { bold: true };
+  header.commit();
+  sheet.autoFilter = {
+    from: { row: 1, column: 1 },
+    to: { row: 1, column: Math.max(1, options.columns.length) },
+  };
+
+  let rowCount = 0;
+  for await (const batch of options.rows) {
+    for (const record of batch) {
+      const values = options.columns.map((column) => column.value(record));
+      const row = sheet.addRow(
+        values.map((value) =>
+          isMoney(value) ? Number(minorToMajorString(value.minor, value.minorUnits)) : value,
+        ),
+      );
+      values.forEach((value, index) => {
+        // Per cell: one money column may hold several currencies (each keeps its own format).
+        if (isMoney(value))
+          row.getCell(index + 1).numFmt = moneyFormat(value.minorUnits, value.symbol ?? value.currency);
+      });
+      row.commit();
+      rowCount++;
+    }
+  }
+  sheet.commit();
+  await workbook.commit();
+  return { rowCount };
+};
+
+export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";

@@ -1,0 +1,121 @@
+import type { Db, Outbox, Prisma } from "@hisob/db";
+import { AppError, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
+import { isUniqueViolation } from "../prisma-errors";
+import { provisionTenant } from "./provision-tenant";
+import { type TTenantDto, ZCreateTenantInput, ZListTenantsQuery, ZUpdateTenantInput } from "./tenants.schema";
+
+const TENANT_SELECT = {
+  id: true,
+  name: true,
+  domain: true,
+  isActive: true,
+  isPlatform: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.TenantSelect;
+
+const toDto = (row: Prisma.TenantGetPayload<{ select: typeof TENANT_SELECT }>): TTenantDto => ({
+  id: row.id,
+  name: row.name,
+  domain: row.domain,
+  active: row.isActive,
+  isPlatform: row.isPlatform,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const notFound = () => new AppError("NOT_FOUND", { reason: "tenant.not_found", message: "Tenant not found" });
+const domainTaken = () =>
+  new AppError("CONFLICT", {
+    reason: "tenant.domain_taken",
+    message: "Another tenant already uses this domain",
+  });
+
+/**
+ * Tenants, managed by the platform admin (tenants:*:all, held only in the platform tenant). Runs
+ * as the platform role, which may read and update every tenant row but no tenant-owned data.
+ */
+export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
+  const { db } = deps;
+  const get = async (ctx: TenantContext, id: string): Promise<TTenantDto> => {
+    requirePermission(ctx, "tenants:read:all");
+    const row = await db.withPlatform((tx) => tx.tenant.findUnique({ where: { id }, select: TENANT_SELECT }));
+    if (!row) throw notFound();
+    return toDto(row);
+  };
+
+  return {
+    list: async (ctx: TenantContext, raw: z.input<typeof ZListTenantsQuery>): Promise<Page<TTenantDto>> => {
+      requirePermission(ctx, "tenants:read:all");
+      const query = parseInput(ZListTenantsQuery, raw);
+      const where: Prisma.TenantWhereInput = {
+        ...(query.name ? { name: { contains: query.name, mode: "insensitive" } } : {}),
+        ...(query.active === undefined ? {} : { isActive: query.active }),
+      };
+      const [rows, total] = await db.withPlatform((tx) =>
+        Promise.all([
+          tx.tenant.findMany({
+            where,
+            select: TENANT_SELECT,
+            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+            skip: query.offset,
+            take: query.limit,
+          }),
+          tx.tenant.count({ where }),
+        ]),
+      );
+      return { items: rows.map(toDto), total, limit: query.limit, offset: query.offset };
+    },
+
+    get,
+
+    create: async (ctx: TenantContext, raw: unknown): Promise<TTenantDto> => {
+      requirePermission(ctx, "tenants:create:all");
+      const input = parseInput(ZCreateTenantInput, raw);
+      const tenant = await provisionTenant(deps, input);
+      return get(ctx, tenant.id);
+    },
+
+    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TTenantDto> => {
+      requirePermission(ctx, "tenants:update:all");
+      const input = parseInput(ZUpdateTenantInput, raw);
+      try {
+        await db.withPlatform(async (tx) => {
+          const current = await tx.tenant.findUnique({
+            where: { id },
+            select: { isPlatform: true, isActive: true },
+          });
+          if (!current) throw notFound();
+          if (current.isPlatform && input.active === false) {
+            throw new AppError("BUSINESS_RULE", {
+              reason: "tenant.platform_cannot_deactivate",
+              message: "The platform tenant cannot be deactivated",
+            });
+          }
+          await tx.tenant.update({
+            where: { id },
+            data: {
+              ...(input.name === undefined ? {} : { name: input.name }),
+              ...(input.domain === undefined ? {} : { domain: input.domain }),
+              ...(input.active === undefined ? {} : { isActive: input.active }),
+            },
+          });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw domainTaken();
+        throw error;
+      }
+      if (input.active === false) {
+        // Sessions already stop working (context checks the tenant); remove them too.
+        await db.withTenant(id, async (tx) => {
+          await tx.session.deleteMany({ where: { tenantId: id } });
+          await deps.outbox.raise(tx, { type: "TenantDeactivated", tenantId: id, payload: { tenantId: id } });
+        });
+      }
+      return get(ctx, id);
+    },
+  };
+};
+
+export type TenantsService = ReturnType<typeof createTenantsService>;
