@@ -36,6 +36,13 @@ export {
 } from "./currencies/currencies.schema";
 export { type CurrenciesService, createCurrenciesService } from "./currencies/currencies.service";
 export {
+  type CellValue,
+  type ExportColumn,
+  moneyFormat,
+  writeXlsx,
+  XLSX_CONTENT_TYPE,
+} from "./exports/xlsx-exporter";
+export {
   GROUP_SORT_FIELDS,
   type TAddGroupUsersInput,
   type TCreateGroupInput,
@@ -97,6 +104,7 @@ export {
 } from "./uploads/uploads.schema";
 export { createUploadsService, type UploadsService } from "./uploads/uploads.service";
 export { type CreatedUser, insertUser } from "./users/insert-user";
+export { EXPORT_MAX_ROWS, ZExportUsersQuery } from "./users/users.export";
 export {
   type TCreateUserInput,
   type TListUsersQuery,

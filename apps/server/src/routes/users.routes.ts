@@ -1,12 +1,16 @@
+import { PassThrough } from "node:stream";
 import {
   type CoreServices,
+  XLSX_CONTENT_TYPE,
   ZAssignRolesInput,
   ZCreateUserInput,
+  ZExportUsersQuery,
   ZListUsersQuery,
   ZUpdateUserInput,
   ZUserDto,
 } from "@hisob/core";
 import { ZPage } from "@hisob/kernel";
+import { create as contentDisposition } from "content-disposition";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../http/auth-context";
@@ -29,6 +33,33 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = as
       },
     },
     (request) => users.list(ctxOf(request), request.query),
+  );
+
+  app.get(
+    "/users/export",
+    {
+      schema: {
+        tags,
+        summary:
+          "The users list as a spreadsheet (.xlsx), same query as GET /users; every matching row unless limit is given",
+        querystring: ZExportUsersQuery,
+        produces: [XLSX_CONTENT_TYPE],
+      },
+    },
+    async (request, reply) => {
+      // Permission and input are checked before streaming, so failures still get a proper status.
+      const exporter = users.prepareExport(ctxOf(request), request.query);
+      const body = new PassThrough();
+      exporter.write(body).catch((error: unknown) => {
+        request.log.error({ err: error }, "export failed mid-stream");
+        body.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
+      return reply
+        .type(XLSX_CONTENT_TYPE)
+        .header("content-disposition", contentDisposition(exporter.fileName))
+        .header("cache-control", "private, no-store")
+        .send(body);
+    },
   );
 
   app.post(

@@ -1,3 +1,4 @@
+import type { Writable } from "node:stream";
 import type { Db, Prisma } from "@hisob/db";
 import { t } from "@hisob/i18n";
 import { type Locale, parseInput, requireScope, type TenantContext } from "@hisob/kernel";
@@ -103,7 +104,7 @@ export const createUsersExport = (deps: { db: Db }) => ({
 
     return {
       fileName: `users-${new Date().toISOString().slice(0, 10)}.xlsx`,
-      write: (output: NodeJS.WritableStream & import("node:stream").Writable) =>
+      write: (output: Writable) =>
         writeXlsx({
           output,
           sheetName: t(ctx.locale, "export.users.sheet"),

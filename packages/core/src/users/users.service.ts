@@ -12,6 +12,7 @@ import { raiseSessionDeleted } from "../auth/auth.service";
 import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
 import { isUniqueViolation } from "../prisma-errors";
 import { insertUser } from "./insert-user";
+import { createUsersExport } from "./users.export";
 import { usersRepository } from "./users.repository";
 import {
   type TListUsersQuery,
@@ -47,6 +48,9 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
   const { db, outbox } = deps;
 
   return {
+    /** The list as .xlsx: same query as `list`, checked before the first byte is written. */
+    prepareExport: createUsersExport({ db }).prepare,
+
     list: async (ctx: TenantContext, rawQuery: TListUsersQuery): Promise<Page<TUserDto>> => {
       const scope = requireScope(ctx, "users", "read");
       const query = parseInput(ZListUsersQuery, rawQuery);
