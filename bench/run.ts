@@ -1,39 +1,57 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
+import { usersBench } from "./users.bench";
 
-// `npm run bench [-- --only <name>] [--iterations <n>]`. Benchmarks are not tests: each one measures
-// our code beside a baseline run in the same process and reports the ratio; no speed limits here.
+// `npm run bench [-- --only <name>] [--iterations <n>] [--users <n>]`. Benchmarks are not tests: each
+// one measures our code beside a baseline run in the same process and reports the ratio; no speed
+// limits here. `--iterations` and `--users` default per benchmark.
 
+export type BenchTable = { title: string; rows: Array<Record<string, string | number>> };
 export type BenchResult = {
   name: string;
   rows: Array<{ label: string; opsPerSecond: number; ratio: number }>;
+  /** Further tables, for benchmarks whose figures are not operations per second. */
+  tables?: BenchTable[];
 };
-export type Bench = { name: string; run(options: { iterations: number }): Promise<BenchResult> };
+export type BenchOptions = { iterations?: number; users?: number };
+export type Bench = { name: string; run(options: BenchOptions): Promise<BenchResult> };
 
-const benches: Bench[] = [tenantTransactionBench];
+const benches: Bench[] = [tenantTransactionBench, usersBench];
 
 const ZArgs = z.object({
   only: z.string().optional(),
-  iterations: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
+  iterations: z.coerce.number().int().min(10).max(1_000_000).optional(),
+  users: z.coerce.number().int().min(100).max(10_000_000).optional(),
 });
 
 const main = async () => {
-  const { values } = parseArgs({ options: { only: { type: "string" }, iterations: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { only: { type: "string" }, iterations: { type: "string" }, users: { type: "string" } },
+  });
   const args = ZArgs.parse(values);
   const selected = benches.filter((bench) => !args.only || bench.name === args.only);
   if (selected.length === 0)
     throw new Error(`No benchmark named "${args.only}" (have: ${benches.map((b) => b.name).join(", ")})`);
   for (const bench of selected) {
-    const result = await bench.run({ iterations: args.iterations });
+    const options: BenchOptions = {
+      ...(args.iterations === undefined ? {} : { iterations: args.iterations }),
+      ...(args.users === undefined ? {} : { users: args.users }),
+    };
+    const result = await bench.run(options);
     console.log(`\n${result.name}`);
-    console.table(
-      result.rows.map((row) => ({
-        case: row.label,
-        "ops/s": Math.round(row.opsPerSecond),
-        "× baseline time": row.ratio.toFixed(2),
-      })),
-    );
+    if (result.rows.length > 0)
+      console.table(
+        result.rows.map((row) => ({
+          case: row.label,
+          "ops/s": Math.round(row.opsPerSecond),
+          "× baseline time": row.ratio.toFixed(2),
+        })),
+      );
+    for (const table of result.tables ?? []) {
+      console.log(table.title);
+      console.table(table.rows);
+    }
   }
 };
 

@@ -11,7 +11,7 @@ import type { Bench } from "./run";
  */
 export const tenantTransactionBench: Bench = {
   name: "tenant-transaction",
-  run: async ({ iterations }) => {
+  run: async ({ iterations = 2_000 }) => {
     const pglite = new PGlite();
     await migrate(pgliteConnection(pglite));
     const db = await createDb({ dataDir: "", pglite });

@@ -1,8 +1,10 @@
 import "@hisob/finance";
-import { type CoreServices, createCoreServices, syncPermissions } from "@hisob/core";
+import { type CoreServiceDeps, type CoreServices, createCoreServices, syncPermissions } from "@hisob/core";
 import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
+import { type Clock, systemClock } from "@hisob/kernel";
+import { createOidcProvider, type OidcProvider } from "@hisob/oidc";
 import { type BootstrapResult, bootstrapPlatform } from "./bootstrap";
-import type { Env } from "./env";
+import type { ResolvedEnv } from "./env";
 
 // Importing the modules above registers their permissions before syncPermissions runs.
 
@@ -10,15 +12,52 @@ export type AppContext = {
   db: Db;
   outbox: Outbox;
   services: CoreServices;
+  oidc: OidcProvider;
   bootstrap: BootstrapResult | null;
 };
 
+/** Services and the OpenID provider over one database, wired the way every entry point needs them. */
+export const composeServices = (
+  db: Db,
+  outbox: Outbox,
+  env: ResolvedEnv,
+  options: {
+    clock?: Clock;
+    uploadsDir?: string;
+    core?: Partial<Omit<CoreServiceDeps, "db" | "outbox">>;
+  } = {},
+) => {
+  const clock = options.clock ?? systemClock;
+  const services = createCoreServices({
+    db,
+    outbox,
+    clock,
+    uploadsDir: options.uploadsDir ?? env.uploadsDir,
+    ...options.core,
+  });
+  const oidc = createOidcProvider({
+    db,
+    clock,
+    cryptoKey: env.oidc.cryptoKey,
+    config: {
+      issuer: env.oidc.issuerUrl,
+      accessTokenLifetime: env.oidc.accessTokenLifetime,
+      idTokenLifetime: env.oidc.idTokenLifetime,
+      refreshTokenLifetime: env.oidc.refreshTokenLifetime,
+    },
+  });
+  // First-party access tokens (the accountant app) authenticate our APIs like a session.
+  services.context.registerBearerVerifier(oidc.firstPartyPrincipal);
+  return { services, oidc };
+};
+
 /**
- * Opens the database, applies migrations, syncs the permission registry and, on first start,
- * bootstraps the platform admin — the steps the server and the CLI share.
+ * Opens the database, applies migrations, syncs the permission registry, makes sure a signing key
+ * exists and decrypts (else: "failed to decrypt private key"), registers the accountant app and,
+ * on first start, bootstraps the platform admin — the steps the server and the CLI share.
  */
 export const openAppContext = async (
-  env: Env,
+  env: ResolvedEnv,
   options: { purpose: string; bootstrap: boolean; log?: (message: string) => void },
 ): Promise<AppContext> => {
   const db = await createDb({
@@ -28,17 +67,14 @@ export const openAppContext = async (
   });
   try {
     const outbox = createOutbox(db);
+    const { services, oidc } = composeServices(db, outbox, env);
     let bootstrap: BootstrapResult | null = null;
     await db.migrate(options.log, async () => {
       await syncPermissions(db);
+      await oidc.start();
       if (options.bootstrap) bootstrap = await bootstrapPlatform({ db, outbox }, env.admin);
     });
-    return {
-      db,
-      outbox,
-      services: createCoreServices({ db, outbox, uploadsDir: env.uploadsDir }),
-      bootstrap,
-    };
+    return { db, outbox, services, oidc, bootstrap };
   } catch (error) {
     await db.close().catch(() => {});
     throw error;

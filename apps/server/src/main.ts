@@ -35,7 +35,7 @@ const main = async () => {
     bootstrap: true,
     log: (message) => console.log(`hisob: ${message}`),
   });
-  const app = await buildServer({ env, db: context.db, services: context.services });
+  const app = await buildServer({ env, db: context.db, services: context.services, oidc: context.oidc });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import fastifyFormbody from "@fastify/formbody";
 import type { CoreServices } from "@hisob/core";
+import type { OidcProvider } from "@hisob/oidc";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -20,6 +21,7 @@ import { currenciesRoutes } from "./routes/currencies.routes";
 import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
+import { oidcRoutes } from "./routes/oidc.routes";
 import { rolesRoutes } from "./routes/roles.routes";
 import { tenantsRoutes } from "./routes/tenants.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
@@ -39,6 +41,8 @@ export type ServerDeps = {
   db: { ping(): Promise<void> };
   /** The module services behind the API routes; without them only health and docs are served. */
   services?: CoreServices;
+  /** The OpenID provider (its routes are mounted when given). */
+  oidc?: OidcProvider;
   /** Fastify logger option: false to silence, or pino options. Default: JSON logs at env's LOG_LEVEL. */
   logger?: FastifyServerOptions["logger"];
 };
@@ -84,13 +88,18 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   await registerOpenApi(app);
   await app.register(fastifyFormbody);
   await app.register(healthRoutes, { db: deps.db });
-  if (deps.services) await registerApiRoutes(app, deps.services, env);
+  if (deps.services) await registerApiRoutes(app, deps.services, env, deps.oidc);
 
   return app;
 };
 
 /** Every API route, behind one context hook (cookie or bearer → TenantContext; CSRF rules). */
-const registerApiRoutes = async (app: App, services: CoreServices, env: Env) => {
+const registerApiRoutes = async (
+  app: App,
+  services: CoreServices,
+  env: Env,
+  oidc: OidcProvider | undefined,
+) => {
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
   await app.register(loginRoutes, { services, issuerUrl: env.oidc.issuerUrl });
@@ -100,4 +109,5 @@ const registerApiRoutes = async (app: App, services: CoreServices, env: Env) => 
   await app.register(tenantsRoutes, { services });
   await app.register(currenciesRoutes, { services });
   await app.register(uploadsRoutes, { services });
+  if (oidc) await app.register(oidcRoutes, { services, oidc });
 };

@@ -1,5 +1,6 @@
 import { DatabaseSetupError } from "@hisob/db";
 import { isAppError } from "@hisob/kernel";
+import { KeyDecryptionError } from "@hisob/oidc";
 import { EnvError } from "./env";
 
 /**
@@ -10,6 +11,12 @@ import { EnvError } from "./env";
 export const describeStartupError = (error: unknown): { message: string; expected: boolean } => {
   if (error instanceof EnvError) return { message: error.message, expected: true };
   if (error instanceof DatabaseSetupError) return { message: error.message, expected: true };
+  if (error instanceof KeyDecryptionError) {
+    return {
+      message: `${error.message}: OIDC_CRYPTO_KEY differs from the key the signing keys were encrypted with`,
+      expected: true,
+    };
+  }
   if (isAppError(error)) {
     const issues = Array.isArray(error.params.issues)
       ? (error.params.issues as Array<{ path: string; message: string }>)

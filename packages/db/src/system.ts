@@ -84,6 +84,22 @@ export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
       return { ...rest, userIsActive: user.isActive, tenantIsActive: tenant.isActive };
     }),
 
+  /** OIDC token endpoint: the tenant an authorization code (by its hash) belongs to. */
+  findOidcCodeTenant: (codeHash: string): Promise<string | null> =>
+    runAsSystem(
+      async (tx) =>
+        (await tx.oidcAuthorizationCode.findUnique({ where: { codeHash }, select: { tenantId: true } }))
+          ?.tenantId ?? null,
+    ),
+
+  /** OIDC endpoints and bearer auth: the tenant an access or refresh token (by its hash) belongs to. */
+  findOidcTokenTenant: (tokenHash: string): Promise<string | null> =>
+    runAsSystem(
+      async (tx) =>
+        (await tx.oidcToken.findUnique({ where: { tokenHash }, select: { tenantId: true } }))?.tenantId ??
+        null,
+    ),
+
   /** A new tenant row (the rest of provisioning runs inside the new tenant's withTenant). */
   createTenant: (input: { name: string; domain?: string | null; isPlatform?: boolean }) =>
     runAsSystem((tx) =>

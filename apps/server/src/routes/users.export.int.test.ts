@@ -34,7 +34,15 @@ beforeAll(async () => {
   adminB = await t.createUser(tenantB, "admin", { email: "admin.b@export.uz" });
   for (let i = 0; i < 30; i++) {
     await t.db.withTenant(tenantA, (tx) =>
-      tx.user.create({ data: { tenantId: tenantA, email: `worker${String(i).padStart(2, "0")}@export.uz`, firstName: `Ism${i}`, lastName: "Familiya", isActive: i % 3 !== 0 } }),
+      tx.user.create({
+        data: {
+          tenantId: tenantA,
+          email: `worker${String(i).padStart(2, "0")}@export.uz`,
+          firstName: `Ism${i}`,
+          lastName: "Familiya",
+          isActive: i % 3 !== 0,
+        },
+      }),
     );
   }
 });
@@ -47,11 +55,19 @@ describe("GET /users/export", () => {
   it("streams exactly the rows of the list query, with typed cells, frozen header and auto-filter", async () => {
     const res = await exportAs(adminA, "?active=true&sortBy=email&order=desc");
     expect(res.statusCode).toBe(200);
-    expect(res.headers["content-type"]).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="?users-\d{4}-\d{2}-\d{2}\.xlsx"?$/);
+    expect(res.headers["content-type"]).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(res.headers["content-disposition"]).toMatch(
+      /^attachment; filename="?users-\d{4}-\d{2}-\d{2}\.xlsx"?$/,
+    );
     const sheet = await readWorkbook(res.rawPayload);
 
-    const list = await t.app.inject({ method: "GET", url: "/users?active=true&sortBy=email&order=desc&limit=100", headers: adminA.headers });
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/users?active=true&sortBy=email&order=desc&limit=100",
+      headers: adminA.headers,
+    });
     const emails = list.json().items.map((u: { email: string }) => u.email);
     expect(sheet.rowCount - 1).toBe(list.json().total);
     const exported = [];
@@ -71,7 +87,15 @@ describe("GET /users/export", () => {
   it("honours limit and offset like the list, and exports everything without a limit", async () => {
     const paged = await readWorkbook((await exportAs(adminA, "?limit=5&offset=3&sortBy=email")).rawPayload);
     expect(paged.rowCount - 1).toBe(5);
-    expect(paged.getRow(2).getCell(1).value).toBe((await t.app.inject({ method: "GET", url: "/users?limit=1&offset=3&sortBy=email", headers: adminA.headers })).json().items[0].email);
+    expect(paged.getRow(2).getCell(1).value).toBe(
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/users?limit=1&offset=3&sortBy=email",
+          headers: adminA.headers,
+        })
+      ).json().items[0].email,
+    );
     const all = await readWorkbook((await exportAs(adminA)).rawPayload);
     expect(all.rowCount - 1).toBe(31);
   });
@@ -81,7 +105,12 @@ describe("GET /users/export", () => {
     ["uz", "Elektron pochta"],
   ])("localizes headers for %s", async (language, firstHeader) => {
     const user = await t.createUser(tenantA, ["users:read:all"]);
-    await t.app.inject({ method: "PUT", url: "/account", headers: user.headers, payload: { uiLanguage: language } });
+    await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: user.headers,
+      payload: { uiLanguage: language },
+    });
     const sheet = await readWorkbook((await exportAs(user, "?limit=3")).rawPayload);
     const headers = sheet.getRow(1).values as unknown[];
     expect(headers[1]).toBe(firstHeader);

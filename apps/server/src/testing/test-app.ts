@@ -13,8 +13,9 @@ import {
 import { createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createTestDb } from "@hisob/db/testing";
 import type { Clock, Permission } from "@hisob/kernel";
-import "../app-context"; // registers every module's permissions, as the server does
-import { loadEnv } from "../env";
+import type { OidcProvider } from "@hisob/oidc";
+import { composeServices } from "../app-context";
+import { loadEnv, resolveDevCryptoKey } from "../env";
 import { type App, buildServer } from "../server";
 
 /**
@@ -26,6 +27,7 @@ export type TestApp = {
   db: Db;
   outbox: Outbox;
   services: CoreServices;
+  oidc: OidcProvider;
   /** The temporary storage directory of this app's uploads. */
   uploadsDir: string;
   close(): Promise<void>;
@@ -51,6 +53,9 @@ export type SeededUser = {
   cookie: string;
 };
 
+/** The issuer the test app believes it is served at. */
+export const ISSUER = "http://localhost:3000";
+
 export const TEST_PASSWORD = "Test-Passw0rd!";
 let sequence = 0;
 
@@ -61,19 +66,16 @@ export const createTestApp = async (
   const outbox = createOutbox(db);
   await syncPermissions(db);
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));
-  const services = createCoreServices({
-    db,
-    outbox,
+  const env = resolveDevCryptoKey(
+    loadEnv({ NODE_ENV: "test", OIDC_ISSUER_URL: ISSUER, OIDC_CRYPTO_KEY: "t".repeat(40) }),
+  );
+  const { services, oidc } = composeServices(db, outbox, env, {
     uploadsDir,
     ...(options.clock ? { clock: options.clock } : {}),
-    ...options.services,
+    ...(options.services ? { core: options.services } : {}),
   });
-  const env = loadEnv({
-    NODE_ENV: "test",
-    OIDC_ISSUER_URL: "http://localhost:3000",
-    OIDC_CRYPTO_KEY: "t".repeat(40),
-  });
-  const app = await buildServer({ env, db, services, logger: false });
+  await oidc.start();
+  const app = await buildServer({ env, db, services, oidc, logger: false });
   await app.ready();
 
   const createTenant: TestApp["createTenant"] = async (name = `Tenant ${++sequence}`, tenantOptions = {}) => {
@@ -130,6 +132,7 @@ export const createTestApp = async (
     db,
     outbox,
     services,
+    oidc,
     uploadsDir,
     close: async () => {
       await app.close();

@@ -14,7 +14,13 @@ export const ZLoginInput = z.object({
 export type TLoginInput = z.infer<typeof ZLoginInput>;
 
 /** Who a credential belongs to, before permissions are loaded. */
-export type Principal = { tenantId: string; userId: string; sessionId?: string };
+export type Principal = {
+  tenantId: string;
+  userId: string;
+  sessionId?: string;
+  /** When the user authenticated (the login session's start): OIDC's auth_time. */
+  authTime?: Date;
+};
 
 export type LoginResult = {
   token: string;
@@ -128,7 +134,12 @@ export const createAuthService = (deps: AuthDeps) => {
       if (!session) return null;
       if (session.expiresAt.getTime() <= deps.clock.now().getTime()) return null;
       if (!session.userIsActive || !session.tenantIsActive) return null;
-      return { tenantId: session.tenantId, userId: session.userId, sessionId: session.id };
+      return {
+        tenantId: session.tenantId,
+        userId: session.userId,
+        sessionId: session.id,
+        authTime: session.createdAt,
+      };
     },
   };
 };

@@ -1,0 +1,154 @@
+import type { CoreServices } from "@hisob/core";
+import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { SESSION_COOKIE } from "../http/auth-context";
+
+// The OpenID provider's endpoints. They keep the RFC wire format `{ error, error_description }`
+// (not our REST envelope), so this plugin has its own error handler for everything under it.
+
+type Options = { services: CoreServices; oidc: OidcProvider };
+type FormBody = Record<string, string | string[] | undefined>;
+
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+
+const sendOidcError = (reply: FastifyReply, error: OidcError) => {
+  if (error.error === "invalid_client")
+    reply.header("www-authenticate", 'Basic realm="hisob", charset="UTF-8"');
+  if (error.error === "invalid_token") {
+    const description = error.description.replace(/["\\]/g, "");
+    reply.header(
+      "www-authenticate",
+      `Bearer realm="hisob", error="invalid_token", error_description="${description}"`,
+    );
+  }
+  return reply
+    .code(error.status)
+    .headers(NO_STORE)
+    .type("application/json; charset=utf-8")
+    .send(error.toJSON());
+};
+
+/** Database outages answer 503 temporarily_unavailable; anything else unexpected is a masked 500. */
+const isDatabaseDown = (error: unknown): boolean => {
+  const text = `${(error as { code?: string }).code ?? ""} ${(error as Error).message ?? ""}`;
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|Connection terminated|too many clients/i.test(
+    text,
+  );
+};
+
+const formOf = (request: FastifyRequest): FormBody => {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") {
+    throw new OidcError("invalid_request", "The body must be application/x-www-form-urlencoded");
+  }
+  return (request.body ?? {}) as FormBody;
+};
+
+const bearerToken = (request: FastifyRequest): string | undefined => {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim());
+  if (!match?.[1]) throw new OidcError("invalid_token", "Malformed Authorization header");
+  return match[1];
+};
+
+export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc }) => {
+  app.setErrorHandler((error, request, reply) => {
+    if (isOidcError(error)) return sendOidcError(reply, error);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      // Malformed bodies and the like, caught by Fastify before our code.
+      return sendOidcError(reply, new OidcError("invalid_request", "Malformed request"));
+    }
+    if (isDatabaseDown(error)) {
+      request.log.error({ err: error }, "oidc: database unavailable");
+      return sendOidcError(
+        reply,
+        new OidcError("temporarily_unavailable", "The service is temporarily unavailable"),
+      );
+    }
+    request.log.error({ err: error }, "oidc: unexpected error");
+    return sendOidcError(reply, new OidcError("server_error", "Internal server error"));
+  });
+
+  const loginSession = async (request: FastifyRequest): Promise<LoginSession | null> => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return null;
+    const principal = await services.auth.resolveSessionToken(cookie);
+    if (!principal?.sessionId || !principal.authTime) return null;
+    return {
+      tenantId: principal.tenantId,
+      userId: principal.userId,
+      sessionId: principal.sessionId,
+      authTime: principal.authTime,
+    };
+  };
+
+  app.get(
+    "/.well-known/openid-configuration",
+    { config: { public: true }, schema: { tags: ["oidc"], summary: "OpenID Provider discovery document" } },
+    async (_request, reply) => reply.header("cache-control", "public, max-age=3600").send(oidc.discovery()),
+  );
+
+  app.get(
+    "/oidc/authorize",
+    { config: { public: true }, schema: { tags: ["oidc"], summary: "Start the authorization code flow" } },
+    async (request, reply) => {
+      const query = request.query as Record<string, string | string[] | undefined>;
+      const outcome = await oidc.authorize(query, {
+        session: await loginSession(request),
+        returnTo: request.url,
+      });
+      if (outcome.type === "error") return sendOidcError(reply, outcome.error);
+      if (outcome.type === "redirect") return reply.headers(NO_STORE).redirect(outcome.location, 302);
+      const uiLocales =
+        typeof query.ui_locales === "string" ? `&ui_locales=${encodeURIComponent(query.ui_locales)}` : "";
+      return reply
+        .headers(NO_STORE)
+        .redirect(`/login?next=${encodeURIComponent(outcome.returnTo)}${uiLocales}`, 302);
+    },
+  );
+
+  app.post(
+    "/oidc/token",
+    {
+      config: { public: true },
+      schema: { tags: ["oidc"], summary: "Exchange an authorization code or a refresh token" },
+    },
+    async (request, reply) => {
+      const tokens = await oidc.token(formOf(request), { authorization: request.headers.authorization });
+      return reply.headers(NO_STORE).send(tokens);
+    },
+  );
+
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) =>
+    reply.headers(NO_STORE).send(await oidc.userinfo(bearerToken(request)));
+  app.get(
+    "/oidc/userinfo",
+    { config: { public: true }, schema: { tags: ["oidc"], summary: "Claims about the signed-in user" } },
+    userinfo,
+  );
+  app.post(
+    "/oidc/userinfo",
+    { config: { public: true }, schema: { tags: ["oidc"], summary: "Claims about the signed-in user" } },
+    userinfo,
+  );
+
+  app.get(
+    "/oidc/keys",
+    { config: { public: true }, schema: { tags: ["oidc"], summary: "The public signing keys (JWK set)" } },
+    async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(oidc.keys.jwks()),
+  );
+
+  app.post(
+    "/oidc/revoke",
+    {
+      config: { public: true },
+      schema: { tags: ["oidc"], summary: "Revoke an access or refresh token (RFC 7009)" },
+    },
+    async (request, reply) => {
+      await oidc.revoke(formOf(request), { authorization: request.headers.authorization });
+      return reply.headers(NO_STORE).code(200).send();
+    },
+  );
+};

@@ -1,0 +1,419 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { PGlite } from "@electric-sql/pglite";
+import {
+  ADMIN_ROLE_NAME,
+  createCoreServices,
+  insertUser,
+  provisionTenant,
+  syncPermissions,
+} from "@hisob/core";
+import { createDb, createOutbox, type Db, migrate } from "@hisob/db";
+import ExcelJS from "exceljs";
+import "../apps/server/src/app-context"; // registers every module's permissions, as the server does
+import { loadEnv } from "../apps/server/src/env";
+import { type App, buildServer } from "../apps/server/src/server";
+import { connectPostgres, pgliteConnection, type SqlConnection } from "../packages/db/src/sql-connection";
+import { forceGc, median, percentile, seconds, withMemorySampling } from "./measure";
+import type { Bench, BenchTable } from "./run";
+
+/**
+ * The users list and its spreadsheet export on a big tenant, through the real HTTP stack
+ * (`app.inject`, a bearer session), beside raw SQL on the same database:
+ *  - GET /users, one page in the middle sorted by last name, vs the same SELECT + count(*);
+ *  - GET /users/export of every user, vs one raw scan written with the same exceljs streaming
+ *    writer to a counting stream; also at a tenth of the rows, to show whether memory stays flat.
+ * PGlite by default; a throwaway PostgreSQL database when DATABASE_URL is set.
+ */
+
+const PAGE = 50;
+const DEFAULT_USERS = 100_000;
+const DEFAULT_REQUESTS = 50;
+const WARMUP_REQUESTS = 5;
+const PASSWORD = "Bench-Passw0rd!";
+
+type BenchDatabase = {
+  label: string;
+  db: Db;
+  /** Raw connection on the same database (superuser/owner, no tenant role): the baselines. */
+  sql: SqlConnection;
+  close(): Promise<void>;
+};
+
+const openPglite = async (): Promise<BenchDatabase> => {
+  const pglite = new PGlite();
+  const sql = pgliteConnection(pglite);
+  await migrate(sql);
+  const db = await createDb({ dataDir: "", pglite });
+  return {
+    label: "PGlite",
+    db,
+    sql,
+    close: async () => {
+      await db.close();
+      await pglite.close();
+    },
+  };
+};
+
+/** A throwaway database on the server of `adminUrl`, migrated, dropped on close. */
+const openPostgres = async (adminUrl: string): Promise<BenchDatabase> => {
+  const name = `hisob_bench_${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
+  const admin = await connectPostgres(adminUrl);
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.close();
+  };
+  try {
+    const sql = await connectPostgres(url.toString());
+    await migrate(sql);
+    const db = await createDb({ databaseUrl: url.toString(), dataDir: "" });
+    return {
+      label: `PostgreSQL (${url.host}, throwaway database ${name})`,
+      db,
+      sql,
+      close: async () => {
+        await db.close();
+        await sql.close();
+        await drop();
+      },
+    };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+};
+
+/** `count` users (plus roles, groups and their links) in one tenant, one INSERT … SELECT each. */
+export const seedUsers = async (db: Db, tenantId: string, count: number) => {
+  await db.withTenant(tenantId, async (tx) => {
+    // ~50 users share each last name, so the id tie-break of the sort matters; created_at is unique.
+    await tx.$executeRawUnsafe(
+      `INSERT INTO users (id, tenant_id, email, first_name, last_name, ui_language, is_active, created_at, updated_at)
+       SELECT gen_random_uuid(), $1::uuid, 'bench' || i || '@example.com',
+              (ARRAY['Aziz','Dilnoza','Jasur','Madina','Otabek','Nodira','Sardor','Zarina','Timur','Laylo'])[1 + i % 10],
+              'Surname ' || lpad(((i * 7919) % ${Math.max(1, Math.floor(count / 50))})::text, 5, '0'),
+              (ARRAY['en','ru','uz'])[1 + i % 3], i % 17 <> 0,
+              timestamptz '2024-01-01 00:00:00Z' + i * interval '1 minute',
+              timestamptz '2024-01-02 00:00:00Z' + i * interval '1 minute'
+       FROM generate_series(1, $2::int) AS i`,
+      tenantId,
+      count,
+    );
+    await tx.$executeRawUnsafe(
+      `INSERT INTO roles (id, tenant_id, name, updated_at)
+       SELECT gen_random_uuid(), $1::uuid, 'Bench role ' || r, now() FROM generate_series(0, 5) AS r`,
+      tenantId,
+    );
+    await tx.$executeRawUnsafe(
+      `INSERT INTO role_permissions (tenant_id, role_id, permission_id)
+       SELECT $1::uuid, r.id, p.id FROM roles r JOIN permissions p ON abs(hashtext(r.name || p.name)) % 3 = 0
+       WHERE r.tenant_id = $1::uuid AND r.name LIKE 'Bench role %'`,
+      tenantId,
+    );
+    // Every user holds one role, every third a second one.
+    await tx.$executeRawUnsafe(
+      `WITH u AS (SELECT id, row_number() OVER (ORDER BY created_at) AS n FROM users
+                  WHERE tenant_id = $1::uuid AND email LIKE 'bench%'),
+            r AS (SELECT id, row_number() OVER (ORDER BY name) - 1 AS k FROM roles
+                  WHERE tenant_id = $1::uuid AND name LIKE 'Bench role %')
+       INSERT INTO user_roles (tenant_id, user_id, role_id)
+       SELECT $1::uuid, u.id, r.id FROM u JOIN r ON r.k = u.n % 6
+       UNION ALL
+       SELECT $1::uuid, u.id, r.id FROM u JOIN r ON r.k = (u.n + 1) % 6 WHERE u.n % 3 = 0`,
+      tenantId,
+    );
+    await tx.$executeRawUnsafe(
+      `INSERT INTO groups (id, tenant_id, name, updated_at)
+       SELECT gen_random_uuid(), $1::uuid, 'Bench group ' || g, now() FROM generate_series(0, 2) AS g`,
+      tenantId,
+    );
+    await tx.$executeRawUnsafe(
+      `INSERT INTO group_roles (tenant_id, group_id, role_id)
+       SELECT $1::uuid, g.id, r.id FROM groups g JOIN roles r ON r.name = 'Bench role ' || right(g.name, 1)
+       WHERE g.tenant_id = $1::uuid AND g.name LIKE 'Bench group %'`,
+      tenantId,
+    );
+    // Every fifth user is in a group.
+    await tx.$executeRawUnsafe(
+      `WITH u AS (SELECT id, row_number() OVER (ORDER BY created_at) AS n FROM users
+                  WHERE tenant_id = $1::uuid AND email LIKE 'bench%'),
+            g AS (SELECT id, row_number() OVER (ORDER BY name) - 1 AS k FROM groups
+                  WHERE tenant_id = $1::uuid AND name LIKE 'Bench group %')
+       INSERT INTO group_users (tenant_id, group_id, user_id)
+       SELECT $1::uuid, g.id, u.id FROM u JOIN g ON u.n % 5 = 0 AND g.k = (u.n / 5) % 3`,
+      tenantId,
+    );
+  });
+};
+
+/** A Writable that only counts bytes. */
+const countingSink = () => {
+  let bytes = 0;
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      callback();
+    },
+  });
+  return { stream, bytes: () => bytes };
+};
+
+type RawExportRow = {
+  email: string;
+  first_name: string;
+  last_name: string;
+  ui_language: string;
+  is_active: boolean;
+  roles: string | null;
+  groups: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** The export's columns, written the way the exporter writes them (streaming, styles, no shared strings). */
+const writeRawXlsx = async (rows: RawExportRow[], output: Writable) => {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  const sheet = workbook.addWorksheet("Users", { views: [{ state: "frozen", ySplit: 1 }] });
+  const datetime = { numFmt: "yyyy-mm-dd hh:mm" };
+  sheet.columns = [
+    { header: "Email", key: "email", width: 32 },
+    { header: "First name", key: "firstName", width: 24 },
+    { header: "Last name", key: "lastName", width: 24 },
+    { header: "Language", key: "language", width: 10 },
+    { header: "Active", key: "active", width: 10 },
+    { header: "Roles", key: "roles", width: 30 },
+    { header: "Groups", key: "groups", width: 30 },
+    { header: "Created", key: "createdAt", width: 18, style: datetime },
+    { header: "Updated", key: "updatedAt", width: 18, style: datetime },
+  ];
+  const header = sheet.getRow(1);
+  header.font = { bold: true };
+  header.commit();
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 9 } };
+  for (const row of rows) {
+    sheet
+      .addRow([
+        row.email,
+        row.first_name,
+        row.last_name,
+        row.ui_language,
+        row.is_active,
+        row.roles ?? "",
+        row.groups ?? "",
+        row.created_at,
+        row.updated_at,
+      ])
+      .commit();
+  }
+  sheet.commit();
+  await workbook.commit();
+};
+
+const RAW_EXPORT_SQL = `
+  SELECT u.email, u.first_name, u.last_name, u.ui_language, u.is_active, u.created_at, u.updated_at,
+         (SELECT string_agg(r.name, ', ' ORDER BY r.name) FROM user_roles ur JOIN roles r ON r.id = ur.role_id
+          WHERE ur.tenant_id = u.tenant_id AND ur.user_id = u.id) AS roles,
+         (SELECT string_agg(g.name, ', ' ORDER BY g.name) FROM group_users gu JOIN groups g ON g.id = gu.group_id
+          WHERE gu.tenant_id = u.tenant_id AND gu.user_id = u.id) AS groups
+  FROM users u WHERE u.tenant_id = $1::uuid
+  ORDER BY u.created_at, u.id LIMIT $2`;
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const ms = (value: number) => value.toFixed(2);
+
+export const usersBench: Bench = {
+  name: "users",
+  run: async ({ iterations, users }) => {
+    const userCount = users ?? DEFAULT_USERS;
+    const requests = iterations ?? DEFAULT_REQUESTS;
+    const smallExport = Math.max(1, Math.floor(userCount / 10));
+    const adminUrl = process.env.DATABASE_URL;
+    const database = adminUrl ? await openPostgres(adminUrl) : await openPglite();
+    const { db, sql } = database;
+    const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
+    let app: App | undefined;
+    try {
+      const outbox = createOutbox(db);
+      await syncPermissions(db);
+      const services = createCoreServices({ db, outbox, uploadsDir });
+      const env = loadEnv({
+        NODE_ENV: "test",
+        OIDC_ISSUER_URL: "http://localhost:3000",
+        OIDC_CRYPTO_KEY: "b".repeat(40),
+      });
+      app = await buildServer({ env, db, services, logger: false });
+      await app.ready();
+
+      const tenant = await provisionTenant({ db, outbox }, { name: "Bench", isPlatform: false });
+      const adminEmail = "bench-admin@example.com";
+      await db.withTenant(tenant.id, (tx) =>
+        insertUser(tx, outbox, tenant.id, {
+          email: adminEmail,
+          password: PASSWORD,
+          firstName: "Bench",
+          lastName: "Admin",
+          roleNames: [ADMIN_ROLE_NAME],
+        }),
+      );
+      const { token } = await services.auth.login(
+        { email: adminEmail, password: PASSWORD },
+        { ip: "127.0.0.1", userAgent: "bench" },
+      );
+      const headers = { authorization: `Bearer ${token}` };
+
+      // 1. Seed.
+      const seedStart = process.hrtime.bigint();
+      await seedUsers(db, tenant.id, userCount);
+      const seedSeconds = seconds(seedStart);
+      const analyzeStart = process.hrtime.bigint();
+      await sql.exec("ANALYZE users, user_roles, group_users, roles, groups");
+      const analyzeSeconds = seconds(analyzeStart);
+      const [{ total } = { total: 0 }] = await sql.query<{ total: number }>(
+        "SELECT count(*)::int AS total FROM users WHERE tenant_id = $1::uuid",
+        [tenant.id],
+      );
+
+      // 2. One page in the middle, sorted by last name.
+      const offsetOf = (i: number) => Math.floor(total / 2) + (i % 10) * PAGE;
+      const listUrl = (i: number) => `/users?limit=${PAGE}&offset=${offsetOf(i)}&sortBy=lastName`;
+      const httpPage = async (i: number) => {
+        const response = await app?.inject({ method: "GET", url: listUrl(i), headers });
+        if (response?.statusCode !== 200) throw new Error(`GET ${listUrl(i)}: ${response?.statusCode}`);
+        return response.json<{ items: Array<{ id: string }>; total: number }>();
+      };
+      const rawPage = async (i: number) => {
+        const rows = await sql.query<{ id: string }>(
+          `SELECT id, email, first_name, last_name, ui_language, is_active, avatar_url, password_hash,
+                  created_at, updated_at
+           FROM users WHERE tenant_id = $1::uuid ORDER BY last_name, id LIMIT $2 OFFSET $3`,
+          [tenant.id, PAGE, offsetOf(i)],
+        );
+        const [count] = await sql.query<{ count: number }>(
+          "SELECT count(*)::int AS count FROM users WHERE tenant_id = $1::uuid",
+          [tenant.id],
+        );
+        return { items: rows, total: count?.count ?? 0 };
+      };
+      // Same page, same order: otherwise the comparison means nothing.
+      const [ours, theirs] = [await httpPage(3), await rawPage(3)];
+      if (
+        ours.total !== theirs.total ||
+        ours.items.map((item) => item.id).join() !== theirs.items.map((item) => item.id).join()
+      )
+        throw new Error("GET /users and the raw SQL baseline returned different pages");
+
+      const timeRequests = async (fn: (i: number) => Promise<unknown>) => {
+        for (let i = 0; i < WARMUP_REQUESTS; i++) await fn(i);
+        const samples: number[] = [];
+        for (let i = 0; i < requests; i++) {
+          const start = process.hrtime.bigint();
+          await fn(i);
+          samples.push(seconds(start) * 1000);
+        }
+        return { median: median(samples), p95: percentile(samples, 95) };
+      };
+      const rawList = await timeRequests(rawPage);
+      const httpList = await timeRequests(httpPage);
+
+      // 3. Export: ours through HTTP vs one raw scan into the same streaming writer.
+      const httpExport = async (limit?: number) => {
+        const sink = countingSink();
+        const url = `/users/export${limit === undefined ? "" : `?limit=${limit}`}`;
+        const response = await app?.inject({ method: "GET", url, headers, payloadAsStream: true });
+        if (response?.statusCode !== 200) throw new Error(`GET ${url}: ${response?.statusCode}`);
+        response.stream().pipe(sink.stream);
+        await finished(sink.stream);
+        return sink.bytes();
+      };
+      const rawExport = async (limit: number) => {
+        const sink = countingSink();
+        const rows = await sql.query<RawExportRow>(RAW_EXPORT_SQL, [tenant.id, limit]);
+        await writeRawXlsx(rows, sink.stream);
+        await finished(sink.stream);
+        return sink.bytes();
+      };
+      // Warm-up: JIT, caches, and PGlite's wasm heap grown by one full scan (it never shrinks).
+      await sql.query(RAW_EXPORT_SQL, [tenant.id, total]);
+      await httpExport(1_000);
+      await rawExport(1_000);
+
+      const exportRows: BenchTable["rows"] = [];
+      for (const limit of [smallExport, total]) {
+        const label = limit === total ? `${total} (all)` : String(limit);
+        const base = await withMemorySampling(() => rawExport(limit));
+        const our = await withMemorySampling(() => httpExport(limit === total ? undefined : limit));
+        for (const [name, run] of [
+          ["raw SQL scan + exceljs (baseline)", base],
+          ["GET /users/export", our],
+        ] as const) {
+          exportRows.push({
+            case: name,
+            rows: label,
+            "wall s": run.seconds.toFixed(2),
+            "rows/s": Math.round(limit / run.seconds),
+            "peak Δ rss MB": mb(run.peakRss),
+            "peak Δ heap MB": mb(run.peakHeap),
+            "output bytes": run.result,
+            "× baseline time": (run.seconds / base.seconds).toFixed(2),
+          });
+        }
+      }
+
+      return {
+        name: `Users: ${userCount} seeded in one tenant (${database.label})`,
+        rows: [],
+        tables: [
+          {
+            title: "Seed (one INSERT … SELECT generate_series per table, in db.withTenant)",
+            rows: [
+              {
+                step: `users (+6 roles, user_roles, 3 groups, group_users)`,
+                rows: userCount,
+                seconds: seedSeconds.toFixed(2),
+                "rows/s": Math.round(userCount / seedSeconds),
+              },
+              { step: "ANALYZE", rows: "", seconds: analyzeSeconds.toFixed(2), "rows/s": "" },
+            ],
+          },
+          {
+            title: `GET /users?limit=${PAGE}&offset≈${offsetOf(0)}&sortBy=lastName, ${requests} requests (+${WARMUP_REQUESTS} warm-up), total ${total}`,
+            rows: [
+              {
+                case: "raw SQL page + count(*) (baseline)",
+                "median ms": ms(rawList.median),
+                "p95 ms": ms(rawList.p95),
+                "× baseline (median)": "1.00",
+              },
+              {
+                case: "app.inject GET /users (bearer session)",
+                "median ms": ms(httpList.median),
+                "p95 ms": ms(httpList.p95),
+                "× baseline (median)": (httpList.median / rawList.median).toFixed(2),
+              },
+            ],
+          },
+          {
+            title: `Export .xlsx (default sort createdAt; memory = peak minus before, sampled every 20 ms${forceGc.available ? ", after a forced GC" : ""})`,
+            rows: exportRows,
+          },
+        ],
+      };
+    } finally {
+      await app?.close();
+      await database.close();
+      rmSync(uploadsDir, { recursive: true, force: true });
+    }
+  },
+};

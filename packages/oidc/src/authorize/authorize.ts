@@ -1,0 +1,201 @@
+import type { Db } from "@hisob/db";
+import type { Clock } from "@hisob/kernel";
+import { type Clients, type OidcClientRecord, redirectUriMatches } from "../clients/clients";
+import { type OidcConfig, SUPPORTED_SCOPES } from "../config";
+import { OidcError } from "../oidc-error";
+import { newOpaqueToken, sha256Hex } from "../opaque-token";
+
+/** The browser's login session, as the server resolves it from the `session` cookie. */
+export type LoginSession = { tenantId: string; userId: string; sessionId: string; authTime: Date };
+
+export type AuthorizeOutcome =
+  /** Client or redirect_uri cannot be trusted: answer JSON, never redirect (RFC 6749 §4.1.2.1). */
+  | { type: "error"; error: OidcError }
+  /** A code, or an error sent back to the client's redirect_uri with state and iss (RFC 9207). */
+  | { type: "redirect"; location: string }
+  /** No session: the login page, which comes back to `returnTo` afterwards. */
+  | { type: "login"; returnTo: string };
+
+type Params = Record<string, string | undefined>;
+type Validated = {
+  client: OidcClientRecord;
+  redirectUri: string;
+  state: string | undefined;
+  scope: string[];
+  nonce: string | undefined;
+  codeChallenge: string | undefined;
+  codeChallengeMethod: "S256" | "plain" | undefined;
+};
+
+const PARAMETERS = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "scope",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "ui_locales",
+  "prompt",
+  "max_age",
+  "login_hint",
+];
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const PLAIN_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** Builds the redirect back to the client with `params` added to its registered URI's own query. */
+export const redirectTo = (redirectUri: string, params: Record<string, string | undefined>): string => {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.set(key, value);
+  return url.toString();
+};
+
+// ---- The pipeline: one small check per concern, in the order the RFCs require. ----
+
+/** RFC 6749 §3.1: parameters must not repeat. Until redirect_uri is trusted, errors are JSON. */
+const checkNoRepeats = (raw: Record<string, string | string[] | undefined>): Params => {
+  const params: Params = {};
+  for (const name of PARAMETERS) {
+    const value = raw[name];
+    if (Array.isArray(value)) throw new OidcError("invalid_request", `Parameter ${name} must not repeat`);
+    if (value !== undefined && value.length > 4096)
+      throw new OidcError("invalid_request", `Parameter ${name} is too long`);
+    params[name] = value === "" ? undefined : value;
+  }
+  return params;
+};
+
+const checkClient = async (clients: Clients, params: Params): Promise<OidcClientRecord> => {
+  const client = params.client_id ? await clients.findActive(params.client_id) : null;
+  if (!client) throw new OidcError("invalid_request", "Invalid client_id");
+  return client;
+};
+
+const checkRedirectUri = (client: OidcClientRecord, params: Params): string => {
+  const redirectUri = params.redirect_uri;
+  if (!redirectUri || !redirectUriMatches(client, redirectUri))
+    throw new OidcError("invalid_request", "Invalid redirect_uri");
+  return redirectUri;
+};
+
+/** Errors from here on go back to the client. */
+const checkResponseType = (client: OidcClientRecord, params: Params) => {
+  if (!params.response_type) throw new OidcError("invalid_request", "response_type is required");
+  if (params.response_type !== "code" || !client.responseTypes.includes("code")) {
+    throw new OidcError("unsupported_response_type", "Only response_type=code is supported");
+  }
+  if (!client.grantTypes.includes("authorization_code")) {
+    throw new OidcError("unauthorized_client", "The client may not use the authorization code flow");
+  }
+};
+
+const checkScope = (client: OidcClientRecord, params: Params): string[] => {
+  if (!params.scope) throw new OidcError("invalid_request", "scope is required");
+  const scope = [...new Set(params.scope.split(" ").filter(Boolean))];
+  if (!scope.includes("openid")) throw new OidcError("invalid_scope", "The openid scope is required");
+  const unknown = scope.filter(
+    (s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s) || !client.scopes.includes(s),
+  );
+  if (unknown.length > 0) throw new OidcError("invalid_scope", `Scope not allowed: ${unknown.join(" ")}`);
+  return scope;
+};
+
+const checkPkce = (
+  client: OidcClientRecord,
+  params: Params,
+): Pick<Validated, "codeChallenge" | "codeChallengeMethod"> => {
+  const challenge = params.code_challenge;
+  if (!challenge) {
+    if (params.code_challenge_method)
+      throw new OidcError("invalid_request", "code_challenge_method without code_challenge");
+    if (client.requirePkce) throw new OidcError("invalid_request", "code_challenge is required (PKCE)");
+    return { codeChallenge: undefined, codeChallengeMethod: undefined };
+  }
+  // RFC 7636 §4.3: an absent method means plain.
+  const method = params.code_challenge_method ?? "plain";
+  if (method !== "S256" && method !== "plain") {
+    throw new OidcError("invalid_request", "code_challenge_method must be S256 or plain");
+  }
+  const valid = method === "S256" ? S256_CHALLENGE.test(challenge) : PLAIN_CHALLENGE.test(challenge);
+  if (!valid) throw new OidcError("invalid_request", "Malformed code_challenge");
+  return { codeChallenge: challenge, codeChallengeMethod: method };
+};
+
+const checkLengths = (params: Params) => {
+  if (params.nonce && params.nonce.length > 512) throw new OidcError("invalid_request", "nonce is too long");
+  if (params.state && params.state.length > 2048) throw new OidcError("invalid_request", "state is too long");
+};
+
+export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcConfig; clock: Clock }) => {
+  const { config } = deps;
+
+  /** Stores a single-use code (hashed) bound to everything the token request must repeat. */
+  const issueCode = async (request: Validated, session: LoginSession): Promise<string> => {
+    const code = newOpaqueToken();
+    const now = deps.clock.now();
+    await deps.db.withTenant(session.tenantId, (tx) =>
+      tx.oidcAuthorizationCode.create({
+        data: {
+          tenantId: session.tenantId,
+          codeHash: sha256Hex(code),
+          clientId: request.client.clientId,
+          userId: session.userId,
+          sessionId: session.sessionId,
+          redirectUri: request.redirectUri,
+          scope: request.scope.join(" "),
+          nonce: request.nonce ?? null,
+          codeChallenge: request.codeChallenge ?? null,
+          codeChallengeMethod: request.codeChallengeMethod ?? null,
+          authTime: session.authTime,
+          expiresAt: new Date(now.getTime() + config.codeLifetime * 1000),
+        },
+      }),
+    );
+    return code;
+  };
+
+  return async (
+    rawParams: Record<string, string | string[] | undefined>,
+    context: { session: LoginSession | null; returnTo: string },
+  ): Promise<AuthorizeOutcome> => {
+    let client: OidcClientRecord;
+    let redirectUri: string;
+    let params: Params;
+    try {
+      params = checkNoRepeats(rawParams);
+      client = await checkClient(deps.clients, params);
+      redirectUri = checkRedirectUri(client, params);
+    } catch (error) {
+      if (error instanceof OidcError) return { type: "error", error };
+      throw error;
+    }
+    const state = params.state;
+    const back = (error: OidcError): AuthorizeOutcome => ({
+      type: "redirect",
+      location: redirectTo(redirectUri, {
+        error: error.error,
+        error_description: error.description,
+        state,
+        iss: config.issuer,
+      }),
+    });
+    let request: Validated;
+    try {
+      checkResponseType(client, params);
+      const scope = checkScope(client, params);
+      const pkce = checkPkce(client, params);
+      checkLengths(params);
+      request = { client, redirectUri, state, scope, nonce: params.nonce, ...pkce };
+    } catch (error) {
+      if (error instanceof OidcError) return back(error);
+      throw error;
+    }
+    if (!context.session) return { type: "login", returnTo: context.returnTo };
+    const code = await issueCode(request, context.session);
+    return { type: "redirect", location: redirectTo(redirectUri, { code, state, iss: config.issuer }) };
+  };
+};
+
+export type Authorize = ReturnType<typeof createAuthorize>;

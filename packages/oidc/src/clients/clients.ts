@@ -1,0 +1,230 @@
+import type { Db } from "@hisob/db";
+import { AppError, parseInput } from "@hisob/kernel";
+import { z } from "zod";
+import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
+import { OidcError } from "../oidc-error";
+import { newOpaqueToken, safeEqual, sha256Hex } from "../opaque-token";
+
+export type OidcClientRecord = {
+  id: string;
+  clientId: string;
+  name: string;
+  secretHash: string | null;
+  applicationType: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  scopes: string[];
+  requirePkce: boolean;
+  isFirstParty: boolean;
+  isActive: boolean;
+};
+
+export const isPublicClient = (client: OidcClientRecord): boolean => client.secretHash === null;
+
+/** A redirect URI we accept: absolute, no fragment (RFC 6749 §3.1.2), no credentials. */
+const ZRedirectUri = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (
+        url.hash === "" &&
+        !value.includes("#") &&
+        url.username === "" &&
+        url.password === "" &&
+        url.protocol !== "javascript:" &&
+        url.protocol !== "data:"
+      );
+    } catch {
+      return false;
+    }
+  }, "must be an absolute URI without a fragment");
+
+export const ZCreateClientInput = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    /** Only for well-known first-party clients (hisob-desktop); otherwise generated. */
+    clientId: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{3,100}$/)
+      .optional(),
+    redirectUris: z.array(ZRedirectUri).min(1).max(20),
+    postLogoutRedirectUris: z.array(ZRedirectUri).max(20).default([]),
+    isPublic: z.boolean().default(false),
+    requirePkce: z.boolean().default(false),
+    isFirstParty: z.boolean().default(false),
+    applicationType: z.enum(["web", "native"]).default("web"),
+    grantTypes: z
+      .array(z.enum(SUPPORTED_GRANT_TYPES))
+      .min(1)
+      .default([...SUPPORTED_GRANT_TYPES]),
+    scopes: z
+      .array(z.enum(SUPPORTED_SCOPES))
+      .min(1)
+      .default([...SUPPORTED_SCOPES]),
+  })
+  .strict()
+  .refine((input) => input.scopes.includes("openid"), {
+    message: "scopes must include openid",
+    path: ["scopes"],
+  });
+export type TCreateClientInput = z.input<typeof ZCreateClientInput>;
+
+export type CreatedClient = { client: OidcClientRecord; clientSecret?: string };
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]"]);
+
+/**
+ * Exact string match (the spec), with the one deliberate exception of RFC 8252 §7.3: a public
+ * native client registered with a loopback http URI may use any port, same path and query.
+ */
+export const redirectUriMatches = (client: OidcClientRecord, requested: string): boolean => {
+  if (client.redirectUris.includes(requested)) return true;
+  if (!isPublicClient(client) || client.applicationType !== "native") return false;
+  let asked: URL;
+  try {
+    asked = new URL(requested);
+  } catch {
+    return false;
+  }
+  if (asked.protocol !== "http:" || !LOOPBACK_HOSTS.has(asked.hostname) || requested.includes("#"))
+    return false;
+  return client.redirectUris.some((registered) => {
+    const url = new URL(registered);
+    return (
+      url.protocol === "http:" &&
+      url.hostname === asked.hostname &&
+      url.port === "" &&
+      url.pathname === asked.pathname &&
+      url.search === asked.search
+    );
+  });
+};
+
+export const createClients = (deps: { db: Db }) => {
+  const { db } = deps;
+
+  const findActive = async (clientId: string): Promise<OidcClientRecord | null> => {
+    if (clientId.length === 0 || clientId.length > 100) return null;
+    const client = await db.withPlatform((tx) => tx.oidcClient.findUnique({ where: { clientId } }));
+    return client?.isActive ? client : null;
+  };
+
+  return {
+    findActive,
+
+    /** Registers a client; the secret of a confidential client is returned once and stored hashed. */
+    create: async (raw: unknown): Promise<CreatedClient> => {
+      const input = parseInput(ZCreateClientInput, raw);
+      const clientSecret = input.isPublic ? undefined : newOpaqueToken();
+      try {
+        const client = await db.withPlatform((tx) =>
+          tx.oidcClient.create({
+            data: {
+              clientId: input.clientId ?? `c_${newOpaqueToken().slice(0, 22)}`,
+              name: input.name,
+              secretHash: clientSecret ? sha256Hex(clientSecret) : null,
+              applicationType: input.applicationType,
+              redirectUris: input.redirectUris,
+              postLogoutRedirectUris: input.postLogoutRedirectUris,
+              grantTypes: input.grantTypes,
+              responseTypes: ["code"],
+              scopes: input.scopes,
+              // A public client has no secret: PKCE is its only proof, so it is always required.
+              requirePkce: input.isPublic || input.requirePkce,
+              isFirstParty: input.isFirstParty,
+            },
+          }),
+        );
+        return clientSecret ? { client, clientSecret } : { client };
+      } catch (error) {
+        if ((error as { code?: string }).code === "P2002") {
+          throw new AppError("CONFLICT", {
+            reason: "oidc.client_exists",
+            message: "A client with this client_id exists",
+          });
+        }
+        throw error;
+      }
+    },
+
+    /** Creates the client when missing (first start registers the accountant app). */
+    ensure: async (raw: TCreateClientInput & { clientId: string }): Promise<boolean> => {
+      const existing = await db.withPlatform((tx) =>
+        tx.oidcClient.findUnique({ where: { clientId: raw.clientId } }),
+      );
+      if (existing) return false;
+      const input = parseInput(ZCreateClientInput, raw);
+      await db.withPlatform((tx) =>
+        tx.oidcClient.create({
+          data: {
+            clientId: raw.clientId,
+            name: input.name,
+            secretHash: null,
+            applicationType: input.applicationType,
+            redirectUris: input.redirectUris,
+            postLogoutRedirectUris: input.postLogoutRedirectUris,
+            grantTypes: input.grantTypes,
+            responseTypes: ["code"],
+            scopes: input.scopes,
+            requirePkce: true,
+            isFirstParty: input.isFirstParty,
+          },
+        }),
+      );
+      return true;
+    },
+
+    /**
+     * Client authentication at the token and revocation endpoints: HTTP Basic, client_secret_post,
+     * or `client_id` alone for a public client. Exactly one method; every failure is invalid_client.
+     */
+    authenticate: async (request: {
+      authorization?: string | undefined;
+      clientId?: string | undefined;
+      clientSecret?: string | undefined;
+    }): Promise<OidcClientRecord> => {
+      const fail = (why: string) => new OidcError("invalid_client", why);
+      let clientId: string | undefined;
+      let secret: string | undefined;
+      if (request.authorization !== undefined) {
+        const match = /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(request.authorization.trim());
+        if (!match?.[1]) throw fail("Client authentication failed");
+        if (request.clientSecret !== undefined)
+          throw new OidcError("invalid_request", "Use one client authentication method");
+        const decoded = Buffer.from(match[1], "base64").toString("utf8");
+        const colon = decoded.indexOf(":");
+        if (colon < 0) throw fail("Client authentication failed");
+        try {
+          // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
+          clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
+          secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
+        } catch {
+          throw fail("Client authentication failed");
+        }
+        if (request.clientId !== undefined && request.clientId !== clientId) {
+          throw new OidcError("invalid_request", "client_id does not match the authenticated client");
+        }
+      } else {
+        clientId = request.clientId;
+        secret = request.clientSecret;
+      }
+      if (!clientId) throw fail("Client authentication failed");
+      const client = await findActive(clientId);
+      if (!client) throw fail("Client authentication failed");
+      if (client.secretHash === null) {
+        // Public client: identified, not authenticated; PKCE proves the rest.
+        if (secret !== undefined && secret !== "") throw fail("Client authentication failed");
+        return client;
+      }
+      if (!secret || !safeEqual(sha256Hex(secret), client.secretHash))
+        throw fail("Client authentication failed");
+      return client;
+    },
+  };
+};
+
+export type Clients = ReturnType<typeof createClients>;

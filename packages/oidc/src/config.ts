@@ -1,0 +1,31 @@
+/** Values the provider needs, from the server's env (the package never reads process.env). */
+export type OidcConfig = {
+  /** OIDC_ISSUER_URL without a trailing slash. */
+  issuer: string;
+  accessTokenLifetime: number;
+  idTokenLifetime: number;
+  refreshTokenLifetime: number;
+  /** Seconds an authorization code stays usable (short: it only bridges a redirect). */
+  codeLifetime: number;
+};
+
+export const DEFAULT_CODE_LIFETIME_SECONDS = 60;
+
+export const SUPPORTED_SCOPES = ["openid", "profile", "email", "offline_access"] as const;
+export const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+
+export const discoveryDocument = (config: OidcConfig) => ({
+  issuer: config.issuer,
+  authorization_endpoint: `${config.issuer}/oidc/authorize`,
+  token_endpoint: `${config.issuer}/oidc/token`,
+  userinfo_endpoint: `${config.issuer}/oidc/userinfo`,
+  jwks_uri: `${config.issuer}/oidc/keys`,
+  revocation_endpoint: `${config.issuer}/oidc/revoke`,
+  response_types_supported: ["code"],
+  grant_types_supported: [...SUPPORTED_GRANT_TYPES],
+  subject_types_supported: ["public"],
+  id_token_signing_alg_values_supported: ["RS256"],
+  scopes_supported: [...SUPPORTED_SCOPES],
+  token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+  code_challenge_methods_supported: ["S256", "plain"],
+});

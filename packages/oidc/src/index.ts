@@ -1,0 +1,20 @@
+export type { ValidAccessToken } from "./access-tokens";
+export { type AuthorizeOutcome, type LoginSession, redirectTo } from "./authorize/authorize";
+export {
+  type CreatedClient,
+  type OidcClientRecord,
+  redirectUriMatches,
+  type TCreateClientInput,
+  ZCreateClientInput,
+} from "./clients/clients";
+export {
+  DEFAULT_CODE_LIFETIME_SECONDS,
+  discoveryDocument,
+  type OidcConfig,
+  SUPPORTED_SCOPES,
+} from "./config";
+export { KeyDecryptionError } from "./keys";
+export { isOidcError, OidcError, type OidcErrorCode } from "./oidc-error";
+export { createOidcProvider, DESKTOP_CLIENT_ID, type OidcProvider, type OidcProviderDeps } from "./provider";
+export type { TokenResponse } from "./token/grants";
+export type { UserInfo } from "./userinfo";

@@ -1,0 +1,16 @@
+export {
+  decryptPrivateKey,
+  deriveEncryptionKey,
+  encryptPrivateKey,
+  KeyDecryptionError,
+  MIN_CRYPTO_KEY_LENGTH,
+} from "./key-encryption";
+export {
+  createSigningKeys,
+  type Jwks,
+  type PublicJwk,
+  SIGNING_ALGORITHM,
+  type SigningKeys,
+  type SigningKeysDeps,
+  type SignJwtOptions,
+} from "./signing-keys";

@@ -1,0 +1,184 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  type KeyObject,
+  type webcrypto,
+} from "node:crypto";
+import { promisify } from "node:util";
+import type { Db } from "@hisob/db";
+import { type Clock, newId, systemClock } from "@hisob/kernel";
+import { SignJWT } from "jose";
+import { decryptPrivateKey, deriveEncryptionKey, encryptPrivateKey } from "./key-encryption";
+
+export const SIGNING_ALGORITHM = "RS256";
+const MODULUS_LENGTH = 2048;
+const PUBLIC_EXPONENT = 65537;
+/** pg_advisory_xact_lock key for "create the first signing key"; distinct from the migration lock. */
+export const KEY_CREATION_LOCK = 7_205_931_443;
+
+/** One entry of the published key set: exactly the spec's fields, never a private part. */
+export type PublicJwk = {
+  kty: "RSA";
+  use: "sig";
+  kid: string;
+  alg: typeof SIGNING_ALGORITHM;
+  n: string;
+  e: string;
+};
+export type Jwks = { keys: PublicJwk[] };
+
+export type SignJwtOptions = {
+  expiresInSeconds: number;
+  audience: string;
+  issuer: string;
+  subject: string;
+};
+
+export type SigningKeysDeps = {
+  db: Db;
+  /** OIDC_CRYPTO_KEY (at least 32 characters). */
+  cryptoKey: string;
+  clock?: Clock;
+};
+
+export type SigningKeys = {
+  /** Creates the first signing key when none is active; safe when several processes start together. */
+  ensureActiveKey(): Promise<void>;
+  /** Decrypts every active key into memory; calling it again refreshes. Throws on a wrong crypto key. */
+  load(): Promise<void>;
+  /** The public key set (active keys, newest first). */
+  jwks(): Jwks;
+  /** Signs with the newest active key; `iss`, `sub`, `aud`, `iat` and `exp` come from `options` and the clock. */
+  signJwt(claims: Record<string, unknown>, options: SignJwtOptions): Promise<string>;
+  /** OIDC Core 3.1.3.6 `at_hash` for an RS256 ID token. */
+  atHash(accessToken: string): string;
+};
+
+type LoadedKey = { kid: string; privateKey: KeyObject; publicJwk: PublicJwk };
+
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+const isStoredPublicJwk = (value: unknown): value is { kty: "RSA"; n: string; e: string } => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const jwk = value as Record<string, unknown>;
+  return jwk.kty === "RSA" && typeof jwk.n === "string" && typeof jwk.e === "string";
+};
+
+/** The RSA public parameters of a key, as base64url strings. */
+const rsaPublicParts = (key: KeyObject): { n: string; e: string } => {
+  const jwk: webcrypto.JsonWebKey = (key.type === "private" ? createPublicKey(key) : key).export({
+    format: "jwk",
+  });
+  if (jwk.kty !== "RSA" || typeof jwk.n !== "string" || typeof jwk.e !== "string") {
+    throw new Error("signing key is not an RSA key");
+  }
+  return { n: jwk.n, e: jwk.e };
+};
+
+export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+  // Derived once: a too-short OIDC_CRYPTO_KEY fails here, at wiring time.
+  const encryptionKey = deriveEncryptionKey(deps.cryptoKey);
+  let loaded: LoadedKey[] | undefined;
+
+  const hasActiveKey = async (): Promise<boolean> =>
+    (await db.withPlatform((tx) =>
+      tx.oidcSigningKey.findFirst({ where: { isActive: true }, select: { id: true } }),
+    )) !== null;
+
+  const ensureActiveKey = async (): Promise<void> => {
+    if (await hasActiveKey()) return;
+    // Generate outside the transaction: RSA generation takes long enough to matter inside one.
+    const { publicKey, privateKey } = await generateRsaKeyPair("rsa", {
+      modulusLength: MODULUS_LENGTH,
+      publicExponent: PUBLIC_EXPONENT,
+    });
+    const { n, e } = rsaPublicParts(publicKey);
+    const privateKeyEncrypted = encryptPrivateKey(
+      privateKey.export({ format: "der", type: "pkcs8" }),
+      encryptionKey,
+    );
+    await db.withPlatform(async (tx) => {
+      // Serialises concurrent starters; the lock ends with the transaction. Re-check under it.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEY_CREATION_LOCK}::bigint)`;
+      const existing = await tx.oidcSigningKey.findFirst({ where: { isActive: true }, select: { id: true } });
+      if (existing) return;
+      await tx.oidcSigningKey.create({
+        data: {
+          id: newId(),
+          algorithm: SIGNING_ALGORITHM,
+          publicJwk: { kty: "RSA", n, e },
+          privateKeyEncrypted,
+          isActive: true,
+          createdAt: clock.now(),
+        },
+      });
+    });
+  };
+
+  const load = async (): Promise<void> => {
+    const rows = await db.withPlatform((tx) =>
+      tx.oidcSigningKey.findMany({
+        where: { isActive: true },
+        // UUIDv7 ids break ties between keys created in the same millisecond.
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      }),
+    );
+    // Build the whole set first so a failure keeps the previous cache intact.
+    const next = rows.map((row): LoadedKey => {
+      if (row.algorithm !== SIGNING_ALGORITHM) {
+        throw new Error(`signing key ${row.id}: unsupported algorithm ${row.algorithm}`);
+      }
+      if (!isStoredPublicJwk(row.publicJwk)) {
+        throw new Error(`signing key ${row.id}: stored public key is not an RSA JWK`);
+      }
+      const der = decryptPrivateKey(row.privateKeyEncrypted, encryptionKey);
+      const privateKey = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
+      // Publish what the private key actually verifies against, and refuse a row whose halves disagree.
+      const { n, e } = rsaPublicParts(privateKey);
+      if (n !== row.publicJwk.n || e !== row.publicJwk.e) {
+        throw new Error(`signing key ${row.id}: stored public key does not match the private key`);
+      }
+      return {
+        kid: row.id,
+        privateKey,
+        publicJwk: { kty: "RSA", use: "sig", kid: row.id, alg: SIGNING_ALGORITHM, n, e },
+      };
+    });
+    loaded = next;
+  };
+
+  const loadedKeys = (): LoadedKey[] => {
+    if (!loaded) throw new Error("signing keys are not loaded: call load() first");
+    return loaded;
+  };
+
+  const jwks = (): Jwks => ({ keys: loadedKeys().map((key) => ({ ...key.publicJwk })) });
+
+  const signJwt = async (claims: Record<string, unknown>, options: SignJwtOptions): Promise<string> => {
+    const [newest] = loadedKeys();
+    if (!newest) throw new Error("no active signing key");
+    if (!Number.isSafeInteger(options.expiresInSeconds) || options.expiresInSeconds <= 0) {
+      throw new Error("expiresInSeconds must be a positive integer");
+    }
+    const iat = Math.floor(clock.now().getTime() / 1000);
+    // The setters run after the claims, so options and the clock win over same-named claims.
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: newest.kid, typ: "JWT" })
+      .setIssuer(options.issuer)
+      .setSubject(options.subject)
+      .setAudience(options.audience)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + options.expiresInSeconds)
+      .sign(newest.privateKey);
+  };
+
+  // RS256 → SHA-256; the left-most 128 bits, base64url without padding.
+  const atHash = (accessToken: string): string =>
+    createHash("sha256").update(accessToken, "ascii").digest().subarray(0, 16).toString("base64url");
+
+  return { ensureActiveKey, load, jwks, signJwt, atHash };
+};

@@ -1,0 +1,82 @@
+import type { Db } from "@hisob/db";
+import { type Clock, systemClock } from "@hisob/kernel";
+import { createAccessTokenVerifier } from "./access-tokens";
+import { createAuthorize } from "./authorize/authorize";
+import { createClients } from "./clients/clients";
+import { DEFAULT_CODE_LIFETIME_SECONDS, discoveryDocument, type OidcConfig } from "./config";
+import { createSigningKeys } from "./keys";
+import { createRevoke } from "./revoke";
+import { createTokenEndpoint } from "./token/token-endpoint";
+import { createUserinfo } from "./userinfo";
+
+export const DESKTOP_CLIENT_ID = "hisob-desktop";
+
+export type OidcProviderDeps = {
+  db: Db;
+  config: Omit<OidcConfig, "codeLifetime"> & { codeLifetime?: number };
+  /** OIDC_CRYPTO_KEY: encrypts the signing keys at rest. */
+  cryptoKey: string;
+  clock?: Clock;
+};
+
+/**
+ * The OpenID provider: one action per endpoint (discovery, authorize, token, userinfo, keys,
+ * revoke), sharing clients, signing keys and the access-token check. Transport-free: the server's
+ * routes parse HTTP and call these.
+ */
+export const createOidcProvider = (deps: OidcProviderDeps) => {
+  const clock = deps.clock ?? systemClock;
+  const config: OidcConfig = {
+    ...deps.config,
+    codeLifetime: deps.config.codeLifetime ?? DEFAULT_CODE_LIFETIME_SECONDS,
+  };
+  const { db } = deps;
+  const clients = createClients({ db });
+  const keys = createSigningKeys({ db, cryptoKey: deps.cryptoKey, clock });
+  const verifyAccessToken = createAccessTokenVerifier({ db, clock });
+
+  return {
+    config,
+    clients,
+    keys,
+    verifyAccessToken,
+    discovery: () => discoveryDocument(config),
+    authorize: createAuthorize({ db, clients, config, clock }),
+    token: createTokenEndpoint({ db, clients, config, clock, signer: keys }),
+    userinfo: createUserinfo({ db, config, verifyAccessToken }),
+    revoke: createRevoke({ db, clients, clock }),
+
+    /**
+     * Bearer tokens on our own APIs (resolveContext): only first-party clients' access tokens,
+     * for the user and tenant they were issued to. Third-party tokens are good for userinfo only.
+     */
+    firstPartyPrincipal: async (token: string) => {
+      const access = await verifyAccessToken(token);
+      if (!access) return null;
+      const client = await clients.findActive(access.clientId);
+      if (!client?.isFirstParty) return null;
+      return { tenantId: access.tenantId, userId: access.userId, sessionId: access.sessionId };
+    },
+
+    /**
+     * At start: a signing key exists and decrypts with this OIDC_CRYPTO_KEY (else startup stops
+     * with "failed to decrypt private key"), and the accountant app is registered.
+     */
+    start: async () => {
+      await keys.ensureActiveKey();
+      await keys.load();
+      await clients.ensure({
+        clientId: DESKTOP_CLIENT_ID,
+        name: "Hisob accountant app",
+        isPublic: true,
+        requirePkce: true,
+        isFirstParty: true,
+        applicationType: "native",
+        redirectUris: [`${config.issuer}/app/callback`, "http://127.0.0.1/callback"],
+        postLogoutRedirectUris: [`${config.issuer}/app/`],
+      });
+    },
+  };
+};
+
+export type OidcProvider = ReturnType<typeof createOidcProvider>;
