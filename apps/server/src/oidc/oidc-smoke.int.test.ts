@@ -11,7 +11,7 @@ const customFetch: client.CustomFetch = async (url, options) => {
   const res = await t.app.inject({
     method: (options.method ?? "GET") as "GET",
     url: `${target.pathname}${target.search}`,
-    headers: Object.fromEntries(new Headers(options.headers as HeadersInit).entries()),
+    headers: Object.fromEntries(new Headers(options.headers as ConstructorParameters<typeof Headers>[0]).entries()),
     ...(options.body ? { payload: options.body.toString() } : {}),
   });
   return new Response(res.statusCode === 204 ? null : res.rawPayload, { status: res.statusCode, headers: res.headers as Record<string, string> });
