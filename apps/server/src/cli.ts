@@ -16,6 +16,11 @@ Commands:
   tenant:create --name <name> [--domain <d>]   create a tenant with its admin role
   user:create --tenant <id> --email <e> --password <p> [--first-name <f>] [--last-name <l>] [--role <name>]...
                                                create a user in a tenant
+  oidc:client:create --name <n> --redirect-uri <uri>... [--public] [--require-pkce] [--first-party]
+                     [--application-type web|native] [--grant-types <g>...] [--scopes <s>...]
+                     [--post-logout-redirect-uri <uri>...]
+                                               register an OpenID Connect client; prints client_id
+                                               (and client_secret, shown only this once)
 `;
 
 class UsageError extends Error {}
@@ -30,18 +35,50 @@ const ZUserCreateArgs = z.object({
   role: z.array(z.string()).default([]),
 });
 
+const ZClientCreateArgs = z.object({
+  name: z.string(),
+  "redirect-uri": z.array(z.string()).min(1, "at least one redirect URI is required"),
+  "post-logout-redirect-uri": z.array(z.string()).default([]),
+  public: z.boolean().default(false),
+  "require-pkce": z.boolean().default(false),
+  "first-party": z.boolean().default(false),
+  "application-type": z.enum(["web", "native"]).default("web"),
+  "grant-types": z.array(z.string()).optional(),
+  scopes: z.array(z.string()).optional(),
+});
+
+/** List options may be repeated (`--scopes a --scopes b`) or followed by several values (`--scopes a b`). */
+const LIST_OPTIONS = new Set(["--redirect-uri", "--post-logout-redirect-uri", "--grant-types", "--scopes", "--role"]);
+const expandListOptions = (args: string[]): string[] => {
+  const out: string[] = [];
+  let list: string | undefined;
+  for (const arg of args) {
+    if (arg.startsWith("--")) {
+      list = LIST_OPTIONS.has(arg) ? arg : undefined;
+      out.push(arg);
+    } else if (list && out[out.length - 1] !== list) {
+      out.push(list, arg);
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+};
+
 type OptionSpec = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
 
 const parse = <S extends z.ZodType>(schema: S, args: string[], options: OptionSpec) => {
   let values: unknown;
   try {
-    ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: expandListOptions(args), options, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const result = schema.safeParse(values);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `--${issue.path.join(".")}: ${/received undefined/.test(issue.message) ? "is required" : issue.message}`,
+    );
     throw new UsageError(problems.join("\n"));
   }
   return result.data as z.output<S>;
@@ -53,7 +90,7 @@ const run = async (argv: string[]): Promise<unknown> => {
     process.stdout.write(USAGE);
     return undefined;
   }
-  if (!["db:migrate", "tenant:create", "user:create"].includes(command)) {
+  if (!["db:migrate", "tenant:create", "user:create", "oidc:client:create"].includes(command)) {
     throw new UsageError(`Unknown command "${command}"`);
   }
   // Validate arguments before touching the database.
@@ -72,6 +109,20 @@ const run = async (argv: string[]): Promise<unknown> => {
           role: { type: "string", multiple: true },
         })
       : undefined;
+  const clientArgs =
+    command === "oidc:client:create"
+      ? parse(ZClientCreateArgs, rest, {
+          name: { type: "string" },
+          "redirect-uri": { type: "string", multiple: true },
+          "post-logout-redirect-uri": { type: "string", multiple: true },
+          public: { type: "boolean" },
+          "require-pkce": { type: "boolean" },
+          "first-party": { type: "boolean" },
+          "application-type": { type: "string" },
+          "grant-types": { type: "string", multiple: true },
+          scopes: { type: "string", multiple: true },
+        })
+      : undefined;
   if (command === "db:migrate" && rest.length > 0) throw new UsageError("db:migrate takes no options");
 
   const env = loadRuntimeEnv();
@@ -80,6 +131,33 @@ const run = async (argv: string[]): Promise<unknown> => {
     if (command === "db:migrate") {
       // openAppContext has migrated; report the state.
       return { migrated: true, database: context.db.kind };
+    }
+    if (clientArgs) {
+      const { client, clientSecret } = await context.oidc.clients.create({
+        name: clientArgs.name,
+        redirectUris: clientArgs["redirect-uri"],
+        postLogoutRedirectUris: clientArgs["post-logout-redirect-uri"],
+        isPublic: clientArgs.public,
+        requirePkce: clientArgs["require-pkce"],
+        isFirstParty: clientArgs["first-party"],
+        applicationType: clientArgs["application-type"],
+        ...(clientArgs["grant-types"] ? { grantTypes: clientArgs["grant-types"] } : {}),
+        ...(clientArgs.scopes ? { scopes: clientArgs.scopes } : {}),
+      });
+      return {
+        client_id: client.clientId,
+        ...(clientSecret ? { client_secret: clientSecret } : {}),
+        name: client.name,
+        application_type: client.applicationType,
+        redirect_uris: client.redirectUris,
+        post_logout_redirect_uris: client.postLogoutRedirectUris,
+        grant_types: client.grantTypes,
+        response_types: client.responseTypes,
+        scopes: client.scopes,
+        require_pkce: client.requirePkce,
+        is_first_party: client.isFirstParty,
+        is_active: client.isActive,
+      };
     }
     if (tenantArgs) {
       const tenant = await provisionTenant(context, tenantArgs);
