@@ -31,7 +31,8 @@ export default defineConfig({
           name: "e2e",
           include: ["e2e/**/*.spec.ts"],
           exclude,
-          testTimeout: 60_000,
+          // Real server processes on a fresh embedded database: generous under a loaded CI machine.
+          testTimeout: 180_000,
           hookTimeout: 120_000,
         },
       },

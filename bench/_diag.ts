@@ -82,7 +82,10 @@ const main = async () => {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   let ticks = 0;
-  const tick = setInterval(() => ticks++, 20);
+  const tickAt: number[] = [performance.now()];
+  const tick = setInterval(() => { ticks++; tickAt.push(performance.now()); }, 20);
+  const probe = performance.now();
+  setTimeout(() => console.log("a 100 ms timer set at export start fired after", (performance.now() - probe).toFixed(0), "ms"), 100);
   const writeTimes: number[] = [];
   let bytes = 0;
   const slow = process.env.SLOW === "1";
@@ -94,11 +97,23 @@ const main = async () => {
   clearInterval(timer);
   clearInterval(tick);
   h.disable();
+  tickAt.push(performance.now());
+  const gaps = tickAt.slice(1).map((x, i) => x - (tickAt[i] ?? x)).sort((a, b) => b - a);
+  console.log("largest gaps between 20ms ticks (ms):", gaps.slice(0, 5).map((g) => g.toFixed(0)).join(" "));
   console.log("ticks of a 20ms interval:", ticks, "max loop delay ms", (h.max / 1e6).toFixed(0), "sink writes", writeTimes.length, "first/median/last write at ms", writeTimes[0]?.toFixed(0), writeTimes[Math.floor(writeTimes.length / 2)]?.toFixed(0), writeTimes.at(-1)?.toFixed(0));
   console.log("export ms", (performance.now() - t).toFixed(0), "bytes", bytes);
   console.log("heapUsed-before-gc / live-heap-after-gc / external / arrayBuffers (MB), per second:\n", samples.join("  "));
   const batchTimes = log.filter((e) => /ORDER BY/.test(e.sql)).map((e) => e.ms.toFixed(0));
   console.log("main batch query ms:", batchTimes.join(" "));
+  const agg = new Map<string, { n: number; ms: number }>();
+  for (const e of log) {
+    const k = e.sql.replace(/\s+/g, " ").trim().slice(0, 60);
+    const a = agg.get(k) ?? { n: 0, ms: 0 };
+    a.n++;
+    a.ms += e.ms;
+    agg.set(k, a);
+  }
+  for (const [k, a] of agg) console.log(String(a.n).padStart(5), a.ms.toFixed(0).padStart(7), "ms", k);
   console.log("statements per export:", log.length, "first batch statements:");
   for (const e of log.slice(0, 12)) console.log(e.ms.toFixed(1).padStart(7), e.sql.replace(/\s+/g, " ").slice(0, 1500));
   return undefined;

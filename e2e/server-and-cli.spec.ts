@@ -1,17 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { lockDataDir } from "@hisob/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collect, freePort, ROOT, runCli } from "./server-process";
 
 // The server and the CLI as an operator runs them: real processes on a fresh embedded database.
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const MAIN = path.join(ROOT, "apps/server/src/main.ts");
-const CLI = path.join(ROOT, "apps/server/src/cli.ts");
 
 let dataDir: string;
 
@@ -22,42 +20,12 @@ const baseEnv = (): NodeJS.ProcessEnv => {
     LOG_LEVEL: "warn",
     DATA_DIR: dataDir,
   };
-  delete env.DATABASE_URL;
-  delete env.ADMIN_EMAIL;
-  delete env.ADMIN_PASSWORD;
-  delete env.OIDC_CRYPTO_KEY;
-  delete env.OIDC_ISSUER_URL;
+  for (const name of ["DATABASE_URL", "ADMIN_EMAIL", "ADMIN_PASSWORD", "OIDC_CRYPTO_KEY", "OIDC_ISSUER_URL"])
+    delete env[name];
   return env;
 };
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-
-type Result = { code: number | null; stdout: string; stderr: string };
-
-const collect = (child: ChildProcess): Promise<Result> =>
-  new Promise((resolve) => {
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr?.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-
-const cli = (args: string[], env: NodeJS.ProcessEnv = baseEnv()) =>
-  collect(spawn(TSX, [CLI, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
+const cli = (args: string[], env: NodeJS.ProcessEnv = baseEnv()) => runCli(args, env);
 
 /** Starts the server and resolves once it answers /healthz. */
 const startServer = async (port: number, env: NodeJS.ProcessEnv = baseEnv()) => {
