@@ -3,7 +3,13 @@ import { finished } from "node:stream/promises";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { ADMIN_ROLE_NAME, createCoreServices, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
+import {
+  ADMIN_ROLE_NAME,
+  createCoreServices,
+  insertUser,
+  provisionTenant,
+  syncPermissions,
+} from "@hisob/core";
 import { createDb, createOutbox, migrate } from "@hisob/db";
 import "../apps/server/src/app-context";
 import { loadEnv } from "../apps/server/src/env";
@@ -38,14 +44,27 @@ const main = async () => {
   const outbox = createOutbox(db);
   await syncPermissions(db);
   const services = createCoreServices({ db, outbox, uploadsDir: "/tmp/diag-uploads" });
-  const env = loadEnv({ NODE_ENV: "test", OIDC_ISSUER_URL: "http://localhost:3000", OIDC_CRYPTO_KEY: "b".repeat(40) });
+  const env = loadEnv({
+    NODE_ENV: "test",
+    OIDC_ISSUER_URL: "http://localhost:3000",
+    OIDC_CRYPTO_KEY: "b".repeat(40),
+  });
   const app = await buildServer({ env, db, services, logger: false });
   await app.ready();
   const tenant = await provisionTenant({ db, outbox }, { name: "Bench", isPlatform: false });
   await db.withTenant(tenant.id, (tx) =>
-    insertUser(tx, outbox, tenant.id, { email: "a@example.com", password: "Bench-Passw0rd!", firstName: "A", lastName: "A", roleNames: [ADMIN_ROLE_NAME] }),
+    insertUser(tx, outbox, tenant.id, {
+      email: "a@example.com",
+      password: "Bench-Passw0rd!",
+      firstName: "A",
+      lastName: "A",
+      roleNames: [ADMIN_ROLE_NAME],
+    }),
   );
-  const { token } = await services.auth.login({ email: "a@example.com", password: "Bench-Passw0rd!" }, { ip: "1", userAgent: "d" });
+  const { token } = await services.auth.login(
+    { email: "a@example.com", password: "Bench-Passw0rd!" },
+    { ip: "1", userAgent: "d" },
+  );
   const headers = { authorization: `Bearer ${token}` };
   recording = true;
   let t = performance.now();
@@ -76,33 +95,81 @@ const main = async () => {
     const m0 = process.memoryUsage().heapUsed;
     gc();
     const m = process.memoryUsage();
-    samples.push(`${((m0 - before.heapUsed) / 1048576).toFixed(0)}/${((m.heapUsed - before.heapUsed) / 1048576).toFixed(0)}/${((m.external - before.external) / 1048576).toFixed(0)}/${((m.arrayBuffers - before.arrayBuffers) / 1048576).toFixed(0)}`);
+    samples.push(
+      `${((m0 - before.heapUsed) / 1048576).toFixed(0)}/${((m.heapUsed - before.heapUsed) / 1048576).toFixed(0)}/${((m.external - before.external) / 1048576).toFixed(0)}/${((m.arrayBuffers - before.arrayBuffers) / 1048576).toFixed(0)}`,
+    );
   }, 1000);
   const { monitorEventLoopDelay } = await import("node:perf_hooks");
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   let ticks = 0;
   const tickAt: number[] = [performance.now()];
-  const tick = setInterval(() => { ticks++; tickAt.push(performance.now()); }, 20);
+  const tick = setInterval(() => {
+    ticks++;
+    tickAt.push(performance.now());
+  }, 20);
   const probe = performance.now();
-  setTimeout(() => console.log("a 100 ms timer set at export start fired after", (performance.now() - probe).toFixed(0), "ms"), 100);
+  setTimeout(
+    () =>
+      console.log(
+        "a 100 ms timer set at export start fired after",
+        (performance.now() - probe).toFixed(0),
+        "ms",
+      ),
+    100,
+  );
   const writeTimes: number[] = [];
   let bytes = 0;
   const slow = process.env.SLOW === "1";
-  const sink = new Writable({ write(c: Buffer, _e, cb) { bytes += c.length; writeTimes.push(performance.now() - t); if (slow) setTimeout(cb, 5); else cb(); } });
+  const sink = new Writable({
+    write(c: Buffer, _e, cb) {
+      bytes += c.length;
+      writeTimes.push(performance.now() - t);
+      if (slow) setTimeout(cb, 5);
+      else cb();
+    },
+  });
   t = performance.now();
-  const res = await app.inject({ method: "GET", url: `/users/export${process.env.Q ?? ""}`, headers, payloadAsStream: true });
+  const res = await app.inject({
+    method: "GET",
+    url: `/users/export${process.env.Q ?? ""}`,
+    headers,
+    payloadAsStream: true,
+  });
   res.stream().pipe(sink);
   await finished(sink);
   clearInterval(timer);
   clearInterval(tick);
   h.disable();
   tickAt.push(performance.now());
-  const gaps = tickAt.slice(1).map((x, i) => x - (tickAt[i] ?? x)).sort((a, b) => b - a);
-  console.log("largest gaps between 20ms ticks (ms):", gaps.slice(0, 5).map((g) => g.toFixed(0)).join(" "));
-  console.log("ticks of a 20ms interval:", ticks, "max loop delay ms", (h.max / 1e6).toFixed(0), "sink writes", writeTimes.length, "first/median/last write at ms", writeTimes[0]?.toFixed(0), writeTimes[Math.floor(writeTimes.length / 2)]?.toFixed(0), writeTimes.at(-1)?.toFixed(0));
+  const gaps = tickAt
+    .slice(1)
+    .map((x, i) => x - (tickAt[i] ?? x))
+    .sort((a, b) => b - a);
+  console.log(
+    "largest gaps between 20ms ticks (ms):",
+    gaps
+      .slice(0, 5)
+      .map((g) => g.toFixed(0))
+      .join(" "),
+  );
+  console.log(
+    "ticks of a 20ms interval:",
+    ticks,
+    "max loop delay ms",
+    (h.max / 1e6).toFixed(0),
+    "sink writes",
+    writeTimes.length,
+    "first/median/last write at ms",
+    writeTimes[0]?.toFixed(0),
+    writeTimes[Math.floor(writeTimes.length / 2)]?.toFixed(0),
+    writeTimes.at(-1)?.toFixed(0),
+  );
   console.log("export ms", (performance.now() - t).toFixed(0), "bytes", bytes);
-  console.log("heapUsed-before-gc / live-heap-after-gc / external / arrayBuffers (MB), per second:\n", samples.join("  "));
+  console.log(
+    "heapUsed-before-gc / live-heap-after-gc / external / arrayBuffers (MB), per second:\n",
+    samples.join("  "),
+  );
   const batchTimes = log.filter((e) => /ORDER BY/.test(e.sql)).map((e) => e.ms.toFixed(0));
   console.log("main batch query ms:", batchTimes.join(" "));
   const agg = new Map<string, { n: number; ms: number }>();
@@ -115,7 +182,14 @@ const main = async () => {
   }
   for (const [k, a] of agg) console.log(String(a.n).padStart(5), a.ms.toFixed(0).padStart(7), "ms", k);
   console.log("statements per export:", log.length, "first batch statements:");
-  for (const e of log.slice(0, 12)) console.log(e.ms.toFixed(1).padStart(7), e.sql.replace(/\s+/g, " ").slice(0, 1500));
+  for (const e of log.slice(0, 12))
+    console.log(e.ms.toFixed(1).padStart(7), e.sql.replace(/\s+/g, " ").slice(0, 1500));
   return undefined;
 };
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,5 +1,7 @@
+import { once } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { Worker } from "node:worker_threads";
 
 /** Runs `fn` `iterations` times after a warm-up and returns operations per second. */
 export const opsPerSecond = async (
@@ -41,36 +43,79 @@ const gc = exposeGc();
 /** A full garbage collection when one can be forced (so "before" readings are comparable). */
 export const forceGc = Object.assign(() => gc?.(), { available: gc !== undefined });
 
+// Samples the process's rss from a worker thread, so a busy main thread cannot hide a peak.
+const RSS_SAMPLER = `
+const { workerData, parentPort } = require("node:worker_threads");
+const peak = new Float64Array(workerData.buffer);
+const sample = () => { peak[0] = Math.max(peak[0], process.memoryUsage.rss()); };
+sample();
+setInterval(sample, workerData.intervalMs);
+parentPort.postMessage("ready");
+`;
+
+export type MemoryRun<T> = {
+  result: T;
+  seconds: number;
+  /** Peak rss minus rss before (process-wide, sampled from a worker thread). */
+  peakRss: number;
+  /** Peak heapUsed minus heapUsed before (sampled on the main thread; see `heapSamples`). */
+  peakHeap: number;
+  /** How many heapUsed samples the main thread managed: few means its event loop was blocked. */
+  heapSamples: number;
+  /** The longest the main thread's event loop went without running a timer, in seconds. */
+  longestStall: number;
+};
+
 /**
- * Runs `fn` once, sampling rss and heapUsed every `intervalMs`; peaks are reported minus the
- * readings taken just before (after a forced GC). Samples only land when the event loop is free.
+ * Runs `fn` once, sampling memory every `intervalMs`: rss from a worker thread, heapUsed on the main
+ * thread (its timer, plus every call of the `sample` function handed to `fn`, e.g. per output
+ * chunk). Peaks are reported minus the readings taken just before, after a forced GC.
  */
 export const withMemorySampling = async <T>(
-  fn: () => Promise<T>,
+  fn: (sample: () => void) => Promise<T>,
   intervalMs = 20,
-): Promise<{ result: T; seconds: number; peakRss: number; peakHeap: number }> => {
-  forceGc();
-  forceGc();
-  const before = process.memoryUsage();
-  let peakRss = before.rss;
-  let peakHeap = before.heapUsed;
-  const sample = () => {
-    const now = process.memoryUsage();
-    peakRss = Math.max(peakRss, now.rss);
-    peakHeap = Math.max(peakHeap, now.heapUsed);
-  };
-  const timer = setInterval(sample, intervalMs);
-  const start = process.hrtime.bigint();
+): Promise<MemoryRun<T>> => {
+  const shared = new SharedArrayBuffer(8);
+  const peakRssBox = new Float64Array(shared);
+  const worker = new Worker(RSS_SAMPLER, { eval: true, workerData: { buffer: shared, intervalMs } });
   try {
-    const result = await fn();
-    sample();
-    return {
-      result,
-      seconds: seconds(start),
-      peakRss: peakRss - before.rss,
-      peakHeap: peakHeap - before.heapUsed,
+    await once(worker, "message");
+    forceGc();
+    forceGc();
+    const before = process.memoryUsage();
+    peakRssBox[0] = before.rss;
+    let peakHeap = before.heapUsed;
+    let heapSamples = 0;
+    let lastTick = performance.now();
+    let longestStall = 0;
+    const sample = () => {
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+      heapSamples++;
     };
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestStall = Math.max(longestStall, now - lastTick);
+      lastTick = now;
+      sample();
+    }, intervalMs);
+    const start = process.hrtime.bigint();
+    try {
+      const result = await fn(sample);
+      const elapsed = seconds(start);
+      sample();
+      longestStall = Math.max(longestStall, performance.now() - lastTick);
+      return {
+        result,
+        seconds: elapsed,
+        peakRss: (peakRssBox[0] ?? before.rss) - before.rss,
+        peakHeap: peakHeap - before.heapUsed,
+        heapSamples,
+        longestStall: longestStall / 1000,
+      };
+    } finally {
+      clearInterval(timer);
+    }
   } finally {
-    clearInterval(timer);
+    await worker.terminate();
   }
 };

@@ -19,3 +19,6 @@ export const ZPage = <T extends z.ZodType>(item: T) =>
     limit: z.number().int(),
     offset: z.number().int(),
   });
+
+/** A boolean in a query string: `true`/`false` (or a real boolean from a non-HTTP caller). */
+export const ZQueryBoolean = z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")]);

@@ -1,3 +1,4 @@
+import { ZPagination, ZQueryBoolean } from "@hisob/kernel";
 import { z } from "zod";
 import { ZProvisionTenantInput } from "./provision-tenant";
 
@@ -25,10 +26,9 @@ export const ZUpdateTenantInput = z
   .strict();
 
 export const ZListTenantsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  ...ZPagination.shape,
   sortBy: z.enum(["name", "createdAt"]).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("asc"),
   name: z.string().trim().min(1).max(200).optional(),
-  active: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).optional(),
+  active: ZQueryBoolean.optional(),
 });

@@ -1,3 +1,4 @@
+import { ZPagination } from "@hisob/kernel";
 import { z } from "zod";
 
 /** 100 MiB: a file of exactly this size is accepted, one byte more is refused. */
@@ -19,8 +20,7 @@ export const ZUploadDto = z
 export type TUploadDto = z.infer<typeof ZUploadDto>;
 
 export const ZListUploadsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  ...ZPagination.shape,
   sortBy: z.enum(["createdAt", "name", "size"]).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("desc"),
   name: z.string().trim().min(1).max(255).optional(),

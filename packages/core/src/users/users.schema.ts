@@ -1,4 +1,4 @@
-import { checkPasswordStrength, ZLocale } from "@hisob/kernel";
+import { checkPasswordStrength, ZLocale, ZPagination, ZQueryBoolean } from "@hisob/kernel";
 import { z } from "zod";
 
 export const ZEmail = z
@@ -57,11 +57,9 @@ export type TUserDto = z.infer<typeof ZUserDto>;
 
 export const USER_SORT_FIELDS = ["email", "firstName", "lastName", "createdAt", "updatedAt"] as const;
 
-const ZBooleanQuery = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
 export const ZListUsersQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  ...ZPagination.shape,
   sortBy: z.enum(USER_SORT_FIELDS).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("asc"),
   /** Substring of the email, case-insensitive. */
@@ -70,7 +68,7 @@ export const ZListUsersQuery = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   /** Only users holding this role directly. */
   roleId: z.uuid().optional(),
-  active: ZBooleanQuery.optional(),
+  active: ZQueryBoolean.optional(),
 });
 export type TListUsersQuery = z.input<typeof ZListUsersQuery>;
 
