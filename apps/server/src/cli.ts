@@ -21,6 +21,9 @@ Commands:
                      [--post-logout-redirect-uri <uri>...]
                                                register an OpenID Connect client; prints client_id
                                                (and client_secret, shown only this once)
+  oidc:keys:rotate                             create a new signing key (older keys stay published, stop signing)
+  oidc:keys:list                               list signing keys
+  oidc:keys:retire --kid <uuid>                unpublish an older key once nothing valid depends on it
 `;
 
 class UsageError extends Error {}
@@ -48,7 +51,13 @@ const ZClientCreateArgs = z.object({
 });
 
 /** List options may be repeated (`--scopes a --scopes b`) or followed by several values (`--scopes a b`). */
-const LIST_OPTIONS = new Set(["--redirect-uri", "--post-logout-redirect-uri", "--grant-types", "--scopes", "--role"]);
+const LIST_OPTIONS = new Set([
+  "--redirect-uri",
+  "--post-logout-redirect-uri",
+  "--grant-types",
+  "--scopes",
+  "--role",
+]);
 const expandListOptions = (args: string[]): string[] => {
   const out: string[] = [];
   let list: string | undefined;
@@ -70,14 +79,20 @@ type OptionSpec = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["opti
 const parse = <S extends z.ZodType>(schema: S, args: string[], options: OptionSpec) => {
   let values: unknown;
   try {
-    ({ values } = parseArgs({ args: expandListOptions(args), options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: expandListOptions(args),
+      options,
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const result = schema.safeParse(values);
   if (!result.success) {
     const problems = result.error.issues.map(
-      (issue) => `--${issue.path.join(".")}: ${/received undefined/.test(issue.message) ? "is required" : issue.message}`,
+      (issue) =>
+        `--${issue.path.join(".")}: ${/received undefined/.test(issue.message) ? "is required" : issue.message}`,
     );
     throw new UsageError(problems.join("\n"));
   }
@@ -90,7 +105,16 @@ const run = async (argv: string[]): Promise<unknown> => {
     process.stdout.write(USAGE);
     return undefined;
   }
-  if (!["db:migrate", "tenant:create", "user:create", "oidc:client:create"].includes(command)) {
+  const COMMANDS = [
+    "db:migrate",
+    "tenant:create",
+    "user:create",
+    "oidc:client:create",
+    "oidc:keys:rotate",
+    "oidc:keys:list",
+    "oidc:keys:retire",
+  ];
+  if (!COMMANDS.includes(command)) {
     throw new UsageError(`Unknown command "${command}"`);
   }
   // Validate arguments before touching the database.
@@ -123,6 +147,13 @@ const run = async (argv: string[]): Promise<unknown> => {
           scopes: { type: "string", multiple: true },
         })
       : undefined;
+  const retireArgs =
+    command === "oidc:keys:retire"
+      ? parse(z.object({ kid: ZId }), rest, { kid: { type: "string" } })
+      : undefined;
+  if ((command === "oidc:keys:rotate" || command === "oidc:keys:list") && rest.length > 0) {
+    throw new UsageError(`${command} takes no options`);
+  }
   if (command === "db:migrate" && rest.length > 0) throw new UsageError("db:migrate takes no options");
 
   const env = loadRuntimeEnv();
@@ -132,6 +163,9 @@ const run = async (argv: string[]): Promise<unknown> => {
       // openAppContext has migrated; report the state.
       return { migrated: true, database: context.db.kind };
     }
+    if (command === "oidc:keys:rotate") return await context.oidc.keys.rotate();
+    if (command === "oidc:keys:list") return { keys: await context.oidc.keys.list() };
+    if (retireArgs) return await context.oidc.keys.retire(retireArgs.kid);
     if (clientArgs) {
       const { client, clientSecret } = await context.oidc.clients.create({
         name: clientArgs.name,

@@ -1,6 +1,6 @@
 import { DatabaseSetupError } from "@hisob/db";
 import { isAppError } from "@hisob/kernel";
-import { KeyDecryptionError } from "@hisob/oidc";
+import { KeyDecryptionError, KeyStillNeededError } from "@hisob/oidc";
 import { EnvError } from "./env";
 
 /**
@@ -11,6 +11,7 @@ import { EnvError } from "./env";
 export const describeStartupError = (error: unknown): { message: string; expected: boolean } => {
   if (error instanceof EnvError) return { message: error.message, expected: true };
   if (error instanceof DatabaseSetupError) return { message: error.message, expected: true };
+  if (error instanceof KeyStillNeededError) return { message: error.message, expected: true };
   if (error instanceof KeyDecryptionError) {
     return {
       message: `${error.message}: OIDC_CRYPTO_KEY differs from the key the signing keys were encrypted with`,

@@ -100,6 +100,10 @@ export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
         null,
     ),
 
+  /** RP-initiated logout knows a login session only by its id (the ID token's `sid`). */
+  findSessionTenant: (sessionId: string): Promise<string | null> =>
+    runAsSystem(async (tx) => (await tx.session.findUnique({ where: { id: sessionId }, select: { tenantId: true } }))?.tenantId ?? null),
+
   /** A new tenant row (the rest of provisioning runs inside the new tenant's withTenant). */
   createTenant: (input: { name: string; domain?: string | null; isPlatform?: boolean }) =>
     runAsSystem((tx) =>

@@ -21,6 +21,8 @@ export const discoveryDocument = (config: OidcConfig) => ({
   userinfo_endpoint: `${config.issuer}/oidc/userinfo`,
   jwks_uri: `${config.issuer}/oidc/keys`,
   revocation_endpoint: `${config.issuer}/oidc/revoke`,
+  introspection_endpoint: `${config.issuer}/oidc/introspect`,
+  end_session_endpoint: `${config.issuer}/oidc/end_session`,
   response_types_supported: ["code"],
   grant_types_supported: [...SUPPORTED_GRANT_TYPES],
   subject_types_supported: ["public"],

@@ -13,7 +13,9 @@ export {
   type OidcConfig,
   SUPPORTED_SCOPES,
 } from "./config";
-export { KeyDecryptionError } from "./keys";
+export type { EndSessionOutcome } from "./end-session";
+export type { IntrospectionResponse } from "./introspect";
+export { KeyDecryptionError, KeyStillNeededError, type SigningKeyInfo } from "./keys";
 export { isOidcError, OidcError, type OidcErrorCode } from "./oidc-error";
 export { createOidcProvider, DESKTOP_CLIENT_ID, type OidcProvider, type OidcProviderDeps } from "./provider";
 export type { TokenResponse } from "./token/grants";

@@ -4,6 +4,8 @@ import { createAccessTokenVerifier } from "./access-tokens";
 import { createAuthorize } from "./authorize/authorize";
 import { createClients } from "./clients/clients";
 import { DEFAULT_CODE_LIFETIME_SECONDS, discoveryDocument, type OidcConfig } from "./config";
+import { createEndSession } from "./end-session";
+import { createIntrospect } from "./introspect";
 import { createSigningKeys } from "./keys";
 import { createRevoke } from "./revoke";
 import { createTokenEndpoint } from "./token/token-endpoint";
@@ -32,7 +34,16 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
   };
   const { db } = deps;
   const clients = createClients({ db });
-  const keys = createSigningKeys({ db, cryptoKey: deps.cryptoKey, clock });
+  const keys = createSigningKeys({
+    db,
+    cryptoKey: deps.cryptoKey,
+    clock,
+    longestTokenLifetimeSeconds: Math.max(
+      config.accessTokenLifetime,
+      config.idTokenLifetime,
+      config.refreshTokenLifetime,
+    ),
+  });
   const verifyAccessToken = createAccessTokenVerifier({ db, clock });
 
   return {
@@ -45,6 +56,8 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     token: createTokenEndpoint({ db, clients, config, clock, signer: keys }),
     userinfo: createUserinfo({ db, config, verifyAccessToken }),
     revoke: createRevoke({ db, clients, clock }),
+    introspect: createIntrospect({ db, clients, clock, config }),
+    endSession: createEndSession({ db, clients, keys, config }),
 
     /**
      * Bearer tokens on our own APIs (resolveContext): only first-party clients' access tokens,

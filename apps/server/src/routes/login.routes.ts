@@ -105,7 +105,8 @@ export const loginRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuer
 
   app.get("/login", { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const next = safeNextPath(queryParam(request, "next"));
-    if (request.ctx) return reply.redirect(next, 303);
+    // Signed in already: go on, unless the authorize flow asks to sign in again (prompt=login, max_age).
+    if (request.ctx && queryParam(request, "prompt") !== "login") return reply.redirect(next, 303);
     return showLogin(request, reply, 200, { locale: pageLocale(request), next });
   });
 

@@ -1,7 +1,7 @@
 import type { CoreServices } from "@hisob/core";
 import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { SESSION_COOKIE } from "../http/auth-context";
+import { clearSessionCookie, isSecureRequest, SESSION_COOKIE } from "../http/auth-context";
 
 // The OpenID provider's endpoints. They keep the RFC wire format `{ error, error_description }`
 // (not our REST envelope), so this plugin has its own error handler for everything under it.
@@ -103,9 +103,10 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
       if (outcome.type === "redirect") return reply.headers(NO_STORE).redirect(outcome.location, 302);
       const uiLocales =
         typeof query.ui_locales === "string" ? `&ui_locales=${encodeURIComponent(query.ui_locales)}` : "";
+      const again = outcome.reauthenticate ? "&prompt=login" : "";
       return reply
         .headers(NO_STORE)
-        .redirect(`/login?next=${encodeURIComponent(outcome.returnTo)}${uiLocales}`, 302);
+        .redirect(`/login?next=${encodeURIComponent(outcome.returnTo)}${uiLocales}${again}`, 302);
     },
   );
 
@@ -151,4 +152,37 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
       return reply.headers(NO_STORE).code(200).send();
     },
   );
+
+  app.post(
+    "/oidc/introspect",
+    {
+      config: { public: true },
+      schema: { tags: ["oidc"], summary: "Token introspection for the client's own tokens (RFC 7662)" },
+    },
+    async (request, reply) =>
+      reply
+        .headers(NO_STORE)
+        .send(await oidc.introspect(formOf(request), { authorization: request.headers.authorization })),
+  );
+
+  /**
+   * RP-initiated logout: ends the login session named by the ID token hint (and the browser's own),
+   * which deletes their grants and tokens, then returns to the client or to our login page.
+   */
+  const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = (request.method === "POST" ? formOf(request) : request.query) as FormBody;
+    const cookie = request.cookies[SESSION_COOKIE];
+    const browserSession = cookie ? await services.auth.resolveSessionToken(cookie) : null;
+    const outcome = await oidc.endSession(params, browserSession?.sessionId ?? null);
+    await services.auth.endSessions(outcome.sessionIds);
+    clearSessionCookie(reply, isSecureRequest(request, oidc.config.issuer));
+    const location = outcome.type === "redirect" ? outcome.location : "/login";
+    return reply.headers(NO_STORE).redirect(location, 302);
+  };
+  const endSessionSchema = {
+    config: { public: true },
+    schema: { tags: ["oidc"], summary: "RP-initiated logout" },
+  };
+  app.get("/oidc/end_session", endSessionSchema, endSession);
+  app.post("/oidc/end_session", endSessionSchema, endSession);
 };

@@ -127,6 +127,24 @@ export const createAuthService = (deps: AuthDeps) => {
       });
     },
 
+    /** Ends login sessions by id (RP-initiated logout); unknown ids are ignored. */
+    endSessions: async (sessionIds: readonly string[]): Promise<number> => {
+      let ended = 0;
+      for (const id of new Set(sessionIds)) {
+        if (!/^[0-9a-f-]{36}$/i.test(id)) continue;
+        const tenantId = await deps.db.system.findSessionTenant(id);
+        if (!tenantId) continue;
+        ended += await deps.db.withTenant(tenantId, async (tx) => {
+          const session = await tx.session.findFirst({ where: { tenantId, id } });
+          if (!session) return 0;
+          await tx.session.delete({ where: { id } });
+          await raiseSessionDeleted(deps.outbox, tx, session);
+          return 1;
+        });
+      }
+      return ended;
+    },
+
     /** A session token (cookie or bearer) → its principal; null when unknown, expired or disabled. */
     resolveSessionToken: async (token: string): Promise<Principal | null> => {
       if (!looksLikeToken(token)) return null;

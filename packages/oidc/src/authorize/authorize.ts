@@ -14,7 +14,7 @@ export type AuthorizeOutcome =
   /** A code, or an error sent back to the client's redirect_uri with state and iss (RFC 9207). */
   | { type: "redirect"; location: string }
   /** No session: the login page, which comes back to `returnTo` afterwards. */
-  | { type: "login"; returnTo: string };
+  | { type: "login"; returnTo: string; reauthenticate: boolean };
 
 type Params = Record<string, string | undefined>;
 type Validated = {
@@ -25,6 +25,7 @@ type Validated = {
   nonce: string | undefined;
   codeChallenge: string | undefined;
   codeChallengeMethod: "S256" | "plain" | undefined;
+  prompt: Prompt;
 };
 
 const PARAMETERS = [
@@ -40,6 +41,8 @@ const PARAMETERS = [
   "prompt",
   "max_age",
   "login_hint",
+  // Ours: set when we send the user to sign in again (prompt=login, max_age); see the end.
+  "auth_after",
 ];
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const PLAIN_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -123,6 +126,32 @@ const checkPkce = (
   return { codeChallenge: challenge, codeChallengeMethod: method };
 };
 
+type Prompt = { none: boolean; login: boolean; maxAge: number | undefined; authAfter: number | undefined };
+
+/** OIDC Core §3.1.2.1: prompt (none | login | consent | select_account) and max_age. */
+const checkPrompt = (params: Params): Prompt => {
+  const values = new Set((params.prompt ?? "").split(" ").filter(Boolean));
+  for (const value of values) {
+    if (!["none", "login", "consent", "select_account"].includes(value)) {
+      throw new OidcError("invalid_request", `Unsupported prompt value: ${value.slice(0, 30)}`);
+    }
+  }
+  if (values.has("none") && values.size > 1)
+    throw new OidcError("invalid_request", "prompt=none cannot be combined");
+  const integer = (name: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    if (!/^\d{1,10}$/.test(value))
+      throw new OidcError("invalid_request", `${name} must be a non-negative integer`);
+    return Number(value);
+  };
+  return {
+    none: values.has("none"),
+    login: values.has("login"),
+    maxAge: integer("max_age", params.max_age),
+    authAfter: integer("auth_after", params.auth_after),
+  };
+};
+
 const checkLengths = (params: Params) => {
   if (params.nonce && params.nonce.length > 512) throw new OidcError("invalid_request", "nonce is too long");
   if (params.state && params.state.length > 2048) throw new OidcError("invalid_request", "state is too long");
@@ -186,14 +215,33 @@ export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcCo
       checkResponseType(client, params);
       const scope = checkScope(client, params);
       const pkce = checkPkce(client, params);
+      const prompt = checkPrompt(params);
       checkLengths(params);
-      request = { client, redirectUri, state, scope, nonce: params.nonce, ...pkce };
+      request = { client, redirectUri, state, scope, nonce: params.nonce, prompt, ...pkce };
     } catch (error) {
       if (error instanceof OidcError) return back(error);
       throw error;
     }
-    if (!context.session) return { type: "login", returnTo: context.returnTo };
-    const code = await issueCode(request, context.session);
+    const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+    const { prompt } = request;
+    const session = context.session;
+    // A session is fresh enough unless prompt=login asks for a new sign-in (not done yet: no
+    // auth_after marker), or max_age or auth_after find it too old.
+    const authSeconds = session ? Math.floor(session.authTime.getTime() / 1000) : 0;
+    const stale =
+      !!session &&
+      ((prompt.login && prompt.authAfter === undefined) ||
+        (prompt.maxAge !== undefined && nowSeconds - authSeconds > prompt.maxAge) ||
+        (prompt.authAfter !== undefined && authSeconds < prompt.authAfter));
+    if (!session || stale) {
+      if (prompt.none) return back(new OidcError("login_required", "The user must sign in"));
+      // Come back without prompt=login, but with the time the new sign-in must follow.
+      const returnTo = new URL(context.returnTo, config.issuer);
+      returnTo.searchParams.delete("prompt");
+      if (stale) returnTo.searchParams.set("auth_after", String(prompt.authAfter ?? nowSeconds));
+      return { type: "login", returnTo: `${returnTo.pathname}${returnTo.search}`, reauthenticate: stale };
+    }
+    const code = await issueCode(request, session);
     return { type: "redirect", location: redirectTo(redirectUri, { code, state, iss: config.issuer }) };
   };
 };

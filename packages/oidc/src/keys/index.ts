@@ -8,8 +8,10 @@ export {
 export {
   createSigningKeys,
   type Jwks,
+  KeyStillNeededError,
   type PublicJwk,
   SIGNING_ALGORITHM,
+  type SigningKeyInfo,
   type SigningKeys,
   type SigningKeysDeps,
   type SignJwtOptions,

@@ -41,6 +41,21 @@ export type SigningKeysDeps = {
   /** OIDC_CRYPTO_KEY (at least 32 characters). */
   cryptoKey: string;
   clock?: Clock;
+  /**
+   * The longest lifetime of anything signed or tied to a signing moment (max of the token lifetimes):
+   * a key that stopped signing stays published this long, and cannot be retired sooner.
+   */
+  longestTokenLifetimeSeconds?: number;
+};
+
+export type SigningKeyInfo = {
+  kid: string;
+  algorithm: string;
+  active: boolean;
+  signing: boolean;
+  published: boolean;
+  createdAt: string;
+  retiredAt: string | null;
 };
 
 export type SigningKeys = {
@@ -54,7 +69,15 @@ export type SigningKeys = {
   signJwt(claims: Record<string, unknown>, options: SignJwtOptions): Promise<string>;
   /** OIDC Core 3.1.3.6 `at_hash` for an RS256 ID token. */
   atHash(accessToken: string): string;
+  /** A new signing key; older keys stay published (they no longer sign) until retired. */
+  rotate(): Promise<SigningKeyInfo>;
+  /** Unpublishes an older key once nothing signed with it can still be valid. */
+  retire(kid: string): Promise<SigningKeyInfo>;
+  list(): Promise<SigningKeyInfo[]>;
 };
+
+/** A key that cannot be retired yet (it signs, or tokens it signed may still be valid). */
+export class KeyStillNeededError extends Error {}
 
 type LoadedKey = { kid: string; privateKey: KeyObject; publicJwk: PublicJwk };
 
@@ -89,9 +112,10 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
       tx.oidcSigningKey.findFirst({ where: { isActive: true }, select: { id: true } }),
     )) !== null;
 
-  const ensureActiveKey = async (): Promise<void> => {
-    if (await hasActiveKey()) return;
-    // Generate outside the transaction: RSA generation takes long enough to matter inside one.
+  const longest = deps.longestTokenLifetimeSeconds ?? 30 * 24 * 3600;
+
+  /** A fresh RSA key pair, encrypted; generated outside any transaction (it takes a while). */
+  const generateKeyRow = async () => {
     const { publicKey, privateKey } = await generateRsaKeyPair("rsa", {
       modulusLength: MODULUS_LENGTH,
       publicExponent: PUBLIC_EXPONENT,
@@ -101,25 +125,37 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
       privateKey.export({ format: "der", type: "pkcs8" }),
       encryptionKey,
     );
+    return {
+      id: newId(),
+      algorithm: SIGNING_ALGORITHM,
+      publicJwk: { kty: "RSA", n, e },
+      privateKeyEncrypted,
+      isActive: true,
+    };
+  };
+
+  const ensureActiveKey = async (): Promise<void> => {
+    if (await hasActiveKey()) return;
+    const row = await generateKeyRow();
     await db.withPlatform(async (tx) => {
       // Serialises concurrent starters; the lock ends with the transaction. Re-check under it.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEY_CREATION_LOCK}::bigint)`;
       const existing = await tx.oidcSigningKey.findFirst({ where: { isActive: true }, select: { id: true } });
       if (existing) return;
-      await tx.oidcSigningKey.create({
-        data: {
-          id: newId(),
-          algorithm: SIGNING_ALGORITHM,
-          publicJwk: { kty: "RSA", n, e },
-          privateKeyEncrypted,
-          isActive: true,
-          createdAt: clock.now(),
-        },
-      });
+      await tx.oidcSigningKey.create({ data: { ...row, createdAt: clock.now() } });
     });
   };
 
+  let retiredPublished: PublicJwk[] = [];
+
   const load = async (): Promise<void> => {
+    const retiredSince = new Date(clock.now().getTime() - longest * 1000);
+    const retired = await db.withPlatform((tx) =>
+      tx.oidcSigningKey.findMany({
+        where: { isActive: false, retiredAt: { gt: retiredSince } },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      }),
+    );
     const rows = await db.withPlatform((tx) =>
       tx.oidcSigningKey.findMany({
         where: { isActive: true },
@@ -149,6 +185,13 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
       };
     });
     loaded = next;
+    // Retired keys publish their public half a while longer, so nothing still valid breaks.
+    retiredPublished = retired
+      .filter((row) => isStoredPublicJwk(row.publicJwk))
+      .map((row) => {
+        const jwk = row.publicJwk as { n: string; e: string };
+        return { kty: "RSA", use: "sig", kid: row.id, alg: SIGNING_ALGORITHM, n: jwk.n, e: jwk.e };
+      });
   };
 
   const loadedKeys = (): LoadedKey[] => {
@@ -156,7 +199,66 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
     return loaded;
   };
 
-  const jwks = (): Jwks => ({ keys: loadedKeys().map((key) => ({ ...key.publicJwk })) });
+  const jwks = (): Jwks => ({
+    keys: [
+      ...loadedKeys().map((key) => ({ ...key.publicJwk })),
+      ...retiredPublished.map((key) => ({ ...key })),
+    ],
+  });
+
+  const list = async (): Promise<SigningKeyInfo[]> => {
+    const rows = await db.withPlatform((tx) =>
+      tx.oidcSigningKey.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+    );
+    const newestActive = rows.find((row) => row.isActive)?.id;
+    const since = clock.now().getTime() - longest * 1000;
+    return rows.map((row) => ({
+      kid: row.id,
+      algorithm: row.algorithm,
+      active: row.isActive,
+      signing: row.id === newestActive,
+      published: row.isActive || (row.retiredAt !== null && row.retiredAt.getTime() > since),
+      createdAt: row.createdAt.toISOString(),
+      retiredAt: row.retiredAt?.toISOString() ?? null,
+    }));
+  };
+
+  const rotate = async (): Promise<SigningKeyInfo> => {
+    const row = await generateKeyRow();
+    await db.withPlatform(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEY_CREATION_LOCK}::bigint)`;
+      await tx.oidcSigningKey.create({ data: { ...row, createdAt: clock.now() } });
+    });
+    await load();
+    const created = (await list()).find((key) => key.kid === row.id);
+    if (!created) throw new Error("rotated key not found");
+    return created;
+  };
+
+  const retire = async (kid: string): Promise<SigningKeyInfo> => {
+    const keys = await list();
+    const index = keys.findIndex((key) => key.kid === kid);
+    const key = keys[index];
+    if (!key) throw new KeyStillNeededError(`No signing key ${kid}`);
+    if (!key.active) return key;
+    if (key.signing) throw new KeyStillNeededError(`Key ${kid} is the one that signs: rotate first`);
+    // It stopped signing when the next newer key was created; tokens it signed live at most `longest` after.
+    const newer = keys.slice(0, index).filter((other) => other.active || other.retiredAt !== null);
+    const stoppedSigning = Math.min(...newer.map((other) => new Date(other.createdAt).getTime()));
+    const safeAt = stoppedSigning + longest * 1000;
+    if (clock.now().getTime() < safeAt) {
+      throw new KeyStillNeededError(
+        `Key ${kid} may still verify valid tokens until ${new Date(safeAt).toISOString()}`,
+      );
+    }
+    await db.withPlatform((tx) =>
+      tx.oidcSigningKey.update({ where: { id: kid }, data: { isActive: false, retiredAt: clock.now() } }),
+    );
+    await load();
+    const retired = (await list()).find((other) => other.kid === kid);
+    if (!retired) throw new Error("retired key not found");
+    return retired;
+  };
 
   const signJwt = async (claims: Record<string, unknown>, options: SignJwtOptions): Promise<string> => {
     const [newest] = loadedKeys();
@@ -180,5 +282,5 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
   const atHash = (accessToken: string): string =>
     createHash("sha256").update(accessToken, "ascii").digest().subarray(0, 16).toString("base64url");
 
-  return { ensureActiveKey, load, jwks, signJwt, atHash };
+  return { ensureActiveKey, load, jwks, signJwt, atHash, rotate, retire, list };
 };
