@@ -7,8 +7,8 @@ import { html, type SafeHtml } from "./html";
 const STYLE = html`<style>
 :root{color-scheme:light;--ink:#1f2933;--muted:#52606d;--line:#7b8794;--brand:#0b5cad;--brand-dark:#08477f;--focus:#1d4ed8;--danger:#b42318}
 *{box-sizing:border-box}
-body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f2f4f7;color:var(--ink);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{width:100%;max-width:25rem;margin:1rem;padding:2rem;background:#fff;border:1px solid #d9e2ec;border-radius:.75rem;box-shadow:0 1px 3px rgb(0 0 0 / 8%)}
+body{margin:0;padding:1rem;min-height:100vh;display:grid;place-items:center;background:#f2f4f7;color:var(--ink);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{width:100%;min-width:0;max-width:25rem;padding:2rem;background:#fff;border:1px solid #d9e2ec;border-radius:.75rem;box-shadow:0 1px 3px rgb(0 0 0 / 8%)}
 h1{margin:0 0 .25rem;font-size:1.5rem;line-height:1.3}
 p{margin:0 0 1.5rem;color:var(--muted)}
 .error{margin:0 0 1.25rem;padding:.75rem 1rem;border:1px solid var(--danger);border-left-width:4px;border-radius:.375rem;background:#fef3f2;color:var(--danger)}

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { createDb, type Db } from "../create-db";
 import { migrate } from "../migrate";
@@ -79,7 +79,10 @@ export const prepareTemplate = async (options: {
 
 /** Runs once per test run, after all files: drops every database the run created. */
 export const dropTemplate = async (template: TestTemplate): Promise<void> => {
-  if (template.kind === "pglite") return;
+  if (template.kind === "pglite") {
+    rmSync(template.dumpFile, { force: true });
+    return;
+  }
   const admin = await connectPostgres(template.adminUrl);
   try {
     const rows = await admin.query<{ datname: string }>(

@@ -140,7 +140,7 @@ const checkPrompt = (params: Params): Prompt => {
     throw new OidcError("invalid_request", "prompt=none cannot be combined");
   const integer = (name: string, value: string | undefined) => {
     if (value === undefined) return undefined;
-    if (!/^\d{1,10}$/.test(value))
+    if (!/^\d{1,16}$/.test(value))
       throw new OidcError("invalid_request", `${name} must be a non-negative integer`);
     return Number(value);
   };
@@ -222,23 +222,26 @@ export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcCo
       if (error instanceof OidcError) return back(error);
       throw error;
     }
-    const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+    const nowMs = deps.clock.now().getTime();
+    const nowSeconds = Math.floor(nowMs / 1000);
     const { prompt } = request;
     const session = context.session;
     // A session is fresh enough unless prompt=login asks for a new sign-in (not done yet: no
     // auth_after marker), or max_age or auth_after find it too old.
-    const authSeconds = session ? Math.floor(session.authTime.getTime() / 1000) : 0;
+    const authMs = session ? session.authTime.getTime() : 0;
+    const authSeconds = Math.floor(authMs / 1000);
     const stale =
       !!session &&
       ((prompt.login && prompt.authAfter === undefined) ||
         (prompt.maxAge !== undefined && nowSeconds - authSeconds > prompt.maxAge) ||
-        (prompt.authAfter !== undefined && authSeconds < prompt.authAfter));
+        // auth_after is in milliseconds: the new sign-in must come strictly after the request.
+        (prompt.authAfter !== undefined && authMs <= prompt.authAfter));
     if (!session || stale) {
       if (prompt.none) return back(new OidcError("login_required", "The user must sign in"));
       // Come back without prompt=login, but with the time the new sign-in must follow.
       const returnTo = new URL(context.returnTo, config.issuer);
       returnTo.searchParams.delete("prompt");
-      if (stale) returnTo.searchParams.set("auth_after", String(prompt.authAfter ?? nowSeconds));
+      if (stale) returnTo.searchParams.set("auth_after", String(prompt.authAfter ?? nowMs));
       return { type: "login", returnTo: `${returnTo.pathname}${returnTo.search}`, reauthenticate: stale };
     }
     const code = await issueCode(request, session);
