@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import fastifyFormbody from "@fastify/formbody";
 import type { CoreServices } from "@hisob/core";
+import type { Clock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import Fastify, {
   type FastifyBaseLogger,
@@ -45,6 +46,8 @@ export type ServerDeps = {
   oidc?: OidcProvider;
   /** Fastify logger option: false to silence, or pino options. Default: JSON logs at env's LOG_LEVEL. */
   logger?: FastifyServerOptions["logger"];
+  /** Time source of the OIDC rate-limit windows (tests pass their manual clock); default the system clock. */
+  clock?: Clock;
 };
 
 /** JSON bodies; file uploads get their own per-route limit. */
@@ -88,7 +91,7 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   await registerOpenApi(app);
   await app.register(fastifyFormbody);
   await app.register(healthRoutes, { db: deps.db });
-  if (deps.services) await registerApiRoutes(app, deps.services, env, deps.oidc);
+  if (deps.services) await registerApiRoutes(app, deps.services, env, deps.oidc, deps.clock);
 
   return app;
 };
@@ -99,6 +102,7 @@ const registerApiRoutes = async (
   services: CoreServices,
   env: Env,
   oidc: OidcProvider | undefined,
+  clock: Clock | undefined,
 ) => {
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
@@ -109,5 +113,5 @@ const registerApiRoutes = async (
   await app.register(tenantsRoutes, { services });
   await app.register(currenciesRoutes, { services });
   await app.register(uploadsRoutes, { services });
-  if (oidc) await app.register(oidcRoutes, { services, oidc });
+  if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
 };

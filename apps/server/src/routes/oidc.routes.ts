@@ -1,12 +1,16 @@
 import type { CoreServices } from "@hisob/core";
+import type { Clock } from "@hisob/kernel";
 import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { Env } from "../env";
 import { clearSessionCookie, isSecureRequest, SESSION_COOKIE } from "../http/auth-context";
+import { oidcCors } from "../http/oidc-cors";
+import { oidcRateLimit } from "../http/oidc-rate-limit";
 
 // The OpenID provider's endpoints. They keep the RFC wire format `{ error, error_description }`
 // (not our REST envelope), so this plugin has its own error handler for everything under it.
 
-type Options = { services: CoreServices; oidc: OidcProvider };
+type Options = { services: CoreServices; oidc: OidcProvider; env: Env; clock?: Clock };
 type FormBody = Record<string, string | string[] | undefined>;
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
@@ -52,7 +56,9 @@ const bearerToken = (request: FastifyRequest): string | undefined => {
   return match[1];
 };
 
-export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc }) => {
+export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc, env, clock }) => {
+  await app.register(oidcCors, { allowedOrigins: env.oidc.allowedOrigins });
+  await app.register(oidcRateLimit, { limits: env.rateLimit, redisUrl: env.redis.url, clock });
   app.setErrorHandler((error, request, reply) => {
     if (isOidcError(error)) return sendOidcError(reply, error);
     const status = (error as { statusCode?: number }).statusCode;

@@ -60,14 +60,26 @@ export const TEST_PASSWORD = "Test-Passw0rd!";
 let sequence = 0;
 
 export const createTestApp = async (
-  options: { clock?: Clock; services?: Partial<Omit<CoreServiceDeps, "uploadsDir">> } = {},
+  options: {
+    clock?: Clock;
+    services?: Partial<Omit<CoreServiceDeps, "uploadsDir">>;
+    /** Extra environment variables (e.g. OIDC_ALLOWED_ORIGINS, OIDC_RATE_LIMIT_ENABLED). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestApp> => {
   const db = await createTestDb();
   const outbox = createOutbox(db);
   await syncPermissions(db);
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));
   const env = resolveDevCryptoKey(
-    loadEnv({ NODE_ENV: "test", OIDC_ISSUER_URL: ISSUER, OIDC_CRYPTO_KEY: "t".repeat(40) }),
+    loadEnv({
+      NODE_ENV: "test",
+      OIDC_ISSUER_URL: ISSUER,
+      OIDC_CRYPTO_KEY: "t".repeat(40),
+      // Whole suites share one app and one IP; the rate-limit tests opt in.
+      OIDC_RATE_LIMIT_ENABLED: "false",
+      ...options.env,
+    }),
   );
   const { services, oidc } = composeServices(db, outbox, env, {
     uploadsDir,
@@ -75,7 +87,14 @@ export const createTestApp = async (
     ...(options.services ? { core: options.services } : {}),
   });
   await oidc.start();
-  const app = await buildServer({ env, db, services, oidc, logger: false });
+  const app = await buildServer({
+    env,
+    db,
+    services,
+    oidc,
+    logger: false,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   await app.ready();
 
   const createTenant: TestApp["createTenant"] = async (name = `Tenant ${++sequence}`, tenantOptions = {}) => {
