@@ -183,6 +183,18 @@ describe("introspection", () => {
     expect(anonymous.json().error).toBe("invalid_client");
   });
 
+  it("says active:false for an expired access token", async () => {
+    const tokens = await signIn();
+    clock.advance(3_600_000 + 1_000);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/oidc/introspect",
+      headers: { authorization: basic(rp), "content-type": "application/x-www-form-urlencoded" },
+      payload: form({ token: tokens.access_token }),
+    });
+    expect(res.json()).toEqual({ active: false });
+  });
+
   it("is advertised with end_session in discovery", async () => {
     const doc = (await t.app.inject({ method: "GET", url: "/.well-known/openid-configuration" })).json();
     expect(doc).toMatchObject({ introspection_endpoint: `${ISSUER}/oidc/introspect`, end_session_endpoint: `${ISSUER}/oidc/end_session` });
