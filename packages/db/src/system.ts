@@ -102,7 +102,11 @@ export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
 
   /** RP-initiated logout knows a login session only by its id (the ID token's `sid`). */
   findSessionTenant: (sessionId: string): Promise<string | null> =>
-    runAsSystem(async (tx) => (await tx.session.findUnique({ where: { id: sessionId }, select: { tenantId: true } }))?.tenantId ?? null),
+    runAsSystem(
+      async (tx) =>
+        (await tx.session.findUnique({ where: { id: sessionId }, select: { tenantId: true } }))?.tenantId ??
+        null,
+    ),
 
   /** A new tenant row (the rest of provisioning runs inside the new tenant's withTenant). */
   createTenant: (input: { name: string; domain?: string | null; isPlatform?: boolean }) =>

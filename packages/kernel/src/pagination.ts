@@ -21,4 +21,7 @@ export const ZPage = <T extends z.ZodType>(item: T) =>
   });
 
 /** A boolean in a query string: `true`/`false` (or a real boolean from a non-HTTP caller). */
-export const ZQueryBoolean = z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")]);
+export const ZQueryBoolean = z.union([
+  z.boolean(),
+  z.enum(["true", "false"]).transform((value) => value === "true"),
+]);

@@ -1,5 +1,6 @@
 import type { Db } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
+import type { Clients } from "./clients/clients";
 import { looksLikeOpaqueToken, sha256Hex } from "./opaque-token";
 
 export type ValidAccessToken = {
@@ -12,17 +13,17 @@ export type ValidAccessToken = {
 
 /**
  * An access token → who it speaks for, or null: unknown, expired, revoked, its grant revoked, or
- * its login session ended (the grant is then gone), or its user or tenant deactivated. Tokens are
+ * its login session ended (the grant is then gone), or its user, tenant or client deactivated. Tokens are
  * opaque and looked up by hash on every use, so revocation takes effect immediately.
  */
 export const createAccessTokenVerifier =
-  (deps: { db: Db; clock: Clock }) =>
+  (deps: { db: Db; clock: Clock; clients: Clients }) =>
   async (token: string): Promise<ValidAccessToken | null> => {
     if (!looksLikeOpaqueToken(token)) return null;
     const tokenHash = sha256Hex(token);
     const tenantId = await deps.db.system.findOidcTokenTenant(tokenHash);
     if (!tenantId) return null;
-    return deps.db.withTenant(tenantId, async (tx) => {
+    const valid = await deps.db.withTenant(tenantId, async (tx) => {
       const row = await tx.oidcToken.findUnique({
         where: { tokenHash },
         include: {
@@ -42,6 +43,9 @@ export const createAccessTokenVerifier =
         scope: row.scope.split(" "),
       };
     });
+    // A deactivated (or deleted) client's tokens stop working at once.
+    if (!valid || !(await deps.clients.findActive(valid.clientId))) return null;
+    return valid;
   };
 
 export type AccessTokenVerifier = ReturnType<typeof createAccessTokenVerifier>;

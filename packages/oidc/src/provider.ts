@@ -44,7 +44,7 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
       config.refreshTokenLifetime,
     ),
   });
-  const verifyAccessToken = createAccessTokenVerifier({ db, clock });
+  const verifyAccessToken = createAccessTokenVerifier({ db, clock, clients });
 
   return {
     config,

@@ -18,7 +18,11 @@ export type UserInfo = {
 /** A relative avatar (an upload path) becomes an absolute URL on the issuer. */
 const absolute = (url: string, issuer: string): string | undefined => {
   try {
-    return new URL(url, `${issuer}/`).toString();
+    const absoluteUrl = new URL(url, `${issuer}/`);
+    // Only web URLs: a javascript: or data: picture would be an XSS vector for relying parties.
+    return absoluteUrl.protocol === "https:" || absoluteUrl.protocol === "http:"
+      ? absoluteUrl.toString()
+      : undefined;
   } catch {
     return undefined;
   }

@@ -64,7 +64,7 @@ const sessionRow = (sessionToken: string) =>
   });
 
 describe("discovery (oidcc-discovery-endpoint-verification)", () => {
-  it("serves exactly the spec's document, issuer = OIDC_ISSUER_URL", async () => {
+  it("serves exactly the spec's document (plus part 2's two endpoints), issuer = OIDC_ISSUER_URL", async () => {
     const res = await t.app.inject({ method: "GET", url: "/.well-known/openid-configuration" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
@@ -75,6 +75,9 @@ describe("discovery (oidcc-discovery-endpoint-verification)", () => {
       userinfo_endpoint: `${ISSUER}/oidc/userinfo`,
       jwks_uri: `${ISSUER}/oidc/keys`,
       revocation_endpoint: `${ISSUER}/oidc/revoke`,
+      // Beyond the spec's list, added by part 2: introspection and RP-initiated logout.
+      introspection_endpoint: `${ISSUER}/oidc/introspect`,
+      end_session_endpoint: `${ISSUER}/oidc/end_session`,
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       subject_types_supported: ["public"],
@@ -307,14 +310,24 @@ describe("authorization code flow (openid-client, strict)", () => {
   it("a confidential client without PKCE (require_pkce false) is served, and no refresh token without offline_access", async () => {
     const config = await kit.rp(confidential);
     const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: RP_CALLBACK, scope: "openid email", state });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: RP_CALLBACK,
+      scope: "openid email",
+      state,
+    });
     const tokens = await oidc.authorizationCodeGrant(config, await kit.follow(url, user.token), {
       expectedState: state,
       idTokenExpected: true,
     });
     expect(tokens.refresh_token).toBeUndefined();
     const raw = JSON.parse(kit.lastExchange("/oidc/token").responseBody) as Record<string, unknown>;
-    expect(Object.keys(raw).sort()).toEqual(["access_token", "expires_in", "id_token", "scope", "token_type"]);
+    expect(Object.keys(raw).sort()).toEqual([
+      "access_token",
+      "expires_in",
+      "id_token",
+      "scope",
+      "token_type",
+    ]);
   });
 
   it("oidcc-ensure-request-with-unknown-parameter-succeeds; oidcc-ensure-other-scope-order-succeeds", async () => {
@@ -374,14 +387,17 @@ describe("userinfo: claims by granted scope (oidcc-scope-*)", () => {
   });
 
   it("oidcc-scope-profile: names, updated_at in integer seconds, phone_number_verified false; no picture without an avatar", async () => {
-    const plain = await t.createUser(tenantId, []);
-    const tokens = await kit.tokensFor(confidential, plain.token, { scope: "openid profile" });
+    const tokens = await kit.tokensFor(confidential, user.token, { scope: "openid profile" });
     const row = await t.db.withTenant(tenantId, (tx) =>
-      tx.user.findFirstOrThrow({ where: { id: plain.id }, select: { firstName: true, lastName: true, updatedAt: true } }),
+      tx.user.findFirstOrThrow({
+        where: { id: user.id },
+        select: { firstName: true, lastName: true, updatedAt: true, avatarUrl: true },
+      }),
     );
+    expect(row.avatarUrl).toBeNull();
     const info = (await kit.userinfo(tokens.access_token)).json() as Record<string, unknown>;
     expect(info).toStrictEqual({
-      sub: plain.id,
+      sub: user.id,
       name: `${row.firstName} ${row.lastName}`,
       given_name: row.firstName,
       family_name: row.lastName,
@@ -416,47 +432,56 @@ describe("userinfo: claims by granted scope (oidcc-scope-*)", () => {
     ]);
     await expect(oidc.fetchUserInfo(config, tokens.access_token, randomUUID())).rejects.toThrow();
   });
+});
 
-  it("picture: an absolute avatar URL set through PUT /account is published as is", async () => {
-    const member = await t.createUser(tenantId, []);
+describe("userinfo: picture (the avatar as an absolute URL)", () => {
+  let member: SeededUser;
+  let profileToken: string;
+
+  beforeAll(async () => {
+    member = await t.createUser(tenantId, []);
+    profileToken = (await kit.tokensFor(confidential, member.token, { scope: "openid profile" }))
+      .access_token;
+  });
+
+  const putAvatar = (avatarUrl: string) =>
+    t.app.inject({ method: "PUT", url: "/account", headers: member.headers, payload: { avatarUrl } });
+  const storeAvatar = (avatarUrl: string) =>
+    t.db.withTenant(tenantId, (tx) => tx.user.updateMany({ where: { id: member.id }, data: { avatarUrl } }));
+  const picture = async () => ((await kit.userinfo(profileToken)).json() as Record<string, unknown>).picture;
+
+  it("an absolute avatar URL set through PUT /account is published as is", async () => {
     const avatar = "https://cdn.example.com/avatars/me.png";
-    const put = await t.app.inject({
-      method: "PUT",
-      url: "/account",
-      headers: member.headers,
-      payload: { avatarUrl: avatar },
-    });
-    expect(put.statusCode).toBe(200);
-    const tokens = await kit.tokensFor(confidential, member.token, { scope: "openid profile" });
-    expect((await kit.userinfo(tokens.access_token)).json()).toMatchObject({ picture: avatar });
+    expect((await putAvatar(avatar)).statusCode).toBe(200);
+    expect(await picture()).toBe(avatar);
   });
 
-  it("picture: an uploaded avatar (its relative contentUrl, set through PUT /account) becomes an absolute URL on the issuer", async () => {
-    const member = await t.createUser(tenantId, []);
+  it("an uploaded avatar (its relative contentUrl, set through PUT /account) becomes an absolute URL on the issuer", async () => {
     const contentUrl = `/uploads/${randomUUID()}/content`;
-    const put = await t.app.inject({
-      method: "PUT",
-      url: "/account",
-      headers: member.headers,
-      payload: { avatarUrl: contentUrl },
-    });
+    const put = await putAvatar(contentUrl);
     expect({ status: put.statusCode, body: put.json() as unknown }).toMatchObject({ status: 200 });
-    const tokens = await kit.tokensFor(confidential, member.token, { scope: "openid profile" });
-    expect((await kit.userinfo(tokens.access_token)).json()).toMatchObject({
-      picture: `${ISSUER}${contentUrl}`,
-    });
+    expect(await picture()).toBe(`${ISSUER}${contentUrl}`);
   });
 
-  it("picture: a relative avatar already stored is made absolute on the issuer", async () => {
-    const member = await t.createUser(tenantId, []);
+  it("a relative avatar already stored is made absolute on the issuer", async () => {
     const contentUrl = `/uploads/${randomUUID()}/content`;
-    await t.db.withTenant(tenantId, (tx) =>
-      tx.user.updateMany({ where: { id: member.id }, data: { avatarUrl: contentUrl } }),
-    );
-    const tokens = await kit.tokensFor(confidential, member.token, { scope: "openid profile" });
-    expect((await kit.userinfo(tokens.access_token)).json()).toMatchObject({
-      picture: `${ISSUER}${contentUrl}`,
-    });
+    await storeAvatar(contentUrl);
+    expect(await picture()).toBe(`${ISSUER}${contentUrl}`);
+  });
+
+  it.each([
+    "javascript:alert(document.domain)",
+    "data:text/html,<script>alert(1)</script>",
+  ])("PUT /account refuses the avatar URL %s (not http(s))", async (avatarUrl) => {
+    expect((await putAvatar(avatarUrl)).statusCode).toBe(400);
+  });
+
+  it.each([
+    "javascript:alert(document.domain)",
+    "data:text/html,<script>alert(1)</script>",
+  ])("userinfo never publishes %s as picture, whatever is stored", async (avatarUrl) => {
+    await storeAvatar(avatarUrl);
+    expect(await picture()).toBeUndefined();
   });
 });
 
@@ -547,7 +572,7 @@ describe("revocation (RFC 7009)", () => {
   });
 });
 
-describe("loopback redirect URIs (RFC 8252 §7.3) — hisob-desktop only", () => {
+describe("loopback redirect URIs (RFC 8252 §7.3): public native clients only, e.g. hisob-desktop", () => {
   it("the accountant app is registered: public, PKCE required, first-party, native, exactly its two redirect URIs", async () => {
     const record = await t.oidc.clients.findActive(DESKTOP_CLIENT_ID);
     expect(record).toMatchObject({
@@ -593,7 +618,9 @@ describe("loopback redirect URIs (RFC 8252 §7.3) — hisob-desktop only", () =>
   });
 
   it("the code is bound to the port it was issued for", async () => {
-    const issued = await kit.issueCode(kit.desktop, user.token, { redirectUri: "http://127.0.0.1:5000/callback" });
+    const issued = await kit.issueCode(kit.desktop, user.token, {
+      redirectUri: "http://127.0.0.1:5000/callback",
+    });
     expectOidcError(
       await kit.exchange(kit.desktop, issued, { redirect_uri: "http://127.0.0.1:5001/callback" }),
       400,
@@ -671,7 +698,11 @@ describe("oidcc-redirect-uri-query-*: a registered redirect URI with a query", (
     expect(issued.callback.searchParams.get("state")).toBe("s1");
     expect((await kit.exchange(client, issued)).statusCode).toBe(200);
 
-    for (const redirectUri of ["https://rp.example/cb?tenant=other", "https://rp.example/cb?tenant=acme&x=1", "https://rp.example/cb"]) {
+    for (const redirectUri of [
+      "https://rp.example/cb?tenant=other",
+      "https://rp.example/cb?tenant=acme&x=1",
+      "https://rp.example/cb",
+    ]) {
       const res = await kit.authorize(
         { client_id: client.clientId, redirect_uri: redirectUri, response_type: "code", scope: "openid" },
         user.token,
@@ -719,6 +750,99 @@ describe("login page round trip", () => {
     expect(claims?.sub).toBe(user.id);
     expect(claims?.auth_time).toBe(Math.floor(clock.now().getTime() / 1000));
     expect(claims?.sid).toBe((await sessionRow(signedIn.session)).sessionId);
+  });
+
+  it("oidcc-max-age-1: a session older than max_age signs in again; openid-client's max_age check passes", async () => {
+    const config = await kit.rp(confidential);
+    const oldSession = await kit.newSession(user);
+    clock.advance(120_000);
+    try {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: RP_CALLBACK,
+        scope: "openid",
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        max_age: "60",
+      });
+      const stale = await t.app.inject({
+        method: "GET",
+        url: `${url.pathname}${url.search}`,
+        cookies: { session: oldSession },
+      });
+      // Not a code for the old sign-in: the login page.
+      expect(stale.statusCode).toBe(302);
+      const login = new URL(String(stale.headers.location), ISSUER);
+      expect(login.pathname).toBe("/login");
+      clock.advance(3_000); // the user types a password
+      const signedIn = await kit.signInThroughLoginPage(`${login.pathname}${login.search}`, user, oldSession);
+      const callback = await kit.follow(new URL(signedIn.next, ISSUER), signedIn.session);
+      const tokens = await oidc.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        maxAge: 60,
+      });
+      expect(tokens.claims()?.auth_time).toBe(Math.floor(clock.now().getTime() / 1000));
+    } finally {
+      clock.set(new Date());
+    }
+  });
+
+  it("oidcc-prompt-login: prompt=login signs in again even with a fresh session", async () => {
+    const current = await kit.newSession(user);
+    clock.advance(5_000);
+    try {
+      const res = await kit.authorize(
+        {
+          client_id: confidential.clientId,
+          redirect_uri: RP_CALLBACK,
+          response_type: "code",
+          scope: "openid",
+          prompt: "login",
+        },
+        current,
+      );
+      expect(res.statusCode).toBe(302);
+      const login = new URL(String(res.headers.location), ISSUER);
+      expect(login.pathname).toBe("/login");
+      clock.advance(3_000); // the user types a password
+      const signedIn = await kit.signInThroughLoginPage(`${login.pathname}${login.search}`, user, current);
+      const callback = await kit.follow(new URL(signedIn.next, ISSUER), signedIn.session);
+      const code = callback.searchParams.get("code") ?? "";
+      const exchanged = await kit.token(confidential, {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: RP_CALLBACK,
+      });
+      const claims = decodeJwt((exchanged.json() as { id_token: string }).id_token);
+      expect(claims.auth_time).toBe(Math.floor(clock.now().getTime() / 1000));
+      expect(claims.sid).toBe((await sessionRow(signedIn.session)).sessionId);
+    } finally {
+      clock.set(new Date());
+    }
+  });
+
+  it("an authorization request with a long (accepted) state and nonce survives the login round trip", async () => {
+    // Both are within what /oidc/authorize accepts (state ≤ 2048, nonce ≤ 512 characters).
+    const state = "s".repeat(1500);
+    const nonce = "n".repeat(500);
+    const issued = {
+      client_id: confidential.clientId,
+      redirect_uri: RP_CALLBACK,
+      response_type: "code",
+      scope: "openid",
+      state,
+      nonce,
+    };
+    const anonymous = await kit.authorize(issued);
+    expect(anonymous.statusCode).toBe(302);
+    const login = new URL(String(anonymous.headers.location), ISSUER);
+    const authorizePath = login.searchParams.get("next") ?? "";
+    expect(authorizePath).toMatch(/^\/oidc\/authorize\?/);
+    const signedIn = await kit.signInThroughLoginPage(`${login.pathname}${login.search}`, user);
+    // The browser must come back to the authorization request, not to the default landing page.
+    expect(signedIn.next).toBe(authorizePath);
+    const callback = await kit.follow(new URL(signedIn.next, ISSUER), signedIn.session);
+    expect(callback.searchParams.get("state")).toBe(state);
   });
 
   it("ui_locales is carried to the login page", async () => {

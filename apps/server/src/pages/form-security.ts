@@ -19,7 +19,7 @@ const PROBE_ORIGIN = "http://next.invalid";
  * host), schemes, backslashes, control characters, and paths whose dot segments collapse into "//".
  */
 export const safeNextPath = (value: unknown): string => {
-  if (typeof value !== "string" || value.length > 2048) return DEFAULT_NEXT;
+  if (typeof value !== "string" || value.length > 8192) return DEFAULT_NEXT;
   if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\") || CONTROL_CHARS.test(value)) {
     return DEFAULT_NEXT;
   }

@@ -10,7 +10,7 @@ import {
 import { z } from "zod";
 import { raiseSessionDeleted } from "../auth/auth.service";
 import { usersRepository } from "../users/users.repository";
-import { type TUserDto, ZPassword, ZUserDto } from "../users/users.schema";
+import { type TUserDto, ZAvatarUrl, ZPassword, ZUserDto } from "../users/users.schema";
 
 export const ZAccountDto = ZUserDto.extend({
   tenant: z.object({ id: z.uuid(), name: z.string() }),
@@ -22,7 +22,7 @@ export const ZUpdateAccountInput = z
     firstName: z.string().trim().min(1).max(100).optional(),
     lastName: z.string().trim().min(1).max(100).optional(),
     uiLanguage: ZLocale.optional(),
-    avatarUrl: z.url().max(2048).nullable().optional(),
+    avatarUrl: ZAvatarUrl.nullable().optional(),
     currentPassword: z.string().min(1).max(1024).optional(),
     newPassword: ZPassword.optional(),
   })

@@ -15,6 +15,19 @@ export const ZPassword = z.string().superRefine((password, ctx) => {
 
 const ZName = z.string().trim().min(1).max(100);
 
+/**
+ * An avatar: an http(s) URL, or one of our uploads' content paths (as `POST /uploads` returns it).
+ * Never `javascript:` or `data:`: the URL is published to relying parties as the `picture` claim.
+ */
+export const ZAvatarUrl = z.union([
+  z.httpUrl().max(2048),
+  z
+    .string()
+    .regex(/^\/uploads\/[0-9a-f-]{36}\/content$/, {
+      message: "must be an http(s) URL or an upload's content path",
+    }),
+]);
+
 export const ZCreateUserInput = z
   .object({
     email: ZEmail,
@@ -23,7 +36,7 @@ export const ZCreateUserInput = z
     password: ZPassword.optional(),
     uiLanguage: ZLocale.default("en"),
     active: z.boolean().default(true),
-    avatarUrl: z.url().max(2048).optional(),
+    avatarUrl: ZAvatarUrl.optional(),
     /** Roles by name (CLI, bootstrap) … */
     roleNames: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
     /** … or by id (the API). */
@@ -57,7 +70,6 @@ export type TUserDto = z.infer<typeof ZUserDto>;
 
 export const USER_SORT_FIELDS = ["email", "firstName", "lastName", "createdAt", "updatedAt"] as const;
 
-
 export const ZListUsersQuery = z.object({
   ...ZPagination.shape,
   sortBy: z.enum(USER_SORT_FIELDS).default("createdAt"),
@@ -79,7 +91,7 @@ export const ZUpdateUserInput = z
     lastName: ZName.optional(),
     uiLanguage: ZLocale.optional(),
     active: z.boolean().optional(),
-    avatarUrl: z.url().max(2048).nullable().optional(),
+    avatarUrl: ZAvatarUrl.nullable().optional(),
     /** Sets a new password (an administrator's reset); the user's own change goes through /account. */
     password: ZPassword.optional(),
   })

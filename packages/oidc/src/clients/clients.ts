@@ -92,16 +92,10 @@ export const redirectUriMatches = (client: OidcClientRecord, requested: string):
   }
   if (asked.protocol !== "http:" || !LOOPBACK_HOSTS.has(asked.hostname) || requested.includes("#"))
     return false;
-  return client.redirectUris.some((registered) => {
-    const url = new URL(registered);
-    return (
-      url.protocol === "http:" &&
-      url.hostname === asked.hostname &&
-      url.port === "" &&
-      url.pathname === asked.pathname &&
-      url.search === asked.search
-    );
-  });
+  // Everything but the port must match a registered URI exactly (no credentials sneak in).
+  const portless = new URL(asked.href);
+  portless.port = "";
+  return client.redirectUris.some((registered) => new URL(registered).href === portless.href);
 };
 
 export const createClients = (deps: { db: Db }) => {
