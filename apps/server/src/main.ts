@@ -69,7 +69,9 @@ const main = async () => {
   context.outbox.start();
   // Keys rotated by another instance (or the CLI, on PostgreSQL) are picked up within a minute.
   const keyRefresh = setInterval(() => {
-    context.oidc.keys.load().catch((error: unknown) => app.log.error({ err: error }, "reloading signing keys failed"));
+    context.oidc.keys
+      .load()
+      .catch((error: unknown) => app.log.error({ err: error }, "reloading signing keys failed"));
   }, 60_000);
   keyRefresh.unref();
   for (const warning of env.warnings) app.log.warn(warning);
