@@ -60,15 +60,15 @@ export type MemoryRun<T> = {
   peakRss: number;
   /** Peak heapUsed minus heapUsed before (sampled on the main thread; see `heapSamples`). */
   peakHeap: number;
-  /** How many heapUsed samples the main thread managed: few means its event loop was blocked. */
-  heapSamples: number;
+  /** Peak external memory (Buffers, zlib) minus before, sampled with heapUsed. */
+  peakExternal: number;
   /** The longest the main thread's event loop went without running a timer, in seconds. */
   longestStall: number;
 };
 
 /**
- * Runs `fn` once, sampling memory every `intervalMs`: rss from a worker thread, heapUsed on the main
- * thread (its timer, plus every call of the `sample` function handed to `fn`, e.g. per output
+ * Runs `fn` once, sampling memory every `intervalMs`: rss from a worker thread, heapUsed and external on
+ * the main thread (its timer, plus every call of the `sample` function handed to `fn`, e.g. per output
  * chunk). Peaks are reported minus the readings taken just before, after a forced GC.
  */
 export const withMemorySampling = async <T>(
@@ -85,12 +85,13 @@ export const withMemorySampling = async <T>(
     const before = process.memoryUsage();
     peakRssBox[0] = before.rss;
     let peakHeap = before.heapUsed;
-    let heapSamples = 0;
+    let peakExternal = before.external;
     let lastTick = performance.now();
     let longestStall = 0;
     const sample = () => {
-      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-      heapSamples++;
+      const now = process.memoryUsage();
+      peakHeap = Math.max(peakHeap, now.heapUsed);
+      peakExternal = Math.max(peakExternal, now.external);
     };
     const timer = setInterval(() => {
       const now = performance.now();
@@ -109,7 +110,7 @@ export const withMemorySampling = async <T>(
         seconds: elapsed,
         peakRss: (peakRssBox[0] ?? before.rss) - before.rss,
         peakHeap: peakHeap - before.heapUsed,
-        heapSamples,
+        peakExternal: peakExternal - before.external,
         longestStall: longestStall / 1000,
       };
     } finally {

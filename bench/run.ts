@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { oidcBench } from "./oidc.bench";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
 
@@ -17,7 +18,7 @@ export type BenchResult = {
 export type BenchOptions = { iterations?: number; users?: number };
 export type Bench = { name: string; run(options: BenchOptions): Promise<BenchResult> };
 
-const benches: Bench[] = [tenantTransactionBench, usersBench];
+const benches: Bench[] = [tenantTransactionBench, usersBench, oidcBench];
 
 const ZArgs = z.object({
   only: z.string().optional(),
