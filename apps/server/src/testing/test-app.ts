@@ -5,7 +5,6 @@ import {
   ADMIN_ROLE_NAME,
   type CoreServiceDeps,
   type CoreServices,
-  createCoreServices,
   insertUser,
   provisionTenant,
   syncPermissions,

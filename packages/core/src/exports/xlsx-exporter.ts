@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { minorToMajorString } from "@hisob/kernel";
 import ExcelJS from "exceljs";
@@ -79,6 +80,10 @@ export const writeXlsx = async <Row>(options: {
 
   let rowCount = 0;
   for await (const batch of options.rows) {
+    // Let the zip stream flush between batches, and wait while the reader is slower than we are:
+    // otherwise compressed output (and the rows behind it) pile up in memory.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (options.output.writableNeedDrain) await once(options.output, "drain");
     for (const record of batch) {
       const values = options.columns.map((column) => column.value(record));
       const row = sheet.addRow(

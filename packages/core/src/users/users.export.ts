@@ -78,27 +78,40 @@ export const createUsersExport = (deps: { db: Db }) => ({
     ] as Prisma.UserOrderByWithRelationInput[];
     const total = Math.min(query.limit ?? EXPORT_MAX_ROWS, EXPORT_MAX_ROWS);
 
-    // Keyset batches (cursor = last id): each batch is its own short transaction, so a long export
-    // never holds the database, and memory holds one batch at a time.
+    const sortField = query.sortBy;
+    const after = query.order === "asc" ? "gt" : "lt";
+    /**
+     * Keyset: rows strictly after the last one in (sort field, id) order. Prisma's own `cursor` turns a
+     * non-unique sort into a filter the index cannot serve (each batch rescans what came before).
+     */
+    const afterRow = (last: ExportRow): Prisma.UserWhereInput => ({
+      OR: [
+        { [sortField]: { [after]: last[sortField] } },
+        { [sortField]: last[sortField], id: { [after]: last.id } },
+      ],
+    });
+
+    // Each batch is its own short transaction, so a long export never holds the database, and memory
+    // holds one batch at a time.
     async function* batches(): AsyncGenerator<ExportRow[]> {
-      let cursor: string | undefined;
+      let last: ExportRow | undefined;
       let remaining = total;
       while (remaining > 0) {
         const take = Math.min(BATCH, remaining);
         const rows = await deps.db.withTenant(ctx.tenantId, (tx) =>
           tx.user.findMany({
-            where,
+            where: last ? { AND: [where, afterRow(last)] } : where,
             select: EXPORT_SELECT,
             orderBy,
             take,
-            ...(cursor ? { cursor: { id: cursor }, skip: 1 } : { skip: query.offset }),
+            ...(last ? {} : { skip: query.offset }),
           }),
         );
         if (rows.length === 0) return;
         yield rows;
         remaining -= rows.length;
         if (rows.length < take) return;
-        cursor = rows[rows.length - 1]?.id;
+        last = rows[rows.length - 1];
       }
     }
 

@@ -21,11 +21,9 @@ const ZName = z.string().trim().min(1).max(100);
  */
 export const ZAvatarUrl = z.union([
   z.httpUrl().max(2048),
-  z
-    .string()
-    .regex(/^\/uploads\/[0-9a-f-]{36}\/content$/, {
-      message: "must be an http(s) URL or an upload's content path",
-    }),
+  z.string().regex(/^\/uploads\/[0-9a-f-]{36}\/content$/, {
+    message: "must be an http(s) URL or an upload's content path",
+  }),
 ]);
 
 export const ZCreateUserInput = z
