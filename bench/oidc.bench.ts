@@ -293,13 +293,16 @@ export const oidcBench: Bench = {
       let measuring = false;
       const measure = async (op: (worker: number, i: number) => Promise<void>) => {
         await runConcurrent(WORKERS, warmup, op);
-        current = newMeters();
+        const counted = newMeters();
+        current = counted;
         measuring = true;
         try {
           const run = await runConcurrent(WORKERS, perWorker, op);
-          return { run, meters: current };
+          return { run, meters: counted };
         } finally {
+          // Later warm-ups and setup count elsewhere.
           measuring = false;
+          current = newMeters();
         }
       };
 

@@ -62,6 +62,10 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
   app.decorateRequest("authMethod", null);
 
   app.addHook("onRequest", async (request) => {
+    // The OpenID provider authenticates its callers itself (clients, its own tokens, the login
+    // session): resolving an API context there would only repeat that work.
+    const url = request.routeOptions.url ?? "";
+    if (url.startsWith("/oidc/") || url.startsWith("/.well-known/")) return;
     const bearer = bearerOf(request.headers.authorization);
     const cookie = request.cookies[SESSION_COOKIE];
     if (typeof bearer === "string") {
