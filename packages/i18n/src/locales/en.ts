@@ -45,6 +45,9 @@ export const en = {
       unknown_user: "validation error: {{field}} has users that do not exist",
       user_not_member: "The user is not a member of this group.",
     },
+    oidc: {
+      client_exists: "A client with this client_id is already registered.",
+    },
     tenant: {
       domain_taken: "This domain is already used by another organization.",
       not_found: "Organization not found.",

@@ -48,6 +48,9 @@ export const uz: Messages = {
         "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan foydalanuvchilar ko‘rsatilgan",
       user_not_member: "Foydalanuvchi bu guruh a’zosi emas.",
     },
+    oidc: {
+      client_exists: "Bunday client_id bilan mijoz allaqachon ro‘yxatdan o‘tgan.",
+    },
     tenant: {
       domain_taken: "Bu domen boshqa tashkilot tomonidan band qilingan.",
       not_found: "Tashkilot topilmadi.",
