@@ -31,7 +31,7 @@ const absolute = (url: string, issuer: string): string | undefined => {
 /**
  * GET/POST /oidc/userinfo: the spec's claims by granted scope. `profile` carries name, given_name,
  * family_name, picture, updated_at and phone_number_verified (we have no phone scope); `email`
- * carries email and email_verified. Both verified flags are always false (not implemented yet).
+ * carries email and email_verified. Both verified flags are always false: the spec plans verification for a later phase.
  */
 export const createUserinfo =
   (deps: { db: Db; config: OidcConfig; verifyAccessToken: AccessTokenVerifier }) =>
