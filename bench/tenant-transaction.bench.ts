@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { createDb, migrate } from "@hisob/db";
 import { pgliteConnection } from "../packages/db/src/sql-connection";
+import { insertTenant } from "../packages/db/src/testing/insert-tenant";
 import { opsPerSecond } from "./measure";
 import type { Bench } from "./run";
 
@@ -15,7 +16,7 @@ export const tenantTransactionBench: Bench = {
     const pglite = new PGlite();
     await migrate(pgliteConnection(pglite));
     const db = await createDb({ dataDir: "", pglite });
-    const tenant = await db.system.createTenant({ name: "bench" });
+    const tenant = await insertTenant(db, "bench");
     const user = await db.withTenant(tenant.id, (tx) =>
       tx.user.create({
         data: { tenantId: tenant.id, email: "bench@example.com", firstName: "B", lastName: "B" },

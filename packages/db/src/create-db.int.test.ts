@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "./create-db";
 import { DatabaseSetupError } from "./errors";
 import { readMigrations } from "./migrate";
-import { createTestDb, testDatabaseKind } from "./testing";
+import { createTestDb, insertTenant, testDatabaseKind } from "./testing";
 
 const tempRoot = mkdtempSync(path.join(tmpdir(), "hisob-create-db-"));
 afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
@@ -57,7 +57,7 @@ describe("the embedded database in a folder", () => {
       const names = readMigrations().map((m) => m.name);
       expect(await first.migrate()).toEqual({ applied: names, alreadyApplied: 0 });
       await first.ping();
-      const tenant = await first.system.createTenant({ name: "Persisted LLC" });
+      const tenant = await insertTenant(first, "Persisted LLC");
       await first.withTenant(tenant.id, (tx) =>
         tx.user.create({
           data: { tenantId: tenant.id, email: "kept@example.com", firstName: "Kept", lastName: "On Disk" },

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "./create-db";
 import { lockDataDir } from "./data-dir-lock";
 import { DatabaseSetupError } from "./errors";
+import { insertTenant } from "./testing/insert-tenant";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const tempRoot = mkdtempSync(path.join(tmpdir(), "hisob-lock-"));
@@ -133,7 +134,7 @@ try {
     const db = await createDb({ dataDir, purpose: "the integration test" });
     try {
       await db.migrate();
-      const tenant = await db.system.createTenant({ name: "Before" });
+      const tenant = await insertTenant(db, "Before");
 
       const second = await runSecondProcess(dataDir, tenant.id);
       expect(second.code).toBe(3);

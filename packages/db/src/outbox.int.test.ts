@@ -5,7 +5,7 @@ import { createManualClock, type DispatchedEvent, type ManualClock } from "@hiso
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./create-db";
 import { createOutbox, type Outbox } from "./outbox";
-import { createTestDb } from "./testing";
+import { createTestDb, insertTenant } from "./testing";
 
 let db: Db;
 let tenantId: string;
@@ -45,7 +45,7 @@ const raiseMany = (outbox: Outbox, type: string, from: number, count: number) =>
 
 beforeAll(async () => {
   db = await createTestDb();
-  tenantId = (await db.system.createTenant({ name: "Outbox Co" })).id;
+  tenantId = (await insertTenant(db, "Outbox Co")).id;
   clock = createManualClock(new Date("2026-03-01T09:00:00.000Z"));
 });
 

@@ -108,14 +108,6 @@ export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
         null,
     ),
 
-  /** A new tenant row (the rest of provisioning runs inside the new tenant's withTenant). */
-  createTenant: (input: { name: string; domain?: string | null; isPlatform?: boolean }) =>
-    runAsSystem((tx) =>
-      tx.tenant.create({
-        data: { name: input.name, domain: input.domain ?? null, isPlatform: input.isPlatform ?? false },
-      }),
-    ),
-
   /**
    * Grants newly registered permissions to every tenant's built-in admin role (platform-only ones
    * to the platform tenant's alone), so "admin holds every permission" stays true as modules grow.

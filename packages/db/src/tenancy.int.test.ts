@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./create-db";
-import { createTestDb, TEST_OWNER_ROLE, testDatabaseKind } from "./testing";
+import { createTestDb, insertTenant, TEST_OWNER_ROLE, testDatabaseKind } from "./testing";
 import { afterCommit } from "./tx-hooks";
 
 // The two walls between tenants. These tests deliberately write queries WITHOUT a tenant filter:
@@ -17,8 +17,8 @@ const addUser = (tenantId: string, email: string) =>
 
 beforeAll(async () => {
   db = await createTestDb();
-  tenantA = (await db.system.createTenant({ name: "A" })).id;
-  tenantB = (await db.system.createTenant({ name: "B" })).id;
+  tenantA = (await insertTenant(db, "A")).id;
+  tenantB = (await insertTenant(db, "B")).id;
   await addUser(tenantA, "a1@example.com");
   await addUser(tenantA, "a2@example.com");
   await addUser(tenantB, "b1@example.com");

@@ -2,6 +2,7 @@ import { inject } from "vitest";
 import type { Db } from "../create-db";
 import { createScratchDatabase, createTestDbFromTemplate } from "./test-databases";
 
+export { insertTenant } from "./insert-tenant";
 export { TEST_OWNER_ROLE, type TestTemplate } from "./test-databases";
 
 /** A fresh, migrated database for this test file (PGlite, or PostgreSQL when DATABASE_URL is set). */

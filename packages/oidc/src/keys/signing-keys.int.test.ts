@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
 import type { Db, Tx } from "@hisob/db";
-import { createTestDb, testDatabaseKind } from "@hisob/db/testing";
+import { createTestDb, insertTenant, testDatabaseKind } from "@hisob/db/testing";
 import { createManualClock, newId } from "@hisob/kernel";
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -143,7 +143,7 @@ describe("ensureActiveKey", () => {
   });
 
   it("keeps the key table away from tenant transactions", async () => {
-    const tenant = await db.system.createTenant({ name: "Keys wall" });
+    const tenant = await insertTenant(db, "Keys wall");
     await expect(db.withTenant(tenant.id, (tx) => tx.oidcSigningKey.findMany())).rejects.toThrow(
       /permission denied/i,
     );
