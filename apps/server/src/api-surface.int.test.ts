@@ -99,7 +99,24 @@ describe("the REST surface", () => {
         payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nA's secret\r\n--${boundary}--\r\n`,
       })
     ).json().items[0];
+    const post = async (url: string, payload: object) =>
+      (await t.app.inject({ method: "POST", url, headers: adminA.headers, payload })).json();
+    const account = await post("/finance/accounts", { name: "A's cash", currency: "UZS" });
+    const payment = await post("/finance/payments", {
+      accountId: account.id,
+      amount: "500",
+      date: "2026-11-22",
+    });
+    const expense = await post("/finance/expenses", {
+      accountId: account.id,
+      amount: "100",
+      date: "2026-11-22",
+    });
+    const financeIds = [account.id, payment.id, expense.id];
     const idsByPrefix: Record<string, Record<string, string>> = {
+      "/finance/accounts": { id: account.id },
+      "/finance/payments": { id: payment.id },
+      "/finance/expenses": { id: expense.id },
       "/users": { id: adminA.id, roleId: a.adminRoleId },
       "/roles": { id: a.adminRoleId, permission: "users:read:all" },
       "/groups": { id: group.id, uid: adminA.id },
@@ -118,6 +135,9 @@ describe("the REST surface", () => {
         "POST /roles/{id}/permissions": { permissions: ["users:read:all"] },
         "PUT /groups/{id}": { name: "Hijacked" },
         "POST /groups/{id}/users": { userIds: [adminB.id] },
+        "PUT /finance/accounts/{id}": { name: "Hijacked" },
+        "PUT /finance/payments/{id}": { amount: "1" },
+        "PUT /finance/expenses/{id}": { amount: "1" },
       };
       const key = `${op.method} ${op.path}`;
       const needsBody = op.method === "PUT" || op.method === "POST";
@@ -136,12 +156,25 @@ describe("the REST surface", () => {
     // And nothing of A changed.
     const stillA = await t.app.inject({ method: "GET", url: `/users/${adminA.id}`, headers: adminA.headers });
     expect(stillA.json().firstName).not.toBe("Hijacked");
-    const lists = ["/users?limit=100", "/roles?limit=100", "/groups?limit=100", "/uploads?limit=100"];
+    const lists = [
+      "/users?limit=100",
+      "/roles?limit=100",
+      "/groups?limit=100",
+      "/uploads?limit=100",
+      "/finance/accounts?limit=100",
+      "/finance/payments?limit=100",
+      "/finance/expenses?limit=100",
+      "/finance/reconcile",
+    ];
     for (const url of lists) {
       const body = (await t.app.inject({ method: "GET", url, headers: adminB.headers })).body;
-      expect(body, url).not.toContain(adminA.id);
-      expect(body, url).not.toContain(group.id);
-      expect(body, url).not.toContain(upload.id);
+      for (const id of [adminA.id, group.id, upload.id, ...financeIds]) expect(body, url).not.toContain(id);
     }
+    const stillAccount = await t.app.inject({
+      method: "GET",
+      url: `/finance/accounts/${account.id}`,
+      headers: adminA.headers,
+    });
+    expect(stillAccount.json()).toMatchObject({ name: "A's cash", balance: "400" });
   });
 });

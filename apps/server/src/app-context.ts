@@ -1,8 +1,9 @@
-import "@hisob/finance";
-import { type CoreServiceDeps, type CoreServices, createCoreServices, syncPermissions } from "@hisob/core";
+import { type CoreServiceDeps, createCoreServices, syncPermissions } from "@hisob/core";
 import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
+import { createFinanceServices } from "@hisob/finance";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createOidcProvider, type OidcProvider } from "@hisob/oidc";
+import type { AppServices } from "./app-services";
 import { type BootstrapResult, bootstrapPlatform } from "./bootstrap";
 import type { ResolvedEnv } from "./env";
 
@@ -11,7 +12,7 @@ import type { ResolvedEnv } from "./env";
 export type AppContext = {
   db: Db;
   outbox: Outbox;
-  services: CoreServices;
+  services: AppServices;
   oidc: OidcProvider;
   bootstrap: BootstrapResult | null;
 };
@@ -28,13 +29,16 @@ export const composeServices = (
   } = {},
 ) => {
   const clock = options.clock ?? systemClock;
-  const services = createCoreServices({
-    db,
-    outbox,
-    clock,
-    uploadsDir: options.uploadsDir ?? env.uploadsDir,
-    ...options.core,
-  });
+  const services: AppServices = {
+    ...createCoreServices({
+      db,
+      outbox,
+      clock,
+      uploadsDir: options.uploadsDir ?? env.uploadsDir,
+      ...options.core,
+    }),
+    finance: createFinanceServices({ db, outbox, clock }),
+  };
   const oidc = createOidcProvider({
     db,
     clock,

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import fastifyFormbody from "@fastify/formbody";
-import type { CoreServices } from "@hisob/core";
 import type { Clock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import Fastify, {
@@ -13,12 +12,15 @@ import Fastify, {
   type RawServerDefault,
 } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AppServices } from "./app-services";
 import type { Env } from "./env";
 import { registerAuthContext } from "./http/auth-context";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { accountRoutes } from "./routes/account.routes";
 import { currenciesRoutes } from "./routes/currencies.routes";
+import { financeAccountsRoutes } from "./routes/finance-accounts.routes";
+import { financeDocumentsRoutes } from "./routes/finance-documents.routes";
 import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
@@ -41,7 +43,7 @@ export type ServerDeps = {
   env: Env;
   db: { ping(): Promise<void> };
   /** The module services behind the API routes; without them only health and docs are served. */
-  services?: CoreServices;
+  services?: AppServices;
   /** The OpenID provider (its routes are mounted when given). */
   oidc?: OidcProvider;
   /** Fastify logger option: false to silence, or pino options. Default: JSON logs at env's LOG_LEVEL. */
@@ -99,7 +101,7 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
 /** Every API route, behind one context hook (cookie or bearer → TenantContext; CSRF rules). */
 const registerApiRoutes = async (
   app: App,
-  services: CoreServices,
+  services: AppServices,
   env: Env,
   oidc: OidcProvider | undefined,
   clock: Clock | undefined,
@@ -113,5 +115,7 @@ const registerApiRoutes = async (
   await app.register(tenantsRoutes, { services });
   await app.register(currenciesRoutes, { services });
   await app.register(uploadsRoutes, { services });
+  await app.register(financeAccountsRoutes, { services });
+  await app.register(financeDocumentsRoutes, { services });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
 };

@@ -25,7 +25,12 @@ const INDIRECT_REASONS = [
   "role.platform_permission",
   "group.unknown_role",
   "group.unknown_user",
+  "finance.payment_not_found",
+  "finance.expense_not_found",
 ];
+
+// `reason: "x"`, and the reason argument of the finance helpers `fieldError(field, "x", …)` / `notFound("x", …)`.
+const REASON_IN_SOURCE = /\b(?:reason:\s*|fieldError\([^,()]*,\s*|notFound\(\s*)"([a-z0-9_.]+)"/g;
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -48,7 +53,7 @@ const reasonsInSource = (): string[] => {
         continue; // a workspace without src/
       }
       for (const file of files) {
-        for (const match of readFileSync(file, "utf8").matchAll(/\breason:\s*"([a-z0-9_.]+)"/g)) {
+        for (const match of readFileSync(file, "utf8").matchAll(REASON_IN_SOURCE)) {
           if (match[1]) found.add(match[1]);
         }
       }

@@ -63,15 +63,17 @@ describe("parseMinor", () => {
 });
 
 describe("wire schemas", () => {
-  it("ZMinorAmount turns a decimal string into a bigint and refuses numbers and malformed strings", () => {
-    expect(ZMinorAmount.parse("-125")).toBe(-125n);
+  it("ZMinorAmount accepts a decimal string within int64 and refuses numbers and malformed strings", () => {
+    expect(ZMinorAmount.parse("-125")).toBe("-125");
+    expect(ZMinorAmount.safeParse("9223372036854775807").success).toBe(true);
+    expect(ZMinorAmount.safeParse("9223372036854775808").success).toBe(false);
     expect(ZMinorAmount.safeParse(125).success).toBe(false);
     const result = ZMinorAmount.safeParse("1.25");
     expect(result.error?.issues[0]?.message).toBe("must be an integer string of minor units within int64");
   });
 
   it("ZPositiveMinorAmount refuses zero and negatives", () => {
-    expect(ZPositiveMinorAmount.parse("1")).toBe(1n);
+    expect(ZPositiveMinorAmount.parse("1")).toBe("1");
     expect(ZPositiveMinorAmount.safeParse("0").error?.issues[0]?.message).toBe("must be positive");
     expect(ZPositiveMinorAmount.safeParse("-5").success).toBe(false);
   });

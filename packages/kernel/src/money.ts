@@ -20,23 +20,25 @@ export const parseMinor = (value: string): bigint | null => {
 
 export const formatMinor = (amount: bigint): string => amount.toString();
 
-/** Wire schema for an amount in minor units: a decimal integer string → bigint. */
+/**
+ * Wire schema for an amount in minor units: a decimal integer string within int64. It stays a
+ * string (convert with `BigInt` after parsing), so parsing twice — at the transport and again in
+ * the service — accepts the same value both times.
+ */
 export const ZMinorAmount = z
   .string()
-  .transform((value, ctx) => {
-    const amount = parseMinor(value);
-    if (amount === null) {
-      ctx.addIssue({ code: "custom", message: "must be an integer string of minor units within int64" });
-      return z.NEVER;
-    }
-    return amount;
+  .refine((value) => parseMinor(value) !== null, {
+    message: "must be an integer string of minor units within int64",
   })
   .meta({ description: "Amount in minor units as a decimal integer string", example: "1250000" });
 
 /** A strictly positive amount (payments, expenses, transfers). */
-export const ZPositiveMinorAmount = ZMinorAmount.refine((amount) => amount > 0n, {
-  message: "must be positive",
-});
+export const ZPositiveMinorAmount = ZMinorAmount.refine(
+  (amount) => !amount.startsWith("-") && amount !== "0",
+  {
+    message: "must be positive",
+  },
+);
 
 /** Wire schema for an exchange rate: a positive decimal string (≤ 12 integer and 12 fraction digits). */
 export const ZRate = z

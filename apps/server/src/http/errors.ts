@@ -125,6 +125,8 @@ const ZValidationEntry = z.object({
   instancePath: z.string(),
   keyword: z.string(),
   message: z.string().optional(),
+  /** zod's issue details; for `unrecognized_keys`, the keys. */
+  params: z.object({ keys: z.array(z.string()).optional() }).optional(),
 });
 
 /**
@@ -132,17 +134,21 @@ const ZValidationEntry = z.object({
  * "is required" follows the same rule as the kernel's `toFieldIssues`, which needs the raw zod issues.
  */
 const toFieldIssuesFromValidation = (entries: unknown[], context: unknown): FieldIssue[] =>
-  entries.map((entry) => {
+  entries.flatMap((entry) => {
     const parsed = ZValidationEntry.safeParse(entry);
     const fallbackPath = (typeof context === "string" && CONTEXT_NAMES.get(context)) || "input";
-    if (!parsed.success) return { path: fallbackPath, message: "is invalid" };
-    const { instancePath, keyword, message = "is invalid" } = parsed.data;
+    if (!parsed.success) return [{ path: fallbackPath, message: "is invalid" }];
+    const { instancePath, keyword, message = "is invalid", params } = parsed.data;
     const segments = instancePath.split("/").filter(Boolean);
+    // Each unknown key of a strict object is named on its own, as the kernel's `toFieldIssues` does.
+    if (keyword === "unrecognized_keys" && params?.keys?.length) {
+      return params.keys.map((key) => ({ path: [...segments, key].join("."), message: "is not allowed" }));
+    }
     const path = segments.join(".") || fallbackPath;
     // Fastify hands a route `null` when the request has no body at all: that body is missing too.
     const absent = segments.length === 0 ? /received (undefined|null)/ : /received undefined/;
     const isMissing = keyword === "invalid_type" && absent.test(message);
-    return { path, message: isMissing ? "is required" : message };
+    return [{ path, message: isMissing ? "is required" : message }];
   });
 
 const isFieldIssueList = (value: unknown): value is FieldIssue[] =>

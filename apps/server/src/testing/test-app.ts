@@ -4,7 +4,6 @@ import path from "node:path";
 import {
   ADMIN_ROLE_NAME,
   type CoreServiceDeps,
-  type CoreServices,
   insertUser,
   provisionTenant,
   syncPermissions,
@@ -14,6 +13,7 @@ import { createTestDb } from "@hisob/db/testing";
 import type { Clock, Permission } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import { composeServices } from "../app-context";
+import type { AppServices } from "../app-services";
 import { loadEnv, resolveDevCryptoKey } from "../env";
 import { type App, buildServer } from "../server";
 
@@ -25,7 +25,7 @@ export type TestApp = {
   app: App;
   db: Db;
   outbox: Outbox;
-  services: CoreServices;
+  services: AppServices;
   oidc: OidcProvider;
   /** The temporary storage directory of this app's uploads. */
   uploadsDir: string;

@@ -1,6 +1,6 @@
 import type { Db } from "@hisob/db";
 import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { isUniqueViolation } from "../prisma-errors";
+import { isForeignKeyViolation, isUniqueViolation } from "../prisma-errors";
 import {
   type TCurrencyDto,
   ZCreateCurrencyInput,
@@ -95,9 +95,19 @@ export const createCurrenciesService = (deps: { db: Db }) => {
             params: { issues: [{ path: "codes", message: `unknown or inactive: ${missing.join(", ")}` }] },
           });
         }
-        await tx.tenantCurrency.deleteMany({
-          where: { tenantId: ctx.tenantId, currencyCode: { notIn: codes } },
-        });
+        // Money accounts reference their currency's selection: the database refuses to drop one in use.
+        await tx.tenantCurrency
+          .deleteMany({ where: { tenantId: ctx.tenantId, currencyCode: { notIn: codes } } })
+          .catch((error: unknown) => {
+            if (isForeignKeyViolation(error)) {
+              throw new AppError("CONFLICT", {
+                reason: "currency.in_use",
+                message:
+                  "A currency that money accounts use cannot be removed from the organization's currencies",
+              });
+            }
+            throw error;
+          });
         await tx.tenantCurrency.createMany({
           data: codes.map((currencyCode) => ({ tenantId: ctx.tenantId, currencyCode })),
           skipDuplicates: true,

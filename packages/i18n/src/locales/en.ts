@@ -57,6 +57,28 @@ export const en = {
       exists: "This currency already exists.",
       not_found: "Currency not found.",
       unknown: "validation error: {{field}} has unknown or inactive currencies",
+      in_use: "A currency that money accounts use cannot be removed from the organization's currencies.",
+    },
+    finance: {
+      account_not_found: "Account not found.",
+      account_name_taken: "An account with this name already exists.",
+      account_negative: "Overdraft cannot be turned off while the balance is below zero.",
+      account_in_use: "The account has transactions and cannot be deleted.",
+      unknown_account: "validation error: {{field}} is not an account of this organization",
+      unknown_counterparty: "validation error: {{field}} is not a counterparty of this organization",
+      unknown_category: "validation error: {{field}} is not a category of this organization",
+      currency_not_selected: "validation error: {{field}} is not one of the organization's currencies",
+      currency_mismatch: "validation error: {{field}} must be the account's currency",
+      insufficient_balance: "Insufficient balance on the account.",
+      balance_out_of_range: "The account's balance would leave the range a balance can hold.",
+      payment_not_found: "Payment not found.",
+      expense_not_found: "Expense not found.",
+      transfer_currency_mismatch:
+        "validation error: {{field}} must be in the origin account's currency (use an exchange between currencies)",
+      exchange_same_currency:
+        "validation error: {{field}} must be in another currency (use a transfer within one currency)",
+      exchange_too_small: "validation error: {{field}} times the rate is less than one minor unit",
+      exchange_out_of_range: "validation error: {{field}} times the rate is beyond what an amount can hold",
     },
     upload: {
       too_large: "validation error: the file is too large",

@@ -61,6 +61,31 @@ export const uz: Messages = {
       not_found: "Valyuta topilmadi.",
       unknown:
         "Kiritilgan ma’lumotlarda xato: {{field}} maydonida noma’lum yoki faol bo‘lmagan valyutalar ko‘rsatilgan",
+      in_use: "Pul hisoblari yuritilayotgan valyutani tashkilot valyutalaridan olib tashlab bo‘lmaydi.",
+    },
+    finance: {
+      account_not_found: "Hisob topilmadi.",
+      account_name_taken: "Bunday nomli hisob allaqachon mavjud.",
+      account_negative: "Balans noldan past bo‘lganda overdraftni o‘chirib bo‘lmaydi.",
+      account_in_use: "Hisobda operatsiyalar bor, uni o‘chirib bo‘lmaydi.",
+      unknown_account: "Kiritilgan ma’lumotlarda xato: {{field}} bu tashkilotning hisobi emas",
+      unknown_counterparty: "Kiritilgan ma’lumotlarda xato: {{field}} bu tashkilotning kontragenti emas",
+      unknown_category: "Kiritilgan ma’lumotlarda xato: {{field}} bu tashkilotning toifasi emas",
+      currency_not_selected: "Kiritilgan ma’lumotlarda xato: {{field}} tashkilot valyutalari qatorida yo‘q",
+      currency_mismatch:
+        "Kiritilgan ma’lumotlarda xato: {{field}} hisob valyutasi bilan bir xil bo‘lishi kerak",
+      insufficient_balance: "Hisobda mablag‘ yetarli emas.",
+      balance_out_of_range: "Hisob balansi ruxsat etilgan chegaradan chiqib ketadi.",
+      payment_not_found: "Tushum topilmadi.",
+      expense_not_found: "Xarajat topilmadi.",
+      transfer_currency_mismatch:
+        "Kiritilgan ma’lumotlarda xato: {{field}} manba hisob valyutasida bo‘lishi kerak (turli valyutalar uchun ayirboshlashdan foydalaning)",
+      exchange_same_currency:
+        "Kiritilgan ma’lumotlarda xato: {{field}} boshqa valyutada bo‘lishi kerak (bir valyuta ichida o‘tkazmadan foydalaning)",
+      exchange_too_small:
+        "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda bir eng kichik birlikdan kam",
+      exchange_out_of_range:
+        "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
     },
     upload: {
       too_large: "Kiritilgan ma’lumotlarda xato: fayl hajmi juda katta",

@@ -1,0 +1,79 @@
+import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount } from "@hisob/kernel";
+import { z } from "zod";
+import { ZIsoDate } from "../dates";
+
+/*
+ * Payments (money in) and expenses (money out) have the same shape; each posts one ledger entry.
+ */
+
+const ZComment = z.string().trim().max(1000);
+
+export const ZCreateDocumentInput = z
+  .object({
+    accountId: z.uuid(),
+    /** Minor units of the account's currency, > 0. */
+    amount: ZPositiveMinorAmount,
+    /** Optional guard: when given it must be the account's currency (catches an amount meant for another). */
+    currency: ZCurrencyCode.optional(),
+    date: ZIsoDate,
+    counterpartyId: z.uuid().nullable().default(null),
+    categoryId: z.uuid().nullable().default(null),
+    comment: ZComment.default(""),
+  })
+  .strict();
+export type TCreateDocumentInput = z.input<typeof ZCreateDocumentInput>;
+
+export const ZUpdateDocumentInput = z
+  .object({
+    accountId: z.uuid().optional(),
+    amount: ZPositiveMinorAmount.optional(),
+    currency: ZCurrencyCode.optional(),
+    date: ZIsoDate.optional(),
+    counterpartyId: z.uuid().nullable().optional(),
+    categoryId: z.uuid().nullable().optional(),
+    comment: ZComment.optional(),
+  })
+  .strict();
+export type TUpdateDocumentInput = z.input<typeof ZUpdateDocumentInput>;
+
+export const DOCUMENT_SORT_FIELDS = ["date", "amount", "createdAt"] as const;
+
+export const ZListDocumentsQuery = ZPagination.extend({
+  sortBy: z.enum(DOCUMENT_SORT_FIELDS).default("date"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  accountId: z.uuid().optional(),
+  counterpartyId: z.uuid().optional(),
+  categoryId: z.uuid().optional(),
+  createdBy: z.uuid().optional(),
+  from: ZIsoDate.optional().describe("First date, inclusive"),
+  to: ZIsoDate.optional().describe("Last date, inclusive"),
+}).refine((query) => !query.from || !query.to || query.from <= query.to, {
+  message: "must not be before from",
+  path: ["to"],
+});
+export type TListDocumentsQuery = z.input<typeof ZListDocumentsQuery>;
+
+const documentDto = (id: string) =>
+  z
+    .object({
+      id: z.uuid(),
+      accountId: z.uuid(),
+      /** The account's currency: the unit of `amount`. */
+      currency: z.string(),
+      /** Minor units as a decimal integer string. */
+      amount: z.string(),
+      date: z.iso.date(),
+      counterpartyId: z.uuid().nullable(),
+      categoryId: z.uuid().nullable(),
+      comment: z.string(),
+      /** The ledger entry this document posted. */
+      transactionId: z.uuid(),
+      createdBy: z.uuid(),
+      createdAt: z.iso.datetime(),
+      updatedAt: z.iso.datetime(),
+    })
+    .meta({ id });
+
+export const ZPaymentDto = documentDto("Payment");
+export const ZExpenseDto = documentDto("Expense");
+export type TDocumentDto = z.infer<typeof ZPaymentDto>;

@@ -1,0 +1,340 @@
+import { type Db, type Outbox, Prisma, type Tx } from "@hisob/db";
+import {
+  type Clock,
+  newId,
+  type Page,
+  parseInput,
+  requirePermission,
+  requireScope,
+  systemClock,
+  type TenantContext,
+} from "@hisob/kernel";
+import { dateOf, toIsoDate } from "../dates";
+import { fieldError, notFound, violatedForeignKey } from "../finance-errors";
+import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
+import {
+  type TDocumentDto,
+  type TListDocumentsQuery,
+  ZCreateDocumentInput,
+  ZListDocumentsQuery,
+  ZUpdateDocumentInput,
+} from "./documents.schema";
+
+/** What differs between a payment and an expense; everything else is one implementation. */
+export type DocumentKind = {
+  name: "payment" | "expense";
+  resource: "payments" | "expenses";
+  transactionType: "income" | "expense";
+  /** 1n: money enters the account (payment); -1n: it leaves (expense). */
+  direction: 1n | -1n;
+  events: { created: string; updated: string; deleted: string };
+};
+
+export const PAYMENT: DocumentKind = {
+  name: "payment",
+  resource: "payments",
+  transactionType: "income",
+  direction: 1n,
+  events: { created: "PaymentCreated", updated: "PaymentUpdated", deleted: "PaymentDeleted" },
+};
+
+export const EXPENSE: DocumentKind = {
+  name: "expense",
+  resource: "expenses",
+  transactionType: "expense",
+  direction: -1n,
+  events: { created: "ExpenseRecorded", updated: "ExpenseUpdated", deleted: "ExpenseDeleted" },
+};
+
+const documentSelect = {
+  id: true,
+  accountId: true,
+  amount: true,
+  date: true,
+  counterpartyId: true,
+  categoryId: true,
+  comment: true,
+  transactionId: true,
+  createdBy: true,
+  createdAt: true,
+  updatedAt: true,
+  account: { select: { currencyCode: true } },
+} satisfies Prisma.PaymentSelect;
+
+type DocumentRow = Prisma.PaymentGetPayload<{ select: typeof documentSelect }>;
+
+const toDto = (row: DocumentRow): TDocumentDto => ({
+  id: row.id,
+  accountId: row.accountId,
+  currency: row.account.currencyCode,
+  amount: row.amount.toString(),
+  date: toIsoDate(row.date),
+  counterpartyId: row.counterpartyId,
+  categoryId: row.categoryId,
+  comment: row.comment,
+  transactionId: row.transactionId,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** An unknown counterparty or category is caught by its tenant-scoped foreign key: name the field. */
+const rethrowUnknownReference = (error: unknown): never => {
+  const constraint = violatedForeignKey(error);
+  if (constraint?.includes("counterparty")) {
+    throw fieldError(
+      "counterpartyId",
+      "finance.unknown_counterparty",
+      "is not a counterparty of this organization",
+    );
+  }
+  if (constraint?.includes("category")) {
+    throw fieldError("categoryId", "finance.unknown_category", "is not a category of this organization");
+  }
+  throw error;
+};
+
+export const createDocumentsService = (
+  kind: DocumentKind,
+  deps: { db: Db; outbox: Outbox; clock?: Clock },
+) => {
+  const { db, outbox } = deps;
+  const clock = deps.clock ?? systemClock;
+  // Payments and expenses have identical columns: one delegate type serves both tables.
+  const table = (tx: Tx) => (kind.name === "payment" ? tx.payment : tx.expense) as unknown as Tx["payment"];
+  const documentNotFound = () =>
+    notFound(
+      `finance.${kind.name}_not_found`,
+      `${kind.name === "payment" ? "Payment" : "Expense"} not found`,
+    );
+  /** Which side of the ledger entry the document's account is on. */
+  const accountSide = (accountId: string) =>
+    kind.direction === 1n
+      ? { originAccountId: null, destinationAccountId: accountId }
+      : { originAccountId: accountId, destinationAccountId: null };
+  const eventPayload = ({ id, ...rest }: TDocumentDto) => ({ [`${kind.name}Id`]: id, ...rest });
+
+  /** The read scope as a filter: `:own` callers see only what they created. */
+  const readFilter = (ctx: TenantContext) =>
+    requireScope(ctx, kind.resource, "read") === "own" ? { createdBy: ctx.actor.userId } : {};
+
+  const find = async (tx: Tx, tenantId: string, id: string, extra: object = {}) => {
+    const row = await table(tx).findFirst({ where: { tenantId, id, ...extra }, select: documentSelect });
+    return row ? toDto(row) : null;
+  };
+
+  /** A stated currency must be the account's; an unknown account is named here too. */
+  const checkCurrency = async (tx: Tx, tenantId: string, accountId: string, currency: string | undefined) => {
+    if (currency === undefined) return;
+    const actual = (await accountCurrencies(tx, tenantId, [accountId])).get(accountId);
+    if (actual === undefined) {
+      throw fieldError("accountId", "finance.unknown_account", "is not an account of this organization");
+    }
+    if (actual !== currency) {
+      throw fieldError("currency", "finance.currency_mismatch", `must be the account's currency ${actual}`);
+    }
+  };
+
+  return {
+    list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentDto>> => {
+      const scope = readFilter(ctx);
+      const query = parseInput(ZListDocumentsQuery, rawQuery);
+      const where: Prisma.PaymentWhereInput = {
+        tenantId: ctx.tenantId,
+        ...(query.accountId ? { accountId: query.accountId } : {}),
+        ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
+        ...(query.categoryId ? { categoryId: query.categoryId } : {}),
+        ...(query.createdBy ? { createdBy: query.createdBy } : {}),
+        ...(query.from || query.to
+          ? {
+              date: {
+                ...(query.from ? { gte: dateOf(query.from) } : {}),
+                ...(query.to ? { lte: dateOf(query.to) } : {}),
+              },
+            }
+          : {}),
+        ...scope,
+      };
+      const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
+        Promise.all([
+          table(tx).findMany({
+            where,
+            select: documentSelect,
+            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+            skip: query.offset,
+            take: query.limit,
+          }),
+          table(tx).count({ where }),
+        ]),
+      );
+      return { items: rows.map(toDto), total, limit: query.limit, offset: query.offset };
+    },
+
+    get: async (ctx: TenantContext, id: string): Promise<TDocumentDto> => {
+      const scope = readFilter(ctx);
+      const dto = await db.withTenant(ctx.tenantId, (tx) => find(tx, ctx.tenantId, id, scope));
+      if (!dto) throw documentNotFound();
+      return dto;
+    },
+
+    /** Inserts the document and its ledger entry and moves the balance, all in one transaction. */
+    create: async (ctx: TenantContext, raw: unknown): Promise<TDocumentDto> => {
+      requirePermission(ctx, `${kind.resource}:create:all`);
+      const input = parseInput(ZCreateDocumentInput, raw);
+      const amount = BigInt(input.amount);
+      const date = dateOf(input.date);
+      const { tenantId } = ctx;
+      return db
+        .withTenant(tenantId, async (tx) => {
+          await checkCurrency(tx, tenantId, input.accountId, input.currency);
+          const now = clock.now();
+          const moved = await moveBalances(
+            tx,
+            tenantId,
+            [{ accountId: input.accountId, delta: kind.direction * amount, field: "accountId" }],
+            now,
+          );
+          const transactionId = newId();
+          await tx.financeTransaction.create({
+            data: {
+              id: transactionId,
+              tenantId,
+              type: kind.transactionType,
+              amount,
+              date,
+              ...accountSide(input.accountId),
+              comment: input.comment,
+              createdBy: ctx.actor.userId,
+              createdAt: now,
+            },
+            select: { id: true },
+          });
+          const id = newId();
+          await table(tx).create({
+            data: {
+              id,
+              tenantId,
+              accountId: input.accountId,
+              counterpartyId: input.counterpartyId,
+              categoryId: input.categoryId,
+              amount,
+              date,
+              comment: input.comment,
+              transactionId,
+              createdBy: ctx.actor.userId,
+              createdAt: now,
+              updatedAt: now,
+            },
+            select: { id: true },
+          });
+          const dto: TDocumentDto = {
+            id,
+            accountId: input.accountId,
+            currency: moved.get(input.accountId)?.currency ?? "",
+            amount: input.amount,
+            date: input.date,
+            counterpartyId: input.counterpartyId,
+            categoryId: input.categoryId,
+            comment: input.comment,
+            transactionId,
+            createdBy: ctx.actor.userId,
+            createdAt: now.toISOString(),
+            updatedAt: now.toISOString(),
+          };
+          // Dispatched by the outbox only once this transaction has committed.
+          await outbox.raise(tx, { type: kind.events.created, tenantId, payload: eventPayload(dto) });
+          return dto;
+        })
+        .catch(rethrowUnknownReference);
+    },
+
+    /** Changes the document and its entry; balances follow (old amount out, new amount in) in the same transaction. */
+    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDocumentDto> => {
+      requirePermission(ctx, `${kind.resource}:update:all`);
+      const input = parseInput(ZUpdateDocumentInput, raw);
+      const { tenantId } = ctx;
+      return db
+        .withTenant(tenantId, async (tx) => {
+          const old = await lockDocument(tx, tenantId, id);
+          if (!old) throw documentNotFound();
+          const accountId = input.accountId ?? old.accountId;
+          const amount = input.amount === undefined ? old.amount : BigInt(input.amount);
+          await checkCurrency(tx, tenantId, accountId, input.currency);
+          const moves: Move[] =
+            accountId === old.accountId
+              ? [{ accountId, delta: kind.direction * (amount - old.amount), field: "amount" }]
+              : [
+                  { accountId: old.accountId, delta: -kind.direction * old.amount, field: "accountId" },
+                  { accountId, delta: kind.direction * amount, field: "accountId" },
+                ];
+          const now = clock.now();
+          await moveBalances(
+            tx,
+            tenantId,
+            moves.filter((move) => move.delta !== 0n),
+            now,
+          );
+          const shared = {
+            amount,
+            ...(input.date === undefined ? {} : { date: dateOf(input.date) }),
+            ...(input.comment === undefined ? {} : { comment: input.comment }),
+          };
+          await tx.financeTransaction.updateMany({
+            where: { tenantId, id: old.transactionId },
+            data: { ...shared, ...accountSide(accountId) },
+          });
+          await table(tx).updateMany({
+            where: { tenantId, id },
+            data: {
+              ...shared,
+              accountId,
+              ...(input.counterpartyId === undefined ? {} : { counterpartyId: input.counterpartyId }),
+              ...(input.categoryId === undefined ? {} : { categoryId: input.categoryId }),
+              updatedAt: now,
+            },
+          });
+          const dto = await find(tx, tenantId, id);
+          if (!dto) throw documentNotFound();
+          await outbox.raise(tx, { type: kind.events.updated, tenantId, payload: eventPayload(dto) });
+          return dto;
+        })
+        .catch(rethrowUnknownReference);
+    },
+
+    /** Removes the document and its entry and takes its amount back off the balance. */
+    delete: async (ctx: TenantContext, id: string): Promise<void> => {
+      requirePermission(ctx, `${kind.resource}:delete:all`);
+      const { tenantId } = ctx;
+      await db.withTenant(tenantId, async (tx) => {
+        const old = await lockDocument(tx, tenantId, id);
+        if (!old) throw documentNotFound();
+        await moveBalances(
+          tx,
+          tenantId,
+          [{ accountId: old.accountId, delta: -kind.direction * old.amount, field: "id" }],
+          clock.now(),
+        );
+        await table(tx).deleteMany({ where: { tenantId, id } });
+        await tx.financeTransaction.deleteMany({ where: { tenantId, id: old.transactionId } });
+        await outbox.raise(tx, {
+          type: kind.events.deleted,
+          tenantId,
+          payload: { [`${kind.name}Id`]: id, transactionId: old.transactionId, accountId: old.accountId },
+        });
+      });
+    },
+  };
+
+  /** The document's posting facts, row-locked so concurrent edits of one document queue. */
+  async function lockDocument(tx: Tx, tenantId: string, id: string) {
+    const rows = await tx.$queryRaw<{ account_id: string; amount: string; transaction_id: string }[]>`
+      SELECT account_id::text, amount::text, transaction_id::text FROM ${Prisma.raw(kind.resource)}
+       WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
+    const row = rows[0];
+    return row
+      ? { accountId: row.account_id, amount: BigInt(row.amount), transactionId: row.transaction_id }
+      : null;
+  }
+};
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;

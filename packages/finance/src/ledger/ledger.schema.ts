@@ -1,0 +1,45 @@
+import { ZPagination } from "@hisob/kernel";
+import { z } from "zod";
+import { ZIsoDate } from "../dates";
+
+export const TRANSACTION_TYPES = ["income", "expense", "transfer", "exchange"] as const;
+
+export const ZTransactionDto = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(TRANSACTION_TYPES),
+    /** Minor units leaving the origin account (income: entering the destination), decimal string. */
+    amount: z.string(),
+    /** Minor units entering the destination when they differ from `amount` (exchanges). */
+    destinationAmount: z.string().nullable(),
+    /** Decimal string; exchanges only. */
+    exchangeRate: z.string().nullable(),
+    date: z.iso.date(),
+    originAccountId: z.uuid().nullable(),
+    destinationAccountId: z.uuid().nullable(),
+    comment: z.string(),
+    createdBy: z.uuid(),
+    createdAt: z.iso.datetime(),
+    /** The payment or expense this entry posts, if any. */
+    paymentId: z.uuid().nullable(),
+    expenseId: z.uuid().nullable(),
+  })
+  .meta({ id: "Transaction" });
+export type TTransactionDto = z.infer<typeof ZTransactionDto>;
+
+export const ZAccountTransactionDto = ZTransactionDto.extend({
+  /** What this entry did to the account's balance, in the account's currency (negative: out). */
+  change: z.string(),
+}).meta({ id: "AccountTransaction" });
+export type TAccountTransactionDto = z.infer<typeof ZAccountTransactionDto>;
+
+export const ZListAccountTransactionsQuery = ZPagination.extend({
+  from: ZIsoDate.optional().describe("First date, inclusive"),
+  to: ZIsoDate.optional().describe("Last date, inclusive"),
+  type: z.enum(TRANSACTION_TYPES).optional(),
+  order: z.enum(["asc", "desc"]).default("desc"),
+}).refine((query) => !query.from || !query.to || query.from <= query.to, {
+  message: "must not be before from",
+  path: ["to"],
+});
+export type TListAccountTransactionsQuery = z.input<typeof ZListAccountTransactionsQuery>;

@@ -1,0 +1,78 @@
+import type { Db, Tx } from "@hisob/db";
+import { type Clock, requirePermission, systemClock, type TenantContext } from "@hisob/kernel";
+import type { TReconcileReport } from "./reconcile.schema";
+
+type DriftRow = { id: string; name: string; currency_code: string; stored: string; computed: string };
+type MismatchRow = { kind: "payment" | "expense"; id: string };
+
+/** Every balance recomputed from the ledger in one aggregate per direction; mismatches only are returned. */
+const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconcileReport> => {
+  const drift = await tx.$queryRaw<DriftRow[]>`
+    SELECT a.id::text, a.name, a.currency_code, a.balance::text AS stored,
+           (COALESCE(i.total, 0) - COALESCE(o.total, 0))::text AS computed
+      FROM money_accounts a
+      LEFT JOIN (SELECT destination_account_id AS id, sum(COALESCE(destination_amount, amount)) AS total
+                   FROM transactions
+                  WHERE tenant_id = ${tenantId}::uuid AND destination_account_id IS NOT NULL
+                  GROUP BY destination_account_id) i ON i.id = a.id
+      LEFT JOIN (SELECT origin_account_id AS id, sum(amount) AS total
+                   FROM transactions
+                  WHERE tenant_id = ${tenantId}::uuid AND origin_account_id IS NOT NULL
+                  GROUP BY origin_account_id) o ON o.id = a.id
+     WHERE a.tenant_id = ${tenantId}::uuid
+       AND a.balance <> COALESCE(i.total, 0) - COALESCE(o.total, 0)
+     ORDER BY a.name, a.id`;
+  const mismatched = await tx.$queryRaw<MismatchRow[]>`
+    SELECT 'payment' AS kind, p.id::text FROM payments p
+      JOIN transactions t ON t.tenant_id = p.tenant_id AND t.id = p.transaction_id
+     WHERE p.tenant_id = ${tenantId}::uuid
+       AND (t.type <> 'income' OR t.amount <> p.amount OR t.destination_account_id <> p.account_id OR t.date <> p.date)
+    UNION ALL
+    SELECT 'expense', e.id::text FROM expenses e
+      JOIN transactions t ON t.tenant_id = e.tenant_id AND t.id = e.transaction_id
+     WHERE e.tenant_id = ${tenantId}::uuid
+       AND (t.type <> 'expense' OR t.amount <> e.amount OR t.origin_account_id <> e.account_id OR t.date <> e.date)`;
+  const accountsChecked = await tx.moneyAccount.count({ where: { tenantId } });
+  return {
+    checkedAt: now.toISOString(),
+    accountsChecked,
+    drift: drift.map((row) => ({
+      accountId: row.id,
+      name: row.name,
+      currency: row.currency_code,
+      stored: row.stored,
+      computed: row.computed,
+    })),
+    mismatchedDocuments: mismatched.map((row) => ({ kind: row.kind, id: row.id })),
+    ok: drift.length === 0 && mismatched.length === 0,
+  };
+};
+
+export const createReconcileService = (deps: { db: Db; clock?: Clock }) => {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+  return {
+    /** The caller's tenant (GET /finance/reconcile). */
+    reconcile: async (ctx: TenantContext): Promise<TReconcileReport> => {
+      requirePermission(ctx, "accounts:reconcile:all");
+      return db.withTenant(ctx.tenantId, (tx) => reconcileIn(tx, ctx.tenantId, clock.now()));
+    },
+
+    /** Every tenant, each in its own tenant transaction (the operator's CLI: `finance:reconcile`). */
+    reconcileAll: async (): Promise<
+      Array<{ tenantId: string; tenantName: string; report: TReconcileReport }>
+    > => {
+      const tenants = await db.withPlatform((tx) =>
+        tx.tenant.findMany({ select: { id: true, name: true }, orderBy: { createdAt: "asc" } }),
+      );
+      const results = [];
+      for (const tenant of tenants) {
+        const report = await db.withTenant(tenant.id, (tx) => reconcileIn(tx, tenant.id, clock.now()));
+        results.push({ tenantId: tenant.id, tenantName: tenant.name, report });
+      }
+      return results;
+    },
+  };
+};
+
+export type ReconcileService = ReturnType<typeof createReconcileService>;
