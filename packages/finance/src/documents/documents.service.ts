@@ -9,6 +9,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError, notFound, violatedForeignKey } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
@@ -79,7 +80,7 @@ const toDto = (row: DocumentRow): TDocumentDto => ({
 });
 
 /** An unknown counterparty or category is caught by its tenant-scoped foreign key: name the field. */
-const rethrowUnknownReference = (error: unknown): never => {
+export const rethrowUnknownReference = (error: unknown): never => {
   const constraint = violatedForeignKey(error);
   if (constraint?.includes("counterparty")) {
     throw fieldError(
@@ -135,6 +136,74 @@ export const createDocumentsService = (
     }
   };
 
+  const createIn = async (
+    tx: Tx,
+    ctx: TenantContext,
+    input: z.output<typeof ZCreateDocumentInput>,
+  ): Promise<TDocumentDto> => {
+    const amount = BigInt(input.amount);
+    const date = dateOf(input.date);
+    const { tenantId } = ctx;
+    await checkCurrency(tx, tenantId, input.accountId, input.currency);
+    const now = clock.now();
+    const moved = await moveBalances(
+      tx,
+      tenantId,
+      [{ accountId: input.accountId, delta: kind.direction * amount, field: "accountId" }],
+      now,
+    );
+    const transactionId = newId();
+    await tx.financeTransaction.create({
+      data: {
+        id: transactionId,
+        tenantId,
+        type: kind.transactionType,
+        amount,
+        date,
+        ...accountSide(input.accountId),
+        comment: input.comment,
+        createdBy: ctx.actor.userId,
+        createdAt: now,
+      },
+      select: { id: true },
+    });
+    const id = newId();
+    await table(tx).create({
+      data: {
+        id,
+        tenantId,
+        accountId: input.accountId,
+        counterpartyId: input.counterpartyId,
+        categoryId: input.categoryId,
+        amount,
+        date,
+        comment: input.comment,
+        transactionId,
+        createdBy: ctx.actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: { id: true },
+    });
+    const dto: TDocumentDto = {
+      id,
+      accountId: input.accountId,
+      currency: moved.get(input.accountId)?.currency ?? "",
+      amount: input.amount,
+      date: input.date,
+      counterpartyId: input.counterpartyId,
+      categoryId: input.categoryId,
+      comment: input.comment,
+      transactionId,
+      createdBy: ctx.actor.userId,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    // Dispatched by the outbox only once this transaction has committed.
+    await outbox.raise(tx, { type: kind.events.created, tenantId, payload: eventPayload(dto) });
+    return dto;
+  };
+
   return {
     list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentDto>> => {
       const scope = readFilter(ctx);
@@ -181,72 +250,15 @@ export const createDocumentsService = (
     create: async (ctx: TenantContext, raw: unknown): Promise<TDocumentDto> => {
       requirePermission(ctx, `${kind.resource}:create:all`);
       const input = parseInput(ZCreateDocumentInput, raw);
-      const amount = BigInt(input.amount);
-      const date = dateOf(input.date);
-      const { tenantId } = ctx;
-      return db
-        .withTenant(tenantId, async (tx) => {
-          await checkCurrency(tx, tenantId, input.accountId, input.currency);
-          const now = clock.now();
-          const moved = await moveBalances(
-            tx,
-            tenantId,
-            [{ accountId: input.accountId, delta: kind.direction * amount, field: "accountId" }],
-            now,
-          );
-          const transactionId = newId();
-          await tx.financeTransaction.create({
-            data: {
-              id: transactionId,
-              tenantId,
-              type: kind.transactionType,
-              amount,
-              date,
-              ...accountSide(input.accountId),
-              comment: input.comment,
-              createdBy: ctx.actor.userId,
-              createdAt: now,
-            },
-            select: { id: true },
-          });
-          const id = newId();
-          await table(tx).create({
-            data: {
-              id,
-              tenantId,
-              accountId: input.accountId,
-              counterpartyId: input.counterpartyId,
-              categoryId: input.categoryId,
-              amount,
-              date,
-              comment: input.comment,
-              transactionId,
-              createdBy: ctx.actor.userId,
-              createdAt: now,
-              updatedAt: now,
-            },
-            select: { id: true },
-          });
-          const dto: TDocumentDto = {
-            id,
-            accountId: input.accountId,
-            currency: moved.get(input.accountId)?.currency ?? "",
-            amount: input.amount,
-            date: input.date,
-            counterpartyId: input.counterpartyId,
-            categoryId: input.categoryId,
-            comment: input.comment,
-            transactionId,
-            createdBy: ctx.actor.userId,
-            createdAt: now.toISOString(),
-            updatedAt: now.toISOString(),
-          };
-          // Dispatched by the outbox only once this transaction has committed.
-          await outbox.raise(tx, { type: kind.events.created, tenantId, payload: eventPayload(dto) });
-          return dto;
-        })
-        .catch(rethrowUnknownReference);
+      return db.withTenant(ctx.tenantId, (tx) => createIn(tx, ctx, input)).catch(rethrowUnknownReference);
     },
+
+    /**
+     * The same posting inside a transaction the caller already holds (e.g. a debt settlement, which
+     * must change the debt and post the money atomically). The caller checks permissions and
+     * maps foreign-key errors with the document's field names (see `rethrowUnknownReference`).
+     */
+    createIn,
 
     /** Changes the document and its entry; balances follow (old amount out, new amount in) in the same transaction. */
     update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDocumentDto> => {
