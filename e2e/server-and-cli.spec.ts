@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { lockDataDir } from "@hisob/db";
+import { createDb, createOutbox, lockDataDir } from "@hisob/db";
+import { createFinanceServices } from "@hisob/finance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, freePort, ROOT, runCli } from "./server-process";
 
@@ -193,6 +194,55 @@ describe("the CLI", () => {
     expect(missingTenant.code).toBe(1);
     expect(missingTenant.stderr).toMatch(/NOT_FOUND: Tenant .* not found/);
     expect(missingTenant.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("finance:reconcile finds a clean ledger, then reports a tampered balance with exit 1", async () => {
+    const tenant = JSON.parse((await cli(["tenant:create", "--name", "Ledger LLC"])).stdout) as {
+      id: string;
+    };
+    // Post through the finance services on the same embedded database (no server holds it now).
+    const db = await createDb({ dataDir, purpose: "the reconcile test" });
+    let accountId = "";
+    try {
+      const finance = createFinanceServices({ db, outbox: createOutbox(db) });
+      const ctx = {
+        tenantId: tenant.id,
+        actor: {
+          userId: "01900000-0000-7000-8000-00000000000a",
+          permissions: new Set(["accounts:create:all", "payments:create:all"]),
+        },
+        locale: "en" as const,
+        requestId: "e2e",
+      };
+      accountId = (await finance.accounts.create(ctx, { name: "Cash", currency: "UZS" })).id;
+      await finance.payments.create(ctx, { accountId, amount: "500", date: "2026-11-22" });
+    } finally {
+      await db.close();
+    }
+
+    const clean = await cli(["finance:reconcile"]);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ ok: true, problems: [] });
+    expect(JSON.parse(clean.stdout).accountsChecked).toBeGreaterThanOrEqual(1);
+
+    const tampered = await createDb({ dataDir, purpose: "the reconcile test" });
+    try {
+      await tampered.withTenant(tenant.id, (tx) =>
+        tx.moneyAccount.update({ where: { id: accountId }, data: { balance: 999n } }),
+      );
+    } finally {
+      await tampered.close();
+    }
+    const drift = await cli(["finance:reconcile", "--tenant", tenant.id]);
+    expect(drift.code).toBe(1);
+    expect(drift.stderr).toMatch(/balance drift in 1 tenant/);
+    expect(JSON.parse(drift.stdout)).toMatchObject({
+      ok: false,
+      tenantsChecked: 1,
+      problems: [{ tenantId: tenant.id, drift: [{ accountId, stored: "999", computed: "500" }] }],
+    });
+    const badTenant = await cli(["finance:reconcile", "--tenant", "nope"]);
+    expect(badTenant.code).toBe(2);
   });
 
   it("refuses while another process holds the embedded database", async () => {

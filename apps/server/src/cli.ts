@@ -24,9 +24,21 @@ Commands:
   oidc:keys:rotate                             create a new signing key (older keys stay published, stop signing)
   oidc:keys:list                               list signing keys
   oidc:keys:retire --kid <uuid>                unpublish an older key once nothing valid depends on it
+  finance:reconcile [--tenant <id>]            recompute every account balance from its transactions (all
+                                               tenants, or one); exits 1 when any balance drifted
 `;
 
 class UsageError extends Error {}
+
+/** A check that ran and found a problem: its report still goes to stdout, the exit code says "failed". */
+class CheckFailed extends Error {
+  constructor(
+    message: string,
+    readonly report: unknown,
+  ) {
+    super(message);
+  }
+}
 
 const ZTenantCreateArgs = z.object({ name: z.string(), domain: z.string().optional() });
 const ZUserCreateArgs = z.object({
@@ -113,6 +125,7 @@ const run = async (argv: string[]): Promise<unknown> => {
     "oidc:keys:rotate",
     "oidc:keys:list",
     "oidc:keys:retire",
+    "finance:reconcile",
   ];
   if (!COMMANDS.includes(command)) {
     throw new UsageError(`Unknown command "${command}"`);
@@ -151,6 +164,10 @@ const run = async (argv: string[]): Promise<unknown> => {
     command === "oidc:keys:retire"
       ? parse(z.object({ kid: ZId }), rest, { kid: { type: "string" } })
       : undefined;
+  const reconcileArgs =
+    command === "finance:reconcile"
+      ? parse(z.object({ tenant: ZId.optional() }), rest, { tenant: { type: "string" } })
+      : undefined;
   if ((command === "oidc:keys:rotate" || command === "oidc:keys:list") && rest.length > 0) {
     throw new UsageError(`${command} takes no options`);
   }
@@ -166,6 +183,27 @@ const run = async (argv: string[]): Promise<unknown> => {
     if (command === "oidc:keys:rotate") return await context.oidc.keys.rotate();
     if (command === "oidc:keys:list") return { keys: await context.oidc.keys.list() };
     if (retireArgs) return await context.oidc.keys.retire(retireArgs.kid);
+    if (reconcileArgs) {
+      const all = await context.services.finance.reconcile.reconcileAll();
+      const tenants = all
+        .filter((entry) => !reconcileArgs.tenant || entry.tenantId === reconcileArgs.tenant)
+        .map(({ tenantId, tenantName, report }) => ({ tenantId, tenantName, ...report }));
+      if (reconcileArgs.tenant && tenants.length === 0) {
+        throw new AppError("NOT_FOUND", {
+          reason: "tenant.not_found",
+          message: `Tenant ${reconcileArgs.tenant} not found`,
+        });
+      }
+      const report = {
+        ok: tenants.every((tenant) => tenant.ok),
+        tenantsChecked: tenants.length,
+        accountsChecked: tenants.reduce((sum, tenant) => sum + tenant.accountsChecked, 0),
+        // Only tenants with something to report; a clean run lists none.
+        problems: tenants.filter((tenant) => !tenant.ok),
+      };
+      if (!report.ok) throw new CheckFailed(`balance drift in ${report.problems.length} tenant(s)`, report);
+      return report;
+    }
     if (clientArgs) {
       const { client, clientSecret } = await context.oidc.clients.create({
         name: clientArgs.name,
@@ -227,6 +265,11 @@ run(process.argv.slice(2)).then(
     process.exit(0);
   },
   (error: unknown) => {
+    if (error instanceof CheckFailed) {
+      process.stdout.write(`${JSON.stringify(error.report)}\n`);
+      process.stderr.write(`hisob cli: ${error.message}\n`);
+      process.exit(1);
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`hisob cli: ${error.message}\n\n${USAGE}`);
       process.exit(2);
