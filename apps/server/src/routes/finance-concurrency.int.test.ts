@@ -24,10 +24,13 @@ const random = (seed: number) => () => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ poolSize: 10 });
   const tenant = await t.createTenant();
   const admin = await t.createUser(tenant.id, "admin");
-  const resolved = await t.services.context.resolveContext({ bearerToken: admin.token, requestId: "concurrency" });
+  const resolved = await t.services.context.resolveContext({
+    bearerToken: admin.token,
+    requestId: "concurrency",
+  });
   if (!resolved) throw new Error("admin context did not resolve");
   ctx = resolved;
 });

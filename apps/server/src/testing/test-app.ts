@@ -64,9 +64,11 @@ export const createTestApp = async (
     services?: Partial<Omit<CoreServiceDeps, "uploadsDir">>;
     /** Extra environment variables (e.g. OIDC_ALLOWED_ORIGINS, OIDC_RATE_LIMIT_ENABLED). */
     env?: Record<string, string>;
+    /** PostgreSQL connection pool size (default 4); concurrency tests ask for more. */
+    poolSize?: number;
   } = {},
 ): Promise<TestApp> => {
-  const db = await createTestDb();
+  const db = await createTestDb(options.poolSize === undefined ? {} : { poolSize: options.poolSize });
   const outbox = createOutbox(db);
   await syncPermissions(db);
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));

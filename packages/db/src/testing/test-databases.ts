@@ -97,8 +97,14 @@ export const dropTemplate = async (template: TestTemplate): Promise<void> => {
 
 let counter = 0;
 
-/** A fresh, migrated database of its own for one test file. Close it in afterAll. */
-export const createTestDbFromTemplate = async (template: TestTemplate): Promise<Db> => {
+/**
+ * A fresh, migrated database of its own for one test file. Close it in afterAll. `poolSize`
+ * (PostgreSQL only; default 4) — concurrency tests and benchmarks ask for more.
+ */
+export const createTestDbFromTemplate = async (
+  template: TestTemplate,
+  options: { poolSize?: number } = {},
+): Promise<Db> => {
   if (template.kind === "pglite") {
     const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(template.dumpFile)]) });
     await pglite.waitReady;
@@ -118,7 +124,11 @@ export const createTestDbFromTemplate = async (template: TestTemplate): Promise<
   } finally {
     await admin.close();
   }
-  return createDb({ databaseUrl: ownerUrl(template.adminUrl, name), dataDir: "", poolSize: 4 });
+  return createDb({
+    databaseUrl: ownerUrl(template.adminUrl, name),
+    dataDir: "",
+    poolSize: options.poolSize ?? 4,
+  });
 };
 
 /** Opens a raw connection to a test database (tests of the migration runner itself). */
