@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { financeLedgerBench } from "./finance-ledger.bench";
 import { oidcBench } from "./oidc.bench";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
@@ -18,7 +19,7 @@ export type BenchResult = {
 export type BenchOptions = { iterations?: number; users?: number };
 export type Bench = { name: string; run(options: BenchOptions): Promise<BenchResult> };
 
-const benches: Bench[] = [tenantTransactionBench, usersBench, oidcBench];
+const benches: Bench[] = [tenantTransactionBench, usersBench, oidcBench, financeLedgerBench];
 
 const ZArgs = z.object({
   only: z.string().optional(),

@@ -79,7 +79,7 @@ const toDto = (row: DocumentRow): TDocumentDto => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-/** An unknown counterparty or category is caught by its tenant-scoped foreign key: name the field. */
+/** An unknown account, counterparty or category is caught by its tenant-scoped foreign key: name the field. */
 export const rethrowUnknownReference = (error: unknown): never => {
   const constraint = violatedForeignKey(error);
   if (constraint?.includes("counterparty")) {
@@ -91,6 +91,9 @@ export const rethrowUnknownReference = (error: unknown): never => {
   }
   if (constraint?.includes("category")) {
     throw fieldError("categoryId", "finance.unknown_category", "is not a category of this organization");
+  }
+  if (constraint?.includes("account")) {
+    throw fieldError("accountId", "finance.unknown_account", "is not an account of this organization");
   }
   throw error;
 };
@@ -146,12 +149,9 @@ export const createDocumentsService = (
     const { tenantId } = ctx;
     await checkCurrency(tx, tenantId, input.accountId, input.currency);
     const now = clock.now();
-    const moved = await moveBalances(
-      tx,
-      tenantId,
-      [{ accountId: input.accountId, delta: kind.direction * amount, field: "accountId" }],
-      now,
-    );
+    // Rows first, balance last: the account's row lock (taken by the balance UPDATE) is then held
+    // only for the UPDATE, the event and the commit, so postings to a busy account queue briefly.
+    // An unknown account, counterparty or category fails the inserts' tenant-scoped foreign keys.
     const transactionId = newId();
     await tx.financeTransaction.create({
       data: {
@@ -185,6 +185,12 @@ export const createDocumentsService = (
       },
       select: { id: true },
     });
+    const moved = await moveBalances(
+      tx,
+      tenantId,
+      [{ accountId: input.accountId, delta: kind.direction * amount, field: "accountId" }],
+      now,
+    );
     const dto: TDocumentDto = {
       id,
       accountId: input.accountId,

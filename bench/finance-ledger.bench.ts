@@ -1,0 +1,218 @@
+import { tmpdir } from "node:os";
+import { provisionTenant, syncPermissions } from "@hisob/core";
+import { createOutbox, type Db } from "@hisob/db";
+import { createFinanceServices } from "@hisob/finance";
+import { listPermissions, newId, type TenantContext } from "@hisob/kernel";
+import pg from "pg";
+// Not "@hisob/db/testing": its index needs vitest's inject. These helpers do not.
+import {
+  createTestDbFromTemplate,
+  dropTemplate,
+  prepareTemplate,
+  type TestTemplate,
+} from "../packages/db/src/testing/test-databases";
+import { percentile, seconds } from "./measure";
+import type { Bench, BenchResult } from "./run";
+
+/**
+ * Payment creation (`finance.payments.create`: validation, balance UPDATE, ledger entry, payment row,
+ * outbox event, one transaction) serially and from 8 concurrent callers, on an account with no
+ * history and on one with 1,000,000 prior transactions — the two must be about equal, since a
+ * posting is O(1) in the account's history. Baseline, same process, same database: plain `pg`
+ * running the same three statements (balance UPDATE, INSERT transaction, INSERT payment) in
+ * BEGIN … COMMIT, as the database owner (no RLS role switch, no outbox). Needs DATABASE_URL
+ * (a PostgreSQL admin URL); skipped without. `--iterations`: payments per case (default 2,000).
+ */
+
+const WORKERS = 8;
+const DEFAULT_ITERATIONS = 2_000;
+const HISTORY = 1_000_000;
+const HISTORY_BATCH = 100_000;
+const DATE = "2026-11-22";
+
+type Run = { opsPerSecond: number; p50: number; p99: number };
+
+/** `workers` loops sharing `total` operations; wall-clock throughput and latency percentiles. */
+const runWorkers = async (workers: number, total: number, op: (i: number) => Promise<void>): Promise<Run> => {
+  const latencies: number[] = [];
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t0 = performance.now();
+        await op(i);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return {
+    opsPerSecond: total / seconds(start),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+};
+
+/** Prior history for `accountId`: income entries spread over ten years, inserted in set-based batches. */
+const seedHistory = async (db: Db, tenantId: string, accountId: string, userId: string) => {
+  for (let done = 0; done < HISTORY; done += HISTORY_BATCH) {
+    await db.withTenant(
+      tenantId,
+      (tx) =>
+        tx.$executeRaw`
+        INSERT INTO transactions (id, tenant_id, type, amount, date, destination_account_id, comment, created_by)
+        SELECT gen_random_uuid(), ${tenantId}::uuid, 'income', 100, DATE '2016-01-01' + (g % 3650), ${accountId}::uuid, '', ${userId}::uuid
+          FROM generate_series(${done + 1}::int, ${done + HISTORY_BATCH}::int) AS g`,
+    );
+  }
+  await db.withTenant(
+    tenantId,
+    (tx) =>
+      tx.$executeRaw`UPDATE money_accounts SET balance = balance + ${BigInt(HISTORY) * 100n} WHERE id = ${accountId}::uuid`,
+  );
+  await db.withTenant(tenantId, (tx) => tx.$executeRaw`ANALYZE transactions`);
+};
+
+export const financeLedgerBench: Bench = {
+  name: "finance-ledger",
+  run: async ({ iterations }): Promise<BenchResult> => {
+    const adminUrl = process.env.DATABASE_URL;
+    if (!adminUrl) {
+      const message =
+        "finance-ledger: skipped — set DATABASE_URL to a PostgreSQL admin URL " +
+        "(e.g. postgres://postgres@127.0.0.1:5432/postgres); concurrency needs PostgreSQL.";
+      console.log(message);
+      return { name: message, rows: [] };
+    }
+    const total = iterations ?? DEFAULT_ITERATIONS;
+    let template: TestTemplate | undefined;
+    let db: Db | undefined;
+    let pool: pg.Pool | undefined;
+    try {
+      template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
+      db = await createTestDbFromTemplate(template, { poolSize: WORKERS + 2 });
+      const appDb = db;
+      const outbox = createOutbox(appDb);
+      await syncPermissions(appDb);
+      const finance = createFinanceServices({ db: appDb, outbox });
+      const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
+      const userId = newId();
+      const ctx: TenantContext = {
+        tenantId: tenant.id,
+        actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },
+        locale: "en",
+        requestId: "bench",
+      };
+      const fresh = await finance.accounts.create(ctx, { name: "Fresh", currency: "UZS" });
+      const busy = await finance.accounts.create(ctx, { name: "Busy", currency: "UZS" });
+      const seedStart = process.hrtime.bigint();
+      await seedHistory(appDb, tenant.id, busy.id, userId);
+      const seedSeconds = seconds(seedStart);
+
+      // The baseline connects as the admin to the same database: RLS does not apply to it.
+      const [{ name }] = await appDb.withTenant(
+        tenant.id,
+        (tx) => tx.$queryRaw<[{ name: string }]>`SELECT current_database() AS name`,
+      );
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      pool = new pg.Pool({ connectionString: url.toString(), max: WORKERS + 2 });
+      const baselinePool = pool;
+      const rawPayment = async (accountId: string) => {
+        const client = await baselinePool.connect();
+        try {
+          await client.query("BEGIN");
+          await client.query(
+            "UPDATE money_accounts SET balance = balance + $1, updated_at = now() WHERE tenant_id = $2 AND id = $3 AND (allow_overdraft OR balance + $1 >= 0) RETURNING currency_code, balance",
+            ["1250", tenant.id, accountId],
+          );
+          const transactionId = newId();
+          await client.query(
+            "INSERT INTO transactions (id, tenant_id, type, amount, date, destination_account_id, comment, created_by) VALUES ($1, $2, 'income', $3, $4, $5, '', $6)",
+            [transactionId, tenant.id, "1250", DATE, accountId, userId],
+          );
+          await client.query(
+            "INSERT INTO payments (id, tenant_id, account_id, amount, date, comment, transaction_id, created_by, updated_at) VALUES ($1, $2, $3, $4, $5, '', $6, $7, now())",
+            [newId(), tenant.id, accountId, "1250", DATE, transactionId, userId],
+          );
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK");
+          throw error;
+        } finally {
+          client.release();
+        }
+      };
+      const ourPayment = async (accountId: string) => {
+        await finance.payments.create(ctx, { accountId, amount: "1250", date: DATE, comment: "" });
+      };
+
+      // Warm both paths (JIT, connection pools, plan caches).
+      for (let i = 0; i < 100; i++) {
+        await rawPayment(fresh.id);
+        await ourPayment(fresh.id);
+      }
+
+      const rows: BenchResult["rows"] = [];
+      const latencyRows: Array<Record<string, string | number>> = [];
+      for (const [label, account] of [
+        ["no history", fresh],
+        [`${HISTORY.toLocaleString("en")} prior transactions`, busy],
+      ] as const) {
+        for (const workers of [1, WORKERS]) {
+          const mode = workers === 1 ? "serial" : `${workers} concurrent`;
+          const raw = await runWorkers(workers, total, () => rawPayment(account.id));
+          const ours = await runWorkers(workers, total, () => ourPayment(account.id));
+          rows.push({ label: `pg baseline, ${mode}, ${label}`, opsPerSecond: raw.opsPerSecond, ratio: 1 });
+          rows.push({
+            label: `payments.create, ${mode}, ${label}`,
+            opsPerSecond: ours.opsPerSecond,
+            ratio: raw.opsPerSecond / ours.opsPerSecond,
+          });
+          latencyRows.push({
+            case: `${mode}, ${label}`,
+            "baseline p50 ms": raw.p50.toFixed(2),
+            "ours p50 ms": ours.p50.toFixed(2),
+            "ours p99 ms": ours.p99.toFixed(2),
+          });
+        }
+      }
+      const report = await finance.reconcile.reconcile(ctx);
+      const drift = await appDb.withTenant(
+        tenant.id,
+        (tx) =>
+          tx.$queryRaw<[{ balance: string; computed: string }]>`
+          SELECT a.balance::text,
+                 ((SELECT COALESCE(sum(amount), 0) FROM transactions t WHERE t.destination_account_id = a.id)
+                  - (SELECT COALESCE(sum(amount), 0) FROM transactions t WHERE t.origin_account_id = a.id))::text AS computed
+            FROM money_accounts a WHERE a.id = ${busy.id}::uuid`,
+      );
+      return {
+        name: `finance-ledger (PostgreSQL, ${total} payments per case, pool ${WORKERS + 2})`,
+        rows,
+        tables: [
+          { title: "Latency per payment", rows: latencyRows },
+          {
+            title: "Setup and checks",
+            rows: [
+              {
+                item: `seed ${HISTORY.toLocaleString("en")} transactions (s)`,
+                value: seedSeconds.toFixed(1),
+              },
+              { item: "reconcile after the run: drift", value: report.drift.length },
+              {
+                item: "busy account: stored = recomputed",
+                value: String(drift[0].balance === drift[0].computed),
+              },
+            ],
+          },
+        ],
+      };
+    } finally {
+      await pool?.end();
+      await db?.close();
+      if (template) await dropTemplate(template);
+    }
+  },
+};
