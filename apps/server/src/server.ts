@@ -21,6 +21,7 @@ import { accountRoutes } from "./routes/account.routes";
 import { currenciesRoutes } from "./routes/currencies.routes";
 import { financeAccountsRoutes } from "./routes/finance-accounts.routes";
 import { financeDocumentsRoutes } from "./routes/finance-documents.routes";
+import { financeReportsRoutes } from "./routes/finance-reports.routes";
 import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
@@ -117,5 +118,6 @@ const registerApiRoutes = async (
   await app.register(uploadsRoutes, { services });
   await app.register(financeAccountsRoutes, { services });
   await app.register(financeDocumentsRoutes, { services });
+  await app.register(financeReportsRoutes, { services });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
 };

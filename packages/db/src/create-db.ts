@@ -25,10 +25,18 @@ export type DbConfig = {
   poolSize?: number;
 };
 
+export type TxOptions = {
+  /**
+   * Every statement sees one snapshot (REPEATABLE READ, read only): a report made of several
+   * queries then adds up even while postings commit around it.
+   */
+  snapshot?: boolean;
+};
+
 export type Db = {
   readonly kind: "pglite" | "postgres";
   /** The one way tenant-owned data is read or written: a transaction that can see only `tenantId`'s rows. */
-  withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
   /** Platform-wide tables (currencies, permissions, OIDC clients and keys); tenant rows stay invisible. */
   withPlatform<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The named lookups that happen before a tenant is known; nothing else. */
@@ -110,10 +118,16 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
   }
 
   /** A transaction as `role`, optionally scoped to a tenant; after-commit hooks run once it commits. */
-  const runAs = async <T>(role: DbRole, tenantId: string | null, fn: (tx: Tx) => Promise<T>): Promise<T> => {
+  const runAs = async <T>(
+    role: DbRole,
+    tenantId: string | null,
+    fn: (tx: Tx) => Promise<T>,
+    options: TxOptions = {},
+  ): Promise<T> => {
     let hooks: Array<() => void> = [];
     const result = await prisma.$transaction(async (tx) => {
       hooks = beginHooks(tx);
+      if (options.snapshot) await tx.$executeRaw`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
       // One round trip: both settings are transaction-local and vanish at commit/rollback.
       await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId ?? ""}, true), set_config('role', ${role}, true)`;
       return fn(tx);
@@ -124,9 +138,9 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
 
   const db: Db = {
     kind: config.databaseUrl ? "postgres" : "pglite",
-    withTenant: (tenantId, fn) => {
+    withTenant: (tenantId, fn, options) => {
       if (!UUID.test(tenantId)) throw new Error(`withTenant needs a tenant UUID, got "${tenantId}"`);
-      return runAs(DB_ROLES.tenant, tenantId, fn);
+      return runAs(DB_ROLES.tenant, tenantId, fn, options);
     },
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
     system: createSystemQueries((fn) => runAs(DB_ROLES.system, null, fn)),

@@ -1,5 +1,5 @@
 export { Prisma, PrismaClient, type Tx } from "./client";
-export { createDb, type Db, type DbConfig } from "./create-db";
+export { createDb, type Db, type DbConfig, type TxOptions } from "./create-db";
 export { lockDataDir } from "./data-dir-lock";
 export { DatabaseSetupError } from "./errors";
 export {

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccountsService } from "./accounts/accounts.service";
 import { createDocumentsService, EXPENSE, PAYMENT } from "./documents/documents.service";
 import { createReconcileService } from "./reconcile/reconcile.service";
+import { createReportsService } from "./reports/reports.service";
 import { createTransfersService } from "./transfers/transfers.service";
 
 export type FinanceServiceDeps = { db: Db; outbox: Outbox; clock?: Clock };
@@ -17,6 +18,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     expenses: createDocumentsService(EXPENSE, { db, outbox, clock }),
     transfers: createTransfersService({ db, outbox, clock }),
     reconcile: createReconcileService({ db, clock }),
+    reports: createReportsService({ db }),
   };
 };
 

@@ -5,4 +5,5 @@ export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./ledger/ledger.schema";
 export * from "./reconcile/reconcile.schema";
+export * from "./reports/reports.schema";
 export * from "./transfers/transfers.schema";

@@ -1,0 +1,154 @@
+import { z } from "zod";
+import { ZIsoDate } from "../dates";
+
+/** One id, or the same parameter repeated (`?accountId=a&accountId=b`). */
+const ZAccountIds = z
+  .union([z.uuid(), z.array(z.uuid()).min(1).max(100)])
+  .optional()
+  .describe("Limit the report to these accounts (repeat the parameter for several)");
+
+const ZPeriod = {
+  startDate: ZIsoDate.describe("First day, inclusive"),
+  endDate: ZIsoDate.describe("Last day, inclusive"),
+};
+const endNotBeforeStart = {
+  check: (query: { startDate: string; endDate: string }) => query.endDate >= query.startDate,
+  issue: { message: "must not be before startDate", path: ["endDate"] },
+};
+
+export const ZIncomeStatementQuery = z
+  .object({ ...ZPeriod, accountId: ZAccountIds })
+  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+export type TIncomeStatementQuery = z.input<typeof ZIncomeStatementQuery>;
+
+export const ZCashflowQuery = z
+  .object({
+    ...ZPeriod,
+    accountId: ZAccountIds,
+    granularity: z.enum(["day", "week", "month"]).default("month"),
+  })
+  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+export type TCashflowQuery = z.input<typeof ZCashflowQuery>;
+
+export const ZAccountStatementQuery = z
+  .object({
+    ...ZPeriod,
+    limit: z.coerce.number().int().min(1).max(1000).default(500),
+    offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  })
+  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+export type TAccountStatementQuery = z.input<typeof ZAccountStatementQuery>;
+
+/** Minor units as a decimal integer string. */
+const ZAmount = z.string();
+
+export const ZIncomeStatement = z
+  .object({
+    startDate: z.iso.date(),
+    endDate: z.iso.date(),
+    accountIds: z.array(z.uuid()).nullable(),
+    /** One section per currency: amounts in different currencies are never added together. */
+    currencies: z.array(
+      z.object({
+        currency: z.string(),
+        revenue: ZAmount,
+        expenses: ZAmount,
+        netIncome: ZAmount,
+        revenueByCategory: z.array(
+          z.object({ categoryId: z.uuid().nullable(), categoryName: z.string().nullable(), amount: ZAmount }),
+        ),
+        expensesByCategory: z.array(
+          z.object({ categoryId: z.uuid().nullable(), categoryName: z.string().nullable(), amount: ZAmount }),
+        ),
+        byMonth: z.array(
+          z.object({
+            month: z.string().describe("YYYY-MM"),
+            revenue: ZAmount,
+            expenses: ZAmount,
+            netIncome: ZAmount,
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: "IncomeStatement" });
+export type TIncomeStatement = z.infer<typeof ZIncomeStatement>;
+
+const ZFlows = {
+  /** Everything that entered: income + transfers in + exchanges in. */
+  inflows: ZAmount,
+  /** Everything that left: expenses + transfers out + exchanges out. */
+  outflows: ZAmount,
+  income: ZAmount,
+  expense: ZAmount,
+  transfersIn: ZAmount,
+  transfersOut: ZAmount,
+  exchangesIn: ZAmount,
+  exchangesOut: ZAmount,
+};
+
+export const ZCashflowReport = z
+  .object({
+    startDate: z.iso.date(),
+    endDate: z.iso.date(),
+    granularity: z.enum(["day", "week", "month"]),
+    accounts: z.array(
+      z.object({
+        accountId: z.uuid(),
+        name: z.string(),
+        currency: z.string(),
+        openingBalance: ZAmount,
+        closingBalance: ZAmount,
+        ...ZFlows,
+        /** Periods with movement only; `period` is the first day of the day, ISO week or month. */
+        periods: z.array(z.object({ period: z.iso.date(), ...ZFlows })),
+      }),
+    ),
+    /** Per currency, over the accounts above. */
+    totals: z.array(
+      z.object({ currency: z.string(), openingBalance: ZAmount, closingBalance: ZAmount, ...ZFlows }),
+    ),
+    /** Money moved between the tenant's accounts in the period, per pair of accounts. */
+    movements: z.array(
+      z.object({
+        type: z.enum(["transfer", "exchange"]),
+        fromAccountId: z.uuid(),
+        toAccountId: z.uuid(),
+        count: z.number().int(),
+        amount: ZAmount.describe("Left the origin, in its currency"),
+        destinationAmount: ZAmount.describe("Entered the destination, in its currency"),
+      }),
+    ),
+  })
+  .meta({ id: "CashflowReport" });
+export type TCashflowReport = z.infer<typeof ZCashflowReport>;
+
+export const ZAccountStatement = z
+  .object({
+    account: z.object({ id: z.uuid(), name: z.string(), number: z.string(), currency: z.string() }),
+    startDate: z.iso.date(),
+    endDate: z.iso.date(),
+    openingBalance: ZAmount,
+    closingBalance: ZAmount,
+    /** Transactions in the period (this page of them), oldest first. */
+    entries: z.array(
+      z.object({
+        id: z.uuid(),
+        date: z.iso.date(),
+        type: z.enum(["income", "expense", "transfer", "exchange"]),
+        comment: z.string(),
+        counterAccountId: z.uuid().nullable(),
+        paymentId: z.uuid().nullable(),
+        expenseId: z.uuid().nullable(),
+        /** Signed change to this account, its currency. */
+        change: ZAmount,
+        /** The balance right after this entry. */
+        runningBalance: ZAmount,
+      }),
+    ),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
+  .meta({ id: "AccountStatement" });
+export type TAccountStatement = z.infer<typeof ZAccountStatement>;

@@ -1,0 +1,397 @@
+import { type Db, Prisma, type Tx } from "@hisob/db";
+import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { accountNotFound } from "../accounts/accounts.service";
+import { dateOf, toIsoDate } from "../dates";
+import {
+  type TAccountStatement,
+  type TAccountStatementQuery,
+  type TCashflowQuery,
+  type TCashflowReport,
+  type TIncomeStatement,
+  type TIncomeStatementQuery,
+  ZAccountStatementQuery,
+  ZCashflowQuery,
+  ZIncomeStatementQuery,
+} from "./reports.schema";
+
+/*
+ * Reports are SQL aggregates over indexed date ranges of the ledger, per currency, each in one
+ * read-only snapshot transaction: a fixed handful of statements whatever the data, no summing in
+ * JavaScript (the code here only reshapes rows). Opening and closing balances are derived from the
+ * stored balance minus what was posted since, so a report always agrees with the accounts.
+ */
+
+const accountIdsOf = (value: string | string[] | undefined): string[] | null =>
+  value === undefined ? null : [...new Set(Array.isArray(value) ? value : [value])];
+
+/** `AND <column> = ANY(ids)` when the report is limited to some accounts. */
+const accountFilter = (column: Prisma.Sql, ids: string[] | null) =>
+  ids ? Prisma.sql`AND ${column} = ANY(${ids}::uuid[])` : Prisma.empty;
+
+type IncomeRow = {
+  currency: string;
+  kind: "total" | "month" | "category";
+  month: string | null;
+  type: "income" | "expense" | null;
+  category_id: string | null;
+  category_name: string | null;
+  revenue: string;
+  expenses: string;
+  net: string;
+};
+
+const incomeStatement = async (
+  tx: Tx,
+  tenantId: string,
+  start: Date,
+  end: Date,
+  ids: string[] | null,
+): Promise<IncomeRow[]> =>
+  tx.$queryRaw<IncomeRow[]>`
+    WITH entries AS (
+      SELECT a.currency_code AS currency, t.type, t.amount, to_char(t.date, 'YYYY-MM') AS month,
+             COALESCE(p.category_id, e.category_id) AS category_id,
+             COALESCE(pc.name, ec.name) AS category_name
+        FROM transactions t
+        JOIN money_accounts a
+          ON a.tenant_id = t.tenant_id AND a.id = COALESCE(t.destination_account_id, t.origin_account_id)
+        LEFT JOIN payments p ON t.type = 'income' AND p.tenant_id = t.tenant_id AND p.transaction_id = t.id
+        LEFT JOIN payment_categories pc ON pc.tenant_id = p.tenant_id AND pc.id = p.category_id
+        LEFT JOIN expenses e ON t.type = 'expense' AND e.tenant_id = t.tenant_id AND e.transaction_id = t.id
+        LEFT JOIN expense_categories ec ON ec.tenant_id = e.tenant_id AND ec.id = e.category_id
+       WHERE t.tenant_id = ${tenantId}::uuid
+         AND t.type IN ('income', 'expense')
+         AND t.date BETWEEN ${start}::date AND ${end}::date
+         ${accountFilter(Prisma.sql`a.id`, ids)}
+    )
+    SELECT currency,
+           CASE WHEN GROUPING(month) = 0 THEN 'month'
+                WHEN GROUPING(category_id) = 0 THEN 'category' ELSE 'total' END AS kind,
+           month, type::text AS type, category_id::text AS category_id, category_name,
+           COALESCE(sum(amount) FILTER (WHERE type = 'income'), 0)::text AS revenue,
+           COALESCE(sum(amount) FILTER (WHERE type = 'expense'), 0)::text AS expenses,
+           (COALESCE(sum(amount) FILTER (WHERE type = 'income'), 0)
+            - COALESCE(sum(amount) FILTER (WHERE type = 'expense'), 0))::text AS net
+      FROM entries
+     GROUP BY GROUPING SETS ((currency), (currency, month), (currency, type, category_id, category_name))
+     ORDER BY currency, month NULLS FIRST, category_name NULLS LAST, category_id NULLS LAST`;
+
+/** Each transaction as its account legs: money in to the destination, money out of the origin. */
+const legs = (tenantId: string, since: Date, ids: string[] | null) => Prisma.sql`
+  SELECT t.destination_account_id AS account_id, t.date, t.type,
+         COALESCE(t.destination_amount, t.amount) AS inflow, 0::bigint AS outflow
+    FROM transactions t
+   WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id IS NOT NULL AND t.date >= ${since}::date
+         ${accountFilter(Prisma.sql`t.destination_account_id`, ids)}
+  UNION ALL
+  SELECT t.origin_account_id, t.date, t.type, 0::bigint, t.amount
+    FROM transactions t
+   WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id IS NOT NULL AND t.date >= ${since}::date
+         ${accountFilter(Prisma.sql`t.origin_account_id`, ids)}`;
+
+const FLOW_NAMES = [
+  "inflows",
+  "outflows",
+  "income",
+  "expense",
+  "transfers_in",
+  "transfers_out",
+  "exchanges_in",
+  "exchanges_out",
+] as const;
+
+/** Flow sums over `legs` rows `l` up to the period's end (numeric; see `flowText`). */
+const flowColumns = (end: Date) => Prisma.sql`
+  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date), 0) AS inflows,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date), 0) AS outflows,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'income'), 0) AS income,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'expense'), 0) AS expense,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'transfer'), 0) AS transfers_in,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'transfer'), 0) AS transfers_out,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'exchange'), 0) AS exchanges_in,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'exchange'), 0) AS exchanges_out`;
+
+/** The flow columns as decimal strings, optionally summed (per-currency totals). */
+const flowText = (aggregate: "sum" | "none") =>
+  Prisma.raw(
+    FLOW_NAMES.map((name) =>
+      aggregate === "sum" ? `sum(${name})::text AS ${name}` : `${name}::text AS ${name}`,
+    ).join(", "),
+  );
+
+type FlowRow = {
+  inflows: string;
+  outflows: string;
+  income: string;
+  expense: string;
+  transfers_in: string;
+  transfers_out: string;
+  exchanges_in: string;
+  exchanges_out: string;
+};
+
+const flows = (row: FlowRow) => ({
+  inflows: row.inflows,
+  outflows: row.outflows,
+  income: row.income,
+  expense: row.expense,
+  transfersIn: row.transfers_in,
+  transfersOut: row.transfers_out,
+  exchangesIn: row.exchanges_in,
+  exchangesOut: row.exchanges_out,
+});
+
+type AccountFlowRow = FlowRow & {
+  grouped_currency: number;
+  id: string | null;
+  name: string | null;
+  currency: string;
+  opening: string;
+  closing: string;
+};
+type PeriodRow = FlowRow & { account_id: string; period: Date };
+type MovementRow = {
+  type: "transfer" | "exchange";
+  from_id: string;
+  to_id: string;
+  count: number;
+  amount: string;
+  destination_amount: string;
+};
+
+type StatementRow = {
+  id: string;
+  date: Date;
+  type: "income" | "expense" | "transfer" | "exchange";
+  comment: string;
+  counter_account_id: string | null;
+  payment_id: string | null;
+  expense_id: string | null;
+  change: string;
+  running: string;
+};
+
+export const createReportsService = (deps: { db: Db }) => {
+  const { db } = deps;
+
+  return {
+    incomeStatement: async (ctx: TenantContext, raw: TIncomeStatementQuery): Promise<TIncomeStatement> => {
+      requirePermission(ctx, "reports:read:all");
+      const query = parseInput(ZIncomeStatementQuery, raw);
+      const ids = accountIdsOf(query.accountId);
+      const rows = await db.withTenant(
+        ctx.tenantId,
+        (tx) => incomeStatement(tx, ctx.tenantId, dateOf(query.startDate), dateOf(query.endDate), ids),
+        { snapshot: true },
+      );
+      const currencies = rows
+        .filter((row) => row.kind === "total")
+        .map((total) => {
+          const mine = rows.filter((row) => row.currency === total.currency);
+          const byCategory = (type: "income" | "expense") =>
+            mine
+              .filter((row) => row.kind === "category" && row.type === type)
+              .map((row) => ({
+                categoryId: row.category_id,
+                categoryName: row.category_name,
+                amount: type === "income" ? row.revenue : row.expenses,
+              }));
+          return {
+            currency: total.currency,
+            revenue: total.revenue,
+            expenses: total.expenses,
+            netIncome: total.net,
+            revenueByCategory: byCategory("income"),
+            expensesByCategory: byCategory("expense"),
+            byMonth: mine
+              .filter((row) => row.kind === "month")
+              .map((row) => ({
+                month: row.month ?? "",
+                revenue: row.revenue,
+                expenses: row.expenses,
+                netIncome: row.net,
+              })),
+          };
+        });
+      return { startDate: query.startDate, endDate: query.endDate, accountIds: ids, currencies };
+    },
+
+    cashflow: async (ctx: TenantContext, raw: TCashflowQuery): Promise<TCashflowReport> => {
+      requirePermission(ctx, "reports:read:all");
+      const query = parseInput(ZCashflowQuery, raw);
+      const ids = accountIdsOf(query.accountId);
+      const start = dateOf(query.startDate);
+      const end = dateOf(query.endDate);
+      const { accounts, periods, movements } = await db.withTenant(
+        ctx.tenantId,
+        async (tx) => {
+          // Per account and, by GROUPING SETS, per currency. Opening = stored balance − everything
+          // posted from the start on; closing = stored balance − everything posted after the end.
+          const accounts = await tx.$queryRaw<AccountFlowRow[]>`
+            WITH l AS (${legs(ctx.tenantId, start, ids)}),
+            per_account AS (
+              SELECT a.id, a.name, a.currency_code,
+                     a.balance - COALESCE(sum(l.inflow - l.outflow), 0) AS opening,
+                     a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0) AS closing,
+                     ${flowColumns(end)}
+                FROM money_accounts a
+                LEFT JOIN l ON l.account_id = a.id
+               WHERE a.tenant_id = ${ctx.tenantId}::uuid ${accountFilter(Prisma.sql`a.id`, ids)}
+               GROUP BY a.id
+            )
+            SELECT 0 AS grouped_currency, id::text, name, currency_code AS currency,
+                   opening::text AS opening, closing::text AS closing, ${flowText("none")}
+              FROM per_account
+            UNION ALL
+            SELECT 1, NULL, NULL, currency_code, sum(opening)::text, sum(closing)::text, ${flowText("sum")}
+              FROM per_account
+             GROUP BY currency_code
+             ORDER BY grouped_currency, currency, name, id`;
+          const periods = await tx.$queryRaw<PeriodRow[]>`
+            WITH l AS (${legs(ctx.tenantId, start, ids)}),
+            per_period AS (
+              SELECT l.account_id, date_trunc(${query.granularity}::text, l.date::timestamp)::date AS period, ${flowColumns(end)}
+                FROM l
+               WHERE l.date <= ${end}::date
+               GROUP BY l.account_id, 2
+            )
+            SELECT account_id::text AS account_id, period, ${flowText("none")}
+              FROM per_period
+             ORDER BY account_id, period`;
+          const movements = await tx.$queryRaw<MovementRow[]>`
+            SELECT t.type::text AS type, t.origin_account_id::text AS from_id,
+                   t.destination_account_id::text AS to_id, count(*)::int AS count,
+                   sum(t.amount)::text AS amount,
+                   sum(COALESCE(t.destination_amount, t.amount))::text AS destination_amount
+              FROM transactions t
+             WHERE t.tenant_id = ${ctx.tenantId}::uuid
+               AND t.type IN ('transfer', 'exchange')
+               AND t.date BETWEEN ${start}::date AND ${end}::date
+               ${ids ? Prisma.sql`AND (t.origin_account_id = ANY(${ids}::uuid[]) OR t.destination_account_id = ANY(${ids}::uuid[]))` : Prisma.empty}
+             GROUP BY t.type, t.origin_account_id, t.destination_account_id
+             ORDER BY t.type, from_id, to_id`;
+          return { accounts, periods, movements };
+        },
+        { snapshot: true },
+      );
+      return {
+        startDate: query.startDate,
+        endDate: query.endDate,
+        granularity: query.granularity,
+        accounts: accounts
+          .filter((row) => row.grouped_currency === 0 && row.id)
+          .map((row) => ({
+            accountId: row.id ?? "",
+            name: row.name ?? "",
+            currency: row.currency,
+            openingBalance: row.opening,
+            closingBalance: row.closing,
+            ...flows(row),
+            periods: periods
+              .filter((period) => period.account_id === row.id)
+              .map((period) => ({ period: toIsoDate(period.period), ...flows(period) })),
+          })),
+        totals: accounts
+          .filter((row) => row.grouped_currency === 1)
+          .map((row) => ({
+            currency: row.currency,
+            openingBalance: row.opening,
+            closingBalance: row.closing,
+            ...flows(row),
+          })),
+        movements: movements.map((row) => ({
+          type: row.type,
+          fromAccountId: row.from_id,
+          toAccountId: row.to_id,
+          count: row.count,
+          amount: row.amount,
+          destinationAmount: row.destination_amount,
+        })),
+      };
+    },
+
+    accountStatement: async (
+      ctx: TenantContext,
+      accountId: string,
+      raw: TAccountStatementQuery,
+    ): Promise<TAccountStatement> => {
+      requirePermission(ctx, "reports:read:all");
+      const query = parseInput(ZAccountStatementQuery, raw);
+      const start = dateOf(query.startDate);
+      const end = dateOf(query.endDate);
+      return db.withTenant(
+        ctx.tenantId,
+        async (tx) => {
+          const account = await tx.moneyAccount.findFirst({
+            where: { tenantId: ctx.tenantId, id: accountId },
+            select: { id: true, name: true, number: true, currencyCode: true },
+          });
+          if (!account) throw accountNotFound();
+          const [summary] = await tx.$queryRaw<[{ opening: string; closing: string; total: number }]>`
+            WITH l AS (${legs(ctx.tenantId, start, [accountId])})
+            SELECT (a.balance - COALESCE(sum(l.inflow - l.outflow), 0))::text AS opening,
+                   (a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0))::text AS closing,
+                   count(*) FILTER (WHERE l.date <= ${end}::date)::int AS total
+              FROM money_accounts a LEFT JOIN l ON true
+             WHERE a.tenant_id = ${ctx.tenantId}::uuid AND a.id = ${accountId}::uuid
+             GROUP BY a.balance`;
+          if (!summary) throw accountNotFound();
+          // The running balance is a window sum over the whole period; the page is cut after it.
+          const rows = await tx.$queryRaw<StatementRow[]>`
+            WITH entries AS (
+              SELECT t.id, t.date, t.type, t.comment,
+                     CASE WHEN t.origin_account_id = ${accountId}::uuid THEN t.destination_account_id
+                          ELSE t.origin_account_id END AS counter_account_id,
+                     CASE WHEN t.origin_account_id = ${accountId}::uuid THEN -t.amount
+                          ELSE COALESCE(t.destination_amount, t.amount) END AS change
+                FROM transactions t
+               WHERE t.tenant_id = ${ctx.tenantId}::uuid
+                 AND (t.origin_account_id = ${accountId}::uuid OR t.destination_account_id = ${accountId}::uuid)
+                 AND t.date BETWEEN ${start}::date AND ${end}::date
+            ), running AS (
+              SELECT entries.*, ${summary.opening}::numeric + sum(change) OVER (ORDER BY date, id) AS running
+                FROM entries
+            )
+            SELECT r.id::text, r.date, r.type::text AS type, r.comment,
+                   r.counter_account_id::text AS counter_account_id,
+                   p.id::text AS payment_id, e.id::text AS expense_id,
+                   r.change::text AS change, r.running::text AS running
+              FROM running r
+              LEFT JOIN payments p ON p.tenant_id = ${ctx.tenantId}::uuid AND p.transaction_id = r.id
+              LEFT JOIN expenses e ON e.tenant_id = ${ctx.tenantId}::uuid AND e.transaction_id = r.id
+             ORDER BY r.date, r.id
+             LIMIT ${query.limit} OFFSET ${query.offset}`;
+          return {
+            account: {
+              id: account.id,
+              name: account.name,
+              number: account.number,
+              currency: account.currencyCode,
+            },
+            startDate: query.startDate,
+            endDate: query.endDate,
+            openingBalance: summary.opening,
+            closingBalance: summary.closing,
+            entries: rows.map((row) => ({
+              id: row.id,
+              date: toIsoDate(row.date),
+              type: row.type,
+              comment: row.comment,
+              counterAccountId: row.counter_account_id,
+              paymentId: row.payment_id,
+              expenseId: row.expense_id,
+              change: row.change,
+              runningBalance: row.running,
+            })),
+            total: summary.total,
+            limit: query.limit,
+            offset: query.offset,
+          };
+        },
+        { snapshot: true },
+      );
+    },
+  };
+};
+
+export type ReportsService = ReturnType<typeof createReportsService>;
