@@ -1,5 +1,4 @@
-import type { CoreServices } from "@hisob/core";
-import type { FinanceServices } from "@hisob/finance";
+import type { ApiServices } from "@hisob/api";
 
-/** Every module's services, as the transports see them. */
-export type AppServices = CoreServices & { finance: FinanceServices };
+/** Every module's services, as the transports see them (the tRPC API names the same set). */
+export type AppServices = ApiServices;

@@ -27,6 +27,7 @@ import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
 import { oidcRoutes } from "./routes/oidc.routes";
 import { rolesRoutes } from "./routes/roles.routes";
+import { trpcRoutes } from "./routes/trpc.routes";
 import { tenantsRoutes } from "./routes/tenants.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
 import { usersRoutes } from "./routes/users.routes";
@@ -119,5 +120,6 @@ const registerApiRoutes = async (
   await app.register(financeAccountsRoutes, { services });
   await app.register(financeDocumentsRoutes, { services });
   await app.register(financeReportsRoutes, { services });
+  await app.register(trpcRoutes, { services });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
 };

@@ -21,8 +21,9 @@ export const SESSION_COOKIE = "session";
 export const CSRF_HEADER = "x-csrf-token";
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-// Routes registered by plugins we do not configure per route.
-const PUBLIC_PREFIXES = ["/docs", "/openapi.json"];
+// Routes registered by plugins we do not configure per route. /trpc answers an anonymous caller
+// itself, in tRPC's error shape (its procedures require the caller resolved here).
+const PUBLIC_PREFIXES = ["/docs", "/openapi.json", "/trpc"];
 
 /** The authenticated caller's context, or UNAUTHENTICATED. */
 export const ctxOf = (request: FastifyRequest): TenantContext => {

@@ -1,0 +1,326 @@
+import type { AppRouter } from "@hisob/api";
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
+
+/*
+ * The tRPC API the way the accountant app calls it: a typed client over real HTTP, authenticated by
+ * a bearer token or the session cookie. Every procedure: a happy path, its permission, and tenancy.
+ */
+
+let t: TestApp;
+let base: string;
+let admin: SeededUser;
+let outsider: SeededUser;
+let stranger: SeededUser;
+
+const clientFor = (headers: Record<string, string> = {}) =>
+  createTRPCClient<AppRouter>({ links: [httpLink({ url: `${base}/trpc`, headers })] });
+const asBearer = (user: SeededUser) => clientFor({ authorization: user.headers.authorization ?? "" });
+
+type ErrorData = { appCode: string; reason: string; httpStatus: number; issues?: Array<{ path: string }> };
+/** The rejection of `call`, as the app sees it. */
+const failure = async (call: Promise<unknown>) => {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).toBeInstanceOf(TRPCClientError);
+    const clientError = error as TRPCClientError<AppRouter>;
+    return { message: clientError.message, data: clientError.data as unknown as ErrorData };
+  }
+  throw new Error("expected the call to fail");
+};
+
+const DATE = "2026-11-22";
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = t.app.server.address();
+  if (!address || typeof address === "string") throw new Error("no address");
+  base = `http://127.0.0.1:${address.port}`;
+  const tenant = await t.createTenant();
+  admin = await t.createUser(tenant.id, "admin");
+  outsider = await t.createUser(tenant.id, []);
+  const other = await t.createTenant();
+  stranger = await t.createUser(other.id, "admin");
+  await asBearer(admin).currencies.selected.query();
+  await t.app.inject({
+    method: "PUT",
+    url: "/tenant/currencies",
+    headers: admin.headers,
+    payload: { codes: ["UZS", "USD"] },
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("the accountant app's procedures", () => {
+  it("runs a day's work: accounts, payments, expenses, transfer, exchange, statement, reports, reconcile", async () => {
+    const api = asBearer(admin);
+    expect((await api.session.me.query()).email).toBe(admin.email);
+    expect((await api.currencies.selected.query()).map((c) => c.code)).toEqual(["USD", "UZS"]);
+
+    const cash = await api.accounts.create.mutate({ name: "Cash", currency: "UZS" });
+    const bank = await api.accounts.create.mutate({ name: "Bank", currency: "UZS", number: "2020 8000" });
+    const dollars = await api.accounts.create.mutate({ name: "Dollars", currency: "USD" });
+    expect(cash).toMatchObject({ balance: "0", currency: "UZS" });
+    const renamed = await api.accounts.update.mutate({ id: bank.id, data: { description: "Main bank" } });
+    expect(renamed.description).toBe("Main bank");
+    expect((await api.accounts.list.query({ sortBy: "name" })).items.map((a) => a.name)).toEqual([
+      "Bank",
+      "Cash",
+      "Dollars",
+    ]);
+
+    const payment = await api.payments.create.mutate({ accountId: cash.id, amount: "1000000", date: DATE });
+    expect(payment).toMatchObject({ amount: "1000000", currency: "UZS" });
+    expect((await api.payments.get.query({ id: payment.id })).id).toBe(payment.id);
+    const updated = await api.payments.update.mutate({ id: payment.id, data: { amount: "1200000" } });
+    expect(updated.amount).toBe("1200000");
+    expect((await api.payments.list.query({ accountId: cash.id })).total).toBe(1);
+
+    const expense = await api.expenses.create.mutate({ accountId: cash.id, amount: "200000", date: DATE });
+    expect((await api.expenses.list.query({})).items.map((e) => e.id)).toEqual([expense.id]);
+    await api.expenses.update.mutate({ id: expense.id, data: { comment: "Paper" } });
+    expect((await api.expenses.get.query({ id: expense.id })).comment).toBe("Paper");
+
+    const transfer = await api.transfers.create.mutate({
+      fromAccountId: cash.id,
+      toAccountId: bank.id,
+      amount: "300000",
+      date: DATE,
+    });
+    expect(transfer.type).toBe("transfer");
+    await api.payments.create.mutate({ accountId: dollars.id, amount: "10000", date: DATE });
+    const exchange = await api.exchanges.create.mutate({
+      fromAccountId: dollars.id,
+      toAccountId: cash.id,
+      amount: "333",
+      rate: "126.99",
+      date: DATE,
+    });
+    expect(exchange.destinationAmount).toBe("42287"); // 333 × 126.99 = 42 287.67
+
+    const entries = await api.transactions.list.query({ accountId: cash.id });
+    expect(entries.items.map((e) => e.change)).toEqual(
+      expect.arrayContaining(["1200000", "-200000", "-300000", "42287"]),
+    );
+    expect((await api.accounts.get.query({ id: cash.id })).balance).toBe("742287");
+
+    const period = { startDate: "2026-11-01", endDate: "2026-11-30" };
+    const income = await api.reports.incomeStatement.query(period);
+    expect(income.currencies.find((c) => c.currency === "UZS")).toMatchObject({
+      revenue: "1200000",
+      expenses: "200000",
+      netIncome: "1000000",
+    });
+    const flow = await api.reports.cashflow.query({ ...period, granularity: "day" });
+    expect(flow.accounts.find((a) => a.accountId === cash.id)?.closingBalance).toBe("742287");
+    const statement = await api.reports.accountStatement.query({ accountId: cash.id, query: period });
+    expect(statement.entries.at(-1)?.runningBalance).toBe("742287");
+    expect(await api.reconcile.run.query()).toMatchObject({ ok: true });
+
+    await api.expenses.delete.mutate({ id: expense.id });
+    const empty = await api.accounts.create.mutate({ name: "Unused", currency: "UZS" });
+    expect(await api.accounts.delete.mutate({ id: empty.id })).toBeNull();
+    expect(
+      await api.payments.delete
+        .mutate({ id: (await api.payments.list.query({ accountId: dollars.id })).items[0]?.id ?? "" })
+        .catch((e) => e),
+    ).toBeInstanceOf(TRPCClientError);
+  });
+
+  it("works over the session cookie too; a cross-site form cannot change anything (CSRF)", async () => {
+    const api = clientFor({ cookie: admin.cookie });
+    const account = await api.accounts.create.mutate({ name: "Cookie desk", currency: "UZS" });
+    expect(account.name).toBe("Cookie desk");
+    // What a cross-site form can send: a simple content type and no custom header.
+    const forged = JSON.stringify({ name: "Forged", currency: "UZS" });
+    for (const [type, body] of [
+      ["text/plain", forged],
+      ["application/x-www-form-urlencoded", `name=Forged&currency=UZS`],
+      [
+        "multipart/form-data; boundary=x",
+        `--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nForged\r\n--x--\r\n`,
+      ],
+    ] as const) {
+      const res = await fetch(`${base}/trpc/accounts.create`, {
+        method: "POST",
+        headers: { cookie: admin.cookie, "content-type": type },
+        body,
+      });
+      const answer = await res.json();
+      expect(res.status, `${type}: ${JSON.stringify(answer)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, type).toBeLessThan(500);
+    }
+    expect((await api.accounts.list.query({ search: "Forged" })).total).toBe(0);
+  });
+});
+
+describe("errors are mapped once, as in REST", () => {
+  it("validation names the field; business rules, not found and conflicts keep their codes", async () => {
+    const api = asBearer(admin);
+    const account = await api.accounts.create.mutate({ name: "Errors", currency: "UZS" });
+    const invalid = await failure(
+      api.payments.create.mutate({ accountId: account.id, amount: "-5", date: DATE }),
+    );
+    expect(invalid.data).toMatchObject({ appCode: "VALIDATION_ERROR", httpStatus: 400 });
+    expect(invalid.data.issues?.map((i) => i.path)).toContain("amount");
+    const badDate = await failure(
+      api.payments.create.mutate({ accountId: account.id, amount: "5", date: "2026-02-30" }),
+    );
+    expect(badDate.data.issues?.map((i) => i.path)).toContain("date");
+
+    const short = await failure(
+      api.expenses.create.mutate({ accountId: account.id, amount: "1", date: DATE }),
+    );
+    expect(short.data).toMatchObject({
+      appCode: "BUSINESS_RULE",
+      reason: "finance.insufficient_balance",
+      httpStatus: 422,
+    });
+    const missing = await failure(api.accounts.get.query({ id: "01900000-0000-7000-8000-000000000000" }));
+    expect(missing.data).toMatchObject({
+      appCode: "NOT_FOUND",
+      reason: "finance.account_not_found",
+      httpStatus: 404,
+    });
+    const taken = await failure(api.accounts.create.mutate({ name: "Errors", currency: "UZS" }));
+    expect(taken.data).toMatchObject({ appCode: "CONFLICT", reason: "finance.account_name_taken" });
+    const notSelected = await failure(api.accounts.create.mutate({ name: "Euro", currency: "EUR" }));
+    expect(notSelected.data.issues?.map((i) => i.path)).toEqual(["currency"]);
+  });
+
+  it("speaks the caller's language", async () => {
+    const russian = await t.createUser((await t.createTenant()).id, "admin");
+    await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: russian.headers,
+      payload: { uiLanguage: "ru" },
+    });
+    const api = asBearer(russian);
+    const account = await api.accounts.create.mutate({ name: "Касса", currency: "UZS" });
+    const short = await failure(
+      api.expenses.create.mutate({ accountId: account.id, amount: "1", date: DATE }),
+    );
+    expect(short.message).toBe("Недостаточно средств на счёте.");
+  });
+
+  it("refuses hostile and malformed requests without a 500", async () => {
+    const api = asBearer(admin);
+    const huge = await failure(api.accounts.create.mutate({ name: "x".repeat(2_000_000), currency: "UZS" }));
+    expect([400, 413]).toContain(huge.data?.httpStatus ?? 413);
+    const injection = await failure(api.accounts.get.query({ id: "' OR 1=1 --" }));
+    expect(injection.data.appCode).toBe("VALIDATION_ERROR");
+    const extra = await failure(
+      api.accounts.create.mutate({ name: "X", currency: "UZS", balance: "100" } as unknown as {
+        name: string;
+        currency: string;
+      }),
+    );
+    expect(extra.data.issues?.map((i) => i.path)).toContain("balance");
+    for (const [path, init] of [
+      ["/trpc/no.such.procedure", { method: "GET" }],
+      [
+        "/trpc/accounts.create",
+        { method: "POST", body: "{not json", headers: { "content-type": "application/json" } },
+      ],
+      ["/trpc/accounts.create", { method: "GET" }],
+      ["/trpc/accounts.list?input=%7Bbroken", { method: "GET" }],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, {
+        ...init,
+        headers: {
+          ...("headers" in init ? init.headers : {}),
+          authorization: admin.headers.authorization ?? "",
+        },
+      });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+});
+
+describe("every procedure checks the caller", () => {
+  const ID = "01900000-0000-7000-8000-000000000000";
+  const period = { startDate: "2026-01-01", endDate: "2026-12-31" };
+  type Api = ReturnType<typeof clientFor>;
+  const calls: Array<[string, (api: Api) => Promise<unknown>]> = [
+    ["accounts.list", (api) => api.accounts.list.query({})],
+    ["accounts.get", (api) => api.accounts.get.query({ id: ID })],
+    ["accounts.create", (api) => api.accounts.create.mutate({ name: "N", currency: "UZS" })],
+    ["accounts.update", (api) => api.accounts.update.mutate({ id: ID, data: { name: "N" } })],
+    ["accounts.delete", (api) => api.accounts.delete.mutate({ id: ID })],
+    ["transactions.list", (api) => api.transactions.list.query({ accountId: ID })],
+    ["payments.list", (api) => api.payments.list.query({})],
+    ["payments.get", (api) => api.payments.get.query({ id: ID })],
+    ["payments.create", (api) => api.payments.create.mutate({ accountId: ID, amount: "1", date: DATE })],
+    ["payments.update", (api) => api.payments.update.mutate({ id: ID, data: { amount: "1" } })],
+    ["payments.delete", (api) => api.payments.delete.mutate({ id: ID })],
+    ["expenses.list", (api) => api.expenses.list.query({})],
+    ["expenses.get", (api) => api.expenses.get.query({ id: ID })],
+    ["expenses.create", (api) => api.expenses.create.mutate({ accountId: ID, amount: "1", date: DATE })],
+    ["expenses.update", (api) => api.expenses.update.mutate({ id: ID, data: { amount: "1" } })],
+    ["expenses.delete", (api) => api.expenses.delete.mutate({ id: ID })],
+    [
+      "transfers.create",
+      (api) =>
+        api.transfers.create.mutate({
+          fromAccountId: ID,
+          toAccountId: ID.replace(/0$/, "1"),
+          amount: "1",
+          date: DATE,
+        }),
+    ],
+    [
+      "exchanges.create",
+      (api) =>
+        api.exchanges.create.mutate({
+          fromAccountId: ID,
+          toAccountId: ID.replace(/0$/, "1"),
+          amount: "1",
+          rate: "2",
+          date: DATE,
+        }),
+    ],
+    ["reports.incomeStatement", (api) => api.reports.incomeStatement.query(period)],
+    ["reports.cashflow", (api) => api.reports.cashflow.query(period)],
+    [
+      "reports.accountStatement",
+      (api) => api.reports.accountStatement.query({ accountId: ID, query: period }),
+    ],
+    ["reconcile.run", (api) => api.reconcile.run.query()],
+  ];
+
+  it.each(calls)("%s: 401 without credentials, 403 without the permission", async (_name, call) => {
+    const anonymous = await failure(call(clientFor()));
+    expect(anonymous.data).toMatchObject({ appCode: "UNAUTHENTICATED", httpStatus: 401 });
+    const expired = await failure(call(clientFor({ authorization: "Bearer not-a-real-token" })));
+    expect(expired.data.appCode).toBe("UNAUTHENTICATED");
+    const forbidden = await failure(call(asBearer(outsider)));
+    expect(forbidden.data).toMatchObject({ appCode: "FORBIDDEN", httpStatus: 403 });
+  });
+
+  it("another tenant's records are not found through tRPC either", async () => {
+    const api = asBearer(admin);
+    const account = await api.accounts.create.mutate({ name: "Private", currency: "UZS" });
+    const payment = await api.payments.create.mutate({ accountId: account.id, amount: "5", date: DATE });
+    const foreign = asBearer(stranger);
+    for (const call of [
+      () => foreign.accounts.get.query({ id: account.id }),
+      () => foreign.accounts.update.mutate({ id: account.id, data: { name: "Mine" } }),
+      () => foreign.transactions.list.query({ accountId: account.id }),
+      () => foreign.payments.get.query({ id: payment.id }),
+      () => foreign.payments.delete.mutate({ id: payment.id }),
+      () => foreign.reports.accountStatement.query({ accountId: account.id, query: period }),
+    ]) {
+      expect((await failure(call())).data.appCode).toBe("NOT_FOUND");
+    }
+    expect((await foreign.payments.list.query({})).items.map((p) => p.id)).not.toContain(payment.id);
+    expect((await api.accounts.get.query({ id: account.id })).balance).toBe("5");
+  });
+});

@@ -1,0 +1,44 @@
+import { type AppRouter, appRouter } from "@hisob/api";
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import type { FastifyPluginAsync } from "fastify";
+import type { AppServices } from "../app-services";
+import { isNonSimple } from "../http/auth-context";
+import { localizeProblem, toHttpProblem } from "../http/errors";
+import { requestLocale } from "../http/locale";
+
+/**
+ * The accountant app's tRPC API at /trpc. The auth hook has already resolved the caller (session
+ * cookie or first-party bearer) as for REST; errors go through REST's one mapping and language.
+ * Not in the OpenAPI document: its contract is the `AppRouter` type.
+ */
+export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  app.addHook("onRoute", (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  await app.register(fastifyTRPCPlugin, {
+    prefix: "/trpc",
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => ({
+        caller: req.ctx,
+        csrfRefused: req.authMethod === "cookie" && !isNonSimple(req),
+        requestId: req.id,
+        services,
+        describe: (error) => {
+          const problem = localizeProblem(toHttpProblem(error), requestLocale(req));
+          return {
+            status: problem.status,
+            code: problem.code,
+            reason: problem.reason,
+            message: problem.message,
+            ...(problem.issues ? { issues: problem.issues } : {}),
+          };
+        },
+      }),
+      onError: ({ error, req, path }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR")
+          req.log.error({ err: error.cause ?? error, path }, "tRPC failure");
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+  });
+};

@@ -1,0 +1,2 @@
+export { type AppRouter, appRouter } from "./router";
+export type { ApiContext, ApiServices, DescribedError } from "./trpc";
