@@ -1,5 +1,6 @@
 import { type Db, type Outbox, Prisma, type Tx } from "@hisob/db";
 import {
+  AppError,
   type Clock,
   newId,
   type Page,
@@ -111,6 +112,11 @@ export const createDocumentsService = (
       `finance.${kind.name}_not_found`,
       `${kind.name === "payment" ? "Payment" : "Expense"} not found`,
     );
+  const settlesDebt = () =>
+    new AppError("CONFLICT", {
+      reason: "finance.document_settles_debt",
+      message: `The ${kind.name} settles a debt: reverse the settlement on the debt to delete it or change its amount, account or counterparty`,
+    });
   /** Which side of the ledger entry the document's account is on. */
   const accountSide = (accountId: string) =>
     kind.direction === 1n
@@ -277,6 +283,15 @@ export const createDocumentsService = (
           if (!old) throw documentNotFound();
           const accountId = input.accountId ?? old.accountId;
           const amount = input.amount === undefined ? old.amount : BigInt(input.amount);
+          // A settlement's money, account and counterparty are the debt's: change them through the debt.
+          if (
+            old.settlesDebt &&
+            (amount !== old.amount ||
+              accountId !== old.accountId ||
+              (input.counterpartyId !== undefined && input.counterpartyId !== old.counterpartyId))
+          ) {
+            throw settlesDebt();
+          }
           await checkCurrency(tx, tenantId, accountId, input.currency);
           const moves: Move[] =
             accountId === old.accountId
@@ -326,31 +341,71 @@ export const createDocumentsService = (
       await db.withTenant(tenantId, async (tx) => {
         const old = await lockDocument(tx, tenantId, id);
         if (!old) throw documentNotFound();
-        await moveBalances(
-          tx,
-          tenantId,
-          [{ accountId: old.accountId, delta: -kind.direction * old.amount, field: "id" }],
-          clock.now(),
-        );
-        await table(tx).deleteMany({ where: { tenantId, id } });
-        await tx.financeTransaction.deleteMany({ where: { tenantId, id: old.transactionId } });
-        await outbox.raise(tx, {
-          type: kind.events.deleted,
-          tenantId,
-          payload: { [`${kind.name}Id`]: id, transactionId: old.transactionId, accountId: old.accountId },
-        });
+        // The debt would still count it as paid: a settlement is reversed through its debt.
+        if (old.settlesDebt) throw settlesDebt();
+        await remove(tx, tenantId, id, old);
       });
+    },
+
+    /**
+     * The same removal inside a transaction the caller holds (reversing a debt settlement, which
+     * deletes its settlement row first). The caller checks permissions. Returns false when there
+     * is no such document.
+     */
+    deleteIn: async (tx: Tx, ctx: TenantContext, id: string): Promise<boolean> => {
+      const old = await lockDocument(tx, ctx.tenantId, id);
+      if (!old) return false;
+      await remove(tx, ctx.tenantId, id, old);
+      return true;
     },
   };
 
+  async function remove(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    old: { accountId: string; amount: bigint; transactionId: string },
+  ) {
+    await moveBalances(
+      tx,
+      tenantId,
+      [{ accountId: old.accountId, delta: -kind.direction * old.amount, field: "id" }],
+      clock.now(),
+    );
+    await table(tx).deleteMany({ where: { tenantId, id } });
+    await tx.financeTransaction.deleteMany({ where: { tenantId, id: old.transactionId } });
+    await outbox.raise(tx, {
+      type: kind.events.deleted,
+      tenantId,
+      payload: { [`${kind.name}Id`]: id, transactionId: old.transactionId, accountId: old.accountId },
+    });
+  }
+
   /** The document's posting facts, row-locked so concurrent edits of one document queue. */
   async function lockDocument(tx: Tx, tenantId: string, id: string) {
-    const rows = await tx.$queryRaw<{ account_id: string; amount: string; transaction_id: string }[]>`
-      SELECT account_id::text, amount::text, transaction_id::text FROM ${Prisma.raw(kind.resource)}
-       WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
+    const rows = await tx.$queryRaw<
+      {
+        account_id: string;
+        amount: string;
+        transaction_id: string;
+        counterparty_id: string | null;
+        settles_debt: boolean;
+      }[]
+    >`
+      SELECT d.account_id::text, d.amount::text, d.transaction_id::text, d.counterparty_id::text,
+             EXISTS (SELECT 1 FROM debt_settlements s
+                      WHERE s.tenant_id = d.tenant_id AND s.${Prisma.raw(`${kind.name}_id`)} = d.id) AS settles_debt
+        FROM ${Prisma.raw(kind.resource)} d
+       WHERE d.tenant_id = ${tenantId}::uuid AND d.id = ${id}::uuid FOR UPDATE OF d`;
     const row = rows[0];
     return row
-      ? { accountId: row.account_id, amount: BigInt(row.amount), transactionId: row.transaction_id }
+      ? {
+          accountId: row.account_id,
+          amount: BigInt(row.amount),
+          transactionId: row.transaction_id,
+          counterpartyId: row.counterparty_id,
+          settlesDebt: row.settles_debt,
+        }
       : null;
   }
 };
