@@ -112,11 +112,49 @@ describe("the REST surface", () => {
       amount: "100",
       date: "2026-11-22",
     });
-    const financeIds = [account.id, payment.id, expense.id];
+    const counterparty = await post("/finance/counterparties", { name: "A's customer" });
+    const paymentCategory = await post("/finance/payment-categories", { name: "A's sales" });
+    const expenseCategory = await post("/finance/expense-categories", { name: "A's rent" });
+    const bank = await post("/finance/accounts", { name: "A's bank", currency: "UZS" });
+    const debt = await post("/finance/debts", {
+      kind: "receivable",
+      counterpartyId: counterparty.id,
+      amount: "300",
+      currency: "UZS",
+    });
+    const { settlement } = await post(`/finance/debts/${debt.id}/settle`, {
+      amount: "100",
+      accountId: bank.id,
+      date: "2026-11-22",
+    });
+    const item = await post("/finance/inventory", {
+      name: "A's paper",
+      sku: "A-PAPER",
+      quantity: "5",
+      currency: "UZS",
+    });
+    const financeIds = [
+      account.id,
+      payment.id,
+      expense.id,
+      counterparty.id,
+      paymentCategory.id,
+      expenseCategory.id,
+      bank.id,
+      debt.id,
+      settlement.id,
+      settlement.paymentId,
+      item.id,
+    ];
     const idsByPrefix: Record<string, Record<string, string>> = {
       "/finance/accounts": { id: account.id },
       "/finance/payments": { id: payment.id },
       "/finance/expenses": { id: expense.id },
+      "/finance/counterparties": { id: counterparty.id },
+      "/finance/payment-categories": { id: paymentCategory.id },
+      "/finance/expense-categories": { id: expenseCategory.id },
+      "/finance/debts": { id: debt.id, settlementId: settlement.id },
+      "/finance/inventory": { id: item.id },
       "/users": { id: adminA.id, roleId: a.adminRoleId },
       "/roles": { id: a.adminRoleId, permission: "users:read:all" },
       "/groups": { id: group.id, uid: adminA.id },
@@ -138,6 +176,14 @@ describe("the REST surface", () => {
         "PUT /finance/accounts/{id}": { name: "Hijacked" },
         "PUT /finance/payments/{id}": { amount: "1" },
         "PUT /finance/expenses/{id}": { amount: "1" },
+        "PUT /finance/counterparties/{id}": { name: "Hijacked" },
+        "PUT /finance/payment-categories/{id}": { name: "Hijacked" },
+        "PUT /finance/expense-categories/{id}": { name: "Hijacked" },
+        "PUT /finance/debts/{id}": { description: "Hijacked" },
+        "POST /finance/debts/{id}/settle": { amount: "1", accountId: bank.id, date: "2026-11-22" },
+        "POST /finance/debts/{id}/write-off": { reason: "Hijacked" },
+        "PUT /finance/inventory/{id}": { name: "Hijacked" },
+        "POST /finance/inventory/{id}/movements": { type: "issue", quantity: "5", date: "2026-11-22" },
       };
       const key = `${op.method} ${op.path}`;
       const needsBody = op.method === "PUT" || op.method === "POST";
@@ -164,6 +210,11 @@ describe("the REST surface", () => {
       "/finance/accounts?limit=100",
       "/finance/payments?limit=100",
       "/finance/expenses?limit=100",
+      "/finance/counterparties?limit=100",
+      "/finance/payment-categories?limit=100",
+      "/finance/expense-categories?limit=100",
+      "/finance/debts?limit=100",
+      "/finance/inventory?limit=100",
       "/finance/reconcile",
     ];
     for (const url of lists) {
@@ -176,5 +227,17 @@ describe("the REST surface", () => {
       headers: adminA.headers,
     });
     expect(stillAccount.json()).toMatchObject({ name: "A's cash", balance: "400" });
+    const stillDebt = await t.app.inject({
+      method: "GET",
+      url: `/finance/debts/${debt.id}`,
+      headers: adminA.headers,
+    });
+    expect(stillDebt.json()).toMatchObject({ status: "partial", outstanding: "200", description: "" });
+    const stillItem = await t.app.inject({
+      method: "GET",
+      url: `/finance/inventory/${item.id}`,
+      headers: adminA.headers,
+    });
+    expect(stillItem.json()).toMatchObject({ name: "A's paper", quantity: "5" });
   });
 });

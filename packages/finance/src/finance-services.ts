@@ -1,7 +1,11 @@
 import type { Db, Outbox } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccountsService } from "./accounts/accounts.service";
+import { createCategoriesService, EXPENSE_CATEGORY, PAYMENT_CATEGORY } from "./categories/categories.service";
+import { createCounterpartiesService } from "./counterparties/counterparties.service";
+import { createDebtsService } from "./debts/debts.service";
 import { createDocumentsService, EXPENSE, PAYMENT } from "./documents/documents.service";
+import { createInventoryService } from "./inventory/inventory.service";
 import { createReconcileService } from "./reconcile/reconcile.service";
 import { createReportsService } from "./reports/reports.service";
 import { createTransfersService } from "./transfers/transfers.service";
@@ -12,13 +16,20 @@ export type FinanceServiceDeps = { db: Db; outbox: Outbox; clock?: Clock };
 export const createFinanceServices = (deps: FinanceServiceDeps) => {
   const clock = deps.clock ?? systemClock;
   const { db, outbox } = deps;
+  const payments = createDocumentsService(PAYMENT, { db, outbox, clock });
+  const expenses = createDocumentsService(EXPENSE, { db, outbox, clock });
   return {
     accounts: createAccountsService({ db, clock }),
-    payments: createDocumentsService(PAYMENT, { db, outbox, clock }),
-    expenses: createDocumentsService(EXPENSE, { db, outbox, clock }),
+    payments,
+    expenses,
     transfers: createTransfersService({ db, outbox, clock }),
     reconcile: createReconcileService({ db, clock }),
     reports: createReportsService({ db }),
+    counterparties: createCounterpartiesService({ db, clock }),
+    paymentCategories: createCategoriesService(PAYMENT_CATEGORY, { db, clock }),
+    expenseCategories: createCategoriesService(EXPENSE_CATEGORY, { db, clock }),
+    debts: createDebtsService({ db, outbox, payments, expenses, clock }),
+    inventory: createInventoryService({ db, outbox, clock }),
   };
 };
 

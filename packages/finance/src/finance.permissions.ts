@@ -1,6 +1,7 @@
 import { registerPermissions } from "@hisob/kernel";
 
-// The spec's table ("Permissions") plus what the ledger's own routes need; the README maps routes to them.
+// The spec's table ("Permissions") plus what the ledger's and the records' own routes need; the
+// README maps routes to them.
 export const FINANCE_PERMISSIONS = registerPermissions("finance", {
   "payments:create:all": "Create payments",
   "payments:read:all": "Read every payment",
@@ -20,9 +21,22 @@ export const FINANCE_PERMISSIONS = registerPermissions("finance", {
   "transfers:create:all": "Transfer money between accounts of one currency",
   "exchanges:create:all": "Exchange money between accounts of different currencies",
   "debts:create:all": "Create debts",
-  "debts:read:all": "Read debts",
+  "debts:read:all": "Read debts and their settlements",
   "debts:update:all": "Update, settle and write off debts",
-  "debts:delete:all": "Delete debts",
+  "debts:delete:all": "Delete debts nothing was settled on",
+  "counterparties:create:all": "Create counterparties",
+  "counterparties:read:all": "Read counterparties",
+  "counterparties:update:all": "Update counterparties",
+  "counterparties:delete:all": "Delete counterparties nothing refers to",
+  "categories:create:all": "Create payment and expense categories",
+  "categories:read:all": "Read payment and expense categories",
+  "categories:update:all": "Rename, describe and move payment and expense categories",
+  "categories:delete:all": "Delete unused payment and expense categories",
+  "inventory:create:all": "Create inventory items",
+  "inventory:read:all": "Read inventory items and their movements",
+  "inventory:update:all": "Update inventory items (not their quantity)",
+  "inventory:delete:all": "Delete inventory items that are out of stock",
+  "inventory:move:all": "Record inventory receipts, issues and adjustments",
   "reports:read:all": "Read financial reports",
   "reports:create:all": "Generate financial reports",
 });

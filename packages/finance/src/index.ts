@@ -1,8 +1,13 @@
 export * from "./accounts/accounts.schema";
+export * from "./categories/categories.schema";
+export * from "./counterparties/counterparties.schema";
 export { dateOf, toIsoDate, ZIsoDate } from "./dates";
+export * from "./debts/debts.schema";
 export * from "./documents/documents.schema";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
+export * from "./inventory/inventory.schema";
+export { normalizeQuantity, ZQuantity, ZQuantityChange } from "./inventory/quantity";
 export * from "./ledger/ledger.schema";
 export * from "./reconcile/reconcile.schema";
 export * from "./reports/reports.schema";

@@ -86,6 +86,35 @@ export const uz: Messages = {
         "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda bir eng kichik birlikdan kam",
       exchange_out_of_range:
         "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
+      counterparty_not_found: "Kontragent topilmadi.",
+      counterparty_in_use:
+        "Kontragentga tushumlar, xarajatlar yoki qarzlar bog‘langan; uni o‘chirib bo‘lmaydi.",
+      payment_category_not_found: "Tushumlar toifasi topilmadi.",
+      expense_category_not_found: "Xarajatlar toifasi topilmadi.",
+      unknown_parent_category:
+        "Kiritilgan ma’lumotlarda xato: {{field}} bu tashkilotning shu turdagi toifasi emas",
+      category_cycle:
+        "Kiritilgan ma’lumotlarda xato: {{field}} toifaning o‘zi yoki uning quyi toifasi bo‘lishi mumkin emas",
+      category_has_children: "Toifaning quyi toifalari bor; avval ularni ko‘chiring yoki o‘chiring.",
+      category_in_use: "Toifa ishlatilmoqda, uni o‘chirib bo‘lmaydi.",
+      debt_not_found: "Qarz topilmadi.",
+      debt_already_settled: "Qarz allaqachon to‘langan.",
+      debt_written_off: "Qarz hisobdan chiqarilgan.",
+      debt_has_settlements:
+        "Qarzning bir qismi to‘langan: uning turi, kontragenti va valyutasini endi o‘zgartirib bo‘lmaydi.",
+      debt_amount_below_settled: "Summa allaqachon to‘langan summadan ko‘p bo‘lishi kerak.",
+      debt_over_settlement: "Summa qarzning qoldig‘idan ko‘p.",
+      debt_currency_mismatch:
+        "Kiritilgan ma’lumotlarda xato: {{field}} qarz valyutasidagi hisob bo‘lishi kerak",
+      debt_settlement_not_found: "To‘lov topilmadi.",
+      debt_not_deletable: "Faqat to‘lov qilinmagan va hisobdan chiqarilmagan qarzni o‘chirish mumkin.",
+      document_settles_debt:
+        "Hujjat qarzni to‘laydi: uni o‘chirish yoki summasini, hisobini yoki kontragentini o‘zgartirish uchun qarzdagi to‘lovni bekor qiling.",
+      inventory_item_not_found: "Tovar topilmadi.",
+      inventory_sku_taken: "Bunday artikulli tovar allaqachon mavjud.",
+      inventory_in_stock: "Tovar hali omborda bor; o‘chirishdan oldin uni chiqim qiling yoki nolga tuzating.",
+      insufficient_stock: "Omborda tovar yetarli emas.",
+      quantity_out_of_range: "Tovar miqdori ruxsat etilgan chegaradan chiqib ketadi.",
     },
     upload: {
       too_large: "Kiritilgan ma’lumotlarda xato: fayl hajmi juda katta",

@@ -1,0 +1,142 @@
+import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount } from "@hisob/kernel";
+import { z } from "zod";
+import { ZIsoDate } from "../dates";
+import { ZText } from "../text";
+
+/*
+ * Debts: money owed to the tenant (receivable) or by it (payable). Status moves
+ * pending → partial → settled as settlements come in, or to written_off (see the README).
+ */
+
+export const DEBT_KINDS = ["receivable", "payable"] as const;
+export const DEBT_STATUSES = ["pending", "partial", "settled", "written_off"] as const;
+
+const ZDescription = ZText(1000);
+
+export const ZCreateDebtInput = z
+  .object({
+    kind: z.enum(DEBT_KINDS),
+    counterpartyId: z.uuid(),
+    /** Minor units of `currency`, > 0. */
+    amount: ZPositiveMinorAmount,
+    /** One of the organization's currencies; settlements must come from accounts in it. */
+    currency: ZCurrencyCode,
+    dueDate: ZIsoDate.nullable().default(null),
+    description: ZDescription.default(""),
+  })
+  .strict();
+export type TCreateDebtInput = z.input<typeof ZCreateDebtInput>;
+
+export const ZUpdateDebtInput = z
+  .object({
+    kind: z.enum(DEBT_KINDS).optional(),
+    counterpartyId: z.uuid().optional(),
+    /** The new total; it must stay above what was already settled. */
+    amount: ZPositiveMinorAmount.optional(),
+    currency: ZCurrencyCode.optional(),
+    dueDate: ZIsoDate.nullable().optional(),
+    description: ZDescription.optional(),
+  })
+  .strict();
+export type TUpdateDebtInput = z.input<typeof ZUpdateDebtInput>;
+
+export const ZSettleDebtInput = z
+  .object({
+    /** Minor units of the debt's currency, > 0 and at most what is outstanding. */
+    amount: ZPositiveMinorAmount,
+    /** The account the money enters (receivable) or leaves (payable); in the debt's currency. */
+    accountId: z.uuid(),
+    date: ZIsoDate,
+    comment: ZText(1000).default(""),
+    /** Category of the payment (receivable) or expense (payable) the settlement posts. */
+    categoryId: z.uuid().nullable().default(null),
+  })
+  .strict();
+export type TSettleDebtInput = z.input<typeof ZSettleDebtInput>;
+
+export const ZWriteOffDebtInput = z
+  .object({
+    /** Why what is outstanding will not be collected (or paid). */
+    reason: ZText(1000).refine((reason) => reason.length > 0, { message: "must not be empty" }),
+  })
+  .strict();
+export type TWriteOffDebtInput = z.input<typeof ZWriteOffDebtInput>;
+
+export const DEBT_SORT_FIELDS = ["dueDate", "amount", "outstanding", "createdAt", "updatedAt"] as const;
+
+export const ZListDebtsQuery = ZPagination.extend({
+  sortBy: z.enum(DEBT_SORT_FIELDS).default("createdAt"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  status: z.enum(DEBT_STATUSES).optional(),
+  kind: z.enum(DEBT_KINDS).optional(),
+  counterpartyId: z.uuid().optional(),
+  currency: ZCurrencyCode.optional(),
+  dueBefore: ZIsoDate.optional().describe("Due strictly before this date"),
+  dueAfter: ZIsoDate.optional().describe("Due strictly after this date"),
+}).refine((query) => !query.dueBefore || !query.dueAfter || query.dueAfter < query.dueBefore, {
+  message: "must be after dueAfter",
+  path: ["dueBefore"],
+});
+export type TListDebtsQuery = z.input<typeof ZListDebtsQuery>;
+
+export const ZDebtSettlementDto = z
+  .object({
+    id: z.uuid(),
+    debtId: z.uuid(),
+    /** Minor units of the debt's currency. */
+    amount: z.string(),
+    date: z.iso.date(),
+    accountId: z.uuid(),
+    /** The payment it posted (receivable debts) or the expense (payable). */
+    paymentId: z.uuid().nullable(),
+    expenseId: z.uuid().nullable(),
+    transactionId: z.uuid(),
+    comment: z.string(),
+    createdBy: z.uuid(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "DebtSettlement" });
+export type TDebtSettlementDto = z.infer<typeof ZDebtSettlementDto>;
+
+export const ZDebtDto = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(DEBT_KINDS),
+    counterpartyId: z.uuid(),
+    currency: z.string(),
+    /** Minor units, decimal strings: amount = settled + writtenOff + outstanding. */
+    amount: z.string(),
+    outstanding: z.string(),
+    settled: z.string(),
+    dueDate: z.iso.date().nullable(),
+    description: z.string(),
+    status: z.enum(DEBT_STATUSES),
+    /** Who wrote the debt off, when, why and how much was then outstanding; null unless written_off. */
+    writeOff: z
+      .object({
+        amount: z.string(),
+        at: z.iso.datetime(),
+        by: z.uuid(),
+        reason: z.string(),
+      })
+      .nullable(),
+    createdBy: z.uuid(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "Debt" });
+export type TDebtDto = z.infer<typeof ZDebtDto>;
+
+export const ZDebtDetailDto = ZDebtDto.extend({
+  /** Every settlement, oldest first. */
+  settlements: z.array(ZDebtSettlementDto),
+}).meta({ id: "DebtDetail" });
+export type TDebtDetailDto = z.infer<typeof ZDebtDetailDto>;
+
+export const ZDebtSettlementResult = z
+  .object({
+    debt: ZDebtDetailDto,
+    settlement: ZDebtSettlementDto,
+  })
+  .meta({ id: "DebtSettlementResult" });
+export type TDebtSettlementResult = z.infer<typeof ZDebtSettlementResult>;
