@@ -24,6 +24,7 @@ import { financeCategoriesRoutes } from "./routes/finance-categories.routes";
 import { financeCounterpartiesRoutes } from "./routes/finance-counterparties.routes";
 import { financeDebtsRoutes } from "./routes/finance-debts.routes";
 import { financeDocumentsRoutes } from "./routes/finance-documents.routes";
+import { financeExportsRoutes } from "./routes/finance-exports.routes";
 import { financeInventoryRoutes } from "./routes/finance-inventory.routes";
 import { financeReportsRoutes } from "./routes/finance-reports.routes";
 import { groupsRoutes } from "./routes/groups.routes";
@@ -31,8 +32,8 @@ import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
 import { oidcRoutes } from "./routes/oidc.routes";
 import { rolesRoutes } from "./routes/roles.routes";
-import { trpcRoutes } from "./routes/trpc.routes";
 import { tenantsRoutes } from "./routes/tenants.routes";
+import { trpcRoutes } from "./routes/trpc.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
 import { usersRoutes } from "./routes/users.routes";
 
@@ -128,6 +129,7 @@ const registerApiRoutes = async (
   await app.register(financeDebtsRoutes, { services });
   await app.register(financeInventoryRoutes, { services });
   await app.register(financeReportsRoutes, { services });
+  await app.register(financeExportsRoutes, { services });
   await app.register(trpcRoutes, { services });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
 };

@@ -10,3 +10,12 @@ export const ZIsoDate = z.iso.date().meta({ description: "Calendar date YYYY-MM-
 export const dateOf = (isoDate: string): Date => new Date(`${isoDate}T00:00:00.000Z`);
 
 export const toIsoDate = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** A period whose end is not before its start (ISO dates compare as strings). */
+export const periodInOrder: [
+  (query: { from?: string | undefined; to?: string | undefined }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (query) => !query.from || !query.to || query.from <= query.to,
+  { message: "must not be before from", path: ["to"] },
+];

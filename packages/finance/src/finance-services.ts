@@ -5,6 +5,7 @@ import { createCategoriesService, EXPENSE_CATEGORY, PAYMENT_CATEGORY } from "./c
 import { createCounterpartiesService } from "./counterparties/counterparties.service";
 import { createDebtsService } from "./debts/debts.service";
 import { createDocumentsService, EXPENSE, PAYMENT } from "./documents/documents.service";
+import { createFinanceExports } from "./exports/finance-exports";
 import { createInventoryService } from "./inventory/inventory.service";
 import { createReconcileService } from "./reconcile/reconcile.service";
 import { createReportsService } from "./reports/reports.service";
@@ -16,6 +17,7 @@ export type FinanceServiceDeps = { db: Db; outbox: Outbox; clock?: Clock };
 export const createFinanceServices = (deps: FinanceServiceDeps) => {
   const clock = deps.clock ?? systemClock;
   const { db, outbox } = deps;
+  const reports = createReportsService({ db });
   const payments = createDocumentsService(PAYMENT, { db, outbox, clock });
   const expenses = createDocumentsService(EXPENSE, { db, outbox, clock });
   return {
@@ -24,7 +26,8 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     expenses,
     transfers: createTransfersService({ db, outbox, clock }),
     reconcile: createReconcileService({ db, clock }),
-    reports: createReportsService({ db }),
+    reports,
+    exports: createFinanceExports({ db, clock, reports }),
     counterparties: createCounterpartiesService({ db, clock }),
     paymentCategories: createCategoriesService(PAYMENT_CATEGORY, { db, clock }),
     expenseCategories: createCategoriesService(EXPENSE_CATEGORY, { db, clock }),

@@ -4,6 +4,12 @@ export * from "./counterparties/counterparties.schema";
 export { dateOf, toIsoDate, ZIsoDate } from "./dates";
 export * from "./debts/debts.schema";
 export * from "./documents/documents.schema";
+export { EXPORT_MAX_ROWS as FINANCE_EXPORT_MAX_ROWS, type PreparedExport } from "./exports/finance-export";
+export {
+  ZExportAccountsQuery,
+  ZExportAccountTransactionsQuery,
+  ZExportDocumentsQuery,
+} from "./exports/lists.export";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./inventory/inventory.schema";

@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import {
   type CoreServices,
   XLSX_CONTENT_TYPE,
@@ -10,10 +9,10 @@ import {
   ZUserDto,
 } from "@hisob/core";
 import { ZPage } from "@hisob/kernel";
-import { create as contentDisposition } from "content-disposition";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../http/auth-context";
+import { sendXlsx } from "../http/xlsx-reply";
 
 const ZIdParams = z.object({ id: z.uuid() });
 const tags = ["users"];
@@ -46,20 +45,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = as
         produces: [XLSX_CONTENT_TYPE],
       },
     },
-    async (request, reply) => {
-      // Permission and input are checked before streaming, so failures still get a proper status.
-      const exporter = users.prepareExport(ctxOf(request), request.query);
-      const body = new PassThrough();
-      exporter.write(body).catch((error: unknown) => {
-        request.log.error({ err: error }, "export failed mid-stream");
-        body.destroy(error instanceof Error ? error : new Error(String(error)));
-      });
-      return reply
-        .type(XLSX_CONTENT_TYPE)
-        .header("content-disposition", contentDisposition(exporter.fileName))
-        .header("cache-control", "private, no-store")
-        .send(body);
-    },
+    (request, reply) => sendXlsx(request, reply, users.prepareExport(ctxOf(request), request.query)),
   );
 
   app.post(

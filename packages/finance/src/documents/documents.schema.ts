@@ -1,6 +1,6 @@
 import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount } from "@hisob/kernel";
 import { z } from "zod";
-import { ZIsoDate } from "../dates";
+import { periodInOrder, ZIsoDate } from "../dates";
 
 /*
  * Payments (money in) and expenses (money out) have the same shape; each posts one ledger entry.
@@ -38,7 +38,8 @@ export type TUpdateDocumentInput = z.input<typeof ZUpdateDocumentInput>;
 
 export const DOCUMENT_SORT_FIELDS = ["date", "amount", "createdAt"] as const;
 
-export const ZListDocumentsQuery = ZPagination.extend({
+/** The list's sort and filters (the JSON list pages them; the export takes every row by default). */
+export const ZDocumentFilters = z.object({
   sortBy: z.enum(DOCUMENT_SORT_FIELDS).default("date"),
   order: z.enum(["asc", "desc"]).default("desc"),
   accountId: z.uuid().optional(),
@@ -47,10 +48,9 @@ export const ZListDocumentsQuery = ZPagination.extend({
   createdBy: z.uuid().optional(),
   from: ZIsoDate.optional().describe("First date, inclusive"),
   to: ZIsoDate.optional().describe("Last date, inclusive"),
-}).refine((query) => !query.from || !query.to || query.from <= query.to, {
-  message: "must not be before from",
-  path: ["to"],
 });
+
+export const ZListDocumentsQuery = ZPagination.extend(ZDocumentFilters.shape).refine(...periodInOrder);
 export type TListDocumentsQuery = z.input<typeof ZListDocumentsQuery>;
 
 const documentDto = (id: string) =>

@@ -1,6 +1,6 @@
 import { ZPagination } from "@hisob/kernel";
 import { z } from "zod";
-import { ZIsoDate } from "../dates";
+import { periodInOrder, ZIsoDate } from "../dates";
 
 export const TRANSACTION_TYPES = ["income", "expense", "transfer", "exchange"] as const;
 
@@ -33,13 +33,14 @@ export const ZAccountTransactionDto = ZTransactionDto.extend({
 }).meta({ id: "AccountTransaction" });
 export type TAccountTransactionDto = z.infer<typeof ZAccountTransactionDto>;
 
-export const ZListAccountTransactionsQuery = ZPagination.extend({
+export const ZAccountTransactionFilters = z.object({
   from: ZIsoDate.optional().describe("First date, inclusive"),
   to: ZIsoDate.optional().describe("Last date, inclusive"),
   type: z.enum(TRANSACTION_TYPES).optional(),
   order: z.enum(["asc", "desc"]).default("desc"),
-}).refine((query) => !query.from || !query.to || query.from <= query.to, {
-  message: "must not be before from",
-  path: ["to"],
 });
+
+export const ZListAccountTransactionsQuery = ZPagination.extend(ZAccountTransactionFilters.shape).refine(
+  ...periodInOrder,
+);
 export type TListAccountTransactionsQuery = z.input<typeof ZListAccountTransactionsQuery>;

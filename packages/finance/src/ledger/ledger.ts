@@ -127,7 +127,10 @@ export const toTransactionDto = (row: TransactionRow): TTransactionDto => ({
 });
 
 /** What an entry did to one account: in = the destination amount (or amount), out = −amount. */
-export const changeFor = (row: TransactionRow, accountId: string): bigint => {
+export const changeFor = (
+  row: Pick<TransactionRow, "originAccountId" | "amount" | "destinationAmount">,
+  accountId: string,
+): bigint => {
   if (row.originAccountId === accountId) return -row.amount;
   return row.destinationAmount ?? row.amount;
 };

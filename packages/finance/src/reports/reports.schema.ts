@@ -39,6 +39,11 @@ export const ZAccountStatementQuery = z
   .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
 export type TAccountStatementQuery = z.input<typeof ZAccountStatementQuery>;
 
+/** The statement download: the whole period, no paging. */
+export const ZAccountStatementExportQuery = z
+  .object(ZPeriod)
+  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+
 /** Minor units as a decimal integer string. */
 const ZAmount = z.string();
 

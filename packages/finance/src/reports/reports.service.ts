@@ -159,7 +159,7 @@ type MovementRow = {
   destination_amount: string;
 };
 
-type StatementRow = {
+export type StatementRow = {
   id: string;
   date: Date;
   type: "income" | "expense" | "transfer" | "exchange";
@@ -169,6 +169,51 @@ type StatementRow = {
   expense_id: string | null;
   change: string;
   running: string;
+};
+
+/**
+ * Statement entries of one account in [start, end], oldest first, each with the balance right after
+ * it: `from.balance` plus a window sum in SQL. `from.after` continues after a row (keyset, for
+ * exports); otherwise the window covers the whole period and `offset` cuts the page after it.
+ */
+export const statementRows = (
+  tx: Tx,
+  options: {
+    tenantId: string;
+    accountId: string;
+    start: Date;
+    end: Date;
+    from: { balance: string; after: { date: Date; id: string } | null };
+    limit: number;
+    offset: number;
+  },
+): Promise<StatementRow[]> => {
+  const { tenantId, accountId, start, end, from } = options;
+  return tx.$queryRaw<StatementRow[]>`
+    WITH entries AS (
+      SELECT t.id, t.date, t.type, t.comment,
+             CASE WHEN t.origin_account_id = ${accountId}::uuid THEN t.destination_account_id
+                  ELSE t.origin_account_id END AS counter_account_id,
+             CASE WHEN t.origin_account_id = ${accountId}::uuid THEN -t.amount
+                  ELSE COALESCE(t.destination_amount, t.amount) END AS change
+        FROM transactions t
+       WHERE t.tenant_id = ${tenantId}::uuid
+         AND (t.origin_account_id = ${accountId}::uuid OR t.destination_account_id = ${accountId}::uuid)
+         AND t.date BETWEEN ${start}::date AND ${end}::date
+         ${from.after ? Prisma.sql`AND (t.date, t.id) > (${from.after.date}::date, ${from.after.id}::uuid)` : Prisma.empty}
+    ), running AS (
+      SELECT entries.*, ${from.balance}::numeric + sum(change) OVER (ORDER BY date, id) AS running
+        FROM entries
+    )
+    SELECT r.id::text, r.date, r.type::text AS type, r.comment,
+           r.counter_account_id::text AS counter_account_id,
+           p.id::text AS payment_id, e.id::text AS expense_id,
+           r.change::text AS change, r.running::text AS running
+      FROM running r
+      LEFT JOIN payments p ON p.tenant_id = ${tenantId}::uuid AND p.transaction_id = r.id
+      LEFT JOIN expenses e ON e.tenant_id = ${tenantId}::uuid AND e.transaction_id = r.id
+     ORDER BY r.date, r.id
+     LIMIT ${options.limit} OFFSET ${options.offset}`;
 };
 
 export const createReportsService = (deps: { db: Db }) => {
@@ -336,31 +381,15 @@ export const createReportsService = (deps: { db: Db }) => {
              WHERE a.tenant_id = ${ctx.tenantId}::uuid AND a.id = ${accountId}::uuid
              GROUP BY a.balance`;
           if (!summary) throw accountNotFound();
-          // The running balance is a window sum over the whole period; the page is cut after it.
-          const rows = await tx.$queryRaw<StatementRow[]>`
-            WITH entries AS (
-              SELECT t.id, t.date, t.type, t.comment,
-                     CASE WHEN t.origin_account_id = ${accountId}::uuid THEN t.destination_account_id
-                          ELSE t.origin_account_id END AS counter_account_id,
-                     CASE WHEN t.origin_account_id = ${accountId}::uuid THEN -t.amount
-                          ELSE COALESCE(t.destination_amount, t.amount) END AS change
-                FROM transactions t
-               WHERE t.tenant_id = ${ctx.tenantId}::uuid
-                 AND (t.origin_account_id = ${accountId}::uuid OR t.destination_account_id = ${accountId}::uuid)
-                 AND t.date BETWEEN ${start}::date AND ${end}::date
-            ), running AS (
-              SELECT entries.*, ${summary.opening}::numeric + sum(change) OVER (ORDER BY date, id) AS running
-                FROM entries
-            )
-            SELECT r.id::text, r.date, r.type::text AS type, r.comment,
-                   r.counter_account_id::text AS counter_account_id,
-                   p.id::text AS payment_id, e.id::text AS expense_id,
-                   r.change::text AS change, r.running::text AS running
-              FROM running r
-              LEFT JOIN payments p ON p.tenant_id = ${ctx.tenantId}::uuid AND p.transaction_id = r.id
-              LEFT JOIN expenses e ON e.tenant_id = ${ctx.tenantId}::uuid AND e.transaction_id = r.id
-             ORDER BY r.date, r.id
-             LIMIT ${query.limit} OFFSET ${query.offset}`;
+          const rows = await statementRows(tx, {
+            tenantId: ctx.tenantId,
+            accountId,
+            start,
+            end,
+            from: { balance: summary.opening, after: null },
+            limit: query.limit,
+            offset: query.offset,
+          });
           return {
             account: {
               id: account.id,

@@ -1,0 +1,27 @@
+import { PassThrough, type Writable } from "node:stream";
+import { XLSX_CONTENT_TYPE } from "@hisob/core";
+import { create as contentDisposition } from "content-disposition";
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+export { XLSX_CONTENT_TYPE };
+
+/**
+ * Streams a prepared spreadsheet: permission and input were checked when it was prepared, so those
+ * failures still get a proper status; a failure mid-stream can only cut the download (and is logged).
+ */
+export const sendXlsx = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  exporter: { fileName: string; write(output: Writable): Promise<unknown> },
+) => {
+  const body = new PassThrough();
+  exporter.write(body).catch((error: unknown) => {
+    request.log.error({ err: error }, "export failed mid-stream");
+    body.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return reply
+    .type(XLSX_CONTENT_TYPE)
+    .header("content-disposition", contentDisposition(exporter.fileName))
+    .header("cache-control", "private, no-store")
+    .send(body);
+};

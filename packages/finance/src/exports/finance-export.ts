@@ -1,0 +1,79 @@
+import type { Writable } from "node:stream";
+import { type ExportColumn, writeXlsx } from "@hisob/core";
+import type { Db } from "@hisob/db";
+import { type Messages, t } from "@hisob/i18n";
+import type { Locale } from "@hisob/kernel";
+
+/** What an export route streams: permission and input were checked when this was made. */
+export type PreparedExport = { fileName: string; write(output: Writable): Promise<{ rowCount: number }> };
+
+/** At most this many rows per file; a list export without `limit` takes every matching row up to it. */
+export const EXPORT_MAX_ROWS = 1_000_000;
+export const EXPORT_BATCH = 1_000;
+
+export type CurrencyFormat = { minorUnits: number; symbol: string };
+
+/** Minor units and symbol of every currency (money cells carry their own currency's format). */
+export const loadCurrencyFormats = async (db: Db): Promise<Map<string, CurrencyFormat>> => {
+  const rows = await db.withPlatform((tx) =>
+    tx.currency.findMany({ select: { code: true, minorUnits: true, symbol: true } }),
+  );
+  return new Map(rows.map((row) => [row.code, { minorUnits: row.minorUnits, symbol: row.symbol }]));
+};
+
+/** A money cell: the amount in major units, formatted with the currency's digits and symbol. */
+export const moneyCell = (formats: Map<string, CurrencyFormat>, minor: bigint | string, currency: string) => {
+  const format = formats.get(currency) ?? { minorUnits: 2, symbol: currency };
+  return { minor: BigInt(minor), currency, minorUnits: format.minorUnits, symbol: format.symbol };
+};
+
+export const exportFileName = (base: string, day: string) => `${base}-${day}.xlsx`;
+
+/**
+ * Rows in batches by keyset: each call gets the last row of the previous batch (undefined first).
+ * Each batch is one short query, so memory holds one batch and a long export never holds a transaction.
+ */
+export async function* keysetBatches<Row>(
+  fetch: (after: Row | undefined, take: number) => Promise<Row[]>,
+  limit: number,
+): AsyncGenerator<Row[]> {
+  let last: Row | undefined;
+  let remaining = Math.min(limit, EXPORT_MAX_ROWS);
+  while (remaining > 0) {
+    const take = Math.min(EXPORT_BATCH, remaining);
+    const rows = await fetch(last, take);
+    if (rows.length === 0) return;
+    yield rows;
+    remaining -= rows.length;
+    if (rows.length < take) return;
+    last = rows[rows.length - 1];
+  }
+}
+
+/** One batch of rows that are already in memory (reports: a handful of aggregate rows). */
+export async function* inMemory<Row>(rows: Row[]): AsyncGenerator<Row[]> {
+  if (rows.length > 0) yield rows;
+}
+
+type FinanceExportTexts = Messages["export"]["finance"];
+export type ColumnKey = keyof FinanceExportTexts["columns"];
+
+/** A localized column header. */
+export const header = (locale: Locale, key: ColumnKey) => t(locale, `export.finance.columns.${key}`);
+export const typeLabel = (locale: Locale, key: keyof FinanceExportTexts["types"]) =>
+  t(locale, `export.finance.types.${key}`);
+export const rowLabel = (locale: Locale, key: keyof FinanceExportTexts["rows"]) =>
+  t(locale, `export.finance.rows.${key}`);
+export const sheetName = (locale: Locale, key: keyof FinanceExportTexts["sheets"]) =>
+  t(locale, `export.finance.sheets.${key}`);
+
+export const prepared = <Row>(options: {
+  fileName: string;
+  sheet: string;
+  columns: ExportColumn<Row>[];
+  rows: () => AsyncIterable<Row[]>;
+}): PreparedExport => ({
+  fileName: options.fileName,
+  write: (output) =>
+    writeXlsx({ output, sheetName: options.sheet, columns: options.columns, rows: options.rows() }),
+});

@@ -1,0 +1,271 @@
+import type { ExportColumn } from "@hisob/core";
+import type { Db, Prisma, Tx } from "@hisob/db";
+import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
+import { z } from "zod";
+import { ZListMoneyAccountsQuery } from "../accounts/accounts.schema";
+import { accountNotFound } from "../accounts/accounts.service";
+import { dateOf, periodInOrder, toIsoDate } from "../dates";
+import { ZDocumentFilters } from "../documents/documents.schema";
+import type { DocumentKind } from "../documents/documents.service";
+import { documentsWhere } from "../documents/documents.where";
+import { changeFor } from "../ledger/ledger";
+import { ZAccountTransactionFilters } from "../ledger/ledger.schema";
+import {
+  EXPORT_MAX_ROWS,
+  exportFileName,
+  header,
+  keysetBatches,
+  loadCurrencyFormats,
+  moneyCell,
+  type PreparedExport,
+  prepared,
+  sheetName,
+  typeLabel,
+} from "./finance-export";
+
+/*
+ * Finance lists as spreadsheets: the same filters and order as the JSON list; every matching row
+ * (up to EXPORT_MAX_ROWS) unless `limit` is given. Rows come in keyset batches on (sort field, id).
+ */
+
+const ZExportRange = {
+  limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).optional(),
+  offset: z.coerce.number().int().min(0).max(EXPORT_MAX_ROWS).default(0),
+};
+export const ZExportDocumentsQuery = ZDocumentFilters.extend(ZExportRange).refine(...periodInOrder);
+export const ZExportAccountsQuery = ZListMoneyAccountsQuery.extend(ZExportRange);
+export const ZExportAccountTransactionsQuery = ZAccountTransactionFilters.extend(ZExportRange).refine(
+  ...periodInOrder,
+);
+
+/** Rows strictly after `last` in (field, id) order — the keyset condition Prisma can serve from an index. */
+const after = <Row extends { id: string }>(field: keyof Row & string, last: Row, order: "asc" | "desc") => {
+  const op = order === "asc" ? "gt" : "lt";
+  return { OR: [{ [field]: { [op]: last[field] } }, { [field]: last[field], id: { [op]: last.id } }] };
+};
+
+const documentSelect = {
+  id: true,
+  date: true,
+  amount: true,
+  comment: true,
+  createdAt: true,
+  account: { select: { name: true, currencyCode: true } },
+  counterparty: { select: { name: true } },
+  category: { select: { name: true } },
+} satisfies Prisma.PaymentSelect;
+type DocumentRow = Prisma.PaymentGetPayload<{ select: typeof documentSelect }>;
+
+const accountSelect = {
+  id: true,
+  name: true,
+  number: true,
+  currencyCode: true,
+  balance: true,
+  allowOverdraft: true,
+  description: true,
+  createdAt: true,
+} satisfies Prisma.MoneyAccountSelect;
+type AccountRow = Prisma.MoneyAccountGetPayload<{ select: typeof accountSelect }>;
+
+const entrySelect = {
+  id: true,
+  type: true,
+  amount: true,
+  destinationAmount: true,
+  exchangeRate: true,
+  date: true,
+  originAccountId: true,
+  destinationAccountId: true,
+  comment: true,
+  createdAt: true,
+  origin: { select: { name: true } },
+  destination: { select: { name: true } },
+} satisfies Prisma.FinanceTransactionSelect;
+type EntryRow = Prisma.FinanceTransactionGetPayload<{ select: typeof entrySelect }>;
+
+export const createListExports = (deps: { db: Db; clock: Clock }) => {
+  const { db, clock } = deps;
+  const today = () => toIsoDate(clock.now());
+
+  const documents = async (kind: DocumentKind, ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    const scope = requireScope(ctx, kind.resource, "read");
+    const query = parseInput(ZExportDocumentsQuery, raw);
+    const where = documentsWhere(ctx.tenantId, query, scope === "own" ? ctx.actor.userId : null);
+    // Payments and expenses have identical columns: one delegate type serves both tables.
+    const table = (tx: Tx) => (kind.name === "payment" ? tx.payment : tx.expense) as unknown as Tx["payment"];
+    const formats = await loadCurrencyFormats(db);
+    const columns: ExportColumn<DocumentRow>[] = [
+      { header: header(ctx.locale, "date"), kind: "date", value: (row) => row.date },
+      { header: header(ctx.locale, "account"), kind: "text", value: (row) => row.account.name },
+      {
+        header: header(ctx.locale, "amount"),
+        kind: "money",
+        value: (row) => moneyCell(formats, row.amount, row.account.currencyCode),
+      },
+      {
+        header: header(ctx.locale, "currency"),
+        kind: "text",
+        width: 10,
+        value: (row) => row.account.currencyCode,
+      },
+      {
+        header: header(ctx.locale, "counterparty"),
+        kind: "text",
+        value: (row) => row.counterparty?.name ?? null,
+      },
+      { header: header(ctx.locale, "category"), kind: "text", value: (row) => row.category?.name ?? null },
+      { header: header(ctx.locale, "comment"), kind: "text", width: 40, value: (row) => row.comment },
+      { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+    ];
+    return prepared({
+      fileName: exportFileName(kind.resource, today()),
+      sheet: sheetName(ctx.locale, kind.resource),
+      columns,
+      rows: () =>
+        keysetBatches<DocumentRow>(
+          (last, take) =>
+            db.withTenant(ctx.tenantId, (tx) =>
+              table(tx).findMany({
+                where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
+                select: documentSelect,
+                orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+                take,
+                ...(last ? {} : { skip: query.offset }),
+              }),
+            ),
+          query.limit ?? EXPORT_MAX_ROWS,
+        ),
+    });
+  };
+
+  return {
+    documents: (ctx: TenantContext, raw: unknown, kind: DocumentKind) => documents(kind, ctx, raw),
+
+    accounts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+      requirePermission(ctx, "accounts:read:all");
+      const query = parseInput(ZExportAccountsQuery, raw);
+      const formats = await loadCurrencyFormats(db);
+      const where: Prisma.MoneyAccountWhereInput = {
+        tenantId: ctx.tenantId,
+        ...(query.currency ? { currencyCode: query.currency } : {}),
+        ...(query.search
+          ? {
+              OR: [
+                { name: { contains: query.search, mode: "insensitive" } },
+                { number: { contains: query.search, mode: "insensitive" } },
+              ],
+            }
+          : {}),
+      };
+      const columns: ExportColumn<AccountRow>[] = [
+        { header: header(ctx.locale, "name"), kind: "text", value: (row) => row.name },
+        { header: header(ctx.locale, "number"), kind: "text", value: (row) => row.number },
+        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
+        {
+          header: header(ctx.locale, "balance"),
+          kind: "money",
+          value: (row) => moneyCell(formats, row.balance, row.currencyCode),
+        },
+        { header: header(ctx.locale, "allowOverdraft"), kind: "boolean", value: (row) => row.allowOverdraft },
+        {
+          header: header(ctx.locale, "description"),
+          kind: "text",
+          width: 40,
+          value: (row) => row.description,
+        },
+        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+      ];
+      return prepared({
+        fileName: exportFileName("accounts", today()),
+        sheet: sheetName(ctx.locale, "accounts"),
+        columns,
+        rows: () =>
+          keysetBatches<AccountRow>(
+            (last, take) =>
+              db.withTenant(ctx.tenantId, (tx) =>
+                tx.moneyAccount.findMany({
+                  where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
+                  select: accountSelect,
+                  orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+                  take,
+                  ...(last ? {} : { skip: query.offset }),
+                }),
+              ),
+            query.limit ?? EXPORT_MAX_ROWS,
+          ),
+      });
+    },
+
+    /** One account's ledger entries, with what each did to its balance. */
+    transactions: async (ctx: TenantContext, accountId: string, raw: unknown): Promise<PreparedExport> => {
+      requirePermission(ctx, "accounts:read:all");
+      const query = parseInput(ZExportAccountTransactionsQuery, raw);
+      const account = await db.withTenant(ctx.tenantId, (tx) =>
+        tx.moneyAccount.findFirst({
+          where: { tenantId: ctx.tenantId, id: accountId },
+          select: { currencyCode: true },
+        }),
+      );
+      if (!account) throw accountNotFound();
+      const formats = await loadCurrencyFormats(db);
+      const where: Prisma.FinanceTransactionWhereInput = {
+        tenantId: ctx.tenantId,
+        OR: [{ originAccountId: accountId }, { destinationAccountId: accountId }],
+        ...(query.type ? { type: query.type } : {}),
+        ...(query.from || query.to
+          ? {
+              date: {
+                ...(query.from ? { gte: dateOf(query.from) } : {}),
+                ...(query.to ? { lte: dateOf(query.to) } : {}),
+              },
+            }
+          : {}),
+      };
+      const counterAccount = (row: EntryRow) =>
+        (row.originAccountId === accountId ? row.destination?.name : row.origin?.name) ?? null;
+      const columns: ExportColumn<EntryRow>[] = [
+        { header: header(ctx.locale, "date"), kind: "date", value: (row) => row.date },
+        {
+          header: header(ctx.locale, "type"),
+          kind: "text",
+          width: 14,
+          value: (row) => typeLabel(ctx.locale, row.type),
+        },
+        {
+          header: header(ctx.locale, "change"),
+          kind: "money",
+          value: (row) => moneyCell(formats, changeFor(row, accountId), account.currencyCode),
+        },
+        { header: header(ctx.locale, "counterAccount"), kind: "text", value: counterAccount },
+        {
+          header: header(ctx.locale, "exchangeRate"),
+          kind: "text",
+          width: 14,
+          value: (row) => row.exchangeRate?.toString() ?? null,
+        },
+        { header: header(ctx.locale, "comment"), kind: "text", width: 40, value: (row) => row.comment },
+        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+      ];
+      return prepared({
+        fileName: exportFileName("transactions", today()),
+        sheet: sheetName(ctx.locale, "transactions"),
+        columns,
+        rows: () =>
+          keysetBatches<EntryRow>(
+            (last, take) =>
+              db.withTenant(ctx.tenantId, (tx) =>
+                tx.financeTransaction.findMany({
+                  where: last ? { AND: [where, after("date", last, query.order)] } : where,
+                  select: entrySelect,
+                  orderBy: [{ date: query.order }, { id: query.order }],
+                  take,
+                  ...(last ? {} : { skip: query.offset }),
+                }),
+              ),
+            query.limit ?? EXPORT_MAX_ROWS,
+          ),
+      });
+    },
+  };
+};
