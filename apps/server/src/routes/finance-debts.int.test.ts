@@ -166,6 +166,24 @@ describe("creating and reading debts", () => {
   });
 });
 
+describe("currencies", () => {
+  it("a currency stays selected while a debt uses it", async () => {
+    const tenant = await t.createTenant();
+    const admin = await t.createUser(tenant.id, "admin");
+    await call(admin, "PUT", "/tenant/currencies", { codes: ["UZS", "USD"] });
+    const cp = (await call(admin, "POST", "/finance/counterparties", { name: "Owes dollars" })).json();
+    const debt = await createDebt({ currency: "USD" }, admin, cp);
+    expectError(
+      await call(admin, "PUT", "/tenant/currencies", { codes: ["UZS"] }),
+      409,
+      "CONFLICT",
+      "currency.in_use",
+    );
+    expect((await call(admin, "DELETE", `/finance/debts/${debt.id}`)).statusCode).toBe(204);
+    expect((await call(admin, "PUT", "/tenant/currencies", { codes: ["UZS"] })).statusCode).toBe(200);
+  });
+});
+
 describe("settling a receivable", () => {
   it("partial, then full: each posts a payment into the account in the same transaction", async () => {
     const account = await createAccount(adminA);

@@ -132,6 +132,23 @@ describe("items", () => {
     expect(await quantityOf(item.id)).toBe("0");
   });
 
+  it("a currency stays selected while an item's price uses it", async () => {
+    const tenant = await t.createTenant();
+    const admin = await t.createUser(tenant.id, "admin");
+    await call(admin, "PUT", "/tenant/currencies", { codes: ["UZS", "USD"] });
+    const item = await createItem({ currency: "USD", unitPrice: "250" }, admin);
+    expectError(
+      await call(admin, "PUT", "/tenant/currencies", { codes: ["UZS"] }),
+      409,
+      "CONFLICT",
+      "currency.in_use",
+    );
+    expect((await call(admin, "PUT", `/finance/inventory/${item.id}`, { currency: "UZS" })).statusCode).toBe(
+      200,
+    );
+    expect((await call(admin, "PUT", "/tenant/currencies", { codes: ["UZS"] })).statusCode).toBe(200);
+  });
+
   it("updates everything but the quantity", async () => {
     const item = await createItem({ quantity: "3" });
     const res = await call(adminA, "PUT", `/finance/inventory/${item.id}`, {

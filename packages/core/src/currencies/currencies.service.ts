@@ -103,7 +103,7 @@ export const createCurrenciesService = (deps: { db: Db }) => {
               throw new AppError("CONFLICT", {
                 reason: "currency.in_use",
                 message:
-                  "A currency that money accounts use cannot be removed from the organization's currencies",
+                  "A currency that money accounts, debts or inventory items use cannot be removed from the organization's currencies",
               });
             }
             throw error;

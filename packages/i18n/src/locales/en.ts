@@ -57,7 +57,8 @@ export const en = {
       exists: "This currency already exists.",
       not_found: "Currency not found.",
       unknown: "validation error: {{field}} has unknown or inactive currencies",
-      in_use: "A currency that money accounts use cannot be removed from the organization's currencies.",
+      in_use:
+        "A currency that money accounts, debts or inventory items use cannot be removed from the organization's currencies.",
     },
     finance: {
       account_not_found: "Account not found.",

@@ -61,7 +61,8 @@ export const uz: Messages = {
       not_found: "Valyuta topilmadi.",
       unknown:
         "Kiritilgan ma’lumotlarda xato: {{field}} maydonida noma’lum yoki faol bo‘lmagan valyutalar ko‘rsatilgan",
-      in_use: "Pul hisoblari yuritilayotgan valyutani tashkilot valyutalaridan olib tashlab bo‘lmaydi.",
+      in_use:
+        "Pul hisoblari, qarzlar yoki tovarlar yuritilayotgan valyutani tashkilot valyutalaridan olib tashlab bo‘lmaydi.",
     },
     finance: {
       account_not_found: "Hisob topilmadi.",
