@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { financeLedgerBench } from "./finance-ledger.bench";
+import { financeReportsBench } from "./finance-reports.bench";
 import { oidcBench } from "./oidc.bench";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
@@ -19,11 +20,17 @@ export type BenchResult = {
 export type BenchOptions = { iterations?: number; users?: number };
 export type Bench = { name: string; run(options: BenchOptions): Promise<BenchResult> };
 
-const benches: Bench[] = [tenantTransactionBench, usersBench, oidcBench, financeLedgerBench];
+const benches: Bench[] = [
+  tenantTransactionBench,
+  usersBench,
+  oidcBench,
+  financeLedgerBench,
+  financeReportsBench,
+];
 
 const ZArgs = z.object({
   only: z.string().optional(),
-  iterations: z.coerce.number().int().min(10).max(1_000_000).optional(),
+  iterations: z.coerce.number().int().min(1).max(1_000_000).optional(),
   users: z.coerce.number().int().min(100).max(10_000_000).optional(),
 });
 
