@@ -5,24 +5,49 @@ import {
   ZAccountTransactionDto,
   ZCashflowQuery,
   ZCashflowReport,
+  ZCounterpartyDto,
+  ZCreateCategoryInput,
+  ZCreateCounterpartyInput,
+  ZCreateDebtInput,
   ZCreateDocumentInput,
+  ZCreateInventoryItemInput,
+  ZCreateInventoryMovementInput,
   ZCreateMoneyAccountInput,
+  ZDebtDetailDto,
+  ZDebtDto,
+  ZDebtSettlementResult,
   ZExchangeInput,
+  ZExpenseCategoryDto,
   ZExpenseDto,
   ZIncomeStatement,
   ZIncomeStatementQuery,
+  ZInventoryItemDto,
+  ZInventoryMovementDto,
+  ZInventoryMovementResult,
   ZListAccountTransactionsQuery,
+  ZListCategoriesQuery,
+  ZListCounterpartiesQuery,
+  ZListDebtsQuery,
   ZListDocumentsQuery,
+  ZListInventoryMovementsQuery,
+  ZListInventoryQuery,
   ZListMoneyAccountsQuery,
   ZMoneyAccountDto,
+  ZPaymentCategoryDto,
   ZPaymentDto,
   ZReconcileReport,
+  ZSettleDebtInput,
   ZTransactionDto,
   ZTransferInput,
+  ZUpdateCategoryInput,
+  ZUpdateCounterpartyInput,
+  ZUpdateDebtInput,
   ZUpdateDocumentInput,
+  ZUpdateInventoryItemInput,
   ZUpdateMoneyAccountInput,
+  ZWriteOffDebtInput,
 } from "@hisob/finance";
-import { ZPage } from "@hisob/kernel";
+import { type TenantContext, ZPage } from "@hisob/kernel";
 import { z } from "zod";
 import { type ApiServices, authed, router } from "./trpc";
 
@@ -34,36 +59,59 @@ import { type ApiServices, authed, router } from "./trpc";
 const ZId = z.object({ id: z.uuid() });
 const withId = <S extends z.ZodType>(data: S) => z.object({ id: z.uuid(), data });
 
-/** list / get / create / update / delete over one payments-or-expenses service. */
-const documentProcedures = (
-  pick: (services: ApiServices) => ApiServices["finance"]["payments"],
-  dto: typeof ZPaymentDto,
-) =>
-  router({
-    list: authed
-      .input(ZListDocumentsQuery)
-      .output(ZPage(dto))
-      .query(({ ctx, input }) => pick(ctx.services).list(ctx.caller, input)),
-    get: authed
-      .input(ZId)
-      .output(dto)
-      .query(({ ctx, input }) => pick(ctx.services).get(ctx.caller, input.id)),
-    create: authed
-      .input(ZCreateDocumentInput)
-      .output(dto)
-      .mutation(({ ctx, input }) => pick(ctx.services).create(ctx.caller, input)),
-    update: authed
-      .input(withId(ZUpdateDocumentInput))
-      .output(dto)
-      .mutation(({ ctx, input }) => pick(ctx.services).update(ctx.caller, input.id, input.data)),
-    delete: authed
-      .input(ZId)
-      .output(z.null())
-      .mutation(async ({ ctx, input }) => {
-        await pick(ctx.services).delete(ctx.caller, input.id);
-        return null;
-      }),
-  });
+/**
+ * The five procedures of a resource over its service. The service parses its input itself (the
+ * procedure's schema is the wire contract and the client's types); its parameters and results are
+ * typed loosely here, once (`as never`), so one builder serves every resource: the client's types
+ * come from the schemas, and `.output()` checks every result at run time.
+ */
+type CrudService = {
+  list(ctx: TenantContext, query: never): Promise<unknown>;
+  get(ctx: TenantContext, id: string): Promise<unknown>;
+  create(ctx: TenantContext, raw: unknown): Promise<unknown>;
+  update(ctx: TenantContext, id: string, raw: unknown): Promise<unknown>;
+  delete(ctx: TenantContext, id: string): Promise<void>;
+};
+const crud = <
+  L extends z.ZodType,
+  C extends z.ZodType,
+  U extends z.ZodType,
+  R extends z.ZodType,
+  D extends z.ZodType,
+>(
+  pick: (services: ApiServices) => CrudService,
+  schemas: { list: L; listItem: R; create: C; update: U; item: D },
+) => ({
+  list: authed
+    .input(schemas.list)
+    .output(ZPage(schemas.listItem))
+    .query(({ ctx, input }) => pick(ctx.services).list(ctx.caller, input as never) as never),
+  get: authed
+    .input(ZId)
+    .output(schemas.item)
+    .query(({ ctx, input }) => pick(ctx.services).get(ctx.caller, input.id) as never),
+  create: authed
+    .input(schemas.create)
+    .output(schemas.item)
+    .mutation(({ ctx, input }) => pick(ctx.services).create(ctx.caller, input) as never),
+  update: authed
+    .input(withId(schemas.update))
+    .output(schemas.item)
+    .mutation(({ ctx, input }) => {
+      const { id, data } = input as { id: string; data: unknown };
+      return pick(ctx.services).update(ctx.caller, id, data) as never;
+    }),
+  delete: authed
+    .input(ZId)
+    .output(z.null())
+    .mutation(async ({ ctx, input }) => {
+      await pick(ctx.services).delete(ctx.caller, input.id);
+      return null;
+    }),
+});
+
+const documents = { list: ZListDocumentsQuery, create: ZCreateDocumentInput, update: ZUpdateDocumentInput };
+const categories = { list: ZListCategoriesQuery, create: ZCreateCategoryInput, update: ZUpdateCategoryInput };
 
 export const appRouter = router({
   session: router({
@@ -110,8 +158,78 @@ export const appRouter = router({
         ctx.services.finance.accounts.transactions(ctx.caller, input.accountId, input.query ?? {}),
       ),
   }),
-  payments: documentProcedures((services) => services.finance.payments, ZPaymentDto),
-  expenses: documentProcedures((services) => services.finance.expenses, ZExpenseDto),
+  payments: crud((services) => services.finance.payments, {
+    ...documents,
+    listItem: ZPaymentDto,
+    item: ZPaymentDto,
+  }),
+  expenses: crud((services) => services.finance.expenses, {
+    ...documents,
+    listItem: ZExpenseDto,
+    item: ZExpenseDto,
+  }),
+  counterparties: crud((services) => services.finance.counterparties, {
+    list: ZListCounterpartiesQuery,
+    listItem: ZCounterpartyDto,
+    create: ZCreateCounterpartyInput,
+    update: ZUpdateCounterpartyInput,
+    item: ZCounterpartyDto,
+  }),
+  paymentCategories: crud((services) => services.finance.paymentCategories, {
+    ...categories,
+    listItem: ZPaymentCategoryDto,
+    item: ZPaymentCategoryDto,
+  }),
+  expenseCategories: crud((services) => services.finance.expenseCategories, {
+    ...categories,
+    listItem: ZExpenseCategoryDto,
+    item: ZExpenseCategoryDto,
+  }),
+  debts: router({
+    ...crud((services) => services.finance.debts, {
+      list: ZListDebtsQuery,
+      listItem: ZDebtDto,
+      create: ZCreateDebtInput,
+      update: ZUpdateDebtInput,
+      item: ZDebtDetailDto,
+    }),
+    /** Pays (part of) the debt from or into an account: the debt and the payment or expense in one transaction. */
+    settle: authed
+      .input(withId(ZSettleDebtInput))
+      .output(ZDebtSettlementResult)
+      .mutation(({ ctx, input }) => ctx.services.finance.debts.settle(ctx.caller, input.id, input.data)),
+    reverseSettlement: authed
+      .input(z.object({ id: z.uuid(), settlementId: z.uuid() }))
+      .output(ZDebtDetailDto)
+      .mutation(({ ctx, input }) =>
+        ctx.services.finance.debts.reverseSettlement(ctx.caller, input.id, input.settlementId),
+      ),
+    writeOff: authed
+      .input(withId(ZWriteOffDebtInput))
+      .output(ZDebtDetailDto)
+      .mutation(({ ctx, input }) => ctx.services.finance.debts.writeOff(ctx.caller, input.id, input.data)),
+  }),
+  inventory: router({
+    ...crud((services) => services.finance.inventory, {
+      list: ZListInventoryQuery,
+      listItem: ZInventoryItemDto,
+      create: ZCreateInventoryItemInput,
+      update: ZUpdateInventoryItemInput,
+      item: ZInventoryItemDto,
+    }),
+    recordMovement: authed
+      .input(withId(ZCreateInventoryMovementInput))
+      .output(ZInventoryMovementResult)
+      .mutation(({ ctx, input }) =>
+        ctx.services.finance.inventory.recordMovement(ctx.caller, input.id, input.data),
+      ),
+    movements: authed
+      .input(z.object({ id: z.uuid(), query: ZListInventoryMovementsQuery.optional() }))
+      .output(ZPage(ZInventoryMovementDto))
+      .query(({ ctx, input }) =>
+        ctx.services.finance.inventory.movements(ctx.caller, input.id, input.query ?? {}),
+      ),
+  }),
   transfers: router({
     create: authed
       .input(ZTransferInput)

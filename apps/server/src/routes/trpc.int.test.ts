@@ -133,6 +133,79 @@ describe("the accountant app's procedures", () => {
     ).toBeInstanceOf(TRPCClientError);
   });
 
+  it("keeps the records: counterparties, categories, debts with settlement and write-off, inventory", async () => {
+    const api = asBearer(admin);
+    const customer = await api.counterparties.create.mutate({ name: "Oqtepa LLC", tin: "301234567" });
+    expect((await api.counterparties.list.query({ search: "Oqtepa" })).items.map((c) => c.id)).toEqual([
+      customer.id,
+    ]);
+    expect(
+      (await api.counterparties.update.mutate({ id: customer.id, data: { phone: "+998 90 123 45 67" } }))
+        .phone,
+    ).toBe("+998 90 123 45 67");
+    const sales = await api.paymentCategories.create.mutate({ name: "Sales" });
+    const retail = await api.paymentCategories.create.mutate({ name: "Retail", parentId: sales.id });
+    expect((await api.paymentCategories.get.query({ id: retail.id })).parentId).toBe(sales.id);
+    const cycle = await failure(
+      api.paymentCategories.update.mutate({ id: sales.id, data: { parentId: retail.id } }),
+    );
+    expect(cycle.data.issues?.map((i) => i.path) ?? [cycle.data.reason]).toBeTruthy();
+    const rent = await api.expenseCategories.create.mutate({ name: "Rent" });
+    expect((await api.expenseCategories.list.query({})).items.map((c) => c.id)).toContain(rent.id);
+
+    const till = await api.accounts.create.mutate({ name: "Till", currency: "UZS" });
+    const debt = await api.debts.create.mutate({
+      kind: "receivable",
+      counterpartyId: customer.id,
+      amount: "500000",
+      currency: "UZS",
+      dueDate: "2026-12-31",
+    });
+    expect(debt).toMatchObject({ status: "pending", outstanding: "500000" });
+    const partial = await api.debts.settle.mutate({
+      id: debt.id,
+      data: { amount: "200000", accountId: till.id, date: DATE, categoryId: retail.id },
+    });
+    expect(partial.debt).toMatchObject({ status: "partial", outstanding: "300000" });
+    expect((await api.accounts.get.query({ id: till.id })).balance).toBe("200000");
+    const over = await failure(
+      api.debts.settle.mutate({ id: debt.id, data: { amount: "300001", accountId: till.id, date: DATE } }),
+    );
+    expect(over.data.appCode).toMatch(/BUSINESS_RULE|VALIDATION_ERROR/);
+    const settlementId = (await api.debts.get.query({ id: debt.id })).settlements[0]?.id ?? "";
+    const reversed = await api.debts.reverseSettlement.mutate({ id: debt.id, settlementId });
+    expect(reversed).toMatchObject({ status: "pending", outstanding: "500000" });
+    expect((await api.accounts.get.query({ id: till.id })).balance).toBe("0");
+    const writtenOff = await api.debts.writeOff.mutate({ id: debt.id, data: { reason: "Customer closed" } });
+    expect(writtenOff.status).toBe("written_off");
+    expect((await api.debts.list.query({ status: "written_off" })).items.map((d) => d.id)).toContain(debt.id);
+
+    const item = await api.inventory.create.mutate({
+      name: "Paper A4",
+      sku: "PAPER-A4",
+      unit: "box",
+      currency: "UZS",
+    });
+    await api.inventory.recordMovement.mutate({
+      id: item.id,
+      data: { type: "receipt", quantity: "10.5", date: DATE },
+    });
+    const issued = await api.inventory.recordMovement.mutate({
+      id: item.id,
+      data: { type: "issue", quantity: "2.25", date: DATE },
+    });
+    expect(issued.item.quantity).toBe("8.25");
+    const negative = await failure(
+      api.inventory.recordMovement.mutate({
+        id: item.id,
+        data: { type: "issue", quantity: "9", date: DATE },
+      }),
+    );
+    expect(negative.data.appCode).toBe("BUSINESS_RULE");
+    expect((await api.inventory.movements.query({ id: item.id })).total).toBe(2);
+    expect((await api.inventory.get.query({ id: item.id })).quantity).toBe("8.25");
+  });
+
   it("works over the session cookie too; a cross-site form cannot change anything (CSRF)", async () => {
     const api = clientFor({ cookie: admin.cookie });
     const account = await api.accounts.create.mutate({ name: "Cookie desk", currency: "UZS" });
@@ -294,6 +367,30 @@ describe("every procedure checks the caller", () => {
       (api) => api.reports.accountStatement.query({ accountId: ID, query: period }),
     ],
     ["reconcile.run", (api) => api.reconcile.run.query()],
+    ["counterparties.list", (api) => api.counterparties.list.query({})],
+    ["counterparties.create", (api) => api.counterparties.create.mutate({ name: "N" })],
+    ["counterparties.delete", (api) => api.counterparties.delete.mutate({ id: ID })],
+    ["paymentCategories.list", (api) => api.paymentCategories.list.query({})],
+    ["expenseCategories.create", (api) => api.expenseCategories.create.mutate({ name: "N" })],
+    ["debts.list", (api) => api.debts.list.query({})],
+    [
+      "debts.create",
+      (api) => api.debts.create.mutate({ kind: "payable", counterpartyId: ID, amount: "1", currency: "UZS" }),
+    ],
+    [
+      "debts.settle",
+      (api) => api.debts.settle.mutate({ id: ID, data: { amount: "1", accountId: ID, date: DATE } }),
+    ],
+    ["debts.writeOff", (api) => api.debts.writeOff.mutate({ id: ID, data: { reason: "x" } })],
+    ["debts.reverseSettlement", (api) => api.debts.reverseSettlement.mutate({ id: ID, settlementId: ID })],
+    ["inventory.list", (api) => api.inventory.list.query({})],
+    ["inventory.create", (api) => api.inventory.create.mutate({ name: "N", sku: "N-1", currency: "UZS" })],
+    [
+      "inventory.recordMovement",
+      (api) =>
+        api.inventory.recordMovement.mutate({ id: ID, data: { type: "receipt", quantity: "1", date: DATE } }),
+    ],
+    ["inventory.movements", (api) => api.inventory.movements.query({ id: ID })],
   ];
 
   it.each(calls)("%s: 401 without credentials, 403 without the permission", async (_name, call) => {
