@@ -1,6 +1,7 @@
-import { ZAccountDto, ZCurrencyDto } from "@hisob/core";
+import { XLSX_CONTENT_TYPE, ZAccountDto, ZCurrencyDto } from "@hisob/core";
 import {
   ZAccountStatement,
+  ZAccountStatementExportQuery,
   ZAccountStatementQuery,
   ZAccountTransactionDto,
   ZCashflowQuery,
@@ -19,6 +20,9 @@ import {
   ZExchangeInput,
   ZExpenseCategoryDto,
   ZExpenseDto,
+  ZExportAccountsQuery,
+  ZExportAccountTransactionsQuery,
+  ZExportDocumentsQuery,
   ZIncomeStatement,
   ZIncomeStatementQuery,
   ZInventoryItemDto,
@@ -112,6 +116,50 @@ const crud = <
 
 const documents = { list: ZListDocumentsQuery, create: ZCreateDocumentInput, update: ZUpdateDocumentInput };
 const categories = { list: ZListCategoriesQuery, create: ZCreateCategoryInput, update: ZUpdateCategoryInput };
+
+/** Where the app downloads a spreadsheet: the REST route and query (fetched with the same credentials). */
+const ZDownload = z.object({ url: z.string(), fileName: z.string(), contentType: z.string() });
+
+/** The query string of a parsed input: undefined dropped, arrays repeated. */
+const queryString = (input: Record<string, unknown>) => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(input)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null) params.append(key, String(item));
+    }
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+};
+
+/**
+ * A download link procedure: preparing the export checks permission, input and ids exactly as the
+ * REST download will (so the app hears a 403/400/404 here, typed), then the link is returned.
+ */
+const download = <Q extends z.ZodType>(
+  query: Q,
+  path: (input: z.output<Q>) => string,
+  prepare: (
+    services: ApiServices,
+    caller: TenantContext,
+    input: z.output<Q>,
+  ) => Promise<{ fileName: string }>,
+  strip: (input: z.output<Q>) => Record<string, unknown> = (input) => input as Record<string, unknown>,
+) =>
+  authed
+    .input(query)
+    .output(ZDownload)
+    .query(async ({ ctx, input }) => {
+      const parsed = input as z.output<Q>;
+      const prepared = await prepare(ctx.services, ctx.caller, parsed);
+      return {
+        url: `${path(parsed)}${queryString(strip(parsed))}`,
+        fileName: prepared.fileName,
+        contentType: XLSX_CONTENT_TYPE,
+      };
+    });
+
+const withAccount = <S extends z.ZodType>(query: S) => z.object({ accountId: z.uuid(), query });
 
 export const appRouter = router({
   session: router({
@@ -257,6 +305,48 @@ export const appRouter = router({
       .query(({ ctx, input }) =>
         ctx.services.finance.reports.accountStatement(ctx.caller, input.accountId, input.query),
       ),
+  }),
+  /** Spreadsheet downloads: each returns the link to its REST route after the same checks. */
+  exports: router({
+    payments: download(
+      ZExportDocumentsQuery,
+      () => "/finance/payments/export",
+      (services, caller, input) => services.finance.exports.payments(caller, input),
+    ),
+    expenses: download(
+      ZExportDocumentsQuery,
+      () => "/finance/expenses/export",
+      (services, caller, input) => services.finance.exports.expenses(caller, input),
+    ),
+    accounts: download(
+      ZExportAccountsQuery,
+      () => "/finance/accounts/export",
+      (services, caller, input) => services.finance.exports.accounts(caller, input),
+    ),
+    transactions: download(
+      withAccount(ZExportAccountTransactionsQuery),
+      (input) => `/finance/accounts/${input.accountId}/transactions/export`,
+      (services, caller, input) =>
+        services.finance.exports.transactions(caller, input.accountId, input.query),
+      (input) => input.query,
+    ),
+    incomeStatement: download(
+      ZIncomeStatementQuery,
+      () => "/finance/reports/income-statement/export",
+      (services, caller, input) => services.finance.exports.incomeStatement(caller, input),
+    ),
+    cashflow: download(
+      ZCashflowQuery,
+      () => "/finance/reports/cashflow/export",
+      (services, caller, input) => services.finance.exports.cashflow(caller, input),
+    ),
+    accountStatement: download(
+      withAccount(ZAccountStatementExportQuery),
+      (input) => `/finance/reports/account-statement/${input.accountId}/export`,
+      (services, caller, input) =>
+        services.finance.exports.accountStatement(caller, input.accountId, input.query),
+      (input) => input.query,
+    ),
   }),
   reconcile: router({
     run: authed

@@ -206,6 +206,44 @@ describe("the accountant app's procedures", () => {
     expect((await api.inventory.get.query({ id: item.id })).quantity).toBe("8.25");
   });
 
+  it("gives download links that the app fetches with the same token", async () => {
+    const api = asBearer(admin);
+    const account = await api.accounts.create.mutate({ name: "Downloads", currency: "UZS" });
+    await api.payments.create.mutate({ accountId: account.id, amount: "150", date: DATE });
+    await api.payments.create.mutate({ accountId: account.id, amount: "250", date: DATE });
+    const link = await api.exports.payments.query({ accountId: account.id, sortBy: "amount", order: "asc" });
+    expect(link.url).toMatch(/^\/finance\/payments\/export\?/);
+    expect(link.url).toContain(`accountId=${account.id}`);
+    expect(link.fileName).toMatch(/\.xlsx$/);
+    const file = await fetch(`${base}${link.url}`, {
+      headers: { authorization: admin.headers.authorization ?? "" },
+    });
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe(link.contentType);
+    const statement = await api.exports.accountStatement.query({
+      accountId: account.id,
+      query: { startDate: "2026-01-01", endDate: "2026-12-31" },
+    });
+    expect(statement.url).toBe(
+      `/finance/reports/account-statement/${account.id}/export?startDate=2026-01-01&endDate=2026-12-31`,
+    );
+    expect(
+      (
+        await fetch(`${base}${statement.url}`, {
+          headers: { authorization: admin.headers.authorization ?? "" },
+        })
+      ).status,
+    ).toBe(200);
+    const bad = await failure(
+      api.exports.incomeStatement.query({ startDate: "2026-02-01", endDate: "2026-01-01" }),
+    );
+    expect(bad.data.issues?.map((i) => i.path)).toContain("endDate");
+    const foreign = await failure(
+      asBearer(stranger).exports.transactions.query({ accountId: account.id, query: {} }),
+    );
+    expect(foreign.data.appCode).toBe("NOT_FOUND");
+  });
+
   it("works over the session cookie too; a cross-site form cannot change anything (CSRF)", async () => {
     const api = clientFor({ cookie: admin.cookie });
     const account = await api.accounts.create.mutate({ name: "Cookie desk", currency: "UZS" });
@@ -391,6 +429,13 @@ describe("every procedure checks the caller", () => {
         api.inventory.recordMovement.mutate({ id: ID, data: { type: "receipt", quantity: "1", date: DATE } }),
     ],
     ["inventory.movements", (api) => api.inventory.movements.query({ id: ID })],
+    ["exports.payments", (api) => api.exports.payments.query({})],
+    ["exports.accounts", (api) => api.exports.accounts.query({})],
+    ["exports.cashflow", (api) => api.exports.cashflow.query(period)],
+    [
+      "exports.accountStatement",
+      (api) => api.exports.accountStatement.query({ accountId: ID, query: period }),
+    ],
   ];
 
   it.each(calls)("%s: 401 without credentials, 403 without the permission", async (_name, call) => {
