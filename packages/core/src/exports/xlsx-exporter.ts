@@ -1,12 +1,14 @@
 import { once } from "node:events";
-import type { Writable } from "node:stream";
+import { finished, type Writable } from "node:stream";
 import { minorToMajorString } from "@hisob/kernel";
 import ExcelJS from "exceljs";
+import { addWorksheetWithBackpressure } from "./worksheet-backpressure";
 
 /**
  * The one spreadsheet exporter (users now, every finance list and report later). Built on exceljs's
- * streaming WorkbookWriter: each row is committed to the zip stream as soon as it is written, and
- * rows arrive in batches from an async iterator, so memory stays flat however many rows there are.
+ * streaming WorkbookWriter: each row is committed to the zip stream as soon as it is written, rows
+ * arrive in batches from an async iterator, and the producer waits whenever compression falls behind
+ * (see worksheet-backpressure.ts), so memory stays flat however many rows there are.
  * Cells carry real types: dates are dates, money is a number with the currency's format, flags
  * are booleans. The header row is frozen, has an auto-filter, and columns get sensible widths.
  */
@@ -61,9 +63,11 @@ export const writeXlsx = async <Row>(options: {
     useSharedStrings: false, // shared strings are held in memory until the end
   });
   // Sheet names: at most 31 characters, none of []:*?/\
-  const sheet = workbook.addWorksheet(options.sheetName.replace(/[[\]:*?/\\]/g, " ").slice(0, 31), {
-    views: [{ state: "frozen", ySplit: 1 }],
-  });
+  const { sheet, entry } = addWorksheetWithBackpressure(
+    workbook,
+    options.sheetName.replace(/[[\]:*?/\\]/g, " ").slice(0, 31),
+    { views: [{ state: "frozen", ySplit: 1 }] },
+  );
   sheet.columns = options.columns.map((column, index) => ({
     header: column.header,
     key: String(index),
@@ -78,31 +82,48 @@ export const writeXlsx = async <Row>(options: {
     to: { row: 1, column: Math.max(1, options.columns.length) },
   };
 
+  // If the output is destroyed (the client went away) or fails, stop: nothing would drain any more,
+  // and the waits below (and exceljs's own wait for the output's 'finish') would hang for ever.
+  const outputGone = new AbortController();
+  const stopWatching = finished(options.output, { readable: false }, (error) => {
+    if (error) outputGone.abort(error);
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    outputGone.signal.addEventListener("abort", () => reject(outputGone.signal.reason), { once: true });
+  });
+  aborted.catch(() => {}); // observed where it is raced; never an unhandled rejection
+
   let rowCount = 0;
-  for await (const batch of options.rows) {
-    // Let the zip stream flush between batches, and wait while the reader is slower than we are:
-    // otherwise compressed output (and the rows behind it) pile up in memory.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (options.output.writableNeedDrain) await once(options.output, "drain");
-    for (const record of batch) {
-      const values = options.columns.map((column) => column.value(record));
-      const row = sheet.addRow(
-        values.map((value) =>
-          isMoney(value) ? Number(minorToMajorString(value.minor, value.minorUnits)) : value,
-        ),
-      );
-      values.forEach((value, index) => {
-        // Per cell: one money column may hold several currencies (each keeps its own format).
-        if (isMoney(value))
-          row.getCell(index + 1).numFmt = moneyFormat(value.minorUnits, value.symbol ?? value.currency);
-      });
-      row.commit();
-      rowCount++;
+  try {
+    for await (const batch of options.rows) {
+      for (const record of batch) {
+        const values = options.columns.map((column) => column.value(record));
+        const row = sheet.addRow(
+          values.map((value) =>
+            isMoney(value) ? Number(minorToMajorString(value.minor, value.minorUnits)) : value,
+          ),
+        );
+        values.forEach((value, index) => {
+          // Per cell: one money column may hold several currencies (each keeps its own format).
+          if (isMoney(value))
+            row.getCell(index + 1).numFmt = moneyFormat(value.minorUnits, value.symbol ?? value.currency);
+        });
+        row.commit();
+        rowCount++;
+        // Backpressure: while zlib (or, behind it, the reader) is behind, wait instead of piling up
+        // uncompressed XML. The wait also gives the event loop to other requests.
+        if (entry.writableNeedDrain)
+          await once(entry, "drain", { signal: outputGone.signal }).catch((error: unknown) => {
+            throw outputGone.signal.aborted ? outputGone.signal.reason : error;
+          });
+      }
     }
+    sheet.commit();
+    await Promise.race([workbook.commit(), aborted]);
+    return { rowCount };
+  } finally {
+    stopWatching();
   }
-  sheet.commit();
-  await workbook.commit();
-  return { rowCount };
 };
 
 export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
