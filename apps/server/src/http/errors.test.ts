@@ -60,8 +60,8 @@ describe("localizeProblem", () => {
     const p = problem({
       status: 422,
       code: "BUSINESS_RULE",
-      reason: "finance.insufficient_balance",
-      message: "Insufficient balance",
+      reason: "finance.some_future_rule",
+      message: "A rule without a translation yet",
     });
     expect(localizeProblem(p, "ru")).toBe(p);
   });
