@@ -16,7 +16,10 @@ export const sendXlsx = (
 ) => {
   const body = new PassThrough();
   exporter.write(body).catch((error: unknown) => {
-    request.log.error({ err: error }, "export failed mid-stream");
+    // The client went away (closed tab, cancelled download): not a failure of ours.
+    const gone = (error as { code?: unknown } | null)?.code === "ERR_STREAM_PREMATURE_CLOSE";
+    if (gone) request.log.info("export cancelled: the client closed the download");
+    else request.log.error({ err: error }, "export failed mid-stream");
     body.destroy(error instanceof Error ? error : new Error(String(error)));
   });
   return reply

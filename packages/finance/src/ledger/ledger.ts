@@ -1,5 +1,5 @@
 import type { Prisma, Tx } from "@hisob/db";
-import { AppError } from "@hisob/kernel";
+import { AppError, minorToMajorString } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError, isNumericOverflow } from "../finance-errors";
@@ -19,22 +19,35 @@ export type MovedAccount = { id: string; currency: string; balance: bigint };
 
 type MoveRow = { id: string; currency_code: string; balance: string };
 
-const insufficientBalance = (field: string, name: string, balance: string, currency: string) =>
+const insufficientBalance = (
+  field: string,
+  account: { name: string; balance: bigint; currencyCode: string; minorUnits: number },
+) =>
   new AppError("BUSINESS_RULE", {
     reason: "finance.insufficient_balance",
-    message: `Insufficient balance on account "${name}" (${balance} ${currency} in minor units)`,
-    params: { field, account: name, balance, currency },
+    message: `Insufficient balance on account "${account.name}": ${minorToMajorString(account.balance, account.minorUnits)} ${account.currencyCode} available`,
+    params: {
+      field,
+      account: account.name,
+      balance: account.balance.toString(),
+      currency: account.currencyCode,
+    },
   });
 
 /** Why a conditional balance update touched no row: an unknown account, or not enough money. */
 const explainRefusedMove = async (tx: Tx, tenantId: string, move: Move): Promise<AppError> => {
   const account = await tx.moneyAccount.findFirst({
     where: { tenantId, id: move.accountId },
-    select: { name: true, balance: true, currencyCode: true },
+    select: {
+      name: true,
+      balance: true,
+      currencyCode: true,
+      currency: { select: { currency: { select: { minorUnits: true } } } },
+    },
   });
   if (!account)
     return fieldError(move.field, "finance.unknown_account", "is not an account of this organization");
-  return insufficientBalance(move.field, account.name, account.balance.toString(), account.currencyCode);
+  return insufficientBalance(move.field, { ...account, minorUnits: account.currency.currency.minorUnits });
 };
 
 /**
