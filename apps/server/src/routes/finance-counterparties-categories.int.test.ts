@@ -211,6 +211,7 @@ describe("counterparties", () => {
       ["offset=-1", "offset"],
       ["type=partner", "type"],
       ["search=", "search"],
+      ["search=%00", "search"],
       [`search=${"x".repeat(101)}`, "search"],
     ])("list: %s", async (query, field) => {
       expectFieldError(await call(adminA, "GET", `/finance/counterparties?${query}`), field);

@@ -369,9 +369,22 @@ describe("writing off", () => {
   it("a settled debt cannot be written off; a reason is required", async () => {
     const account = await createAccount(adminA);
     const debt = await createDebt({ amount: "10" });
-    for (const body of [{}, { reason: "" }, { reason: "   " }, { reason: "x".repeat(1001) }, { reason: 5 }]) {
+    for (const body of [
+      {},
+      { reason: "" },
+      { reason: "   " },
+      { reason: "x".repeat(1001) },
+      { reason: 5 },
+      { reason: "a\u0000b" },
+      { reason: "\ud800" },
+    ]) {
       expectFieldError(await call(adminA, "POST", `/finance/debts/${debt.id}/write-off`, body), "reason");
     }
+    // Who wrote it off is the caller, never the body.
+    expectFieldError(
+      await call(adminA, "POST", `/finance/debts/${debt.id}/write-off`, { reason: "ok", by: MISSING_ID }),
+      "by",
+    );
     expect((await getDebt(debt.id)).status).toBe("pending");
     await settle(debt.id, { amount: "10", accountId: account.id });
     expectError(

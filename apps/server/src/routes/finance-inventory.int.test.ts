@@ -432,6 +432,7 @@ describe("bad input is refused, names the field and writes nothing", () => {
     ["/finance/inventory?currency=uzs", "currency"],
     ["/finance/inventory?limit=-1", "limit"],
     ["/finance/inventory?search=", "search"],
+    ["/finance/inventory?search=%00", "search"],
     ["/finance/inventory/xyz", "id"],
     ["/finance/inventory/xyz/movements", "id"],
   ])("query %s", async (url, field) => {
