@@ -22,7 +22,10 @@ import {
   ZExpenseDto,
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,
+  ZExportCounterpartiesQuery,
+  ZExportDebtsQuery,
   ZExportDocumentsQuery,
+  ZExportInventoryQuery,
   ZIncomeStatement,
   ZIncomeStatementQuery,
   ZInventoryItemDto,
@@ -329,6 +332,21 @@ export const appRouter = router({
       (services, caller, input) =>
         services.finance.exports.transactions(caller, input.accountId, input.query),
       (input) => input.query,
+    ),
+    debts: download(
+      ZExportDebtsQuery,
+      () => "/finance/debts/export",
+      (services, caller, input) => services.finance.exports.debts(caller, input),
+    ),
+    counterparties: download(
+      ZExportCounterpartiesQuery,
+      () => "/finance/counterparties/export",
+      (services, caller, input) => services.finance.exports.counterparties(caller, input),
+    ),
+    inventory: download(
+      ZExportInventoryQuery,
+      () => "/finance/inventory/export",
+      (services, caller, input) => services.finance.exports.inventory(caller, input),
     ),
     incomeStatement: download(
       ZIncomeStatementQuery,

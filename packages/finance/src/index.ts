@@ -10,6 +10,11 @@ export {
   ZExportAccountTransactionsQuery,
   ZExportDocumentsQuery,
 } from "./exports/lists.export";
+export {
+  ZExportCounterpartiesQuery,
+  ZExportDebtsQuery,
+  ZExportInventoryQuery,
+} from "./exports/records.export";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./inventory/inventory.schema";

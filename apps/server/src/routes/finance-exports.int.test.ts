@@ -26,7 +26,9 @@ const headersOf = (sheet: ExcelJS.Worksheet) => (sheet.getRow(1).values as unkno
 const download = async (user: SeededUser, url: string) => {
   const res = await t.app.inject({ method: "GET", url, headers: user.headers });
   expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
-  expect(res.headers["content-type"]).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+  expect(res.headers["content-type"]).toBe(
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  );
   expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="?[\w.-]+\.xlsx"?$/);
   return readSheet(res.rawPayload);
 };
@@ -46,7 +48,12 @@ beforeAll(async () => {
     [russian, "ru"],
     [uzbek, "uz"],
   ] as const) {
-    await t.app.inject({ method: "PUT", url: "/account", headers: user.headers, payload: { uiLanguage: language } });
+    await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: user.headers,
+      payload: { uiLanguage: language },
+    });
   }
   stranger = await t.createUser((await t.createTenant()).id, "admin");
   await t.app.inject({
@@ -65,7 +72,12 @@ beforeAll(async () => {
       comment: `Invoice ${i}`,
     });
   }
-  await post("/finance/expenses", { accountId: ids.cash, amount: "250000", date: "2026-02-10", comment: "Rent" });
+  await post("/finance/expenses", {
+    accountId: ids.cash,
+    amount: "250000",
+    date: "2026-02-10",
+    comment: "Rent",
+  });
   await post("/finance/payments", { accountId: ids.usd, amount: "12345", date: "2026-03-01" });
   await post("/finance/exchanges", {
     fromAccountId: ids.usd,
@@ -82,7 +94,10 @@ afterAll(async () => {
 
 describe("list downloads", () => {
   it("payments: localized headers, dates as dates, money as numbers in the currency's format, same rows as the list", async () => {
-    const sheet = await download(admin, "/finance/payments/export?accountId=" + ids.cash + "&sortBy=amount&order=asc");
+    const sheet = await download(
+      admin,
+      "/finance/payments/export?accountId=" + ids.cash + "&sortBy=amount&order=asc",
+    );
     expect(headersOf(sheet)).toEqual([
       "Date",
       "Account",
@@ -105,11 +120,13 @@ describe("list downloads", () => {
     expect(sheet.autoFilter).toBeTruthy();
 
     const ranged = await download(admin, "/finance/payments/export?from=2026-02-01&to=2026-02-28");
-    const list = (await t.app.inject({
-      method: "GET",
-      url: "/finance/payments?from=2026-02-01&to=2026-02-28&limit=100",
-      headers: admin.headers,
-    })).json();
+    const list = (
+      await t.app.inject({
+        method: "GET",
+        url: "/finance/payments?from=2026-02-01&to=2026-02-28&limit=100",
+        headers: admin.headers,
+      })
+    ).json();
     expect(ranged.rowCount - 1).toBe(list.total);
     const limited = await download(admin, "/finance/payments/export?limit=3&offset=2");
     expect(limited.rowCount).toBe(1 + 3);
@@ -127,7 +144,15 @@ describe("list downloads", () => {
       "Создано",
     ]);
     const uz = await download(uzbek, "/finance/accounts/export");
-    expect(headersOf(uz)).toEqual(["Nomi", "Raqami", "Valyuta", "Qoldiq", "Overdraftga ruxsat", "Tavsif", "Yaratilgan"]);
+    expect(headersOf(uz)).toEqual([
+      "Nomi",
+      "Raqami",
+      "Valyuta",
+      "Qoldiq",
+      "Overdraftga ruxsat",
+      "Tavsif",
+      "Yaratilgan",
+    ]);
     expect(uz.name).toBe("Hisoblar");
   });
 
@@ -137,7 +162,9 @@ describe("list downloads", () => {
     const byName = new Map(
       [2, 3].map((row) => [accounts.getRow(row).getCell(1).value, accounts.getRow(row).getCell(4)]),
     );
-    const cash = (await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })).json();
+    const cash = (
+      await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })
+    ).json();
     expect(byName.get("Kassa")?.value).toBe(Number(cash.balance) / 100);
     expect(byName.get("Dollar")?.numFmt).toContain("$");
 
@@ -157,27 +184,107 @@ describe("list downloads", () => {
   });
 });
 
+describe("records downloads", () => {
+  it("debts, counterparties and inventory, with localized labels", async () => {
+    const customer = await post("/finance/counterparties", {
+      name: "Oqtepa LLC",
+      tin: "301234567",
+      type: "both",
+    });
+    await post("/finance/counterparties", { name: "Zarafshon", type: "supplier" });
+    await post("/finance/debts", {
+      kind: "receivable",
+      counterpartyId: customer.id,
+      amount: "500000",
+      currency: "UZS",
+      dueDate: "2026-12-31",
+    });
+    await post("/finance/debts", {
+      kind: "payable",
+      counterpartyId: customer.id,
+      amount: "700",
+      currency: "USD",
+    });
+    await post("/finance/inventory", {
+      name: "Paper A4",
+      sku: "PAPER-A4",
+      unit: "box",
+      quantity: "12.5",
+      unitPrice: "4500000",
+      currency: "UZS",
+    });
+
+    const debts = await download(russian, "/finance/debts/export?sortBy=dueDate&order=asc");
+    expect(headersOf(debts)).toEqual([
+      "Вид",
+      "Контрагент",
+      "Сумма",
+      "Остаток долга",
+      "Валюта",
+      "Срок",
+      "Статус",
+      "Описание",
+      "Создано",
+    ]);
+    expect(debts.rowCount).toBe(3);
+    expect(debts.getRow(2).getCell(1).value).toBe("Дебиторская");
+    expect(debts.getRow(2).getCell(3).value).toBe(5000);
+    expect(debts.getRow(2).getCell(6).value).toBeInstanceOf(Date);
+    expect(debts.getRow(2).getCell(7).value).toBe("Ожидает");
+    expect(debts.getRow(3).getCell(6).value).toBeNull(); // undated debts come last
+    expect(debts.getRow(3).getCell(3).numFmt).toContain("$");
+    expect((await download(admin, "/finance/debts/export?kind=payable")).rowCount).toBe(2);
+
+    const parties = await download(uzbek, "/finance/counterparties/export?type=supplier");
+    expect(headersOf(parties).slice(0, 3)).toEqual(["Nomi", "STIR", "Turi"]);
+    expect(parties.rowCount).toBe(3); // both + supplier
+    expect(parties.getRow(2).getCell(3).value).toBe("Xaridor va yetkazib beruvchi");
+
+    const stock = await download(admin, "/finance/inventory/export");
+    expect(headersOf(stock)).toEqual([
+      "Name",
+      "SKU",
+      "Unit",
+      "Quantity",
+      "Unit price",
+      "Currency",
+      "Description",
+      "Created",
+    ]);
+    expect(stock.getRow(2).getCell(4).value).toBe(12.5);
+    expect(stock.getRow(2).getCell(5).value).toBe(45000);
+    expect((await download(stranger, "/finance/debts/export")).rowCount).toBe(1);
+  });
+});
+
 describe("report downloads", () => {
   it("income statement and cash flow agree with their JSON", async () => {
-    const json = (await t.app.inject({
-      method: "GET",
-      url: `/finance/reports/income-statement?${PERIOD}`,
-      headers: admin.headers,
-    })).json();
+    const json = (
+      await t.app.inject({
+        method: "GET",
+        url: `/finance/reports/income-statement?${PERIOD}`,
+        headers: admin.headers,
+      })
+    ).json();
     const sheet = await download(admin, `/finance/reports/income-statement/export?${PERIOD}`);
     expect(headersOf(sheet)).toEqual(["Currency", "Section", "Category", "Month", "Amount"]);
     const uzs = json.currencies.find((c: { currency: string }) => c.currency === "UZS");
-    const net = sheet.getRows(2, sheet.rowCount - 1)?.find(
-      (row) => row.getCell(1).value === "UZS" && row.getCell(2).value === "Net income" && !row.getCell(4).value,
-    );
+    const net = sheet
+      .getRows(2, sheet.rowCount - 1)
+      ?.find(
+        (row) =>
+          row.getCell(1).value === "UZS" && row.getCell(2).value === "Net income" && !row.getCell(4).value,
+      );
     expect(net?.getCell(5).value).toBe(Number(uzs.netIncome) / 100);
 
     const flow = await download(uzbek, `/finance/reports/cashflow/export?${PERIOD}&granularity=month`);
     expect(headersOf(flow)[0]).toBe("Hisob");
-    const total = flow.getRows(2, flow.rowCount - 1)?.find(
-      (row) => row.getCell(1).value === "Kassa" && row.getCell(3).value === "Jami",
-    );
-    const cash = (await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })).json();
+    const total = flow
+      .getRows(2, flow.rowCount - 1)
+      ?.find((row) => row.getCell(1).value === "Kassa" && row.getCell(3).value === "Jami");
+    const cash = (
+      await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })
+    ).json();
     expect(total?.getCell(13).value).toBe(Number(cash.balance) / 100);
   });
 
@@ -187,7 +294,9 @@ describe("report downloads", () => {
     expect(sheet.rowCount).toBe(1 + 1 + 27 + 1);
     expect(sheet.getRow(2).getCell(2).value).toBe("Opening balance");
     expect(sheet.getRow(2).getCell(6).value).toBe(0);
-    const cash = (await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })).json();
+    const cash = (
+      await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })
+    ).json();
     const last = sheet.getRow(sheet.rowCount);
     expect(last.getCell(2).value).toBe("Closing balance");
     expect(last.getCell(6).value).toBe(Number(cash.balance) / 100);
@@ -233,7 +342,9 @@ describe("bad input, permissions and tenancy", () => {
       `/finance/accounts/${ids.cash}/transactions/export`,
       `/finance/reports/account-statement/${ids.cash}/export?${PERIOD}`,
     ]) {
-      expect((await t.app.inject({ method: "GET", url, headers: stranger.headers })).statusCode, url).toBe(404);
+      expect((await t.app.inject({ method: "GET", url, headers: stranger.headers })).statusCode, url).toBe(
+        404,
+      );
     }
     expect((await download(stranger, "/finance/payments/export")).rowCount).toBe(1);
     expect((await download(stranger, `/finance/payments/export?accountId=${ids.cash}`)).rowCount).toBe(1);

@@ -3,7 +3,10 @@ import {
   ZCashflowQuery,
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,
+  ZExportCounterpartiesQuery,
+  ZExportDebtsQuery,
   ZExportDocumentsQuery,
+  ZExportInventoryQuery,
   ZIncomeStatementQuery,
 } from "@hisob/finance";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -79,6 +82,31 @@ export const financeExportsRoutes: FastifyPluginAsyncZod<{ services: AppServices
     async (request, reply) =>
       sendXlsx(request, reply, await exports.transactions(ctxOf(request), request.params.id, request.query)),
   );
+
+  for (const [path, query, summary, prepare] of [
+    [
+      "/finance/debts/export",
+      ZExportDebtsQuery,
+      "Debts as .xlsx, same filters as GET /finance/debts (debts:read:all)",
+      exports.debts,
+    ],
+    [
+      "/finance/counterparties/export",
+      ZExportCounterpartiesQuery,
+      "Counterparties as .xlsx, same filters as GET /finance/counterparties (counterparties:read:all)",
+      exports.counterparties,
+    ],
+    [
+      "/finance/inventory/export",
+      ZExportInventoryQuery,
+      "Inventory items as .xlsx, same filters as GET /finance/inventory (inventory:read:all)",
+      exports.inventory,
+    ],
+  ] as const) {
+    app.get(path, { schema: { tags, summary, querystring: query, produces } }, async (request, reply) =>
+      sendXlsx(request, reply, await prepare(ctxOf(request), request.query)),
+    );
+  }
 
   app.get(
     "/finance/reports/income-statement/export",

@@ -8,6 +8,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import type { z } from "zod";
 import { notFound, violatedForeignKey } from "../finance-errors";
 import {
   type TCounterpartyDto,
@@ -49,6 +50,23 @@ const find = async (tx: Tx, tenantId: string, id: string): Promise<TCounterparty
 const typeFilter = (type: TCounterpartyDto["type"]): Prisma.CounterpartyWhereInput =>
   type === "customer" || type === "supplier" ? { type: { in: [type, "both"] } } : { type };
 
+/** The list's filters (shared with its download). */
+export const counterpartiesWhere = (
+  tenantId: string,
+  query: Pick<z.output<typeof ZListCounterpartiesQuery>, "type" | "tin" | "search">,
+): Prisma.CounterpartyWhereInput => ({
+  tenantId,
+  ...(query.type ? typeFilter(query.type) : {}),
+  ...(query.tin ? { tin: query.tin } : {}),
+  ...(query.search
+    ? {
+        OR: (["name", "tin", "phone", "email"] as const).map((field) => ({
+          [field]: { contains: query.search, mode: "insensitive" as const },
+        })),
+      }
+    : {}),
+});
+
 /** Customers and suppliers. Payments, expenses and debts refer to them; the database keeps those references whole. */
 export const createCounterpartiesService = (deps: { db: Db; clock?: Clock }) => {
   const { db } = deps;
@@ -58,18 +76,7 @@ export const createCounterpartiesService = (deps: { db: Db; clock?: Clock }) => 
     list: async (ctx: TenantContext, rawQuery: TListCounterpartiesQuery): Promise<Page<TCounterpartyDto>> => {
       requirePermission(ctx, "counterparties:read:all");
       const query = parseInput(ZListCounterpartiesQuery, rawQuery);
-      const where: Prisma.CounterpartyWhereInput = {
-        tenantId: ctx.tenantId,
-        ...(query.type ? typeFilter(query.type) : {}),
-        ...(query.tin ? { tin: query.tin } : {}),
-        ...(query.search
-          ? {
-              OR: (["name", "tin", "phone", "email"] as const).map((field) => ({
-                [field]: { contains: query.search, mode: "insensitive" },
-              })),
-            }
-          : {}),
-      };
+      const where = counterpartiesWhere(ctx.tenantId, query);
       const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
         Promise.all([
           tx.counterparty.findMany({

@@ -64,6 +64,15 @@ export type TWriteOffDebtInput = z.input<typeof ZWriteOffDebtInput>;
 
 export const DEBT_SORT_FIELDS = ["dueDate", "amount", "outstanding", "createdAt", "updatedAt"] as const;
 
+/** dueBefore must come after dueAfter (shared by the list and its download). */
+export const debtsDueRangeInOrder: [
+  (query: { dueBefore?: string | undefined; dueAfter?: string | undefined }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (query) => !query.dueBefore || !query.dueAfter || query.dueAfter < query.dueBefore,
+  { message: "must be after dueAfter", path: ["dueBefore"] },
+];
+
 export const ZListDebtsQuery = ZPagination.extend({
   sortBy: z.enum(DEBT_SORT_FIELDS).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("desc"),
@@ -73,10 +82,7 @@ export const ZListDebtsQuery = ZPagination.extend({
   currency: ZCurrencyCode.optional(),
   dueBefore: ZIsoDate.optional().describe("Due strictly before this date"),
   dueAfter: ZIsoDate.optional().describe("Due strictly after this date"),
-}).refine((query) => !query.dueBefore || !query.dueAfter || query.dueAfter < query.dueBefore, {
-  message: "must be after dueAfter",
-  path: ["dueBefore"],
-});
+}).refine(...debtsDueRangeInOrder);
 export type TListDebtsQuery = z.input<typeof ZListDebtsQuery>;
 
 export const ZDebtSettlementDto = z

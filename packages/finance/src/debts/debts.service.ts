@@ -9,6 +9,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import type { DocumentsService } from "../documents/documents.service";
 import { fieldError, notFound, violatedForeignKey } from "../finance-errors";
@@ -46,6 +47,33 @@ const debtSelect = {
 } satisfies Prisma.DebtSelect;
 
 type DebtRow = Prisma.DebtGetPayload<{ select: typeof debtSelect }>;
+
+type DebtFilters = Omit<z.output<typeof ZListDebtsQuery>, "limit" | "offset">;
+
+/** The list's filters (shared with its download). */
+export const debtsWhere = (tenantId: string, query: DebtFilters): Prisma.DebtWhereInput => ({
+  tenantId,
+  ...(query.status ? { status: query.status } : {}),
+  ...(query.kind ? { kind: query.kind } : {}),
+  ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
+  ...(query.currency ? { currencyCode: query.currency } : {}),
+  ...(query.dueBefore || query.dueAfter
+    ? {
+        dueDate: {
+          ...(query.dueBefore ? { lt: dateOf(query.dueBefore) } : {}),
+          ...(query.dueAfter ? { gt: dateOf(query.dueAfter) } : {}),
+        },
+      }
+    : {}),
+});
+
+/** Debts without a due date sort after every dated one, in either direction. */
+export const debtsOrder = (
+  query: Pick<DebtFilters, "sortBy" | "order">,
+): Prisma.DebtOrderByWithRelationInput =>
+  query.sortBy === "dueDate"
+    ? { dueDate: { sort: query.order, nulls: "last" } }
+    : { [query.sortBy]: query.order };
 
 const documentFacts = { select: { accountId: true, transactionId: true, comment: true } } as const;
 
@@ -193,26 +221,8 @@ export const createDebtsService = (deps: {
     list: async (ctx: TenantContext, rawQuery: TListDebtsQuery): Promise<Page<TDebtDto>> => {
       requirePermission(ctx, "debts:read:all");
       const query = parseInput(ZListDebtsQuery, rawQuery);
-      const where: Prisma.DebtWhereInput = {
-        tenantId: ctx.tenantId,
-        ...(query.status ? { status: query.status } : {}),
-        ...(query.kind ? { kind: query.kind } : {}),
-        ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
-        ...(query.currency ? { currencyCode: query.currency } : {}),
-        ...(query.dueBefore || query.dueAfter
-          ? {
-              dueDate: {
-                ...(query.dueBefore ? { lt: dateOf(query.dueBefore) } : {}),
-                ...(query.dueAfter ? { gt: dateOf(query.dueAfter) } : {}),
-              },
-            }
-          : {}),
-      };
-      // Debts without a due date sort after every dated one, in either direction.
-      const primary =
-        query.sortBy === "dueDate"
-          ? { dueDate: { sort: query.order, nulls: "last" as const } }
-          : { [query.sortBy]: query.order };
+      const where = debtsWhere(ctx.tenantId, query);
+      const primary = debtsOrder(query);
       const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
         Promise.all([
           tx.debt.findMany({

@@ -1,7 +1,7 @@
 import type { Writable } from "node:stream";
 import { type ExportColumn, writeXlsx } from "@hisob/core";
 import type { Db } from "@hisob/db";
-import { type Messages, t } from "@hisob/i18n";
+import { type MessageKey, type Messages, t } from "@hisob/i18n";
 import type { Locale } from "@hisob/kernel";
 
 /** What an export route streams: permission and input were checked when this was made. */
@@ -64,6 +64,11 @@ export const typeLabel = (locale: Locale, key: keyof FinanceExportTexts["types"]
   t(locale, `export.finance.types.${key}`);
 export const rowLabel = (locale: Locale, key: keyof FinanceExportTexts["rows"]) =>
   t(locale, `export.finance.rows.${key}`);
+export const labelOf = <G extends "debtKinds" | "debtStatuses" | "counterpartyTypes">(
+  locale: Locale,
+  group: G,
+  key: keyof FinanceExportTexts[G] & string,
+) => t(locale, `export.finance.${group}.${key}` as MessageKey);
 export const sheetName = (locale: Locale, key: keyof FinanceExportTexts["sheets"]) =>
   t(locale, `export.finance.sheets.${key}`);
 

@@ -3,12 +3,14 @@ import type { Clock, TenantContext } from "@hisob/kernel";
 import { EXPENSE, PAYMENT } from "../documents/documents.service";
 import type { ReportsService } from "../reports/reports.service";
 import { createListExports } from "./lists.export";
+import { createRecordExports } from "./records.export";
 import { createReportExports } from "./reports.export";
 
 /** Every finance download: each checks permission and input first, then streams an .xlsx. */
 export const createFinanceExports = (deps: { db: Db; clock: Clock; reports: ReportsService }) => {
   const lists = createListExports(deps);
   const reports = createReportExports(deps);
+  const records = createRecordExports(deps);
   return {
     payments: (ctx: TenantContext, raw: unknown) => lists.documents(ctx, raw, PAYMENT),
     expenses: (ctx: TenantContext, raw: unknown) => lists.documents(ctx, raw, EXPENSE),
@@ -17,6 +19,9 @@ export const createFinanceExports = (deps: { db: Db; clock: Clock; reports: Repo
     incomeStatement: reports.incomeStatement,
     cashflow: reports.cashflow,
     accountStatement: reports.accountStatement,
+    debts: records.debts,
+    counterparties: records.counterparties,
+    inventory: records.inventory,
   };
 };
 

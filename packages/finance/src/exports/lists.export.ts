@@ -28,7 +28,7 @@ import {
  * (up to EXPORT_MAX_ROWS) unless `limit` is given. Rows come in keyset batches on (sort field, id).
  */
 
-const ZExportRange = {
+export const ZExportRange = {
   limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).optional(),
   offset: z.coerce.number().int().min(0).max(EXPORT_MAX_ROWS).default(0),
 };
@@ -39,7 +39,11 @@ export const ZExportAccountTransactionsQuery = ZAccountTransactionFilters.extend
 );
 
 /** Rows strictly after `last` in (field, id) order — the keyset condition Prisma can serve from an index. */
-const after = <Row extends { id: string }>(field: keyof Row & string, last: Row, order: "asc" | "desc") => {
+export const after = <Row extends { id: string }>(
+  field: keyof Row & string,
+  last: Row,
+  order: "asc" | "desc",
+) => {
   const op = order === "asc" ? "gt" : "lt";
   return { OR: [{ [field]: { [op]: last[field] } }, { [field]: last[field], id: { [op]: last.id } }] };
 };

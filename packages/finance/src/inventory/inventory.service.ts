@@ -9,6 +9,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError, isUniqueViolation, notFound, violatedForeignKey } from "../finance-errors";
 import {
@@ -113,6 +114,24 @@ type Movement = { type: "receipt" | "issue" | "adjustment"; change: string; date
  * and each sees what the previous one committed, so the quantity is exact and never negative
  * (a CHECK constraint says so too).
  */
+/** The list's filters (shared with its download). */
+export const inventoryWhere = (
+  tenantId: string,
+  query: Pick<z.output<typeof ZListInventoryQuery>, "currency" | "inStock" | "search">,
+): Prisma.InventoryItemWhereInput => ({
+  tenantId,
+  ...(query.currency ? { currencyCode: query.currency } : {}),
+  ...(query.inStock === true ? { quantity: { gt: 0 } } : {}),
+  ...(query.inStock === false ? { quantity: 0 } : {}),
+  ...(query.search
+    ? {
+        OR: (["name", "sku", "description"] as const).map((field) => ({
+          [field]: { contains: query.search, mode: "insensitive" as const },
+        })),
+      }
+    : {}),
+});
+
 export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: Clock }) => {
   const { db, outbox } = deps;
   const clock = deps.clock ?? systemClock;
@@ -189,19 +208,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
     list: async (ctx: TenantContext, rawQuery: TListInventoryQuery): Promise<Page<TInventoryItemDto>> => {
       requirePermission(ctx, "inventory:read:all");
       const query = parseInput(ZListInventoryQuery, rawQuery);
-      const where: Prisma.InventoryItemWhereInput = {
-        tenantId: ctx.tenantId,
-        ...(query.currency ? { currencyCode: query.currency } : {}),
-        ...(query.inStock === true ? { quantity: { gt: 0 } } : {}),
-        ...(query.inStock === false ? { quantity: 0 } : {}),
-        ...(query.search
-          ? {
-              OR: (["name", "sku", "description"] as const).map((field) => ({
-                [field]: { contains: query.search, mode: "insensitive" },
-              })),
-            }
-          : {}),
-      };
+      const where = inventoryWhere(ctx.tenantId, query);
       const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
         Promise.all([
           tx.inventoryItem.findMany({

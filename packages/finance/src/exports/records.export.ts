@@ -1,0 +1,245 @@
+import type { ExportColumn } from "@hisob/core";
+import type { Db, Prisma } from "@hisob/db";
+import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { z } from "zod";
+import { ZListCounterpartiesQuery } from "../counterparties/counterparties.schema";
+import { counterpartiesWhere } from "../counterparties/counterparties.service";
+import { toIsoDate } from "../dates";
+import { debtsDueRangeInOrder, ZListDebtsQuery } from "../debts/debts.schema";
+import { debtsOrder, debtsWhere } from "../debts/debts.service";
+import { ZListInventoryQuery } from "../inventory/inventory.schema";
+import { inventoryWhere } from "../inventory/inventory.service";
+import {
+  EXPORT_MAX_ROWS,
+  exportFileName,
+  header,
+  keysetBatches,
+  labelOf,
+  loadCurrencyFormats,
+  moneyCell,
+  type PreparedExport,
+  prepared,
+  sheetName,
+} from "./finance-export";
+import { after, ZExportRange } from "./lists.export";
+
+/* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
+
+export const ZExportDebtsQuery = z
+  .object(ZListDebtsQuery.shape)
+  .extend(ZExportRange)
+  .refine(...debtsDueRangeInOrder);
+export const ZExportCounterpartiesQuery = ZListCounterpartiesQuery.extend(ZExportRange);
+export const ZExportInventoryQuery = ZListInventoryQuery.extend(ZExportRange);
+
+const debtSelect = {
+  id: true,
+  kind: true,
+  amount: true,
+  outstanding: true,
+  currencyCode: true,
+  dueDate: true,
+  status: true,
+  description: true,
+  createdAt: true,
+  updatedAt: true,
+  counterparty: { select: { name: true } },
+} satisfies Prisma.DebtSelect;
+type DebtRow = Prisma.DebtGetPayload<{ select: typeof debtSelect }>;
+
+const counterpartySelect = {
+  id: true,
+  name: true,
+  tin: true,
+  type: true,
+  phone: true,
+  email: true,
+  address: true,
+  notes: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.CounterpartySelect;
+type CounterpartyRow = Prisma.CounterpartyGetPayload<{ select: typeof counterpartySelect }>;
+
+const itemSelect = {
+  id: true,
+  name: true,
+  sku: true,
+  unit: true,
+  quantity: true,
+  unitPrice: true,
+  currencyCode: true,
+  description: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.InventoryItemSelect;
+type ItemRow = Prisma.InventoryItemGetPayload<{ select: typeof itemSelect }>;
+
+/**
+ * Debts after `last` in the list's order, where debts without a due date come last either way:
+ * after a dated row come the later dates, then its ties by id, then every undated one.
+ */
+const debtsAfter = (last: DebtRow, sortBy: string, order: "asc" | "desc"): Prisma.DebtWhereInput => {
+  if (sortBy !== "dueDate") return after(sortBy as keyof DebtRow & string, last, order);
+  const op = order === "asc" ? "gt" : "lt";
+  if (last.dueDate === null) return { dueDate: null, id: { [op]: last.id } };
+  return {
+    OR: [
+      { dueDate: { [op]: last.dueDate } },
+      { dueDate: last.dueDate, id: { [op]: last.id } },
+      { dueDate: null },
+    ],
+  };
+};
+
+export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
+  const { db, clock } = deps;
+  const today = () => toIsoDate(clock.now());
+
+  return {
+    debts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+      requirePermission(ctx, "debts:read:all");
+      const query = parseInput(ZExportDebtsQuery, raw);
+      const where = debtsWhere(ctx.tenantId, query);
+      const formats = await loadCurrencyFormats(db);
+      const money = (value: (row: DebtRow) => bigint) => (row: DebtRow) =>
+        moneyCell(formats, value(row), row.currencyCode);
+      const columns: ExportColumn<DebtRow>[] = [
+        {
+          header: header(ctx.locale, "kind"),
+          kind: "text",
+          width: 14,
+          value: (row) => labelOf(ctx.locale, "debtKinds", row.kind),
+        },
+        { header: header(ctx.locale, "counterparty"), kind: "text", value: (row) => row.counterparty.name },
+        { header: header(ctx.locale, "amount"), kind: "money", value: money((row) => row.amount) },
+        { header: header(ctx.locale, "outstanding"), kind: "money", value: money((row) => row.outstanding) },
+        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
+        { header: header(ctx.locale, "dueDate"), kind: "date", value: (row) => row.dueDate },
+        {
+          header: header(ctx.locale, "status"),
+          kind: "text",
+          width: 18,
+          value: (row) => labelOf(ctx.locale, "debtStatuses", row.status),
+        },
+        {
+          header: header(ctx.locale, "description"),
+          kind: "text",
+          width: 40,
+          value: (row) => row.description,
+        },
+        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+      ];
+      return prepared({
+        fileName: exportFileName("debts", today()),
+        sheet: sheetName(ctx.locale, "debts"),
+        columns,
+        rows: () =>
+          keysetBatches<DebtRow>(
+            (last, take) =>
+              db.withTenant(ctx.tenantId, (tx) =>
+                tx.debt.findMany({
+                  where: last ? { AND: [where, debtsAfter(last, query.sortBy, query.order)] } : where,
+                  select: debtSelect,
+                  orderBy: [debtsOrder(query), { id: query.order }],
+                  take,
+                  ...(last ? {} : { skip: query.offset }),
+                }),
+              ),
+            query.limit ?? EXPORT_MAX_ROWS,
+          ),
+      });
+    },
+
+    counterparties: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+      requirePermission(ctx, "counterparties:read:all");
+      const query = parseInput(ZExportCounterpartiesQuery, raw);
+      const where = counterpartiesWhere(ctx.tenantId, query);
+      const columns: ExportColumn<CounterpartyRow>[] = [
+        { header: header(ctx.locale, "name"), kind: "text", width: 32, value: (row) => row.name },
+        { header: header(ctx.locale, "tin"), kind: "text", width: 14, value: (row) => row.tin },
+        {
+          header: header(ctx.locale, "type"),
+          kind: "text",
+          width: 18,
+          value: (row) => labelOf(ctx.locale, "counterpartyTypes", row.type),
+        },
+        { header: header(ctx.locale, "phone"), kind: "text", width: 18, value: (row) => row.phone },
+        { header: header(ctx.locale, "email"), kind: "text", width: 28, value: (row) => row.email },
+        { header: header(ctx.locale, "address"), kind: "text", width: 40, value: (row) => row.address },
+        { header: header(ctx.locale, "notes"), kind: "text", width: 40, value: (row) => row.notes },
+        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+      ];
+      return prepared({
+        fileName: exportFileName("counterparties", today()),
+        sheet: sheetName(ctx.locale, "counterparties"),
+        columns,
+        rows: () =>
+          keysetBatches<CounterpartyRow>(
+            (last, take) =>
+              db.withTenant(ctx.tenantId, (tx) =>
+                tx.counterparty.findMany({
+                  where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
+                  select: counterpartySelect,
+                  orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+                  take,
+                  ...(last ? {} : { skip: query.offset }),
+                }),
+              ),
+            query.limit ?? EXPORT_MAX_ROWS,
+          ),
+      });
+    },
+
+    inventory: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+      requirePermission(ctx, "inventory:read:all");
+      const query = parseInput(ZExportInventoryQuery, raw);
+      const where = inventoryWhere(ctx.tenantId, query);
+      const formats = await loadCurrencyFormats(db);
+      const columns: ExportColumn<ItemRow>[] = [
+        { header: header(ctx.locale, "name"), kind: "text", width: 32, value: (row) => row.name },
+        { header: header(ctx.locale, "sku"), kind: "text", width: 16, value: (row) => row.sku },
+        { header: header(ctx.locale, "unit"), kind: "text", width: 10, value: (row) => row.unit },
+        // A number: quantities have at most 6 decimals, well within a double's exact range.
+        {
+          header: header(ctx.locale, "quantity"),
+          kind: "text",
+          width: 14,
+          value: (row) => Number(row.quantity.toFixed()),
+        },
+        {
+          header: header(ctx.locale, "unitPrice"),
+          kind: "money",
+          value: (row) => moneyCell(formats, row.unitPrice, row.currencyCode),
+        },
+        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
+        {
+          header: header(ctx.locale, "description"),
+          kind: "text",
+          width: 40,
+          value: (row) => row.description,
+        },
+        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+      ];
+      return prepared({
+        fileName: exportFileName("inventory", today()),
+        sheet: sheetName(ctx.locale, "inventory"),
+        columns,
+        rows: () =>
+          keysetBatches<ItemRow>(
+            (last, take) =>
+              db.withTenant(ctx.tenantId, (tx) =>
+                tx.inventoryItem.findMany({
+                  where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
+                  select: itemSelect,
+                  orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+                  take,
+                  ...(last ? {} : { skip: query.offset }),
+                }),
+              ),
+            query.limit ?? EXPORT_MAX_ROWS,
+          ),
+      });
+    },
+  };
+};
