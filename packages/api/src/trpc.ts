@@ -1,4 +1,5 @@
 import type { CoreServices } from "@hisob/core";
+import { appErrorFromDatabase } from "@hisob/db";
 import type { FinanceServices } from "@hisob/finance";
 import {
   AppError,
@@ -110,9 +111,11 @@ export const router = t.router;
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
+    // A database failure that is the input's fault or worth a retry becomes that AppError too.
     const cause = result.error.cause;
-    if (cause instanceof AppError) {
-      throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+    const appError = cause instanceof AppError ? cause : appErrorFromDatabase(cause);
+    if (appError) {
+      throw new TRPCError({ code: TRPC_CODE[appError.code], message: appError.message, cause: appError });
     }
   }
   return result;

@@ -1,3 +1,5 @@
+import { AppError } from "@hisob/kernel";
+import { Prisma } from "./client";
 /** A database problem an operator can act on: printed as a clear message, never a bare stack. */
 export class DatabaseSetupError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -28,4 +30,47 @@ export const connectionError = (connectionString: string, error: unknown): Datab
     `Cannot connect to PostgreSQL at ${where} (${describe(error)}). Is the server running and DATABASE_URL right?`,
     { cause: error },
   );
+};
+
+/** PostgreSQL's own code behind a Prisma error (driver adapters put it in meta), or Prisma's code. */
+const codesOf = (error: unknown): { prisma?: string; postgres?: string } => {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return {};
+  const cause = (
+    error.meta?.driverAdapterError as { cause?: { originalCode?: unknown; code?: unknown } } | undefined
+  )?.cause;
+  const postgres = cause?.originalCode ?? cause?.code;
+  return { prisma: error.code, ...(typeof postgres === "string" ? { postgres } : {}) };
+};
+
+/**
+ * Database failures that are not bugs, as the AppError a caller should see; null for everything
+ * else (which stays an internal error). Both transports ask this before giving up with a 500:
+ * - text PostgreSQL cannot store (a NUL character): the input is wrong → VALIDATION_ERROR;
+ * - no connection or transaction slot in time, a deadlock or serialization failure: the request
+ *   may simply be retried → UNAVAILABLE (503).
+ */
+export const appErrorFromDatabase = (error: unknown): AppError | null => {
+  const { prisma, postgres } = codesOf(error);
+  if (postgres === "22021" || postgres === "22P05") {
+    return new AppError("VALIDATION_ERROR", {
+      reason: "request.invalid_text",
+      message: "validation error: text must not contain NUL characters",
+    });
+  }
+  if (
+    prisma === "P2028" ||
+    prisma === "P2024" ||
+    prisma === "P2034" ||
+    postgres === "40001" ||
+    postgres === "40P01" ||
+    postgres === "55P03" ||
+    postgres === "57014"
+  ) {
+    return new AppError("UNAVAILABLE", {
+      reason: "unavailable",
+      message: "The service is busy; try again in a moment",
+      params: { retryAfterSeconds: 1 },
+    });
+  }
+  return null;
 };

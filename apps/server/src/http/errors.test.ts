@@ -1,5 +1,6 @@
+import { Prisma } from "@hisob/db";
 import { describe, expect, it } from "vitest";
-import { type HttpProblem, localizeProblem } from "./errors";
+import { type HttpProblem, localizeProblem, toHttpProblem } from "./errors";
 
 const problem = (overrides: Partial<HttpProblem>): HttpProblem => ({
   status: 400,
@@ -64,5 +65,43 @@ describe("localizeProblem", () => {
       message: "A rule without a translation yet",
     });
     expect(localizeProblem(p, "ru")).toBe(p);
+  });
+});
+
+describe("toHttpProblem and database failures", () => {
+  const prismaError = (code: string, postgres?: string) =>
+    new Prisma.PrismaClientKnownRequestError("failed", {
+      code,
+      clientVersion: "7",
+      ...(postgres
+        ? { meta: { driverAdapterError: { cause: { originalCode: postgres, kind: "postgres" } } } }
+        : {}),
+    });
+
+  it("text PostgreSQL cannot store is the client's mistake: 400", () => {
+    expect(toHttpProblem(prismaError("P2039", "22021"))).toMatchObject({
+      status: 400,
+      code: "VALIDATION_ERROR",
+      reason: "request.invalid_text",
+    });
+  });
+
+  it("no transaction slot, no pooled connection, a deadlock or a serialization failure: 503 with Retry-After", () => {
+    for (const error of [
+      prismaError("P2028"),
+      prismaError("P2024"),
+      prismaError("P2034"),
+      prismaError("P2010", "40P01"),
+    ]) {
+      expect(toHttpProblem(error)).toMatchObject({ status: 503, code: "UNAVAILABLE", retryAfterSeconds: 1 });
+    }
+  });
+
+  it("any other database error stays a masked 500", () => {
+    expect(toHttpProblem(prismaError("P2002"))).toMatchObject({
+      status: 500,
+      code: "INTERNAL",
+      message: "Internal server error",
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { appErrorFromDatabase } from "@hisob/db";
 import { errorMessage, t } from "@hisob/i18n";
 import {
   AppError,
@@ -159,6 +160,9 @@ const STATUS_BY_REASON: Record<string, number> = { "upload.too_large": 413 };
 
 /** Maps anything thrown to the problem we report. Pure: no reply, no logging. */
 export const toHttpProblem = (error: unknown): HttpProblem => {
+  // A database failure that is the input's fault or worth a retry, not a bug.
+  const fromDatabase = isAppError(error) ? null : appErrorFromDatabase(error);
+  if (fromDatabase) return toHttpProblem(fromDatabase);
   if (isAppError(error)) {
     // INTERNAL may carry details meant for logs only.
     if (error.code === "INTERNAL") return INTERNAL;

@@ -453,6 +453,38 @@ describe("bad input is refused, names the field and writes nothing", () => {
     expect(await balanceOf(adminB, foreign.id)).toBe("0");
   });
 
+  it("text with a NUL or other control character is refused, never a 500", async () => {
+    const before = await ledgerCounts(tenantA.id);
+    expectFieldError(
+      await call(adminA, "POST", "/finance/payments", {
+        accountId: account.id,
+        amount: "1",
+        date: TODAY,
+        comment: "a\u0000b",
+      }),
+      "comment",
+    );
+    expectFieldError(
+      await call(adminA, "POST", "/finance/accounts", { name: "Kassa\u0000", currency: "UZS" }),
+      "name",
+    );
+    expectFieldError(await call(adminA, "GET", "/finance/accounts?search=%00"), "search");
+    expectFieldError(
+      await call(adminA, "POST", "/finance/transfers", {
+        fromAccountId: account.id,
+        toAccountId: MISSING_ID,
+        amount: "1",
+        date: TODAY,
+        comment: "\u0007",
+      }),
+      "comment",
+    );
+    expect(await ledgerCounts(tenantA.id)).toEqual(before);
+    // A core route without its own check still answers 400, from the database safety net.
+    const res = await call(adminA, "PUT", "/account", { firstName: "Ali\u0000" });
+    expect(res.statusCode).toBeLessThan(500);
+  });
+
   it("a body that is not an object, or empty, is refused", async () => {
     for (const payload of ["[]", "null", '"x"', "{"]) {
       const res = await t.app.inject({

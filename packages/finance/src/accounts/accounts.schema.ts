@@ -1,9 +1,10 @@
 import { ZCurrencyCode, ZPagination } from "@hisob/kernel";
 import { z } from "zod";
+import { ZLine, ZRequiredLine, ZText } from "../text";
 
-const ZName = z.string().trim().min(1).max(100);
-const ZNumber = z.string().trim().max(64);
-const ZDescription = z.string().trim().max(1000);
+const ZName = ZRequiredLine(100);
+const ZNumber = ZLine(64);
+const ZDescription = ZText(1000);
 
 export const ZCreateMoneyAccountInput = z
   .object({
@@ -35,7 +36,7 @@ export const ZListMoneyAccountsQuery = ZPagination.extend({
   order: z.enum(["asc", "desc"]).default("asc"),
   currency: ZCurrencyCode.optional(),
   /** Substring of the name or number, case-insensitive. */
-  search: z.string().trim().min(1).max(100).optional(),
+  search: ZRequiredLine(100).optional(),
 });
 export type TListMoneyAccountsQuery = z.input<typeof ZListMoneyAccountsQuery>;
 

@@ -1,12 +1,13 @@
 import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount } from "@hisob/kernel";
 import { z } from "zod";
 import { periodInOrder, ZIsoDate } from "../dates";
+import { ZText } from "../text";
 
 /*
  * Payments (money in) and expenses (money out) have the same shape; each posts one ledger entry.
  */
 
-const ZComment = z.string().trim().max(1000);
+const ZComment = ZText(1000);
 
 export const ZCreateDocumentInput = z
   .object({

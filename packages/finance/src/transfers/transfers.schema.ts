@@ -1,8 +1,9 @@
 import { ZPositiveMinorAmount, ZRate } from "@hisob/kernel";
 import { z } from "zod";
 import { ZIsoDate } from "../dates";
+import { ZText } from "../text";
 
-const ZComment = z.string().trim().max(1000);
+const ZComment = ZText(1000);
 
 const differentAccounts = (input: { fromAccountId: string; toAccountId: string }) =>
   input.fromAccountId !== input.toAccountId;

@@ -118,6 +118,7 @@ export const en = {
       not_found: "The requested address does not exist.",
     },
     request: {
+      invalid_text: "validation error: text must not contain NUL characters",
       invalid_json: "validation error: request body is not valid JSON",
       empty_body: "validation error: request body is empty",
       unsupported_media_type: "Unsupported media type.",

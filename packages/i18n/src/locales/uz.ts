@@ -128,6 +128,7 @@ export const uz: Messages = {
       not_found: "So‘ralgan manzil mavjud emas.",
     },
     request: {
+      invalid_text: "Kiritilgan ma’lumotlarda xato: matnda NUL belgisi bo‘lmasligi kerak",
       invalid_json: "Kiritilgan ma’lumotlarda xato: so‘rov tanasi yaroqli JSON emas",
       empty_body: "Kiritilgan ma’lumotlarda xato: so‘rov tanasi bo‘sh",
       unsupported_media_type: "Kontent turi qo‘llab-quvvatlanmaydi.",
