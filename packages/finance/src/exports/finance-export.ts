@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { type ExportColumn, writeXlsx } from "@hisob/core";
-import type { Db } from "@hisob/db";
+import type { Db, Tx } from "@hisob/db";
 import { type MessageKey, type Messages, t } from "@hisob/i18n";
 import type { Locale } from "@hisob/kernel";
 
@@ -49,6 +49,38 @@ export async function* keysetBatches<Row>(
     last = rows[rows.length - 1];
   }
 }
+
+/**
+ * A list's rows for its download: the list's `where` and order, in keyset batches. `after(last)` is
+ * the keyset condition (rows strictly after `last` in the list's order); `find` runs one batch.
+ */
+export const listRows =
+  <Row, Where extends object>(
+    db: Db,
+    tenantId: string,
+    options: {
+      where: Where;
+      after: (last: Row) => Where;
+      find: (
+        tx: Tx,
+        args: { where: Where | { AND: Where[] }; take: number; skip?: number },
+      ) => Promise<Row[]>;
+      limit: number | undefined;
+      offset: number;
+    },
+  ) =>
+  () =>
+    keysetBatches<Row>(
+      (last, take) =>
+        db.withTenant(tenantId, (tx) =>
+          options.find(tx, {
+            where: last ? { AND: [options.where, options.after(last)] } : options.where,
+            take,
+            ...(last ? {} : { skip: options.offset }),
+          }),
+        ),
+      options.limit ?? EXPORT_MAX_ROWS,
+    );
 
 /** One batch of rows that are already in memory (reports: a handful of aggregate rows). */
 export async function* inMemory<Row>(rows: Row[]): AsyncGenerator<Row[]> {

@@ -14,7 +14,7 @@ import {
   EXPORT_MAX_ROWS,
   exportFileName,
   header,
-  keysetBatches,
+  listRows,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
@@ -126,20 +126,18 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       fileName: exportFileName(kind.resource, today()),
       sheet: sheetName(ctx.locale, kind.resource),
       columns,
-      rows: () =>
-        keysetBatches<DocumentRow>(
-          (last, take) =>
-            db.withTenant(ctx.tenantId, (tx) =>
-              table(tx).findMany({
-                where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
-                select: documentSelect,
-                orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-                take,
-                ...(last ? {} : { skip: query.offset }),
-              }),
-            ),
-          query.limit ?? EXPORT_MAX_ROWS,
-        ),
+      rows: listRows<DocumentRow, typeof where>(db, ctx.tenantId, {
+        where,
+        after: (last) => after(query.sortBy, last, query.order),
+        find: (tx, args) =>
+          table(tx).findMany({
+            ...args,
+            select: documentSelect,
+            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+          }),
+        limit: query.limit,
+        offset: query.offset,
+      }),
     });
   };
 
@@ -184,20 +182,18 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         fileName: exportFileName("accounts", today()),
         sheet: sheetName(ctx.locale, "accounts"),
         columns,
-        rows: () =>
-          keysetBatches<AccountRow>(
-            (last, take) =>
-              db.withTenant(ctx.tenantId, (tx) =>
-                tx.moneyAccount.findMany({
-                  where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
-                  select: accountSelect,
-                  orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-                  take,
-                  ...(last ? {} : { skip: query.offset }),
-                }),
-              ),
-            query.limit ?? EXPORT_MAX_ROWS,
-          ),
+        rows: listRows<AccountRow, typeof where>(db, ctx.tenantId, {
+          where,
+          after: (last) => after(query.sortBy, last, query.order),
+          find: (tx, args) =>
+            tx.moneyAccount.findMany({
+              ...args,
+              select: accountSelect,
+              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+            }),
+          limit: query.limit,
+          offset: query.offset,
+        }),
       });
     },
 
@@ -255,20 +251,18 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         fileName: exportFileName("transactions", today()),
         sheet: sheetName(ctx.locale, "transactions"),
         columns,
-        rows: () =>
-          keysetBatches<EntryRow>(
-            (last, take) =>
-              db.withTenant(ctx.tenantId, (tx) =>
-                tx.financeTransaction.findMany({
-                  where: last ? { AND: [where, after("date", last, query.order)] } : where,
-                  select: entrySelect,
-                  orderBy: [{ date: query.order }, { id: query.order }],
-                  take,
-                  ...(last ? {} : { skip: query.offset }),
-                }),
-              ),
-            query.limit ?? EXPORT_MAX_ROWS,
-          ),
+        rows: listRows<EntryRow, typeof where>(db, ctx.tenantId, {
+          where,
+          after: (last) => after("date", last, query.order),
+          find: (tx, args) =>
+            tx.financeTransaction.findMany({
+              ...args,
+              select: entrySelect,
+              orderBy: [{ date: query.order }, { id: query.order }],
+            }),
+          limit: query.limit,
+          offset: query.offset,
+        }),
       });
     },
   };

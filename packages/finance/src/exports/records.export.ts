@@ -10,11 +10,10 @@ import { debtsOrder, debtsWhere } from "../debts/debts.service";
 import { ZListInventoryQuery } from "../inventory/inventory.schema";
 import { inventoryWhere } from "../inventory/inventory.service";
 import {
-  EXPORT_MAX_ROWS,
   exportFileName,
   header,
-  keysetBatches,
   labelOf,
+  listRows,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
@@ -134,20 +133,18 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         fileName: exportFileName("debts", today()),
         sheet: sheetName(ctx.locale, "debts"),
         columns,
-        rows: () =>
-          keysetBatches<DebtRow>(
-            (last, take) =>
-              db.withTenant(ctx.tenantId, (tx) =>
-                tx.debt.findMany({
-                  where: last ? { AND: [where, debtsAfter(last, query.sortBy, query.order)] } : where,
-                  select: debtSelect,
-                  orderBy: [debtsOrder(query), { id: query.order }],
-                  take,
-                  ...(last ? {} : { skip: query.offset }),
-                }),
-              ),
-            query.limit ?? EXPORT_MAX_ROWS,
-          ),
+        rows: listRows<DebtRow, typeof where>(db, ctx.tenantId, {
+          where,
+          after: (last) => debtsAfter(last, query.sortBy, query.order),
+          find: (tx, args) =>
+            tx.debt.findMany({
+              ...args,
+              select: debtSelect,
+              orderBy: [debtsOrder(query), { id: query.order }],
+            }),
+          limit: query.limit,
+          offset: query.offset,
+        }),
       });
     },
 
@@ -174,20 +171,18 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         fileName: exportFileName("counterparties", today()),
         sheet: sheetName(ctx.locale, "counterparties"),
         columns,
-        rows: () =>
-          keysetBatches<CounterpartyRow>(
-            (last, take) =>
-              db.withTenant(ctx.tenantId, (tx) =>
-                tx.counterparty.findMany({
-                  where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
-                  select: counterpartySelect,
-                  orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-                  take,
-                  ...(last ? {} : { skip: query.offset }),
-                }),
-              ),
-            query.limit ?? EXPORT_MAX_ROWS,
-          ),
+        rows: listRows<CounterpartyRow, typeof where>(db, ctx.tenantId, {
+          where,
+          after: (last) => after(query.sortBy, last, query.order),
+          find: (tx, args) =>
+            tx.counterparty.findMany({
+              ...args,
+              select: counterpartySelect,
+              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+            }),
+          limit: query.limit,
+          offset: query.offset,
+        }),
       });
     },
 
@@ -225,20 +220,18 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         fileName: exportFileName("inventory", today()),
         sheet: sheetName(ctx.locale, "inventory"),
         columns,
-        rows: () =>
-          keysetBatches<ItemRow>(
-            (last, take) =>
-              db.withTenant(ctx.tenantId, (tx) =>
-                tx.inventoryItem.findMany({
-                  where: last ? { AND: [where, after(query.sortBy, last, query.order)] } : where,
-                  select: itemSelect,
-                  orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-                  take,
-                  ...(last ? {} : { skip: query.offset }),
-                }),
-              ),
-            query.limit ?? EXPORT_MAX_ROWS,
-          ),
+        rows: listRows<ItemRow, typeof where>(db, ctx.tenantId, {
+          where,
+          after: (last) => after(query.sortBy, last, query.order),
+          find: (tx, args) =>
+            tx.inventoryItem.findMany({
+              ...args,
+              select: itemSelect,
+              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+            }),
+          limit: query.limit,
+          offset: query.offset,
+        }),
       });
     },
   };
