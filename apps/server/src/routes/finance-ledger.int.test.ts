@@ -849,4 +849,36 @@ describe("reconcile", () => {
       drift: [{ accountId: account.id, stored: "150", computed: "100", currency: "UZS" }],
     });
   });
+
+  it("reports a debt whose outstanding amount disagrees with its settlements", async () => {
+    const tenant = await t.createTenant();
+    const admin = await t.createUser(tenant.id, "admin");
+    const account = await createAccount(admin);
+    const customer = (await call(admin, "POST", "/finance/counterparties", { name: "Buyer" })).json();
+    const debt = (
+      await call(admin, "POST", "/finance/debts", {
+        kind: "receivable",
+        counterpartyId: customer.id,
+        amount: "1000",
+        currency: "UZS",
+      })
+    ).json();
+    const settle = await call(admin, "POST", `/finance/debts/${debt.id}/settle`, {
+      amount: "400",
+      accountId: account.id,
+      date: TODAY,
+    });
+    expect(settle.statusCode, settle.body).toBe(201);
+    expect((await call(admin, "GET", "/finance/reconcile")).json()).toMatchObject({
+      ok: true,
+      mismatchedDebts: [],
+    });
+    await t.db.withTenant(tenant.id, (tx) =>
+      tx.debt.update({ where: { id: debt.id }, data: { outstanding: 500n } }),
+    );
+    expect((await call(admin, "GET", "/finance/reconcile")).json()).toMatchObject({
+      ok: false,
+      mismatchedDebts: [{ debtId: debt.id, stored: "500", computed: "600" }],
+    });
+  });
 });

@@ -18,6 +18,11 @@ export const ZReconcileReport = z
     drift: z.array(ZBalanceDrift),
     /** Payments or expenses whose ledger entry does not match them (amount, account, date or type). */
     mismatchedDocuments: z.array(z.object({ kind: z.enum(["payment", "expense"]), id: z.uuid() })),
+    /**
+     * Debts whose outstanding amount is not their amount minus their settlements and write-off, or
+     * with a settlement whose payment or expense has another amount.
+     */
+    mismatchedDebts: z.array(z.object({ debtId: z.uuid(), stored: z.string(), computed: z.string() })),
     ok: z.boolean(),
   })
   .meta({ id: "ReconcileReport" });

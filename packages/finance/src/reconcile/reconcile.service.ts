@@ -4,8 +4,12 @@ import type { TReconcileReport } from "./reconcile.schema";
 
 type DriftRow = { id: string; name: string; currency_code: string; stored: string; computed: string };
 type MismatchRow = { kind: "payment" | "expense"; id: string };
+type DebtRow = { debt_id: string; stored: string; computed: string };
 
-/** Every balance recomputed from the ledger in one aggregate per direction; mismatches only are returned. */
+/**
+ * Every balance recomputed from the ledger in one aggregate per direction, documents against their
+ * entries, debts against their settlements; mismatches only are returned.
+ */
 const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconcileReport> => {
   const drift = await tx.$queryRaw<DriftRow[]>`
     SELECT a.id::text, a.name, a.currency_code, a.balance::text AS stored,
@@ -32,6 +36,21 @@ const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconc
       JOIN transactions t ON t.tenant_id = e.tenant_id AND t.id = e.transaction_id
      WHERE e.tenant_id = ${tenantId}::uuid
        AND (t.type <> 'expense' OR t.amount <> e.amount OR t.origin_account_id <> e.account_id OR t.date <> e.date)`;
+  const debts = await tx.$queryRaw<DebtRow[]>`
+    SELECT d.id::text AS debt_id, d.outstanding::text AS stored,
+           (d.amount - COALESCE(s.settled, 0) - COALESCE(d.written_off_amount, 0))::text AS computed
+      FROM debts d
+      LEFT JOIN (SELECT ds.debt_id, sum(ds.amount) AS settled,
+                        bool_or(COALESCE(p.amount, e.amount) IS DISTINCT FROM ds.amount) AS document_differs
+                   FROM debt_settlements ds
+                   LEFT JOIN payments p ON p.tenant_id = ds.tenant_id AND p.id = ds.payment_id
+                   LEFT JOIN expenses e ON e.tenant_id = ds.tenant_id AND e.id = ds.expense_id
+                  WHERE ds.tenant_id = ${tenantId}::uuid
+                  GROUP BY ds.debt_id) s ON s.debt_id = d.id
+     WHERE d.tenant_id = ${tenantId}::uuid
+       AND (d.outstanding <> d.amount - COALESCE(s.settled, 0) - COALESCE(d.written_off_amount, 0)
+            OR COALESCE(s.document_differs, false))
+     ORDER BY d.id`;
   const accountsChecked = await tx.moneyAccount.count({ where: { tenantId } });
   return {
     checkedAt: now.toISOString(),
@@ -44,7 +63,12 @@ const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconc
       computed: row.computed,
     })),
     mismatchedDocuments: mismatched.map((row) => ({ kind: row.kind, id: row.id })),
-    ok: drift.length === 0 && mismatched.length === 0,
+    mismatchedDebts: debts.map((row) => ({
+      debtId: row.debt_id,
+      stored: row.stored,
+      computed: row.computed,
+    })),
+    ok: drift.length === 0 && mismatched.length === 0 && debts.length === 0,
   };
 };
 
