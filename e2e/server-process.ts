@@ -5,7 +5,10 @@ import path from "node:path";
 // Running the real server and CLI the README's way (tsx on the sources), for end-to-end tests.
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+// Node with tsx's loader, as `npm start` runs it: one process, so SIGTERM reaches the server itself
+// (the tsx CLI relays signals with a 30 ms handshake and SIGKILLs a busy child).
+const NODE = process.execPath;
+const TSX_LOADER = ["--import", "tsx"];
 
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -50,7 +53,7 @@ export const serverEnv = (dataDir: string, port: number): NodeJS.ProcessEnv => {
 
 export const runCli = (args: string[], env: NodeJS.ProcessEnv) =>
   collect(
-    spawn(TSX, [path.join(ROOT, "apps/server/src/cli.ts"), ...args], {
+    spawn(NODE, [...TSX_LOADER, path.join(ROOT, "apps/server/src/cli.ts"), ...args], {
       cwd: ROOT,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -59,7 +62,7 @@ export const runCli = (args: string[], env: NodeJS.ProcessEnv) =>
 
 /** Starts `apps/server/src/main.ts` and resolves once /healthz answers. */
 export const startServer = async (env: NodeJS.ProcessEnv) => {
-  const child = spawn(TSX, [path.join(ROOT, "apps/server/src/main.ts")], {
+  const child = spawn(NODE, [...TSX_LOADER, path.join(ROOT, "apps/server/src/main.ts")], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
