@@ -498,6 +498,11 @@ describe("reports agree with the stored balances after random postings", () => {
     const uzs = statement.currencies.find((c: { currency: string }) => c.currency === "UZS");
     expect(BigInt(uzs?.revenue ?? "0")).toBe(income);
     expect(BigInt(uzs?.expenses ?? "0")).toBe(expense);
+    // The category split (from the documents) adds up to the totals (from the ledger).
+    const total = (rows: Array<{ amount: string }>) =>
+      rows.reduce((sum, row) => sum + BigInt(row.amount), 0n);
+    expect(total(uzs.revenueByCategory)).toBe(income);
+    expect(total(uzs.expensesByCategory)).toBe(expense);
     expect((await get(user, "/finance/reconcile")).json().ok).toBe(true);
   });
 });

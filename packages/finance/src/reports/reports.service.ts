@@ -47,33 +47,48 @@ const incomeStatement = async (
   end: Date,
   ids: string[] | null,
 ): Promise<IncomeRow[]> =>
+  // Totals and months from the ledger; the category split from the documents (a payment or expense
+  // carries its entry's amount and date, which reconcile checks), so no per-entry joins are needed.
   tx.$queryRaw<IncomeRow[]>`
     WITH entries AS (
-      SELECT a.currency_code AS currency, t.type, t.amount, to_char(t.date, 'YYYY-MM') AS month,
-             COALESCE(p.category_id, e.category_id) AS category_id,
-             COALESCE(pc.name, ec.name) AS category_name
+      SELECT a.currency_code AS currency, t.type, t.amount, to_char(t.date, 'YYYY-MM') AS month
         FROM transactions t
         JOIN money_accounts a
           ON a.tenant_id = t.tenant_id AND a.id = COALESCE(t.destination_account_id, t.origin_account_id)
-        LEFT JOIN payments p ON t.type = 'income' AND p.tenant_id = t.tenant_id AND p.transaction_id = t.id
-        LEFT JOIN payment_categories pc ON pc.tenant_id = p.tenant_id AND pc.id = p.category_id
-        LEFT JOIN expenses e ON t.type = 'expense' AND e.tenant_id = t.tenant_id AND e.transaction_id = t.id
-        LEFT JOIN expense_categories ec ON ec.tenant_id = e.tenant_id AND ec.id = e.category_id
        WHERE t.tenant_id = ${tenantId}::uuid
          AND t.type IN ('income', 'expense')
          AND t.date BETWEEN ${start}::date AND ${end}::date
          ${accountFilter(Prisma.sql`a.id`, ids)}
+    ), documents AS (
+      SELECT a.currency_code AS currency, 'income' AS type, p.amount, p.category_id, c.name AS category_name
+        FROM payments p
+        JOIN money_accounts a ON a.tenant_id = p.tenant_id AND a.id = p.account_id
+        LEFT JOIN payment_categories c ON c.tenant_id = p.tenant_id AND c.id = p.category_id
+       WHERE p.tenant_id = ${tenantId}::uuid AND p.date BETWEEN ${start}::date AND ${end}::date
+         ${accountFilter(Prisma.sql`a.id`, ids)}
+      UNION ALL
+      SELECT a.currency_code, 'expense', e.amount, e.category_id, c.name
+        FROM expenses e
+        JOIN money_accounts a ON a.tenant_id = e.tenant_id AND a.id = e.account_id
+        LEFT JOIN expense_categories c ON c.tenant_id = e.tenant_id AND c.id = e.category_id
+       WHERE e.tenant_id = ${tenantId}::uuid AND e.date BETWEEN ${start}::date AND ${end}::date
+         ${accountFilter(Prisma.sql`a.id`, ids)}
     )
-    SELECT currency,
-           CASE WHEN GROUPING(month) = 0 THEN 'month'
-                WHEN GROUPING(category_id) = 0 THEN 'category' ELSE 'total' END AS kind,
-           month, type::text AS type, category_id::text AS category_id, category_name,
+    SELECT currency, CASE WHEN GROUPING(month) = 0 THEN 'month' ELSE 'total' END AS kind, month,
+           NULL AS type, NULL AS category_id, NULL AS category_name,
            COALESCE(sum(amount) FILTER (WHERE type = 'income'), 0)::text AS revenue,
            COALESCE(sum(amount) FILTER (WHERE type = 'expense'), 0)::text AS expenses,
            (COALESCE(sum(amount) FILTER (WHERE type = 'income'), 0)
             - COALESCE(sum(amount) FILTER (WHERE type = 'expense'), 0))::text AS net
       FROM entries
-     GROUP BY GROUPING SETS ((currency), (currency, month), (currency, type, category_id, category_name))
+     GROUP BY GROUPING SETS ((currency), (currency, month))
+    UNION ALL
+    SELECT currency, 'category', NULL, type, category_id::text, category_name,
+           (CASE WHEN type = 'income' THEN sum(amount) ELSE 0 END)::text,
+           (CASE WHEN type = 'expense' THEN sum(amount) ELSE 0 END)::text,
+           (CASE WHEN type = 'income' THEN sum(amount) ELSE -sum(amount) END)::text
+      FROM documents
+     GROUP BY currency, type, category_id, category_name
      ORDER BY currency, month NULLS FIRST, category_name NULLS LAST, category_id NULLS LAST`;
 
 /** Each transaction as its account legs: money in to the destination, money out of the origin. */
