@@ -1,5 +1,5 @@
 import type { ExportColumn } from "@hisob/core";
-import type { Db, Prisma, Tx } from "@hisob/db";
+import { type Db, Prisma, type Tx } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
 import { ZListMoneyAccountsQuery } from "../accounts/accounts.schema";
@@ -8,12 +8,12 @@ import { dateOf, periodInOrder, toIsoDate } from "../dates";
 import { ZDocumentFilters } from "../documents/documents.schema";
 import type { DocumentKind } from "../documents/documents.service";
 import { documentsWhere } from "../documents/documents.where";
-import { changeFor } from "../ledger/ledger";
 import { ZAccountTransactionFilters } from "../ledger/ledger.schema";
 import {
   EXPORT_MAX_ROWS,
   exportFileName,
   header,
+  keysetBatches,
   listRows,
   loadCurrencyFormats,
   moneyCell,
@@ -72,21 +72,67 @@ const accountSelect = {
 } satisfies Prisma.MoneyAccountSelect;
 type AccountRow = Prisma.MoneyAccountGetPayload<{ select: typeof accountSelect }>;
 
-const entrySelect = {
-  id: true,
-  type: true,
-  amount: true,
-  destinationAmount: true,
-  exchangeRate: true,
-  date: true,
-  originAccountId: true,
-  destinationAccountId: true,
-  comment: true,
-  createdAt: true,
-  origin: { select: { name: true } },
-  destination: { select: { name: true } },
-} satisfies Prisma.FinanceTransactionSelect;
-type EntryRow = Prisma.FinanceTransactionGetPayload<{ select: typeof entrySelect }>;
+type EntryRow = {
+  id: string;
+  type: "income" | "expense" | "transfer" | "exchange";
+  date: Date;
+  change: string;
+  exchange_rate: string | null;
+  comment: string;
+  created_at: Date;
+  counter_account: string | null;
+};
+
+/**
+ * One batch of an account's entries in (date, id) order: money out and money in are two index
+ * range scans, each cut at the batch size, merged — never the whole history per batch, which an
+ * OR across the two account columns would read (a million-entry account is downloaded in pages).
+ */
+const accountEntries = (
+  tx: Tx,
+  o: {
+    tenantId: string;
+    accountId: string;
+    type: string | undefined;
+    from: Date | null;
+    to: Date | null;
+    order: "asc" | "desc";
+    after: EntryRow | undefined;
+    take: number;
+    skip: number;
+  },
+) => {
+  const direction = Prisma.raw(o.order === "asc" ? "ASC" : "DESC");
+  const filters = Prisma.sql`
+    ${o.type ? Prisma.sql`AND t.type = ${o.type}::transaction_type` : Prisma.empty}
+    ${o.from ? Prisma.sql`AND t.date >= ${o.from}::date` : Prisma.empty}
+    ${o.to ? Prisma.sql`AND t.date <= ${o.to}::date` : Prisma.empty}
+    ${
+      o.after
+        ? o.order === "asc"
+          ? Prisma.sql`AND (t.date, t.id) > (${o.after.date}::date, ${o.after.id}::uuid)`
+          : Prisma.sql`AND (t.date, t.id) < (${o.after.date}::date, ${o.after.id}::uuid)`
+        : Prisma.empty
+    }`;
+  const reach = o.take + o.skip;
+  return tx.$queryRaw<EntryRow[]>`
+    SELECT e.id::text, e.type::text AS type, e.date, e.change::text AS change,
+           e.exchange_rate::text AS exchange_rate, e.comment, e.created_at, a.name AS counter_account
+      FROM ((SELECT t.id, t.type, t.date, -t.amount AS change, t.exchange_rate, t.comment, t.created_at,
+                    t.destination_account_id AS counter_id
+               FROM transactions t
+              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.origin_account_id = ${o.accountId}::uuid ${filters}
+              ORDER BY t.date ${direction}, t.id ${direction} LIMIT ${reach})
+            UNION ALL
+            (SELECT t.id, t.type, t.date, COALESCE(t.destination_amount, t.amount), t.exchange_rate, t.comment,
+                    t.created_at, t.origin_account_id
+               FROM transactions t
+              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.destination_account_id = ${o.accountId}::uuid ${filters}
+              ORDER BY t.date ${direction}, t.id ${direction} LIMIT ${reach})) e
+      LEFT JOIN money_accounts a ON a.tenant_id = ${o.tenantId}::uuid AND a.id = e.counter_id
+     ORDER BY e.date ${direction}, e.id ${direction}
+     LIMIT ${o.take} OFFSET ${o.skip}`;
+};
 
 export const createListExports = (deps: { db: Db; clock: Clock }) => {
   const { db, clock } = deps;
@@ -209,21 +255,6 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       );
       if (!account) throw accountNotFound();
       const formats = await loadCurrencyFormats(db);
-      const where: Prisma.FinanceTransactionWhereInput = {
-        tenantId: ctx.tenantId,
-        OR: [{ originAccountId: accountId }, { destinationAccountId: accountId }],
-        ...(query.type ? { type: query.type } : {}),
-        ...(query.from || query.to
-          ? {
-              date: {
-                ...(query.from ? { gte: dateOf(query.from) } : {}),
-                ...(query.to ? { lte: dateOf(query.to) } : {}),
-              },
-            }
-          : {}),
-      };
-      const counterAccount = (row: EntryRow) =>
-        (row.originAccountId === accountId ? row.destination?.name : row.origin?.name) ?? null;
       const columns: ExportColumn<EntryRow>[] = [
         { header: header(ctx.locale, "date"), kind: "date", value: (row) => row.date },
         {
@@ -235,34 +266,40 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         {
           header: header(ctx.locale, "change"),
           kind: "money",
-          value: (row) => moneyCell(formats, changeFor(row, accountId), account.currencyCode),
+          value: (row) => moneyCell(formats, row.change, account.currencyCode),
         },
-        { header: header(ctx.locale, "counterAccount"), kind: "text", value: counterAccount },
+        { header: header(ctx.locale, "counterAccount"), kind: "text", value: (row) => row.counter_account },
         {
           header: header(ctx.locale, "exchangeRate"),
           kind: "text",
           width: 14,
-          value: (row) => row.exchangeRate?.toString() ?? null,
+          value: (row) => row.exchange_rate?.replace(/\.?0+$/, "") ?? null,
         },
         { header: header(ctx.locale, "comment"), kind: "text", width: 40, value: (row) => row.comment },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.created_at },
       ];
       return prepared({
         fileName: exportFileName("transactions", today()),
         sheet: sheetName(ctx.locale, "transactions"),
         columns,
-        rows: listRows<EntryRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => after("date", last, query.order),
-          find: (tx, args) =>
-            tx.financeTransaction.findMany({
-              ...args,
-              select: entrySelect,
-              orderBy: [{ date: query.order }, { id: query.order }],
-            }),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        rows: () =>
+          keysetBatches<EntryRow>(
+            (last, take) =>
+              db.withTenant(ctx.tenantId, (tx) =>
+                accountEntries(tx, {
+                  tenantId: ctx.tenantId,
+                  accountId,
+                  type: query.type,
+                  from: query.from ? dateOf(query.from) : null,
+                  to: query.to ? dateOf(query.to) : null,
+                  order: query.order,
+                  after: last,
+                  take,
+                  skip: last ? 0 : query.offset,
+                }),
+              ),
+            query.limit ?? EXPORT_MAX_ROWS,
+          ),
       });
     },
   };
