@@ -1,5 +1,5 @@
 import type { ExportColumn } from "@hisob/core";
-import { type Db, Prisma, type Tx } from "@hisob/db";
+import type { Db, Prisma, Tx } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
 import { ZListMoneyAccountsQuery } from "../accounts/accounts.schema";
@@ -8,6 +8,7 @@ import { dateOf, periodInOrder, toIsoDate } from "../dates";
 import { ZDocumentFilters } from "../documents/documents.schema";
 import type { DocumentKind } from "../documents/documents.service";
 import { documentsWhere } from "../documents/documents.where";
+import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
 import { ZAccountTransactionFilters } from "../ledger/ledger.schema";
 import {
   EXPORT_MAX_ROWS,
@@ -71,68 +72,6 @@ const accountSelect = {
   createdAt: true,
 } satisfies Prisma.MoneyAccountSelect;
 type AccountRow = Prisma.MoneyAccountGetPayload<{ select: typeof accountSelect }>;
-
-type EntryRow = {
-  id: string;
-  type: "income" | "expense" | "transfer" | "exchange";
-  date: Date;
-  change: string;
-  exchange_rate: string | null;
-  comment: string;
-  created_at: Date;
-  counter_account: string | null;
-};
-
-/**
- * One batch of an account's entries in (date, id) order: money out and money in are two index
- * range scans, each cut at the batch size, merged — never the whole history per batch, which an
- * OR across the two account columns would read (a million-entry account is downloaded in pages).
- */
-const accountEntries = (
-  tx: Tx,
-  o: {
-    tenantId: string;
-    accountId: string;
-    type: string | undefined;
-    from: Date | null;
-    to: Date | null;
-    order: "asc" | "desc";
-    after: EntryRow | undefined;
-    take: number;
-    skip: number;
-  },
-) => {
-  const direction = Prisma.raw(o.order === "asc" ? "ASC" : "DESC");
-  const filters = Prisma.sql`
-    ${o.type ? Prisma.sql`AND t.type = ${o.type}::transaction_type` : Prisma.empty}
-    ${o.from ? Prisma.sql`AND t.date >= ${o.from}::date` : Prisma.empty}
-    ${o.to ? Prisma.sql`AND t.date <= ${o.to}::date` : Prisma.empty}
-    ${
-      o.after
-        ? o.order === "asc"
-          ? Prisma.sql`AND (t.date, t.id) > (${o.after.date}::date, ${o.after.id}::uuid)`
-          : Prisma.sql`AND (t.date, t.id) < (${o.after.date}::date, ${o.after.id}::uuid)`
-        : Prisma.empty
-    }`;
-  const reach = o.take + o.skip;
-  return tx.$queryRaw<EntryRow[]>`
-    SELECT e.id::text, e.type::text AS type, e.date, e.change::text AS change,
-           e.exchange_rate::text AS exchange_rate, e.comment, e.created_at, a.name AS counter_account
-      FROM ((SELECT t.id, t.type, t.date, -t.amount AS change, t.exchange_rate, t.comment, t.created_at,
-                    t.destination_account_id AS counter_id
-               FROM transactions t
-              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.origin_account_id = ${o.accountId}::uuid ${filters}
-              ORDER BY t.date ${direction}, t.id ${direction} LIMIT ${reach})
-            UNION ALL
-            (SELECT t.id, t.type, t.date, COALESCE(t.destination_amount, t.amount), t.exchange_rate, t.comment,
-                    t.created_at, t.origin_account_id
-               FROM transactions t
-              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.destination_account_id = ${o.accountId}::uuid ${filters}
-              ORDER BY t.date ${direction}, t.id ${direction} LIMIT ${reach})) e
-      LEFT JOIN money_accounts a ON a.tenant_id = ${o.tenantId}::uuid AND a.id = e.counter_id
-     ORDER BY e.date ${direction}, e.id ${direction}
-     LIMIT ${o.take} OFFSET ${o.skip}`;
-};
 
 export const createListExports = (deps: { db: Db; clock: Clock }) => {
   const { db, clock } = deps;
@@ -255,7 +194,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       );
       if (!account) throw accountNotFound();
       const formats = await loadCurrencyFormats(db);
-      const columns: ExportColumn<EntryRow>[] = [
+      const columns: ExportColumn<AccountEntryRow>[] = [
         { header: header(ctx.locale, "date"), kind: "date", value: (row) => row.date },
         {
           header: header(ctx.locale, "type"),
@@ -268,7 +207,11 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
           kind: "money",
           value: (row) => moneyCell(formats, row.change, account.currencyCode),
         },
-        { header: header(ctx.locale, "counterAccount"), kind: "text", value: (row) => row.counter_account },
+        {
+          header: header(ctx.locale, "counterAccount"),
+          kind: "text",
+          value: (row) => row.counter_account_name,
+        },
         {
           header: header(ctx.locale, "exchangeRate"),
           kind: "text",
@@ -283,7 +226,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         sheet: sheetName(ctx.locale, "transactions"),
         columns,
         rows: () =>
-          keysetBatches<EntryRow>(
+          keysetBatches<AccountEntryRow>(
             (last, take) =>
               db.withTenant(ctx.tenantId, (tx) =>
                 accountEntries(tx, {

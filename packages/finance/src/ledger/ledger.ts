@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from "@hisob/db";
+import { Prisma, type Tx } from "@hisob/db";
 import { AppError, minorToMajorString } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
@@ -139,14 +139,113 @@ export const toTransactionDto = (row: TransactionRow): TTransactionDto => ({
   expenseId: row.expense?.id ?? null,
 });
 
-/** What an entry did to one account: in = the destination amount (or amount), out = −amount. */
-export const changeFor = (
-  row: Pick<TransactionRow, "originAccountId" | "amount" | "destinationAmount">,
-  accountId: string,
-): bigint => {
-  if (row.originAccountId === accountId) return -row.amount;
-  return row.destinationAmount ?? row.amount;
+export type AccountEntryRow = {
+  id: string;
+  type: "income" | "expense" | "transfer" | "exchange";
+  amount: string;
+  destination_amount: string | null;
+  exchange_rate: string | null;
+  date: Date;
+  origin_account_id: string | null;
+  destination_account_id: string | null;
+  comment: string;
+  created_by: string;
+  created_at: Date;
+  /** What the entry did to this account's balance (negative: out). */
+  change: string;
+  counter_account_name: string | null;
+  payment_id: string | null;
+  expense_id: string | null;
 };
+
+type AccountEntryFilters = {
+  tenantId: string;
+  accountId: string;
+  type?: string | undefined;
+  from?: Date | null;
+  to?: Date | null;
+};
+
+const entryFilters = (o: AccountEntryFilters) => Prisma.sql`
+  ${o.type ? Prisma.sql`AND t.type = ${o.type}::transaction_type` : Prisma.empty}
+  ${o.from ? Prisma.sql`AND t.date >= ${o.from}::date` : Prisma.empty}
+  ${o.to ? Prisma.sql`AND t.date <= ${o.to}::date` : Prisma.empty}`;
+
+/**
+ * A page of one account's entries in (date, id) order. Money out and money in are two index range
+ * scans, each cut at what the page can need, then merged — an OR across the two account columns
+ * would read the account's whole history for every page. `after` continues a keyset walk
+ * (downloads); `skip` pages by offset (the JSON list).
+ */
+export const accountEntries = (
+  tx: Tx,
+  o: AccountEntryFilters & {
+    order: "asc" | "desc";
+    after?: { date: Date; id: string } | undefined;
+    take: number;
+    skip: number;
+  },
+): Promise<AccountEntryRow[]> => {
+  const direction = Prisma.raw(o.order === "asc" ? "ASC" : "DESC");
+  const filters = Prisma.sql`${entryFilters(o)} ${
+    o.after
+      ? o.order === "asc"
+        ? Prisma.sql`AND (t.date, t.id) > (${o.after.date}::date, ${o.after.id}::uuid)`
+        : Prisma.sql`AND (t.date, t.id) < (${o.after.date}::date, ${o.after.id}::uuid)`
+      : Prisma.empty
+  }`;
+  const reach = o.take + o.skip;
+  return tx.$queryRaw<AccountEntryRow[]>`
+    SELECT t.id::text, t.type::text AS type, t.amount::text AS amount, t.destination_amount::text AS destination_amount,
+           t.exchange_rate::text AS exchange_rate, t.date, t.origin_account_id::text AS origin_account_id,
+           t.destination_account_id::text AS destination_account_id, t.comment, t.created_by::text AS created_by,
+           t.created_at, e.change::text AS change, a.name AS counter_account_name,
+           p.id::text AS payment_id, x.id::text AS expense_id
+      FROM ((SELECT t.id, t.date, -t.amount AS change, t.destination_account_id AS counter_id
+               FROM transactions t
+              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.origin_account_id = ${o.accountId}::uuid ${filters}
+              ORDER BY t.date ${direction}, t.id ${direction} LIMIT ${reach})
+            UNION ALL
+            (SELECT t.id, t.date, COALESCE(t.destination_amount, t.amount), t.origin_account_id
+               FROM transactions t
+              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.destination_account_id = ${o.accountId}::uuid ${filters}
+              ORDER BY t.date ${direction}, t.id ${direction} LIMIT ${reach})
+             ORDER BY date ${direction}, id ${direction}
+             LIMIT ${o.take} OFFSET ${o.skip}) e
+      JOIN transactions t ON t.tenant_id = ${o.tenantId}::uuid AND t.id = e.id
+      LEFT JOIN money_accounts a ON a.tenant_id = ${o.tenantId}::uuid AND a.id = e.counter_id
+      LEFT JOIN payments p ON p.tenant_id = ${o.tenantId}::uuid AND p.transaction_id = e.id
+      LEFT JOIN expenses x ON x.tenant_id = ${o.tenantId}::uuid AND x.transaction_id = e.id
+     ORDER BY e.date ${direction}, e.id ${direction}`;
+};
+
+/** How many entries of the account match: two index counts, one per side. */
+const countAccountEntries = async (tx: Tx, o: AccountEntryFilters): Promise<number> => {
+  const [row] = await tx.$queryRaw<[{ total: number }]>`
+    SELECT ((SELECT count(*) FROM transactions t
+              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.origin_account_id = ${o.accountId}::uuid ${entryFilters(o)})
+          + (SELECT count(*) FROM transactions t
+              WHERE t.tenant_id = ${o.tenantId}::uuid AND t.destination_account_id = ${o.accountId}::uuid ${entryFilters(o)}))::int AS total`;
+  return row.total;
+};
+
+const entryDto = (row: AccountEntryRow): TAccountTransactionDto => ({
+  id: row.id,
+  type: row.type,
+  amount: row.amount,
+  destinationAmount: row.destination_amount,
+  // numeric(24,12) prints every decimal place: "12650.500000000000" → "12650.5"
+  exchangeRate: row.exchange_rate === null ? null : row.exchange_rate.replace(/\.?0+$/, ""),
+  date: toIsoDate(row.date),
+  originAccountId: row.origin_account_id,
+  destinationAccountId: row.destination_account_id,
+  comment: row.comment,
+  createdBy: row.created_by,
+  createdAt: row.created_at.toISOString(),
+  paymentId: row.payment_id,
+  expenseId: row.expense_id,
+  change: row.change,
+});
 
 export const ledgerRepository = {
   listForAccount: async (
@@ -155,34 +254,19 @@ export const ledgerRepository = {
     accountId: string,
     query: z.output<typeof ZListAccountTransactionsQuery>,
   ): Promise<{ items: TAccountTransactionDto[]; total: number }> => {
-    const where: Prisma.FinanceTransactionWhereInput = {
+    const filters = {
       tenantId,
-      OR: [{ originAccountId: accountId }, { destinationAccountId: accountId }],
-      ...(query.type ? { type: query.type } : {}),
-      ...(query.from || query.to
-        ? {
-            date: {
-              ...(query.from ? { gte: dateOf(query.from) } : {}),
-              ...(query.to ? { lte: dateOf(query.to) } : {}),
-            },
-          }
-        : {}),
+      accountId,
+      type: query.type,
+      from: query.from ? dateOf(query.from) : null,
+      to: query.to ? dateOf(query.to) : null,
     };
+    // Ids are UUIDv7: within a day, the order entries were posted.
     const [rows, total] = await Promise.all([
-      tx.financeTransaction.findMany({
-        where,
-        select: transactionSelect,
-        // Ids are UUIDv7: within a day, the order entries were posted.
-        orderBy: [{ date: query.order }, { id: query.order }],
-        skip: query.offset,
-        take: query.limit,
-      }),
-      tx.financeTransaction.count({ where }),
+      accountEntries(tx, { ...filters, order: query.order, take: query.limit, skip: query.offset }),
+      countAccountEntries(tx, filters),
     ]);
-    return {
-      items: rows.map((row) => ({ ...toTransactionDto(row), change: changeFor(row, accountId).toString() })),
-      total,
-    };
+    return { items: rows.map(entryDto), total };
   },
 
   find: async (tx: Tx, tenantId: string, id: string): Promise<TTransactionDto | null> => {
