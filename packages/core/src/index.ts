@@ -35,6 +35,7 @@ export {
   ZUpdateCurrencyInput,
 } from "./currencies/currencies.schema";
 export { type CurrenciesService, createCurrenciesService } from "./currencies/currencies.service";
+export { afterInOrder, EXPORT_MAX_ROWS, keysetBatches, listRows } from "./exports/keyset";
 export {
   type CellValue,
   type ExportColumn,
@@ -104,7 +105,7 @@ export {
 } from "./uploads/uploads.schema";
 export { createUploadsService, type UploadsService } from "./uploads/uploads.service";
 export { type CreatedUser, insertUser } from "./users/insert-user";
-export { EXPORT_MAX_ROWS, ZExportUsersQuery } from "./users/users.export";
+export { ZExportUsersQuery } from "./users/users.export";
 export {
   type TCreateUserInput,
   type TListUsersQuery,

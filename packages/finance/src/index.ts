@@ -4,7 +4,7 @@ export * from "./counterparties/counterparties.schema";
 export { dateOf, toIsoDate, ZIsoDate } from "./dates";
 export * from "./debts/debts.schema";
 export * from "./documents/documents.schema";
-export { EXPORT_MAX_ROWS as FINANCE_EXPORT_MAX_ROWS, type PreparedExport } from "./exports/finance-export";
+export type { PreparedExport } from "./exports/finance-export";
 export {
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,

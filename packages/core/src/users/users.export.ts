@@ -3,6 +3,7 @@ import type { Db, Prisma } from "@hisob/db";
 import { t } from "@hisob/i18n";
 import { type Locale, parseInput, requireScope, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
+import { afterInOrder, EXPORT_MAX_ROWS, listRows } from "../exports/keyset";
 import { type ExportColumn, writeXlsx } from "../exports/xlsx-exporter";
 import { usersWhere } from "./users.repository";
 import { ZListUsersQuery } from "./users.schema";
@@ -11,8 +12,6 @@ import { ZListUsersQuery } from "./users.schema";
  * The users list as a spreadsheet: the same filters and sort as GET /users. `limit`/`offset` page it
  * like the list when given; without a limit every matching row is exported (up to EXPORT_MAX_ROWS).
  */
-export const EXPORT_MAX_ROWS = 1_000_000;
-const BATCH = 1_000;
 
 export const ZExportUsersQuery = ZListUsersQuery.extend({
   limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).optional(),
@@ -76,44 +75,13 @@ export const createUsersExport = (deps: { db: Db }) => ({
       { [query.sortBy]: query.order },
       { id: query.order },
     ] as Prisma.UserOrderByWithRelationInput[];
-    const total = Math.min(query.limit ?? EXPORT_MAX_ROWS, EXPORT_MAX_ROWS);
-
-    const sortField = query.sortBy;
-    const after = query.order === "asc" ? "gt" : "lt";
-    /**
-     * Keyset: rows strictly after the last one in (sort field, id) order. Prisma's own `cursor` turns a
-     * non-unique sort into a filter the index cannot serve (each batch rescans what came before).
-     */
-    const afterRow = (last: ExportRow): Prisma.UserWhereInput => ({
-      OR: [
-        { [sortField]: { [after]: last[sortField] } },
-        { [sortField]: last[sortField], id: { [after]: last.id } },
-      ],
+    const rows = listRows<ExportRow, Prisma.UserWhereInput>(deps.db, ctx.tenantId, {
+      where,
+      after: (last) => afterInOrder(query.sortBy, last, query.order),
+      find: (tx, args) => tx.user.findMany({ ...args, select: EXPORT_SELECT, orderBy }),
+      limit: query.limit,
+      offset: query.offset,
     });
-
-    // Each batch is its own short transaction, so a long export never holds the database, and memory
-    // holds one batch at a time.
-    async function* batches(): AsyncGenerator<ExportRow[]> {
-      let last: ExportRow | undefined;
-      let remaining = total;
-      while (remaining > 0) {
-        const take = Math.min(BATCH, remaining);
-        const rows = await deps.db.withTenant(ctx.tenantId, (tx) =>
-          tx.user.findMany({
-            where: last ? { AND: [where, afterRow(last)] } : where,
-            select: EXPORT_SELECT,
-            orderBy,
-            take,
-            ...(last ? {} : { skip: query.offset }),
-          }),
-        );
-        if (rows.length === 0) return;
-        yield rows;
-        remaining -= rows.length;
-        if (rows.length < take) return;
-        last = rows[rows.length - 1];
-      }
-    }
 
     return {
       fileName: `users-${new Date().toISOString().slice(0, 10)}.xlsx`,
@@ -122,7 +90,7 @@ export const createUsersExport = (deps: { db: Db }) => ({
           output,
           sheetName: t(ctx.locale, "export.users.sheet"),
           columns: userExportColumns(ctx.locale),
-          rows: batches(),
+          rows: rows(),
         }),
     };
   },

@@ -1,15 +1,11 @@
 import type { Writable } from "node:stream";
 import { type ExportColumn, writeXlsx } from "@hisob/core";
-import type { Db, Tx } from "@hisob/db";
+import type { Db } from "@hisob/db";
 import { type MessageKey, type Messages, t } from "@hisob/i18n";
 import type { Locale } from "@hisob/kernel";
 
 /** What an export route streams: permission and input were checked when this was made. */
 export type PreparedExport = { fileName: string; write(output: Writable): Promise<{ rowCount: number }> };
-
-/** At most this many rows per file; a list export without `limit` takes every matching row up to it. */
-export const EXPORT_MAX_ROWS = 1_000_000;
-export const EXPORT_BATCH = 1_000;
 
 export type CurrencyFormat = { minorUnits: number; symbol: string };
 
@@ -28,59 +24,6 @@ export const moneyCell = (formats: Map<string, CurrencyFormat>, minor: bigint | 
 };
 
 export const exportFileName = (base: string, day: string) => `${base}-${day}.xlsx`;
-
-/**
- * Rows in batches by keyset: each call gets the last row of the previous batch (undefined first).
- * Each batch is one short query, so memory holds one batch and a long export never holds a transaction.
- */
-export async function* keysetBatches<Row>(
-  fetch: (after: Row | undefined, take: number) => Promise<Row[]>,
-  limit: number,
-): AsyncGenerator<Row[]> {
-  let last: Row | undefined;
-  let remaining = Math.min(limit, EXPORT_MAX_ROWS);
-  while (remaining > 0) {
-    const take = Math.min(EXPORT_BATCH, remaining);
-    const rows = await fetch(last, take);
-    if (rows.length === 0) return;
-    yield rows;
-    remaining -= rows.length;
-    if (rows.length < take) return;
-    last = rows[rows.length - 1];
-  }
-}
-
-/**
- * A list's rows for its download: the list's `where` and order, in keyset batches. `after(last)` is
- * the keyset condition (rows strictly after `last` in the list's order); `find` runs one batch.
- */
-export const listRows =
-  <Row, Where extends object>(
-    db: Db,
-    tenantId: string,
-    options: {
-      where: Where;
-      after: (last: Row) => Where;
-      find: (
-        tx: Tx,
-        args: { where: Where | { AND: Where[] }; take: number; skip?: number },
-      ) => Promise<Row[]>;
-      limit: number | undefined;
-      offset: number;
-    },
-  ) =>
-  () =>
-    keysetBatches<Row>(
-      (last, take) =>
-        db.withTenant(tenantId, (tx) =>
-          options.find(tx, {
-            where: last ? { AND: [options.where, options.after(last)] } : options.where,
-            take,
-            ...(last ? {} : { skip: options.offset }),
-          }),
-        ),
-      options.limit ?? EXPORT_MAX_ROWS,
-    );
 
 /** One batch of rows that are already in memory (reports: a handful of aggregate rows). */
 export async function* inMemory<Row>(rows: Row[]): AsyncGenerator<Row[]> {

@@ -1,4 +1,4 @@
-import type { ExportColumn } from "@hisob/core";
+import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
 import type { Db, Prisma, Tx } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
@@ -11,11 +11,8 @@ import { documentsWhere } from "../documents/documents.where";
 import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
 import { ZAccountTransactionFilters } from "../ledger/ledger.schema";
 import {
-  EXPORT_MAX_ROWS,
   exportFileName,
   header,
-  keysetBatches,
-  listRows,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
@@ -38,16 +35,6 @@ export const ZExportAccountsQuery = ZListMoneyAccountsQuery.extend(ZExportRange)
 export const ZExportAccountTransactionsQuery = ZAccountTransactionFilters.extend(ZExportRange).refine(
   ...periodInOrder,
 );
-
-/** Rows strictly after `last` in (field, id) order — the keyset condition Prisma can serve from an index. */
-export const after = <Row extends { id: string }>(
-  field: keyof Row & string,
-  last: Row,
-  order: "asc" | "desc",
-) => {
-  const op = order === "asc" ? "gt" : "lt";
-  return { OR: [{ [field]: { [op]: last[field] } }, { [field]: last[field], id: { [op]: last.id } }] };
-};
 
 const documentSelect = {
   id: true,
@@ -113,7 +100,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       columns,
       rows: listRows<DocumentRow, typeof where>(db, ctx.tenantId, {
         where,
-        after: (last) => after(query.sortBy, last, query.order),
+        after: (last) => afterInOrder(query.sortBy, last, query.order),
         find: (tx, args) =>
           table(tx).findMany({
             ...args,
@@ -169,7 +156,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         columns,
         rows: listRows<AccountRow, typeof where>(db, ctx.tenantId, {
           where,
-          after: (last) => after(query.sortBy, last, query.order),
+          after: (last) => afterInOrder(query.sortBy, last, query.order),
           find: (tx, args) =>
             tx.moneyAccount.findMany({
               ...args,

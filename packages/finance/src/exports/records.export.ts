@@ -1,4 +1,4 @@
-import type { ExportColumn } from "@hisob/core";
+import { afterInOrder, type ExportColumn, listRows } from "@hisob/core";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
@@ -13,14 +13,13 @@ import {
   exportFileName,
   header,
   labelOf,
-  listRows,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
   prepared,
   sheetName,
 } from "./finance-export";
-import { after, ZExportRange } from "./lists.export";
+import { ZExportRange } from "./lists.export";
 
 /* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
 
@@ -79,7 +78,7 @@ type ItemRow = Prisma.InventoryItemGetPayload<{ select: typeof itemSelect }>;
  * after a dated row come the later dates, then its ties by id, then every undated one.
  */
 const debtsAfter = (last: DebtRow, sortBy: string, order: "asc" | "desc"): Prisma.DebtWhereInput => {
-  if (sortBy !== "dueDate") return after(sortBy as keyof DebtRow & string, last, order);
+  if (sortBy !== "dueDate") return afterInOrder(sortBy as keyof DebtRow & string, last, order);
   const op = order === "asc" ? "gt" : "lt";
   if (last.dueDate === null) return { dueDate: null, id: { [op]: last.id } };
   return {
@@ -173,7 +172,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         columns,
         rows: listRows<CounterpartyRow, typeof where>(db, ctx.tenantId, {
           where,
-          after: (last) => after(query.sortBy, last, query.order),
+          after: (last) => afterInOrder(query.sortBy, last, query.order),
           find: (tx, args) =>
             tx.counterparty.findMany({
               ...args,
@@ -222,7 +221,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         columns,
         rows: listRows<ItemRow, typeof where>(db, ctx.tenantId, {
           where,
-          after: (last) => after(query.sortBy, last, query.order),
+          after: (last) => afterInOrder(query.sortBy, last, query.order),
           find: (tx, args) =>
             tx.inventoryItem.findMany({
               ...args,

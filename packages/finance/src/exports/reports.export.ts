@@ -1,4 +1,4 @@
-import type { ExportColumn } from "@hisob/core";
+import { EXPORT_MAX_ROWS, type ExportColumn, keysetBatches } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, type Locale, parseInput, type TenantContext } from "@hisob/kernel";
 import { dateOf, toIsoDate } from "../dates";
@@ -12,11 +12,9 @@ import {
 } from "../reports/reports.schema";
 import { type ReportsService, type StatementRow, statementRows } from "../reports/reports.service";
 import {
-  EXPORT_MAX_ROWS,
   exportFileName,
   header,
   inMemory,
-  keysetBatches,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
