@@ -21,6 +21,7 @@ import {
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
 } from "./documents.schema";
+import { documentsWhere } from "./documents.where";
 
 /** What differs between a payment and an expense; everything else is one implementation. */
 export type DocumentKind = {
@@ -124,9 +125,9 @@ export const createDocumentsService = (
       : { originAccountId: accountId, destinationAccountId: null };
   const eventPayload = ({ id, ...rest }: TDocumentDto) => ({ [`${kind.name}Id`]: id, ...rest });
 
-  /** The read scope as a filter: `:own` callers see only what they created. */
-  const readFilter = (ctx: TenantContext) =>
-    requireScope(ctx, kind.resource, "read") === "own" ? { createdBy: ctx.actor.userId } : {};
+  /** Whose documents the caller may read: null for all, its own id with only `:own`. */
+  const readableOwner = (ctx: TenantContext): string | null =>
+    requireScope(ctx, kind.resource, "read") === "own" ? ctx.actor.userId : null;
 
   const find = async (tx: Tx, tenantId: string, id: string, extra: object = {}) => {
     const row = await table(tx).findFirst({ where: { tenantId, id, ...extra }, select: documentSelect });
@@ -218,24 +219,9 @@ export const createDocumentsService = (
 
   return {
     list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentDto>> => {
-      const scope = readFilter(ctx);
+      const owner = readableOwner(ctx);
       const query = parseInput(ZListDocumentsQuery, rawQuery);
-      const where: Prisma.PaymentWhereInput = {
-        tenantId: ctx.tenantId,
-        ...(query.accountId ? { accountId: query.accountId } : {}),
-        ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
-        ...(query.categoryId ? { categoryId: query.categoryId } : {}),
-        ...(query.createdBy ? { createdBy: query.createdBy } : {}),
-        ...(query.from || query.to
-          ? {
-              date: {
-                ...(query.from ? { gte: dateOf(query.from) } : {}),
-                ...(query.to ? { lte: dateOf(query.to) } : {}),
-              },
-            }
-          : {}),
-        ...scope,
-      };
+      const where = documentsWhere(ctx.tenantId, query, owner);
       const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
         Promise.all([
           table(tx).findMany({
@@ -252,8 +238,10 @@ export const createDocumentsService = (
     },
 
     get: async (ctx: TenantContext, id: string): Promise<TDocumentDto> => {
-      const scope = readFilter(ctx);
-      const dto = await db.withTenant(ctx.tenantId, (tx) => find(tx, ctx.tenantId, id, scope));
+      const owner = readableOwner(ctx);
+      const dto = await db.withTenant(ctx.tenantId, (tx) =>
+        find(tx, ctx.tenantId, id, owner ? { createdBy: owner } : {}),
+      );
       if (!dto) throw documentNotFound();
       return dto;
     },
