@@ -42,6 +42,37 @@ const codesOf = (error: unknown): { prisma?: string; postgres?: string } => {
   return { prisma: error.code, ...(typeof postgres === "string" ? { postgres } : {}) };
 };
 
+/** A unique constraint refused the write (Prisma P2002, or SQLSTATE 23505 from a raw query). */
+export const isUniqueViolation = (error: unknown): boolean => {
+  const { prisma, postgres } = codesOf(error);
+  return prisma === "P2002" || postgres === "23505";
+};
+
+/**
+ * The constraint behind a foreign-key violation (Prisma P2003, or SQLSTATE 23503 from a raw
+ * query), so a caller can name the field it came from; null for any other error.
+ */
+export const violatedForeignKey = (error: unknown): string | null => {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return null;
+  const meta = (error.meta ?? {}) as Record<string, unknown>;
+  const cause = (meta.driverAdapterError as { cause?: Record<string, unknown> } | undefined)?.cause;
+  const { prisma, postgres } = codesOf(error);
+  if (prisma !== "P2003" && postgres !== "23503" && cause?.kind !== "ForeignKeyConstraintViolation")
+    return null;
+  const constraint = meta.constraint ?? meta.field_name ?? cause?.constraint;
+  if (typeof constraint === "string") return constraint;
+  if (constraint && typeof constraint === "object" && "index" in constraint) {
+    return String((constraint as { index: unknown }).index);
+  }
+  return error.message;
+};
+
+/** A number left its column's range (SQLSTATE 22003: a bigint or numeric overflow; Prisma P2020). */
+export const isNumericOverflow = (error: unknown): boolean => {
+  const { prisma, postgres } = codesOf(error);
+  return prisma === "P2020" || postgres === "22003";
+};
+
 /**
  * Database failures that are not bugs, as the AppError a caller should see; null for everything
  * else (which stays an internal error). Both transports ask this before giving up with a 500:

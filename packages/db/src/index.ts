@@ -1,7 +1,13 @@
 export { Prisma, PrismaClient, type Tx } from "./client";
 export { createDb, type Db, type DbConfig, type TxOptions } from "./create-db";
 export { lockDataDir } from "./data-dir-lock";
-export { appErrorFromDatabase, DatabaseSetupError } from "./errors";
+export {
+  appErrorFromDatabase,
+  DatabaseSetupError,
+  isNumericOverflow,
+  isUniqueViolation,
+  violatedForeignKey,
+} from "./errors";
 export {
   checksumOf,
   MIGRATIONS_DIR,

@@ -1,6 +1,5 @@
-import type { Db } from "@hisob/db";
+import { type Db, isUniqueViolation, violatedForeignKey } from "@hisob/db";
 import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { isForeignKeyViolation, isUniqueViolation } from "../prisma-errors";
 import {
   type TCurrencyDto,
   ZCreateCurrencyInput,
@@ -99,7 +98,7 @@ export const createCurrenciesService = (deps: { db: Db }) => {
         await tx.tenantCurrency
           .deleteMany({ where: { tenantId: ctx.tenantId, currencyCode: { notIn: codes } } })
           .catch((error: unknown) => {
-            if (isForeignKeyViolation(error)) {
+            if (violatedForeignKey(error) !== null) {
               throw new AppError("CONFLICT", {
                 reason: "currency.in_use",
                 message:

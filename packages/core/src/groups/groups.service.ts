@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@hisob/db";
+import { type Db, isUniqueViolation, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -9,7 +9,6 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
-import { isUniqueViolation } from "../prisma-errors";
 import { groupsRepository } from "./groups.repository";
 import {
   type TGroupDto,

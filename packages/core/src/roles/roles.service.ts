@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@hisob/db";
+import { type Db, isUniqueViolation, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -12,7 +12,6 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { assertCanGrant } from "../permissions/grant-guard";
-import { isUniqueViolation } from "../prisma-errors";
 import { ADMIN_ROLE_NAME } from "../tenants/provision-tenant";
 import { rolesRepository } from "./roles.repository";
 import {

@@ -1,7 +1,6 @@
-import type { Db, Outbox, Tx } from "@hisob/db";
+import { type Db, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
 import { AppError, isPlatformOnlyPermission, newId, parseInput, ZCurrencyCode } from "@hisob/kernel";
 import { z } from "zod";
-import { isUniqueViolation } from "../prisma-errors";
 
 export const ADMIN_ROLE_NAME = "admin";
 

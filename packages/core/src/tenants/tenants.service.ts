@@ -1,7 +1,6 @@
-import type { Db, Outbox, Prisma } from "@hisob/db";
+import { type Db, isUniqueViolation, type Outbox, type Prisma } from "@hisob/db";
 import { AppError, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
-import { isUniqueViolation } from "../prisma-errors";
 import { provisionTenant } from "./provision-tenant";
 import { type TTenantDto, ZCreateTenantInput, ZListTenantsQuery, ZUpdateTenantInput } from "./tenants.schema";
 

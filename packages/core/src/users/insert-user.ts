@@ -1,6 +1,5 @@
-import type { Outbox, Tx } from "@hisob/db";
+import { isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
 import { AppError, hashPassword, parseInput } from "@hisob/kernel";
-import { isUniqueViolation } from "../prisma-errors";
 import { type TCreateUserInput, ZCreateUserInput } from "./users.schema";
 
 export type CreatedUser = {

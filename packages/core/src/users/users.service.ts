@@ -1,4 +1,4 @@
-import type { Db, Outbox, Tx } from "@hisob/db";
+import { type Db, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   hashPassword,
@@ -10,7 +10,6 @@ import {
 } from "@hisob/kernel";
 import { raiseSessionDeleted } from "../auth/auth.service";
 import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
-import { isUniqueViolation } from "../prisma-errors";
 import { insertUser } from "./insert-user";
 import { createUsersExport } from "./users.export";
 import { usersRepository } from "./users.repository";

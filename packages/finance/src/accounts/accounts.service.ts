@@ -1,4 +1,4 @@
-import type { Db, Prisma, Tx } from "@hisob/db";
+import { type Db, isUniqueViolation, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -8,7 +8,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { fieldError, isUniqueViolation, notFound, violatedForeignKey } from "../finance-errors";
+import { fieldError, notFound } from "../finance-errors";
 import { ledgerRepository } from "../ledger/ledger";
 import {
   type TAccountTransactionDto,

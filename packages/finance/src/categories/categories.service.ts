@@ -1,4 +1,4 @@
-import { type Db, Prisma, type Tx } from "@hisob/db";
+import { type Db, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -8,7 +8,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { fieldError, notFound, violatedForeignKey } from "../finance-errors";
+import { fieldError, notFound } from "../finance-errors";
 import {
   type TCategoryDto,
   type TListCategoriesQuery,

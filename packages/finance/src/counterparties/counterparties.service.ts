@@ -1,4 +1,4 @@
-import type { Db, Prisma, Tx } from "@hisob/db";
+import { type Db, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -9,7 +9,7 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import type { z } from "zod";
-import { notFound, violatedForeignKey } from "../finance-errors";
+import { notFound } from "../finance-errors";
 import {
   type TCounterpartyDto,
   type TListCounterpartiesQuery,

@@ -1,4 +1,4 @@
-import type { Db, Outbox, Prisma, Tx } from "@hisob/db";
+import { type Db, type Outbox, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -12,7 +12,7 @@ import {
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import type { DocumentsService } from "../documents/documents.service";
-import { fieldError, notFound, violatedForeignKey } from "../finance-errors";
+import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies } from "../ledger/ledger";
 import {
   type TDebtDetailDto,

@@ -1,4 +1,4 @@
-import { type Db, type Outbox, Prisma, type Tx } from "@hisob/db";
+import { type Db, type Outbox, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -12,7 +12,7 @@ import {
 } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
-import { fieldError, notFound, violatedForeignKey } from "../finance-errors";
+import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
 import {
   type TDocumentDto,

@@ -1,4 +1,12 @@
-import type { Db, Outbox, Prisma, Tx } from "@hisob/db";
+import {
+  type Db,
+  isNumericOverflow,
+  isUniqueViolation,
+  type Outbox,
+  type Prisma,
+  type Tx,
+  violatedForeignKey,
+} from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -11,7 +19,7 @@ import {
 } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
-import { fieldError, isUniqueViolation, notFound, violatedForeignKey } from "../finance-errors";
+import { fieldError, notFound } from "../finance-errors";
 import {
   type TInventoryItemDto,
   type TInventoryMovementDto,
@@ -101,11 +109,6 @@ const rethrowItemConflict = (error: unknown): never => {
 };
 
 /** PostgreSQL's "numeric field overflow" (22003): a quantity beyond NUMERIC(20, 6). */
-const isOverflow = (error: unknown): boolean => {
-  const text = error instanceof Error ? error.message : String(error);
-  return /overflow|out of range|22003/i.test(text);
-};
-
 type Movement = { type: "receipt" | "issue" | "adjustment"; change: string; date: string; comment: string };
 
 /**
@@ -162,7 +165,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
            AND quantity + ${movement.change}::numeric >= 0
      RETURNING quantity::text`;
     } catch (error) {
-      if (isOverflow(error)) {
+      if (isNumericOverflow(error)) {
         throw new AppError("BUSINESS_RULE", {
           reason: "finance.quantity_out_of_range",
           message: "The item's quantity would leave the range a quantity can hold",

@@ -1,8 +1,8 @@
-import { Prisma, type Tx } from "@hisob/db";
+import { isNumericOverflow, Prisma, type Tx } from "@hisob/db";
 import { AppError, minorToMajorString } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
-import { fieldError, isNumericOverflow } from "../finance-errors";
+import { fieldError } from "../finance-errors";
 import type { TAccountTransactionDto, TTransactionDto, ZListAccountTransactionsQuery } from "./ledger.schema";
 
 /*
