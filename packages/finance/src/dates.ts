@@ -11,11 +11,24 @@ export const dateOf = (isoDate: string): Date => new Date(`${isoDate}T00:00:00.0
 
 export const toIsoDate = (date: Date): string => date.toISOString().slice(0, 10);
 
-/** A period whose end is not before its start (ISO dates compare as strings). */
-export const periodInOrder: [
-  (query: { from?: string | undefined; to?: string | undefined }) => boolean,
+/**
+ * A refinement (spread into `.refine(...)`) that the date in `last` is not before the one in
+ * `first` when both are given; ISO dates compare as strings. The issue names `last`.
+ */
+export const datesInOrder = <First extends string, Last extends string>(
+  first: First,
+  last: Last,
+): [
+  (query: Partial<Record<First | Last, string | undefined>>) => boolean,
   { message: string; path: string[] },
-] = [
-  (query) => !query.from || !query.to || query.from <= query.to,
-  { message: "must not be before from", path: ["to"] },
+] => [
+  (query) => {
+    const from = query[first];
+    const to = query[last];
+    return !from || !to || from <= to;
+  },
+  { message: `must not be before ${first}`, path: [last] },
 ];
+
+/** `from` … `to` filters of the lists. */
+export const periodInOrder = datesInOrder("from", "to");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZIsoDate } from "../dates";
+import { datesInOrder, ZIsoDate } from "../dates";
 
 /** One id, or the same parameter repeated (`?accountId=a&accountId=b`). */
 const ZAccountIds = z
@@ -11,14 +11,11 @@ const ZPeriod = {
   startDate: ZIsoDate.describe("First day, inclusive"),
   endDate: ZIsoDate.describe("Last day, inclusive"),
 };
-const endNotBeforeStart = {
-  check: (query: { startDate: string; endDate: string }) => query.endDate >= query.startDate,
-  issue: { message: "must not be before startDate", path: ["endDate"] },
-};
+const endNotBeforeStart = datesInOrder("startDate", "endDate");
 
 export const ZIncomeStatementQuery = z
   .object({ ...ZPeriod, accountId: ZAccountIds })
-  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+  .refine(...endNotBeforeStart);
 export type TIncomeStatementQuery = z.input<typeof ZIncomeStatementQuery>;
 
 export const ZCashflowQuery = z
@@ -27,7 +24,7 @@ export const ZCashflowQuery = z
     accountId: ZAccountIds,
     granularity: z.enum(["day", "week", "month"]).default("month"),
   })
-  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+  .refine(...endNotBeforeStart);
 export type TCashflowQuery = z.input<typeof ZCashflowQuery>;
 
 export const ZAccountStatementQuery = z
@@ -36,13 +33,11 @@ export const ZAccountStatementQuery = z
     limit: z.coerce.number().int().min(1).max(1000).default(500),
     offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
   })
-  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+  .refine(...endNotBeforeStart);
 export type TAccountStatementQuery = z.input<typeof ZAccountStatementQuery>;
 
 /** The statement download: the whole period, no paging. */
-export const ZAccountStatementExportQuery = z
-  .object(ZPeriod)
-  .refine(endNotBeforeStart.check, endNotBeforeStart.issue);
+export const ZAccountStatementExportQuery = z.object(ZPeriod).refine(...endNotBeforeStart);
 
 /** Minor units as a decimal integer string. */
 const ZAmount = z.string();
