@@ -7,6 +7,7 @@ import {
   type FieldIssue,
   isAppError,
   type Locale,
+  toFieldIssues,
   validationError,
 } from "@hisob/kernel";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -126,30 +127,29 @@ const ZValidationEntry = z.object({
   instancePath: z.string(),
   keyword: z.string(),
   message: z.string().optional(),
-  /** zod's issue details; for `unrecognized_keys`, the keys. */
-  params: z.object({ keys: z.array(z.string()).optional() }).optional(),
+  /** The rest of zod's issue (fastify-type-provider-zod keeps it here). */
+  params: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**
- * Field issues from a Fastify validation error (zod issues converted by fastify-type-provider-zod).
- * "is required" follows the same rule as the kernel's `toFieldIssues`, which needs the raw zod issues.
+ * Field issues from a Fastify validation error: fastify-type-provider-zod splits each zod issue into
+ * keyword, path, message and params; put it back together and let the kernel's `toFieldIssues`
+ * word it, so the REST edge and the services say the same thing ("must be a date (YYYY-MM-DD)",
+ * "is not allowed" per unknown key, "is required").
  */
 const toFieldIssuesFromValidation = (entries: unknown[], context: unknown): FieldIssue[] =>
   entries.flatMap((entry) => {
     const parsed = ZValidationEntry.safeParse(entry);
     const fallbackPath = (typeof context === "string" && CONTEXT_NAMES.get(context)) || "input";
     if (!parsed.success) return [{ path: fallbackPath, message: "is invalid" }];
-    const { instancePath, keyword, message = "is invalid", params } = parsed.data;
+    const { instancePath, keyword, message = "is invalid", params = {} } = parsed.data;
     const segments = instancePath.split("/").filter(Boolean);
-    // Each unknown key of a strict object is named on its own, as the kernel's `toFieldIssues` does.
-    if (keyword === "unrecognized_keys" && params?.keys?.length) {
-      return params.keys.map((key) => ({ path: [...segments, key].join("."), message: "is not allowed" }));
-    }
-    const path = segments.join(".") || fallbackPath;
     // Fastify hands a route `null` when the request has no body at all: that body is missing too.
-    const absent = segments.length === 0 ? /received (undefined|null)/ : /received undefined/;
-    const isMissing = keyword === "invalid_type" && absent.test(message);
-    return [{ path, message: isMissing ? "is required" : message }];
+    if (segments.length === 0 && keyword === "invalid_type" && /received null/.test(message)) {
+      return [{ path: fallbackPath, message: "is required" }];
+    }
+    const issue = { ...params, code: keyword, path: segments, message } as unknown as z.core.$ZodIssue;
+    return toFieldIssues([issue]).map((field) => ({ ...field, path: field.path || fallbackPath }));
   });
 
 const isFieldIssueList = (value: unknown): value is FieldIssue[] =>
