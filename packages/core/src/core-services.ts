@@ -40,7 +40,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
   });
   return {
     auth,
-    context: createContextService({ db, auth }),
+    context: createContextService({ db, clock }),
     users: createUsersService({ db, outbox, emailTakenBudget: budgets.emailTaken }),
     roles: createRolesService({ db, clock }),
     groups: createGroupsService({ db, clock }),
