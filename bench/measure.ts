@@ -18,6 +18,29 @@ export const opsPerSecond = async (
 /** Seconds since `start` (a `process.hrtime.bigint()`). */
 export const seconds = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
 
+export type ConcurrentRun = { opsPerSecond: number; seconds: number; latenciesMs: number[] };
+
+/** `workers` loops running `op` `perWorker` times each, all started together; wall-clock throughput. */
+export const runConcurrent = async (
+  workers: number,
+  perWorker: number,
+  op: (worker: number, i: number) => Promise<void>,
+): Promise<ConcurrentRun> => {
+  const latenciesMs: number[] = [];
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let i = 0; i < perWorker; i++) {
+        const opStart = performance.now();
+        await op(worker, i);
+        latenciesMs.push(performance.now() - opStart);
+      }
+    }),
+  );
+  const elapsed = seconds(start);
+  return { opsPerSecond: (workers * perWorker) / elapsed, seconds: elapsed, latenciesMs };
+};
+
 /** The p-th percentile (nearest rank) of `samples`. */
 export const percentile = (samples: readonly number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);

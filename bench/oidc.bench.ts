@@ -17,7 +17,7 @@ import {
   prepareTemplate,
   type TestTemplate,
 } from "../packages/db/src/testing/test-databases";
-import { percentile, seconds } from "./measure";
+import { percentile, runConcurrent, seconds } from "./measure";
 import type { Bench, BenchResult, BenchTable } from "./run";
 
 /**
@@ -52,31 +52,6 @@ type TokenBody = {
   id_token?: string;
   token_type: string;
   scope: string;
-};
-
-// ---- Concurrency: measure.ts has only a sequential helper. ----
-
-type ConcurrentRun = { opsPerSecond: number; seconds: number; latenciesMs: number[] };
-
-/** `workers` loops running `op` `perWorker` times each, all started together; wall-clock throughput. */
-const runConcurrent = async (
-  workers: number,
-  perWorker: number,
-  op: (worker: number, i: number) => Promise<void>,
-): Promise<ConcurrentRun> => {
-  const latenciesMs: number[] = [];
-  const start = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: workers }, async (_, worker) => {
-      for (let i = 0; i < perWorker; i++) {
-        const opStart = performance.now();
-        await op(worker, i);
-        latenciesMs.push(performance.now() - opStart);
-      }
-    }),
-  );
-  const elapsed = seconds(start);
-  return { opsPerSecond: (workers * perWorker) / elapsed, seconds: elapsed, latenciesMs };
 };
 
 // ---- Where the time goes: transactions and signing, metered from outside the packages. ----

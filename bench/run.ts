@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
 import { oidcBench } from "./oidc.bench";
@@ -22,6 +23,7 @@ export type Bench = { name: string; run(options: BenchOptions): Promise<BenchRes
 
 const benches: Bench[] = [
   tenantTransactionBench,
+  authenticatedReadBench,
   usersBench,
   oidcBench,
   financeLedgerBench,
