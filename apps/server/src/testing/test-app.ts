@@ -15,7 +15,7 @@ import type { OidcProvider } from "@hisob/oidc";
 import { composeServices } from "../app-context";
 import type { AppServices } from "../app-services";
 import { loadEnv, resolveDevCryptoKey } from "../env";
-import { type App, buildServer } from "../server";
+import { type App, buildServer, type ServerDeps } from "../server";
 
 /**
  * An in-process server on a fresh test database (PGlite, or PostgreSQL with DATABASE_URL), with
@@ -66,6 +66,8 @@ export const createTestApp = async (
     env?: Record<string, string>;
     /** PostgreSQL connection pool size (default 4); concurrency tests ask for more. */
     poolSize?: number;
+    /** GraphQL test hooks (lower limits, extra modules, the pub/sub). */
+    graphql?: ServerDeps["graphql"];
   } = {},
 ): Promise<TestApp> => {
   const db = await createTestDb(options.poolSize === undefined ? {} : { poolSize: options.poolSize });
@@ -94,6 +96,8 @@ export const createTestApp = async (
     services,
     oidc,
     logger: false,
+    events: outbox,
+    ...(options.graphql ? { graphql: options.graphql } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await app.ready();

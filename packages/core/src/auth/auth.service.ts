@@ -48,15 +48,34 @@ const invalidCredentials = () =>
     message: "Invalid email or password",
   });
 
+/**
+ * Announces an ended session. The payload names the session by its public id (never its token) and
+ * carries what is known of it, for the GraphQL `sessionDeleted` subscription of its owner.
+ */
 export const raiseSessionDeleted = (
   outbox: Outbox,
   tx: Tx,
-  session: { id: string; tenantId: string; userId: string },
+  session: {
+    id: string;
+    tenantId: string;
+    userId: string;
+    ip?: string;
+    userAgent?: string;
+    createdAt?: Date;
+    expiresAt?: Date;
+  },
 ) =>
   outbox.raise(tx, {
     type: "SessionDeleted",
     tenantId: session.tenantId,
-    payload: { sessionId: session.id, userId: session.userId },
+    payload: {
+      sessionId: session.id,
+      userId: session.userId,
+      ...(session.ip === undefined ? {} : { ip: session.ip }),
+      ...(session.userAgent === undefined ? {} : { userAgent: session.userAgent }),
+      ...(session.createdAt ? { createdAt: session.createdAt.toISOString() } : {}),
+      ...(session.expiresAt ? { expiresAt: session.expiresAt.toISOString() } : {}),
+    },
   });
 
 export const createAuthService = (deps: AuthDeps) => {
