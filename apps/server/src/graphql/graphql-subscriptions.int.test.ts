@@ -4,7 +4,7 @@ import { type Client, createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
-import { gql, listen } from "./graphql-test-kit";
+import { gql, listen, waitFor } from "./graphql-test-kit";
 
 let t: TestApp;
 let httpUrl: string;
@@ -48,11 +48,7 @@ const connect = (
 /** Waits (without sleeping a fixed time) until `count` subscriptions listen on the user's topic. */
 const listening = async (user: SeededUser, count = 1) => {
   const topic = sessionDeletedTopic(tenantId, user.id);
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    if ((await pubsub.listeners(topic)) >= count) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`no subscription on ${topic}`);
+  await waitFor(async () => (await pubsub.listeners(topic)) >= count, `a subscription on ${topic}`);
 };
 
 const authenticate = async (user: SeededUser) => {

@@ -41,3 +41,12 @@ export const gql = async (
 
 /** The first error's code, or undefined. */
 export const codeOf = (response: GraphqlResponse) => response.body.errors?.[0]?.extensions.code;
+
+/** Polls `condition` until it holds (a deadline, not a fixed sleep: it returns as soon as it is true). */
+export const waitFor = async (condition: () => Promise<boolean>, what: string, deadlineMs = 15_000) => {
+  const deadline = Date.now() + deadlineMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};

@@ -66,11 +66,17 @@ export const createTestApp = async (
     env?: Record<string, string>;
     /** PostgreSQL connection pool size (default 4); concurrency tests ask for more. */
     poolSize?: number;
+    /**
+     * Serve an existing database (a second instance beside another test app); it is left open on close.
+     * The instance still has its own outbox, services, pub/sub and rate-limit counters.
+     */
+    db?: Db;
     /** GraphQL test hooks (lower limits, extra modules, the pub/sub). */
     graphql?: ServerDeps["graphql"];
   } = {},
 ): Promise<TestApp> => {
-  const db = await createTestDb(options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  const db =
+    options.db ?? (await createTestDb(options.poolSize === undefined ? {} : { poolSize: options.poolSize }));
   const outbox = createOutbox(db);
   await syncPermissions(db);
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));
@@ -160,7 +166,7 @@ export const createTestApp = async (
     uploadsDir,
     close: async () => {
       await app.close();
-      await db.close();
+      if (!options.db) await db.close();
       rmSync(uploadsDir, { recursive: true, force: true });
     },
     createTenant,
