@@ -69,11 +69,13 @@ export const mapExecutionError = (
         message: source.message,
       });
     } else {
+      const input = inputProblem(error.message) ?? inputProblem(source.message);
+      const issues = input?.issues ?? source.extensions?.issues;
       appError = new AppError("VALIDATION_ERROR", {
-        reason: typeof source.extensions?.reason === "string" ? source.extensions.reason : "graphql.invalid",
-        message: source.message.startsWith("validation error")
-          ? source.message
-          : `validation error: ${source.message}`,
+        reason:
+          typeof source.extensions?.reason === "string" ? source.extensions.reason : "validation.invalid",
+        message: input?.message ?? prefixed(source.message),
+        ...(Array.isArray(issues) ? { params: { issues } } : {}),
       });
     }
   } else {
@@ -104,14 +106,45 @@ export const mapExecutionError = (
   });
 };
 
+const MISSING_ARGUMENT =
+  /^Field "[^"]+" argument "([^"]+)" of type "[^"]+" is required, but it was not provided\.$/;
+const MISSING_VARIABLE = /^Variable "\$([^"]+)" of required type "[^"]+" was not provided\.$/;
+const INVALID_VARIABLE = /^Variable "\$([^"]+)" got invalid value/;
+
+/**
+ * GraphQL's own wording of input problems in the spec's form: a missing argument or variable is
+ * "validation error: <name> is required"; a wrongly typed variable "validation error: <name> is
+ * invalid" (GraphQL's text stays in `issues`).
+ */
+export const inputProblem = (message: string): { message: string; issues: FieldIssue[] } | null => {
+  const missing = MISSING_ARGUMENT.exec(message) ?? MISSING_VARIABLE.exec(message);
+  if (missing?.[1]) {
+    return {
+      message: `validation error: ${missing[1]} is required`,
+      issues: [{ path: missing[1], message: "is required" }],
+    };
+  }
+  const invalid = INVALID_VARIABLE.exec(message);
+  if (invalid?.[1]) {
+    return { message: `validation error: ${invalid[1]} is invalid`, issues: [{ path: invalid[1], message }] };
+  }
+  return null;
+};
+
+const prefixed = (message: string) =>
+  message.startsWith("validation error") ? message : `validation error: ${message}`;
+
 /** Errors raised before execution (parse, validation, limits): all VALIDATION_ERROR with a reason. */
-export const documentError = (error: GraphQLError, reason: string): GraphQLError =>
-  new GraphQLError(
-    error.message.startsWith("validation error") ? error.message : `validation error: ${error.message}`,
-    {
-      ...(error.nodes ? { nodes: error.nodes } : {}),
-      ...(error.source ? { source: error.source } : {}),
-      ...(error.positions ? { positions: error.positions } : {}),
-      extensions: { code: "VALIDATION_ERROR", reason },
+export const documentError = (error: GraphQLError, reason: string): GraphQLError => {
+  const input = inputProblem(error.message);
+  return new GraphQLError(input?.message ?? prefixed(error.message), {
+    ...(error.nodes ? { nodes: error.nodes } : {}),
+    ...(error.source ? { source: error.source } : {}),
+    ...(error.positions ? { positions: error.positions } : {}),
+    extensions: {
+      code: "VALIDATION_ERROR",
+      reason: input ? "validation.invalid" : reason,
+      ...(input ? { issues: input.issues } : {}),
     },
-  );
+  });
+};

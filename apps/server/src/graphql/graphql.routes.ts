@@ -99,6 +99,16 @@ const matchesEtag = (header: string | undefined, etag: string) =>
     return value === etag || value === etag.slice(2) || `W/${value}` === etag;
   });
 
+/** A single result with errors and no `data`: the request never executed. */
+const isRequestError = (body: string): boolean => {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && !("data" in parsed);
+  } catch {
+    return false;
+  }
+};
+
 const normalizeOrigin = (value: string): string | null => {
   try {
     return new URL(value).origin;
@@ -266,6 +276,9 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     const body = await response.text();
     const isMutation = context.executed.operations.has("mutation");
     const hasErrors = body.includes('"errors"');
+    // A request refused before execution (syntax, validation, limits: errors and no `data`) is a bad
+    // request; anything that ran answers 200 with its errors, as the spec says.
+    if (hasErrors && response.status === 200 && isRequestError(body)) reply.code(400);
     if (isMutation || response.status !== 200 || hasErrors) {
       reply.header("cache-control", "no-store");
       return reply.send(body);
