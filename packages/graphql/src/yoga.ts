@@ -1,6 +1,6 @@
 import { type Plugin, usePayloadFormatter } from "@envelop/core";
 import { EnvelopArmor } from "@escape.tech/graphql-armor";
-import { type DefinitionNode, GraphQLError, type GraphQLSchema } from "graphql";
+import { type DefinitionNode, GraphQLError, type GraphQLSchema, type ValidationContext } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type { GraphqlContext, GraphqlRequestContext, GraphqlServices } from "./context";
 import { documentError, type ErrorMappingOptions, mapExecutionError } from "./errors";
@@ -82,10 +82,18 @@ const recordOperations = (): Plugin<GraphqlContext> => ({
 export const createGraphqlServer = (options: GraphqlServerOptions) => {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const schema: GraphQLSchema = options.registry.buildSchema();
+  // Validation rejections are reported as validation errors (not thrown), so our mapping gives them a
+  // code; the token limit rejects while parsing, where the parse mapping picks it up.
+  const reported = {
+    propagateOnRejection: false,
+    onReject: [
+      (context: unknown, error: GraphQLError) => (context as ValidationContext | null)?.reportError(error),
+    ],
+  };
   const armor = new EnvelopArmor({
-    maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true },
-    maxAliases: { n: limits.maxAliases },
-    maxDirectives: { n: limits.maxDirectives },
+    maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, ...reported },
+    maxAliases: { n: limits.maxAliases, ...reported },
+    maxDirectives: { n: limits.maxDirectives, ...reported },
     maxTokens: { n: limits.maxTokens },
     costLimit: { enabled: false },
     blockFieldSuggestion: { enabled: true },

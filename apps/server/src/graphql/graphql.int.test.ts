@@ -313,3 +313,57 @@ describe("transport", () => {
     expect(await res.text()).toContain("/api/graphql");
   });
 });
+
+describe("caching", () => {
+  it("gives authenticated answers a per-caller ETag, private, and 304 for a matching If-None-Match", async () => {
+    const first = await gql(url, "{ me { id } }", { headers: admin.headers });
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    expect(first.headers.get("vary")).toBe("Cookie, Authorization");
+    const etag = first.headers.get("etag") as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "if-none-match": etag, ...admin.headers },
+      body: JSON.stringify({ query: "{ me { id } }" }),
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    // The same query by another user with that ETag: their own answer, never a 304.
+    const other = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "if-none-match": etag, ...reader.headers },
+      body: JSON.stringify({ query: "{ users(limit: 1) { total } }" }),
+    });
+    expect(other.status).toBe(200);
+    // Equal bodies for two callers still get different tags.
+    const q = encodeURIComponent("{ __typename }");
+    const a = await fetch(`${url}?query=${q}`, { headers: admin.headers });
+    const b = await fetch(`${url}?query=${q}`, { headers: reader.headers });
+    expect(await a.text()).toBe(await b.text());
+    expect(a.headers.get("etag")).not.toBe(b.headers.get("etag"));
+    const crossed = await fetch(`${url}?query=${q}`, {
+      headers: { ...reader.headers, "if-none-match": a.headers.get("etag") as string },
+    });
+    expect(crossed.status).toBe(200);
+  });
+
+  it("lets shared caches keep anonymous answers (public, max-age=300) and never errors or mutations", async () => {
+    const intro = await fetch(`${url}?query=${encodeURIComponent("{ __schema { queryType { name } } }")}`);
+    expect(intro.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(intro.headers.get("vary")).toBe("Cookie, Authorization");
+    const etag = intro.headers.get("etag") as string;
+    const cached = await fetch(`${url}?query=${encodeURIComponent("{ __schema { queryType { name } } }")}`, {
+      headers: { "if-none-match": etag },
+    });
+    expect(cached.status).toBe(304);
+    const failed = await gql(url, "{ me { id } }");
+    expect(failed.headers.get("cache-control")).toBe("no-store");
+    expect(failed.headers.get("etag")).toBeNull();
+    const user = await t.createUser(tenantId, []);
+    const mutation = await gql(url, "mutation($t: String!) { deleteSession(token: $t) }", {
+      variables: { t: user.token },
+      headers: user.headers,
+    });
+    expect(mutation.headers.get("cache-control")).toBe("no-store");
+  });
+});
