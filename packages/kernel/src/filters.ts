@@ -23,8 +23,8 @@ export type FilterFieldType =
   | { kind: "int64" }
   | { kind: "enum"; values: readonly string[] };
 
-/** A filterable field: its type and the column (Prisma field) it reads. */
-export type FilterField = FilterFieldType & { column?: string };
+/** A filterable field: its type, the column (Prisma field) it reads, and optionally fewer operators. */
+export type FilterField = FilterFieldType & { column?: string; operators?: readonly FilterOperator[] };
 export type FilterSpec = Readonly<Record<string, FilterField>>;
 
 export type FilterValue = string | boolean | Date | bigint;
@@ -120,7 +120,7 @@ export const parseFilters = (spec: FilterSpec, raw: unknown, path = "filters"): 
       ]);
     }
     const op = operator as FilterOperator;
-    if (!allows(type, op)) {
+    if (!allows(type, op) || (type.operators && !type.operators.includes(op))) {
       throw validationError([
         { path: `${at}.operator`, message: `"${op}" does not apply to ${field} (${type.kind})` },
       ]);

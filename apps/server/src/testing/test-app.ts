@@ -66,6 +66,8 @@ export const createTestApp = async (
     env?: Record<string, string>;
     /** PostgreSQL connection pool size (default 4); concurrency tests ask for more. */
     poolSize?: number;
+    /** Hears every SQL statement (tests count them). */
+    onQuery?: (sql: string) => void;
     /**
      * Serve an existing database (a second instance beside another test app); it is left open on close.
      * The instance still has its own outbox, services, pub/sub and rate-limit counters.
@@ -76,7 +78,11 @@ export const createTestApp = async (
   } = {},
 ): Promise<TestApp> => {
   const db =
-    options.db ?? (await createTestDb(options.poolSize === undefined ? {} : { poolSize: options.poolSize }));
+    options.db ??
+    (await createTestDb({
+      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    }));
   const outbox = createOutbox(db);
   await syncPermissions(db);
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));
