@@ -86,6 +86,8 @@ export const startServer = async (env: NodeJS.ProcessEnv) => {
   }
   return {
     base,
+    child,
+    done,
     stop: async () => {
       child.kill("SIGTERM");
       return done;

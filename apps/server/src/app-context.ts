@@ -6,6 +6,7 @@ import { createOidcProvider, type OidcProvider } from "@hisob/oidc";
 import type { AppServices } from "./app-services";
 import { type BootstrapResult, bootstrapPlatform } from "./bootstrap";
 import type { ResolvedEnv } from "./env";
+import { connectRedis, createRedisThrottleStore } from "./redis";
 
 // Importing the modules above registers their permissions before syncPermissions runs.
 
@@ -15,6 +16,8 @@ export type AppContext = {
   services: AppServices;
   oidc: OidcProvider;
   bootstrap: BootstrapResult | null;
+  /** Closes what the context opened besides the database (the Redis connection of attempt budgets). */
+  closeExtras(): Promise<void>;
 };
 
 /** Services and the OpenID provider over one database, wired the way every entry point needs them. */
@@ -62,24 +65,42 @@ export const composeServices = (
  */
 export const openAppContext = async (
   env: ResolvedEnv,
-  options: { purpose: string; bootstrap: boolean; log?: (message: string) => void },
+  options: {
+    purpose: string;
+    bootstrap: boolean;
+    log?: (message: string) => void;
+    /** The server shares attempt budgets through REDIS_URL when set; the CLI needs none. */
+    shareAttemptBudgets?: boolean;
+  },
 ): Promise<AppContext> => {
   const db = await createDb({
     ...(env.database.url ? { databaseUrl: env.database.url } : {}),
     dataDir: env.dataDir,
     purpose: options.purpose,
   });
+  let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   try {
     const outbox = createOutbox(db);
-    const { services, oidc } = composeServices(db, outbox, env);
+    // Several instances share one budget of sign-in attempts through Redis.
+    const log = { warn: (details: object, message: string) => console.warn(`hisob: ${message}`, details) };
+    if (env.redis.url && options.shareAttemptBudgets) {
+      redis = await connectRedis(env.redis.url, { name: "hisob-attempts", log, purpose: "Attempt budgets" });
+    }
+    const { services, oidc } = composeServices(db, outbox, env, {
+      ...(redis ? { core: { throttleStore: createRedisThrottleStore(redis, { log }) } } : {}),
+    });
     let bootstrap: BootstrapResult | null = null;
     await db.migrate(options.log, async () => {
       await syncPermissions(db);
       await oidc.start();
       if (options.bootstrap) bootstrap = await bootstrapPlatform({ db, outbox }, env.admin);
     });
-    return { db, outbox, services, oidc, bootstrap };
+    const closeExtras = async () => {
+      await redis?.quit().catch(() => redis?.disconnect());
+    };
+    return { db, outbox, services, oidc, bootstrap, closeExtras };
   } catch (error) {
+    redis?.disconnect();
     await db.close().catch(() => {});
     throw error;
   }

@@ -255,6 +255,7 @@ const run = async (argv: string[]): Promise<unknown> => {
     }
     return undefined;
   } finally {
+    await context.closeExtras();
     await context.db.close();
   }
 };

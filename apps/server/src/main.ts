@@ -33,6 +33,7 @@ const main = async () => {
   const context = await openAppContext(env, {
     purpose: "the Hisob server",
     bootstrap: true,
+    shareAttemptBudgets: true,
     log: (message) => console.log(`hisob: ${message}`),
   });
   const app = await buildServer({
@@ -56,6 +57,7 @@ const main = async () => {
     try {
       await app.close(); // stops accepting, lets in-flight requests finish
       await context.outbox.stop();
+      await context.closeExtras();
       await context.db.close(); // flushes the embedded database and releases its lock
       process.exit(0);
     } catch (error) {
@@ -73,6 +75,16 @@ const main = async () => {
     throw error;
   }
   context.outbox.start();
+  // Partial files of uploads cut short by a crash: removed at start, then every hour.
+  const sweepUploads = () =>
+    context.services.uploads
+      .sweepStalePartials()
+      .then((removed) => {
+        if (removed > 0) app.log.info({ removed }, "removed stale partial uploads");
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, "sweeping partial uploads failed"));
+  void sweepUploads();
+  setInterval(sweepUploads, 60 * 60_000).unref();
   // Keys rotated by another instance (or the CLI, on PostgreSQL) are picked up within a minute.
   const keyRefresh = setInterval(() => {
     context.oidc.keys

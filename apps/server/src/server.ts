@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import fastifyFormbody from "@fastify/formbody";
 import type { Clock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import Fastify, {
@@ -103,7 +102,6 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   registerErrorHandlers(app);
 
   await registerOpenApi(app);
-  await app.register(fastifyFormbody);
   await app.register(healthRoutes, { db: deps.db });
   if (deps.services) await registerApiRoutes(app, deps.services, deps);
 

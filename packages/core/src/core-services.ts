@@ -1,9 +1,9 @@
 import type { Db, Outbox } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccountService } from "./account/account.service";
+import { createCoreBudgets, type ThrottleStore } from "./auth/attempt-budget";
 import { createAuthService, type PasswordVerifier } from "./auth/auth.service";
 import { createContextService } from "./auth/context.service";
-import { createLoginThrottle, type ThrottleStore } from "./auth/login-throttle";
 import { createCurrenciesService } from "./currencies/currencies.service";
 import { createGroupsService } from "./groups/groups.service";
 import { createRolesService } from "./roles/roles.service";
@@ -17,6 +17,7 @@ export type CoreServiceDeps = {
   db: Db;
   outbox: Outbox;
   clock?: Clock;
+  /** Where attempt budgets (sign-in, current password, email checks) count: memory, or Redis for several instances. */
   throttleStore?: ThrottleStore;
   sessionLifetimeMs?: number;
   passwords?: PasswordVerifier;
@@ -29,22 +30,23 @@ export type CoreServiceDeps = {
 export const createCoreServices = (deps: CoreServiceDeps) => {
   const clock = deps.clock ?? systemClock;
   const { db, outbox } = deps;
+  const budgets = createCoreBudgets(clock, deps.throttleStore);
   const auth = createAuthService({
     db,
     outbox,
     clock,
-    throttle: createLoginThrottle({ clock, ...(deps.throttleStore ? { store: deps.throttleStore } : {}) }),
+    loginBudget: budgets.login,
     ...(deps.sessionLifetimeMs ? { sessionLifetimeMs: deps.sessionLifetimeMs } : {}),
     ...(deps.passwords ? { passwords: deps.passwords } : {}),
   });
   return {
     auth,
     context: createContextService({ db, auth }),
-    users: createUsersService({ db, outbox }),
+    users: createUsersService({ db, outbox, emailTakenBudget: budgets.emailTaken }),
     sessions: createSessionsService({ db, outbox, clock }),
     roles: createRolesService({ db, clock }),
     groups: createGroupsService({ db, clock }),
-    account: createAccountService({ db, outbox }),
+    account: createAccountService({ db, outbox, currentPasswordBudget: budgets.currentPassword }),
     tenants: createTenantsService({ db, outbox }),
     currencies: createCurrenciesService({ db }),
     uploads: createUploadsService({

@@ -6,6 +6,13 @@ export {
   ZUpdateAccountInput,
 } from "./account/account.service";
 export {
+  type AttemptBudget,
+  createAttemptBudget,
+  createCoreBudgets,
+  createMemoryThrottleStore,
+  type ThrottleStore,
+} from "./auth/attempt-budget";
+export {
   type AuthService,
   createAuthService,
   DEFAULT_SESSION_LIFETIME_MS,
@@ -20,12 +27,6 @@ export {
   type Credentials,
   createContextService,
 } from "./auth/context.service";
-export {
-  createLoginThrottle,
-  createMemoryThrottleStore,
-  type LoginThrottle,
-  type ThrottleStore,
-} from "./auth/login-throttle";
 export { type CoreServiceDeps, type CoreServices, createCoreServices } from "./core-services";
 export {
   type TCurrencyDto,
@@ -40,6 +41,8 @@ export {
   type CellValue,
   type ExportColumn,
   moneyFormat,
+  type PreparedExport,
+  prepareXlsx,
   writeXlsx,
   XLSX_CONTENT_TYPE,
 } from "./exports/xlsx-exporter";

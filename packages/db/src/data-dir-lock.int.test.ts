@@ -1,9 +1,9 @@
 // The embedded database allows one process per data directory. In-process checks use the lock
 // directly; the cross-process check starts a real second process that tries to open the same
 // directory with createDb while this one has it open.
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -81,6 +81,42 @@ describe("lockDataDir", () => {
     expect(error.message).toContain(`in use by the Hisob server (pid ${process.pid})`);
     await lock.release();
   });
+
+  it("takes over at once a fresh lock whose holder on this host is gone (a server killed with SIGKILL)", async () => {
+    const dir = newDir();
+    mkdirSync(dir);
+    mkdirSync(`${dir}.lock`); // refreshed just now, as a killed server leaves it
+    const deadPid = spawnSync(process.execPath, ["-e", "0"]).pid;
+    writeFileSync(
+      path.join(dir, "lock-owner.json"),
+      JSON.stringify({ pid: deadPid, host: hostname(), purpose: "the Hisob server" }),
+    );
+    const messages: string[] = [];
+    const started = Date.now();
+    const lock = await lockDataDir(dir, "the Hisob server", { log: (message) => messages.push(message) });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(messages.join("\n")).toContain(`left locked by the Hisob server (pid ${deadPid}), which is gone`);
+    await lock.release();
+  });
+
+  it("waits, and says so, for a lock whose holder may still be alive elsewhere, then takes it once stale", async () => {
+    const dir = newDir();
+    mkdirSync(dir);
+    mkdirSync(`${dir}.lock`);
+    writeFileSync(
+      path.join(dir, "lock-owner.json"),
+      JSON.stringify({ pid: process.pid, host: "another-host.example", purpose: "the Hisob server" }),
+    );
+    // Last refreshed 12 s ago: stale (15 s) in about 3 s unless its holder refreshes it.
+    const then = new Date(Date.now() - 12_000);
+    utimesSync(`${dir}.lock`, then, then);
+    const messages: string[] = [];
+    const lock = await lockDataDir(dir, "the Hisob server", { log: (message) => messages.push(message) });
+    expect(messages.join("\n")).toMatch(
+      /on another-host\.example, which may still be running; waiting up to \d+ s/,
+    );
+    await lock.release();
+  }, 30_000);
 
   it("turns an unusable folder into a clear setup error", async () => {
     const file = path.join(tempRoot, "not-a-folder");

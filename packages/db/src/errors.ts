@@ -77,6 +77,8 @@ export const isNumericOverflow = (error: unknown): boolean => {
  * Database failures that are not bugs, as the AppError a caller should see; null for everything
  * else (which stays an internal error). Both transports ask this before giving up with a 500:
  * - text PostgreSQL cannot store (a NUL character): the input is wrong → VALIDATION_ERROR;
+ * - any other data exception (SQLSTATE class 22: a date or number out of range, a malformed
+ *   value): the input got past validation but is still wrong → VALIDATION_ERROR;
  * - no connection or transaction slot in time, a deadlock or serialization failure: the request
  *   may simply be retried → UNAVAILABLE (503).
  */
@@ -86,6 +88,12 @@ export const appErrorFromDatabase = (error: unknown): AppError | null => {
     return new AppError("VALIDATION_ERROR", {
       reason: "request.invalid_text",
       message: "validation error: text must not contain NUL characters",
+    });
+  }
+  if (postgres?.startsWith("22")) {
+    return new AppError("VALIDATION_ERROR", {
+      reason: "request.invalid_value",
+      message: "validation error: a value is out of the range the database can hold",
     });
   }
   if (

@@ -9,4 +9,5 @@ export * from "./money";
 export * from "./pagination";
 export * from "./password";
 export * from "./permissions";
+export * from "./text";
 export * from "./validation";

@@ -16,7 +16,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { makeHandler } from "graphql-ws/use/@fastify/websocket";
 import { renderGraphiQL } from "graphql-yoga";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { AppServices } from "../app-services";
 import type { Env } from "../env";
 import {
@@ -34,6 +34,7 @@ import {
   RATE_LIMIT_HEADERS,
   type WindowCounter,
 } from "../http/oidc-rate-limit";
+import { connectRedis } from "../redis";
 import type { App } from "../server";
 import { createRedisPubSub } from "./redis-pubsub";
 
@@ -128,14 +129,11 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   let counter: WindowCounter;
   let counterRedis: Redis | undefined;
   if (env.redis.url) {
-    counterRedis = new Redis(env.redis.url, {
-      lazyConnect: true,
-      connectionName: "hisob-graphql-rate-limit",
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
+    counterRedis = await connectRedis(env.redis.url, {
+      name: "hisob-graphql-rate-limit",
+      log: app.log,
+      purpose: "GraphQL rate limit",
     });
-    counterRedis.on("error", () => {});
-    await counterRedis.connect();
     counter = createRedisWindowCounter(counterRedis, "hisob:graphql-rate-limit:");
   } else {
     counter = createMemoryWindowCounter();

@@ -1,26 +1,9 @@
 import { EventEmitter } from "node:events";
 import { iterateTopic, type PubSub } from "@hisob/graphql";
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import { connectRedis } from "../redis";
 
 export const GRAPHQL_PUBSUB_PREFIX = "hisob:graphql:";
-
-const connect = async (url: string, name: string, log: FastifyBaseLogger): Promise<Redis> => {
-  const redis = new Redis(url, { lazyConnect: true, connectionName: name, connectTimeout: 5_000 });
-  let lastLogged = Number.NEGATIVE_INFINITY;
-  redis.on("error", (error: Error) => {
-    if (Date.now() - lastLogged < 60_000) return;
-    lastLogged = Date.now();
-    log.warn({ err: error }, "graphql pub/sub: Redis connection error");
-  });
-  try {
-    await redis.connect();
-  } catch (error) {
-    redis.disconnect();
-    throw new Error(`GraphQL subscriptions: cannot connect to REDIS_URL: ${(error as Error).message}`);
-  }
-  return redis;
-};
 
 /**
  * Pub/sub over Redis channels (`hisob:graphql:<topic>`): one publishing and one subscribing connection
@@ -28,11 +11,14 @@ const connect = async (url: string, name: string, log: FastifyBaseLogger): Promi
  * are JSON. ioredis re-subscribes its channels after a reconnect.
  */
 export const createRedisPubSub = async (url: string, log: FastifyBaseLogger): Promise<PubSub> => {
-  const publisher = await connect(url, "hisob-graphql-publish", log);
-  const subscriber = await connect(url, "hisob-graphql-subscribe", log).catch(async (error: unknown) => {
-    publisher.disconnect();
-    throw error;
-  });
+  const purpose = "GraphQL subscriptions";
+  const publisher = await connectRedis(url, { name: "hisob-graphql-publish", log, purpose });
+  const subscriber = await connectRedis(url, { name: "hisob-graphql-subscribe", log, purpose }).catch(
+    (error: unknown) => {
+      publisher.disconnect();
+      throw error;
+    },
+  );
   const local = new EventEmitter();
   local.setMaxListeners(0);
   const counts = new Map<string, number>();

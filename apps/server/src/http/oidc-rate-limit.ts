@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import fastifyRateLimit, { type FastifyRateLimitStore, normalizeIP } from "@fastify/rate-limit";
 import { type Clock, systemClock } from "@hisob/kernel";
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Env } from "../env";
+import { connectRedis } from "../redis";
 
 /*
  * Rate limits of the OpenID provider (spec "Limits"): authorize per IP, token per client (per client
@@ -239,31 +240,6 @@ export const RATE_LIMIT_HEADERS = {
 
 const ERROR_LOG_INTERVAL_MS = 60_000;
 
-const connectRedis = async (url: string, log: FastifyBaseLogger): Promise<Redis> => {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectionName: "hisob-oidc-rate-limit",
-    connectTimeout: 5_000,
-    // Fail fast while Redis is away (requests are then let through, see below) instead of queueing.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-  });
-  // ioredis reconnects by itself; without a listener it would print every failed attempt to stderr.
-  let lastLogged = Number.NEGATIVE_INFINITY;
-  redis.on("error", (error: Error) => {
-    if (Date.now() - lastLogged < ERROR_LOG_INTERVAL_MS) return;
-    lastLogged = Date.now();
-    log.warn({ err: error }, "oidc rate limit: Redis connection error");
-  });
-  try {
-    await redis.connect();
-  } catch (error) {
-    redis.disconnect();
-    throw new Error(`OIDC rate limiting: cannot connect to REDIS_URL: ${(error as Error).message}`);
-  }
-  return redis;
-};
-
 const plugin = async (app: FastifyInstance, options: OidcRateLimitOptions) => {
   const { limits } = options;
   if (!limits.enabled) return;
@@ -277,7 +253,11 @@ const plugin = async (app: FastifyInstance, options: OidcRateLimitOptions) => {
 
   let counter: WindowCounter;
   if (options.redisUrl) {
-    const redis = await connectRedis(options.redisUrl, app.log);
+    const redis = await connectRedis(options.redisUrl, {
+      name: "hisob-oidc-rate-limit",
+      log: app.log,
+      purpose: "OIDC rate limiting",
+    });
     app.addHook("onClose", async () => {
       await redis.quit().catch(() => redis.disconnect());
     });

@@ -1,19 +1,17 @@
-import { PassThrough, type Writable } from "node:stream";
-import { XLSX_CONTENT_TYPE } from "@hisob/core";
+import { PassThrough } from "node:stream";
+import { type PreparedExport, XLSX_CONTENT_TYPE } from "@hisob/core";
 import { create as contentDisposition } from "content-disposition";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 export { XLSX_CONTENT_TYPE };
 
 /**
- * Streams a prepared spreadsheet: permission and input were checked when it was prepared, so those
- * failures still get a proper status; a failure mid-stream can only cut the download (and is logged).
+ * Streams a prepared spreadsheet: permission and input were checked when it was prepared, and its
+ * first query runs before the headers go, so those failures still get a proper status; a failure
+ * later can only cut the download (and is logged).
  */
-export const sendXlsx = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  exporter: { fileName: string; write(output: Writable): Promise<unknown> },
-) => {
+export const sendXlsx = async (request: FastifyRequest, reply: FastifyReply, exporter: PreparedExport) => {
+  await exporter.open();
   const body = new PassThrough();
   exporter.write(body).catch((error: unknown) => {
     // The client went away (closed tab, cancelled download): not a failure of ours.

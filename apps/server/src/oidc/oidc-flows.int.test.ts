@@ -457,7 +457,13 @@ describe("userinfo: picture (the avatar as an absolute URL)", () => {
   });
 
   it("an uploaded avatar (its relative contentUrl, set through PUT /account) becomes an absolute URL on the issuer", async () => {
-    const contentUrl = `/uploads/${randomUUID()}/content`;
+    // An avatar upload must be the organization's own (PUT /account checks it): record one.
+    const upload = await t.db.withTenant(tenantId, (tx) =>
+      tx.upload.create({
+        data: { tenantId, originalName: "me.png", size: 1n, mimeType: "image/png", sha256: "0".repeat(64) },
+      }),
+    );
+    const contentUrl = `/uploads/${upload.id}/content`;
     const put = await putAvatar(contentUrl);
     expect({ status: put.statusCode, body: put.json() as unknown }).toMatchObject({ status: 200 });
     expect(await picture()).toBe(`${ISSUER}${contentUrl}`);

@@ -1,3 +1,4 @@
+import fastifyFormbody from "@fastify/formbody";
 import type { CoreServices } from "@hisob/core";
 import { isLocale, negotiateLocale, t } from "@hisob/i18n";
 import { AppError, isAppError, type Locale } from "@hisob/kernel";
@@ -87,6 +88,9 @@ export const loginRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuer
   app,
   { services, issuerUrl },
 ) => {
+  // HTML forms post here (and only here and to the OIDC endpoints): form bodies are parsed in this
+  // scope alone, so the JSON API (POST /auth/login above all) never accepts what a cross-site form sends.
+  await app.register(fastifyFormbody);
   const secure = (request: FastifyRequest) => isSecureRequest(request, issuerUrl);
 
   const isTrustedFormPost = (request: FastifyRequest): boolean =>

@@ -1,3 +1,4 @@
+import fastifyFormbody from "@fastify/formbody";
 import type { CoreServices } from "@hisob/core";
 import type { Clock } from "@hisob/kernel";
 import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
@@ -57,6 +58,8 @@ const bearerToken = (request: FastifyRequest): string | undefined => {
 };
 
 export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc, env, clock }) => {
+  // The token, revoke and introspection endpoints (and end_session by POST) take form bodies (RFC 6749).
+  await app.register(fastifyFormbody);
   await app.register(oidcCors, { allowedOrigins: env.oidc.allowedOrigins });
   await app.register(oidcRateLimit, { limits: env.rateLimit, redisUrl: env.redis.url, clock });
   app.setErrorHandler((error, request, reply) => {

@@ -1,6 +1,6 @@
 import fastifyMultipart from "@fastify/multipart";
 import { type CoreServices, ZListUploadsQuery, ZUploadDto } from "@hisob/core";
-import { AppError, ZPage } from "@hisob/kernel";
+import { AppError, isAppError, ZPage } from "@hisob/kernel";
 import { create as contentDisposition } from "content-disposition";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -12,6 +12,24 @@ const MAX_FILES_PER_REQUEST = 20;
 
 /** Types safe to show inline in a browser (no active content); everything else downloads. */
 const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"]);
+
+/**
+ * A multipart body the parser could not read. The parser's limits (too many files or parts) keep
+ * their 413; everything else (no boundary, a body cut short, an aborted upload) is a 400 naming the problem.
+ */
+const invalidMultipart = (error: unknown): unknown => {
+  if (isAppError(error)) return error;
+  const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (statusCode === 413) return error;
+  const detail = error instanceof Error ? error.message.replace(/^Multipart: /, "") : "unreadable body";
+  return new AppError("VALIDATION_ERROR", {
+    reason: "request.invalid_multipart",
+    message: `validation error: the multipart body is malformed (${detail.slice(0, 200)})`,
+    params: {
+      issues: [{ path: "body", message: `is not valid multipart/form-data: ${detail.slice(0, 200)}` }],
+    },
+  });
+};
 
 export const uploadsRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = async (app, { services }) => {
   const { uploads } = services;
@@ -50,10 +68,27 @@ export const uploadsRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = 
       const saved: string[] = [];
       const items = [];
       try {
-        for await (const part of request.files()) {
-          const upload = await uploads.save(ctx, { filename: part.filename, stream: part.file });
-          saved.push(upload.id);
-          items.push(upload);
+        const parts = request.files();
+        for (;;) {
+          // The parser's own failures (no boundary, a body cut short, garbage) are the client's.
+          const next = await parts.next().catch((error: unknown) => {
+            throw invalidMultipart(error);
+          });
+          if (next.done) break;
+          const part = next.value;
+          let sourceError: unknown;
+          part.file.once("error", (error: unknown) => {
+            sourceError = error;
+          });
+          try {
+            const upload = await uploads.save(ctx, { filename: part.filename, stream: part.file });
+            saved.push(upload.id);
+            items.push(upload);
+          } catch (error) {
+            // Our refusals (too large, storage) stand; a broken source stream is the client's.
+            const broken = sourceError ?? part.file.errored ?? undefined;
+            throw isAppError(error) || broken === undefined ? error : invalidMultipart(broken);
+          }
         }
       } catch (error) {
         await uploads.discard(ctx, saved);

@@ -6,9 +6,12 @@ import {
   type TenantContext,
   verifyPassword,
   ZLocale,
+  ZRequiredLine,
 } from "@hisob/kernel";
 import { z } from "zod";
-import { raiseSessionDeleted } from "../auth/auth.service";
+import type { AttemptBudget } from "../auth/attempt-budget";
+import { endSessionsWhere } from "../sessions/end-sessions";
+import { assertAvatarIsOwnUpload } from "../users/avatar";
 import { usersRepository } from "../users/users.repository";
 import { type TUserDto, ZAvatarUrl, ZPassword, ZUserDto } from "../users/users.schema";
 
@@ -19,8 +22,8 @@ export type TAccountDto = z.infer<typeof ZAccountDto>;
 
 export const ZUpdateAccountInput = z
   .object({
-    firstName: z.string().trim().min(1).max(100).optional(),
-    lastName: z.string().trim().min(1).max(100).optional(),
+    firstName: ZRequiredLine(100).optional(),
+    lastName: ZRequiredLine(100).optional(),
     uiLanguage: ZLocale.optional(),
     avatarUrl: ZAvatarUrl.nullable().optional(),
     currentPassword: z.string().min(1).max(1024).optional(),
@@ -29,7 +32,42 @@ export const ZUpdateAccountInput = z
   .strict();
 
 /** One's own account: needs only a valid login, no permission. */
-export const createAccountService = (deps: { db: Db; outbox: Outbox }) => {
+export const createAccountService = (deps: {
+  db: Db;
+  outbox: Outbox;
+  /** Current-password checks per user: a stolen session must not be a password oracle. */
+  currentPasswordBudget: AttemptBudget;
+}) => {
+  /**
+   * Checks the current password against the user's budget. When the budget is spent, the session
+   * that asked ends (whoever holds it has guessed too often) and the answer is RATE_LIMITED.
+   */
+  const verifyCurrentPassword = async (ctx: TenantContext, storedHash: string, given: string | undefined) => {
+    const reservation = await deps.currentPasswordBudget.reserve(ctx.actor.userId);
+    if (!reservation.ok) {
+      const { sessionId } = ctx.actor;
+      if (sessionId) {
+        await deps.db.withTenant(ctx.tenantId, (tx) =>
+          endSessionsWhere(tx, deps.outbox, ctx.tenantId, { id: sessionId }),
+        );
+      }
+      throw new AppError("RATE_LIMITED", {
+        reason: "account.too_many_password_attempts",
+        message: "Too many wrong current passwords; this session has been signed out",
+        params: { retryAfterSeconds: reservation.retryAfterSeconds },
+      });
+    }
+    const ok = given !== undefined && (await verifyPassword(storedHash, given));
+    if (!ok) {
+      throw new AppError("VALIDATION_ERROR", {
+        reason: "account.wrong_current_password",
+        message: "validation error: currentPassword is wrong",
+        params: { issues: [{ path: "currentPassword", message: "is wrong" }] },
+      });
+    }
+    await deps.currentPasswordBudget.clear(ctx.actor.userId);
+  };
+
   const get = async (ctx: TenantContext): Promise<TAccountDto> =>
     deps.db.withTenant(ctx.tenantId, async (tx) => {
       const user = await usersRepository.findDto(tx, ctx.tenantId, ctx.actor.userId);
@@ -55,21 +93,12 @@ export const createAccountService = (deps: { db: Db; outbox: Outbox }) => {
           }),
         );
         // Someone who has a password proves it before changing it (a stolen session is not enough).
-        if (stored?.passwordHash) {
-          const ok =
-            input.currentPassword !== undefined &&
-            (await verifyPassword(stored.passwordHash, input.currentPassword));
-          if (!ok) {
-            throw new AppError("VALIDATION_ERROR", {
-              reason: "account.wrong_current_password",
-              message: "validation error: currentPassword is wrong",
-              params: { issues: [{ path: "currentPassword", message: "is wrong" }] },
-            });
-          }
-        }
+        if (stored?.passwordHash)
+          await verifyCurrentPassword(ctx, stored.passwordHash, input.currentPassword);
         passwordHash = await hashPassword(input.newPassword);
       }
       await deps.db.withTenant(ctx.tenantId, async (tx) => {
+        await assertAvatarIsOwnUpload(tx, ctx.tenantId, input.avatarUrl);
         await tx.user.updateMany({
           where: { tenantId: ctx.tenantId, id: userId },
           data: {
@@ -82,17 +111,10 @@ export const createAccountService = (deps: { db: Db; outbox: Outbox }) => {
         });
         if (passwordHash !== undefined) {
           // A new password signs out every other session of this user.
-          const others = await tx.session.findMany({
-            where: {
-              tenantId: ctx.tenantId,
-              userId,
-              ...(ctx.actor.sessionId ? { id: { not: ctx.actor.sessionId } } : {}),
-            },
+          await endSessionsWhere(tx, deps.outbox, ctx.tenantId, {
+            userId,
+            ...(ctx.actor.sessionId ? { id: { not: ctx.actor.sessionId } } : {}),
           });
-          await tx.session.deleteMany({
-            where: { tenantId: ctx.tenantId, id: { in: others.map((s) => s.id) } },
-          });
-          for (const session of others) await raiseSessionDeleted(deps.outbox, tx, session);
         }
       });
       return get(ctx);

@@ -1,8 +1,9 @@
-import type { Db, Outbox, Tx } from "@hisob/db";
+import type { Db, Outbox } from "@hisob/db";
 import { AppError, type Clock, parseInput, verifyAgainstDummy, verifyPassword } from "@hisob/kernel";
 import { z } from "zod";
+import { endSessionsWhere } from "../sessions/end-sessions";
 import { hashToken, looksLikeToken, newSessionToken } from "../sessions/session-token";
-import type { LoginThrottle } from "./login-throttle";
+import type { AttemptBudget } from "./attempt-budget";
 
 /** Browser sessions last one working day; documented in the README ("Sessions"). */
 export const DEFAULT_SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -37,7 +38,8 @@ export type AuthDeps = {
   db: Db;
   outbox: Outbox;
   clock: Clock;
-  throttle: LoginThrottle;
+  /** Sign-in attempts per email + IP (reserved before the password is checked). */
+  loginBudget: AttemptBudget;
   sessionLifetimeMs?: number;
   passwords?: PasswordVerifier;
 };
@@ -48,34 +50,11 @@ const invalidCredentials = () =>
     message: "Invalid email or password",
   });
 
-/**
- * Announces an ended session. The payload names the session by its public id (never its token) and
- * carries what is known of it, for the GraphQL `sessionDeleted` subscription of its owner.
- */
-export const raiseSessionDeleted = (
-  outbox: Outbox,
-  tx: Tx,
-  session: {
-    id: string;
-    tenantId: string;
-    userId: string;
-    ip?: string;
-    userAgent?: string;
-    createdAt?: Date;
-    expiresAt?: Date;
-  },
-) =>
-  outbox.raise(tx, {
-    type: "SessionDeleted",
-    tenantId: session.tenantId,
-    payload: {
-      sessionId: session.id,
-      userId: session.userId,
-      ...(session.ip === undefined ? {} : { ip: session.ip }),
-      ...(session.userAgent === undefined ? {} : { userAgent: session.userAgent }),
-      ...(session.createdAt ? { createdAt: session.createdAt.toISOString() } : {}),
-      ...(session.expiresAt ? { expiresAt: session.expiresAt.toISOString() } : {}),
-    },
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new AppError("RATE_LIMITED", {
+    reason: "auth.too_many_attempts",
+    message: "Too many failed sign-in attempts; try again later",
+    params: { retryAfterSeconds },
   });
 
 export const createAuthService = (deps: AuthDeps) => {
@@ -90,31 +69,26 @@ export const createAuthService = (deps: AuthDeps) => {
 
     /**
      * Email + password → a new session. Wrong email and wrong password get the same message and
-     * the same work (an unknown email is verified against a dummy hash); 5 failures for one
-     * email + IP within 15 minutes block that pair (RATE_LIMITED with retryAfterSeconds).
+     * the same work (an unknown email is verified against a dummy hash). Each attempt is reserved
+     * from the email + IP budget before the password is checked, so parallel guesses cannot
+     * outrun it; a success starts the budget afresh (RATE_LIMITED with retryAfterSeconds when spent).
      */
     login: async (raw: unknown, client: { ip: string; userAgent: string }): Promise<LoginResult> => {
       const input = parseInput(ZLoginInput, raw);
       const email = input.email.toLowerCase();
-      const throttleKey = `${email}|${client.ip}`;
-      const retryAfterSeconds = await deps.throttle.retryAfterSeconds(throttleKey);
-      if (retryAfterSeconds > 0) {
-        throw new AppError("RATE_LIMITED", {
-          reason: "auth.too_many_attempts",
-          message: "Too many failed sign-in attempts; try again later",
-          params: { retryAfterSeconds },
-        });
-      }
+      const budgetKey = `${email}|${client.ip}`;
+      const reservation = await deps.loginBudget.reserve(budgetKey);
+      if (!reservation.ok) throw tooManyAttempts(reservation.retryAfterSeconds);
       const candidate = await deps.db.system.findLoginByEmail(email);
       const passwordOk = candidate?.passwordHash
         ? await passwords.verify(candidate.passwordHash, input.password)
         : await passwords.verifyDummy(input.password);
       // Inactive users and tenants get the same answer: nothing to learn about accounts here.
+      // A failure keeps its reservation: it counts against the budget.
       if (!candidate || !passwordOk || !candidate.isActive || !candidate.tenantIsActive) {
-        await deps.throttle.recordFailure(throttleKey);
         throw invalidCredentials();
       }
-      await deps.throttle.reset(throttleKey);
+      await deps.loginBudget.clear(budgetKey);
       const token = newSessionToken();
       const now = deps.clock.now();
       const session = await deps.db.withTenant(candidate.tenantId, (tx) =>
@@ -139,11 +113,10 @@ export const createAuthService = (deps: AuthDeps) => {
       if (!looksLikeToken(token)) return false;
       const found = await deps.db.system.findSessionByTokenHash(hashToken(token));
       if (!found) return false;
-      return deps.db.withTenant(found.tenantId, async (tx) => {
-        const deleted = await tx.session.deleteMany({ where: { tenantId: found.tenantId, id: found.id } });
-        if (deleted.count > 0) await raiseSessionDeleted(deps.outbox, tx, found);
-        return deleted.count > 0;
-      });
+      const ended = await deps.db.withTenant(found.tenantId, (tx) =>
+        endSessionsWhere(tx, deps.outbox, found.tenantId, { id: found.id }),
+      );
+      return ended > 0;
     },
 
     /** Ends login sessions by id (RP-initiated logout); unknown ids are ignored. */
@@ -153,13 +126,9 @@ export const createAuthService = (deps: AuthDeps) => {
         if (!/^[0-9a-f-]{36}$/i.test(id)) continue;
         const tenantId = await deps.db.system.findSessionTenant(id);
         if (!tenantId) continue;
-        ended += await deps.db.withTenant(tenantId, async (tx) => {
-          const session = await tx.session.findFirst({ where: { tenantId, id } });
-          if (!session) return 0;
-          await tx.session.delete({ where: { id } });
-          await raiseSessionDeleted(deps.outbox, tx, session);
-          return 1;
-        });
+        ended += await deps.db.withTenant(tenantId, (tx) =>
+          endSessionsWhere(tx, deps.outbox, tenantId, { id }),
+        );
       }
       return ended;
     },

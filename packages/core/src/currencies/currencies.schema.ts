@@ -1,4 +1,4 @@
-import { ZCurrencyCode } from "@hisob/kernel";
+import { ZCurrencyCode, ZRequiredLine } from "@hisob/kernel";
 import { z } from "zod";
 
 export const ZCurrencyDto = z
@@ -16,16 +16,16 @@ export type TCurrencyDto = z.infer<typeof ZCurrencyDto>;
 export const ZCreateCurrencyInput = z
   .object({
     code: ZCurrencyCode,
-    name: z.string().trim().min(1).max(100),
-    symbol: z.string().trim().min(1).max(10),
+    name: ZRequiredLine(100),
+    symbol: ZRequiredLine(10),
     minorUnits: z.number().int().min(0).max(4),
   })
   .strict();
 
 export const ZUpdateCurrencyInput = z
   .object({
-    name: z.string().trim().min(1).max(100).optional(),
-    symbol: z.string().trim().min(1).max(10).optional(),
+    name: ZRequiredLine(100).optional(),
+    symbol: ZRequiredLine(10).optional(),
     active: z.boolean().optional(),
   })
   .strict();

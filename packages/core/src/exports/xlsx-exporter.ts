@@ -127,3 +127,49 @@ export const writeXlsx = async <Row>(options: {
 };
 
 export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** A spreadsheet ready to stream: permission and input were checked when it was made. */
+export type PreparedExport = {
+  fileName: string;
+  /**
+   * Runs the export's first query. A route awaits it before answering, so a query that cannot run
+   * fails with a proper status instead of cutting a download whose 200 was already sent.
+   */
+  open(): Promise<void>;
+  write(output: Writable): Promise<{ rowCount: number }>;
+};
+
+/** Batches whose first one is already fetched (its failure surfaces here, not mid-stream). */
+const withFirstBatch = async <Row>(rows: AsyncIterable<Row[]>): Promise<AsyncIterable<Row[]>> => {
+  const iterator = rows[Symbol.asyncIterator]();
+  const head = await iterator.next();
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (head.done) return;
+      yield head.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    },
+  };
+};
+
+/** An export of `rows` (a function, so nothing runs until the download is opened). */
+export const prepareXlsx = <Row>(options: {
+  fileName: string;
+  sheetName: string;
+  columns: ExportColumn<Row>[];
+  rows: () => AsyncIterable<Row[]>;
+}): PreparedExport => {
+  let opened: Promise<AsyncIterable<Row[]>> | undefined;
+  const open = () => {
+    opened ??= withFirstBatch(options.rows());
+    return opened;
+  };
+  return {
+    fileName: options.fileName,
+    open: async () => {
+      await open();
+    },
+    write: async (output) =>
+      writeXlsx({ output, sheetName: options.sheetName, columns: options.columns, rows: await open() }),
+  };
+};

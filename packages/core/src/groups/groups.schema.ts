@@ -1,8 +1,8 @@
-import { ZPagination } from "@hisob/kernel";
+import { ZPagination, ZRequiredLine, ZText } from "@hisob/kernel";
 import { z } from "zod";
 
-const ZGroupName = z.string().trim().min(1).max(100);
-const ZDescription = z.string().trim().max(1000);
+const ZGroupName = ZRequiredLine(100);
+const ZDescription = ZText(1000);
 const ZRoleIds = z.array(z.uuid()).max(50);
 const ZUserIds = z.array(z.uuid()).max(500);
 
@@ -35,7 +35,7 @@ export const ZListGroupsQuery = ZPagination.extend({
   sortBy: z.enum(GROUP_SORT_FIELDS).default("name"),
   order: z.enum(["asc", "desc"]).default("asc"),
   /** Substring of the name, case-insensitive. */
-  name: z.string().trim().min(1).max(100).optional(),
+  name: ZRequiredLine(100).optional(),
 });
 export type TListGroupsQuery = z.input<typeof ZListGroupsQuery>;
 

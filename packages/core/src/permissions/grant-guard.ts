@@ -1,6 +1,11 @@
 import { Prisma, type Tx } from "@hisob/db";
 import { AppError, type TenantContext } from "@hisob/kernel";
 
+/** Whether the caller holds `name`; `resource:action:all` covers `resource:action:own`. */
+export const holds = (ctx: TenantContext, name: string): boolean =>
+  ctx.actor.permissions.has(name) ||
+  (name.endsWith(":own") && ctx.actor.permissions.has(`${name.slice(0, -":own".length)}:all`));
+
 /**
  * No one hands out more than they hold. Granting a permission to a role, a role to a user or a
  * group, or group membership needs every permission involved; otherwise anyone allowed to edit
@@ -8,7 +13,7 @@ import { AppError, type TenantContext } from "@hisob/kernel";
  * so the rule never stands in their way.
  */
 export const assertCanGrant = (ctx: TenantContext, permissions: Iterable<string>): void => {
-  const missing = [...new Set(permissions)].filter((name) => !ctx.actor.permissions.has(name)).sort();
+  const missing = [...new Set(permissions)].filter((name) => !holds(ctx, name)).sort();
   if (missing.length > 0) {
     throw new AppError("FORBIDDEN", {
       reason: "auth.cannot_grant",

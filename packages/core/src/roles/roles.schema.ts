@@ -1,8 +1,8 @@
-import { ZPagination } from "@hisob/kernel";
+import { ZPagination, ZRequiredLine, ZText } from "@hisob/kernel";
 import { z } from "zod";
 
-const ZRoleName = z.string().trim().min(1).max(100);
-const ZDescription = z.string().trim().max(1000);
+const ZRoleName = ZRequiredLine(100);
+const ZDescription = ZText(1000);
 /** Shape only; whether the string is registered (and grantable here) is the service's check. */
 const ZPermissionName = z.string().trim().min(1).max(200);
 /** Bounded by the size of the registry, with room to grow. */
@@ -36,7 +36,7 @@ export const ZListRolesQuery = ZPagination.extend({
   sortBy: z.enum(ROLE_SORT_FIELDS).default("name"),
   order: z.enum(["asc", "desc"]).default("asc"),
   /** Substring of the name, case-insensitive. */
-  name: z.string().trim().min(1).max(100).optional(),
+  name: ZRequiredLine(100).optional(),
 });
 export type TListRolesQuery = z.input<typeof ZListRolesQuery>;
 

@@ -1,7 +1,7 @@
 import type { Db, Outbox } from "@hisob/db";
 import { AppError, type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
-import { raiseSessionDeleted } from "../auth/auth.service";
+import { endSessionsWhere } from "./end-sessions";
 import { hashToken, looksLikeToken } from "./session-token";
 
 /** A session as anyone may see it: addressed by its public id, never by its secret token. */
@@ -71,8 +71,7 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
       });
       if (!session) throw notFound();
       if (session.userId !== ctx.actor.userId) requirePermission(ctx, "sessions:delete:all");
-      await tx.session.delete({ where: { id: session.id } });
-      await raiseSessionDeleted(deps.outbox, tx, session);
+      await endSessionsWhere(tx, deps.outbox, ctx.tenantId, { id: session.id });
       return toDto(session);
     });
   },

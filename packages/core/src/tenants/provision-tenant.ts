@@ -1,11 +1,18 @@
 import { type Db, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
-import { AppError, isPlatformOnlyPermission, newId, parseInput, ZCurrencyCode } from "@hisob/kernel";
+import {
+  AppError,
+  isPlatformOnlyPermission,
+  newId,
+  parseInput,
+  ZCurrencyCode,
+  ZRequiredLine,
+} from "@hisob/kernel";
 import { z } from "zod";
 
 export const ADMIN_ROLE_NAME = "admin";
 
 export const ZProvisionTenantInput = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: ZRequiredLine(200),
   domain: z
     .string()
     .trim()

@@ -1,4 +1,4 @@
-import { ZPagination, ZQueryBoolean } from "@hisob/kernel";
+import { ZPagination, ZQueryBoolean, ZRequiredLine } from "@hisob/kernel";
 import { z } from "zod";
 import { ZProvisionTenantInput } from "./provision-tenant";
 
@@ -29,6 +29,6 @@ export const ZListTenantsQuery = z.object({
   ...ZPagination.shape,
   sortBy: z.enum(["name", "createdAt"]).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("asc"),
-  name: z.string().trim().min(1).max(200).optional(),
+  name: ZRequiredLine(200).optional(),
   active: ZQueryBoolean.optional(),
 });

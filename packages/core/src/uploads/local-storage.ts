@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -26,6 +26,11 @@ export type UploadStorage = {
   ): Promise<StoredFile & { commit(): Promise<void>; discard(): Promise<void> }>;
   read(tenantId: string, id: string): Promise<Readable>;
   remove(tenantId: string, id: string): Promise<void>;
+  /**
+   * Removes `.partial-` files nobody has written to for `olderThanMs` (left by a process killed
+   * mid-upload; a live upload keeps touching its file). Answers how many it removed.
+   */
+  sweepPartials(olderThanMs: number, now?: number): Promise<number>;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -88,5 +93,22 @@ export const createLocalStorage = (root: string): UploadStorage => {
       return createReadStream(file);
     },
     remove: (tenantId, id) => rm(fileOf(tenantId, id), { force: true }),
+    sweepPartials: async (olderThanMs, now = Date.now()) => {
+      let removed = 0;
+      const tenants = await readdir(root, { withFileTypes: true }).catch(() => []);
+      for (const tenant of tenants) {
+        if (!tenant.isDirectory() || !UUID.test(tenant.name)) continue;
+        const dir = path.join(root, tenant.name);
+        for (const name of await readdir(dir).catch(() => [] as string[])) {
+          if (!name.startsWith(".partial-")) continue;
+          const file = path.join(dir, name);
+          const info = await stat(file).catch(() => null);
+          if (!info || now - info.mtimeMs < olderThanMs) continue;
+          await rm(file, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
   };
 };

@@ -1,4 +1,4 @@
-import { ZPagination } from "@hisob/kernel";
+import { stripBidiControls, ZPagination, ZRequiredLine } from "@hisob/kernel";
 import { z } from "zod";
 
 /** 100 MiB: a file of exactly this size is accepted, one byte more is refused. */
@@ -23,13 +23,13 @@ export const ZListUploadsQuery = z.object({
   ...ZPagination.shape,
   sortBy: z.enum(["createdAt", "name", "size"]).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("desc"),
-  name: z.string().trim().min(1).max(255).optional(),
-  mimeType: z.string().trim().min(1).max(255).optional(),
+  name: ZRequiredLine(255).optional(),
+  mimeType: ZRequiredLine(255).optional(),
 });
 
-/** A display name from whatever the client sent: no path, no control characters, bounded. */
+/** A display name from whatever the client sent: no path, no control or bidirectional characters, bounded. */
 export const cleanFileName = (raw: string | undefined): string => {
-  const base = (raw ?? "").split(/[/\\]/).pop() ?? "";
+  const base = stripBidiControls((raw ?? "").split(/[/\\]/).pop() ?? "");
   const printable = [...base].filter((ch) => {
     const code = ch.codePointAt(0) ?? 0;
     return code >= 0x20 && code !== 0x7f;

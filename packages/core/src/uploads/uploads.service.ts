@@ -27,6 +27,9 @@ const toDto = (row: UploadRow): TUploadDto => ({
   contentUrl: `/uploads/${row.id}/content`,
 });
 
+/** A partial file untouched this long belongs to an upload no process is writing any more. */
+export const STALE_PARTIAL_MS = 60 * 60_000;
+
 const notFound = () => new AppError("NOT_FOUND", { reason: "upload.not_found", message: "Upload not found" });
 
 export const createUploadsService = (deps: { db: Db; storage: UploadStorage; maxBytes?: number }) => {
@@ -44,6 +47,9 @@ export const createUploadsService = (deps: { db: Db; storage: UploadStorage; max
 
   return {
     maxBytes,
+
+    /** Removes partial files of uploads interrupted by a crash (at start, then hourly; see main.ts). */
+    sweepStalePartials: (olderThanMs = STALE_PARTIAL_MS) => storage.sweepPartials(olderThanMs),
 
     /** Streams one file to storage, sniffs its type and records it; nothing remains if any step fails. */
     save: async (

@@ -1,5 +1,6 @@
 import { isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
 import { AppError, hashPassword, parseInput } from "@hisob/kernel";
+import { assertAvatarIsOwnUpload } from "./avatar";
 import { type TCreateUserInput, ZCreateUserInput } from "./users.schema";
 
 export type CreatedUser = {
@@ -31,6 +32,7 @@ export const insertUser = async (
   rawInput: TCreateUserInput,
 ): Promise<CreatedUser> => {
   const input = parseInput(ZCreateUserInput, rawInput);
+  await assertAvatarIsOwnUpload(tx, tenantId, input.avatarUrl);
   const roleNames = [...new Set(input.roleNames)];
   const roleIds = [...new Set(input.roleIds)];
   const groupIds = [...new Set(input.groupIds)];

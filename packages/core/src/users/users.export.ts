@@ -1,10 +1,9 @@
-import type { Writable } from "node:stream";
 import type { Db, Prisma } from "@hisob/db";
 import { t } from "@hisob/i18n";
 import { type Locale, parseInput, requireScope, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
 import { afterInOrder, EXPORT_MAX_ROWS, listRows } from "../exports/keyset";
-import { type ExportColumn, writeXlsx } from "../exports/xlsx-exporter";
+import { type ExportColumn, prepareXlsx } from "../exports/xlsx-exporter";
 import { usersWhere } from "./users.repository";
 import { ZListUsersQuery } from "./users.schema";
 
@@ -83,15 +82,11 @@ export const createUsersExport = (deps: { db: Db }) => ({
       offset: query.offset,
     });
 
-    return {
+    return prepareXlsx({
       fileName: `users-${new Date().toISOString().slice(0, 10)}.xlsx`,
-      write: (output: Writable) =>
-        writeXlsx({
-          output,
-          sheetName: t(ctx.locale, "export.users.sheet"),
-          columns: userExportColumns(ctx.locale),
-          rows: rows(),
-        }),
-    };
+      sheetName: t(ctx.locale, "export.users.sheet"),
+      columns: userExportColumns(ctx.locale),
+      rows,
+    });
   },
 });

@@ -5,6 +5,7 @@ import {
   ZLocale,
   ZPagination,
   ZQueryBoolean,
+  ZRequiredLine,
 } from "@hisob/kernel";
 import { z } from "zod";
 
@@ -20,18 +21,23 @@ export const ZPassword = z.string().superRefine((password, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
-const ZName = z.string().trim().min(1).max(100);
+const ZName = ZRequiredLine(100);
 
 /**
  * An avatar: an http(s) URL, or one of our uploads' content paths (as `POST /uploads` returns it).
  * Never `javascript:` or `data:`: the URL is published to relying parties as the `picture` claim.
  */
+const UPLOAD_CONTENT_PATH = /^\/uploads\/([0-9a-f-]{36})\/content$/;
 export const ZAvatarUrl = z.union([
   z.httpUrl().max(2048),
-  z.string().regex(/^\/uploads\/[0-9a-f-]{36}\/content$/, {
+  z.string().regex(UPLOAD_CONTENT_PATH, {
     message: "must be an http(s) URL or an upload's content path",
   }),
 ]);
+
+/** The upload an avatar URL points to, when it is one of ours (the caller checks it is the tenant's). */
+export const avatarUploadId = (avatarUrl: string | null | undefined): string | undefined =>
+  avatarUrl ? UPLOAD_CONTENT_PATH.exec(avatarUrl)?.[1] : undefined;
 
 export const ZCreateUserInput = z
   .object({
@@ -43,7 +49,7 @@ export const ZCreateUserInput = z
     active: z.boolean().default(true),
     avatarUrl: ZAvatarUrl.optional(),
     /** Roles by name (CLI, bootstrap) … */
-    roleNames: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
+    roleNames: z.array(ZRequiredLine(100)).max(50).default([]),
     /** … or by id (the API). */
     roleIds: z.array(z.uuid()).max(50).default([]),
     groupIds: z.array(z.uuid()).max(50).default([]),
@@ -95,9 +101,9 @@ export const ZListUsersQuery = z.object({
   sortBy: z.enum(USER_SORT_FIELDS).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("asc"),
   /** Substring of the email, case-insensitive. */
-  email: z.string().trim().min(1).max(254).optional(),
+  email: ZRequiredLine(254).optional(),
   /** Substring of the first or last name, case-insensitive. */
-  name: z.string().trim().min(1).max(100).optional(),
+  name: ZRequiredLine(100).optional(),
   /** Only users holding this role directly. */
   roleId: z.uuid().optional(),
   active: ZQueryBoolean.optional(),

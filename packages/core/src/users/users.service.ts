@@ -2,6 +2,7 @@ import { type Db, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   hashPassword,
+  isAppError,
   type Page,
   parseFilters,
   parseInput,
@@ -10,8 +11,11 @@ import {
   requireScope,
   type TenantContext,
 } from "@hisob/kernel";
-import { raiseSessionDeleted } from "../auth/auth.service";
-import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
+import type { AttemptBudget } from "../auth/attempt-budget";
+import { loadEffectivePermissions } from "../permissions/effective-permissions";
+import { assertCanGrant, holds, permissionsGrantedBy } from "../permissions/grant-guard";
+import { endSessionsWhere } from "../sessions/end-sessions";
+import { assertAvatarIsOwnUpload } from "./avatar";
 import { insertUser } from "./insert-user";
 import { createUsersExport } from "./users.export";
 import { usersRepository } from "./users.repository";
@@ -41,15 +45,70 @@ const loadDto = async (tx: Tx, tenantId: string, id: string): Promise<TUserDto> 
   return user;
 };
 
-/** Ends every session of a user (deactivation, deletion, password reset), announcing each. */
-const endSessions = async (tx: Tx, outbox: Outbox, tenantId: string, userId: string) => {
-  const sessions = await tx.session.findMany({ where: { tenantId, userId } });
-  await tx.session.deleteMany({ where: { tenantId, userId } });
-  for (const session of sessions) await raiseSessionDeleted(outbox, tx, session);
+/** Ends every session of a user (deactivation, deletion, password or email change), announcing each. */
+const endSessions = (tx: Tx, outbox: Outbox, tenantId: string, userId: string) =>
+  endSessionsWhere(tx, outbox, tenantId, { userId });
+
+/** Changes to another user that could take their account over or lock them out. */
+const CREDENTIAL_FIELDS = ["password", "email", "active"] as const;
+
+/**
+ * No one acts on the credentials of a user who holds more than they do: changing another user's
+ * password, email or active flag, deleting them or taking a role from them needs every permission
+ * that user holds (the rule "no one grants more than they hold", applied to the user acted on).
+ * Otherwise `users:update:all` alone could reset an administrator's password and sign in as them.
+ */
+const assertDoesNotOutrank = async (tx: Tx, ctx: TenantContext, userId: string): Promise<void> => {
+  const held = (await loadEffectivePermissions(tx, ctx.tenantId, [userId])).get(userId) ?? [];
+  const missing = held.filter((name) => !holds(ctx, name));
+  if (missing.length > 0) {
+    throw new AppError("FORBIDDEN", {
+      reason: "user.outranks_you",
+      message: "This user holds permissions you do not hold; only someone who holds them all can do this",
+      params: { permissions: missing },
+    });
+  }
 };
 
-export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
-  const { db, outbox } = deps;
+export const createUsersService = (deps: {
+  db: Db;
+  outbox: Outbox;
+  /** "Email taken" answers per caller: emails are unique platform-wide, so each answer tells something. */
+  emailTakenBudget: AttemptBudget;
+}) => {
+  const { db, outbox, emailTakenBudget } = deps;
+
+  /**
+   * Runs a write that may answer "email taken" within the caller's budget of such answers: the
+   * attempt is reserved before the write (parallel probes cannot outrun the budget) and given back
+   * when the write does not tell whether an email exists.
+   */
+  const withEmailCheck = async <T>(
+    ctx: TenantContext,
+    email: string | undefined,
+    write: () => Promise<T>,
+  ) => {
+    if (email === undefined) return write();
+    const reservation = await emailTakenBudget.reserve(`${ctx.tenantId}|${ctx.actor.userId}`);
+    if (!reservation.ok) {
+      throw new AppError("RATE_LIMITED", {
+        reason: "user.too_many_email_checks",
+        message: "Too many attempts with emails that are already in use; try again later",
+        params: { retryAfterSeconds: reservation.retryAfterSeconds },
+      });
+    }
+    try {
+      const result = await write();
+      await reservation.release();
+      return result;
+    } catch (error) {
+      // The reservation stays spent: this answer tells the caller the email exists.
+      if (isUniqueViolation(error)) throw emailTaken();
+      if (isAppError(error) && error.reason === "user.email_taken") throw error;
+      await reservation.release();
+      throw error;
+    }
+  };
 
   return {
     /** The list as .xlsx: same query as `list`, checked before the first byte is written. */
@@ -83,11 +142,13 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
     create: async (ctx: TenantContext, raw: unknown): Promise<TUserDto> => {
       requirePermission(ctx, "users:create:all");
       const input = parseInput(ZCreateUserInput, raw);
-      return db.withTenant(ctx.tenantId, async (tx) => {
-        assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, input));
-        const created = await insertUser(tx, outbox, ctx.tenantId, input);
-        return loadDto(tx, ctx.tenantId, created.id);
-      });
+      return withEmailCheck(ctx, input.email, () =>
+        db.withTenant(ctx.tenantId, async (tx) => {
+          assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, input));
+          const created = await insertUser(tx, outbox, ctx.tenantId, input);
+          return loadDto(tx, ctx.tenantId, created.id);
+        }),
+      );
     },
 
     update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TUserDto> => {
@@ -103,9 +164,23 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
           });
         }
       }
+      const isSelf = id === ctx.actor.userId;
+      if (isSelf && input.password !== undefined) {
+        // One's own password changes only with the current one (PUT /account): a stolen session is not enough.
+        throw new AppError("FORBIDDEN", {
+          reason: "user.own_password_needs_current",
+          message: "Change your own password in your account, with your current password",
+        });
+      }
+      const changesCredentials = CREDENTIAL_FIELDS.some((field) => input[field] !== undefined);
       const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
-      try {
-        return await db.withTenant(ctx.tenantId, async (tx) => {
+      return withEmailCheck(ctx, input.email, () =>
+        db.withTenant(ctx.tenantId, async (tx) => {
+          if (!isSelf && changesCredentials) {
+            if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+            await assertDoesNotOutrank(tx, ctx, id);
+          }
+          await assertAvatarIsOwnUpload(tx, ctx.tenantId, input.avatarUrl);
           const updated = await tx.user.updateMany({
             where: { tenantId: ctx.tenantId, id },
             data: {
@@ -119,15 +194,13 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
             },
           });
           if (updated.count === 0) throw notFound();
-          // Deactivation or a password reset ends the user's sessions at once.
-          if (input.active === false || passwordHash !== undefined)
+          // Deactivation, a password reset or a new email ends the user's sessions at once
+          // (one's own email change keeps the session that made it).
+          if (input.active === false || passwordHash !== undefined || (input.email !== undefined && !isSelf))
             await endSessions(tx, outbox, ctx.tenantId, id);
           return loadDto(tx, ctx.tenantId, id);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw emailTaken();
-        throw error;
-      }
+        }),
+      );
     },
 
     delete: async (ctx: TenantContext, id: string): Promise<void> => {
@@ -140,6 +213,7 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
       }
       await db.withTenant(ctx.tenantId, async (tx) => {
         if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+        await assertDoesNotOutrank(tx, ctx, id);
         await endSessions(tx, outbox, ctx.tenantId, id);
         await tx.user.deleteMany({ where: { tenantId: ctx.tenantId, id } });
         await outbox.raise(tx, { type: "UserDeleted", tenantId: ctx.tenantId, payload: { userId: id } });
@@ -177,6 +251,7 @@ export const createUsersService = (deps: { db: Db; outbox: Outbox }) => {
       requirePermission(ctx, "users:update:all");
       return db.withTenant(ctx.tenantId, async (tx) => {
         if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+        if (id !== ctx.actor.userId) await assertDoesNotOutrank(tx, ctx, id);
         const removed = await tx.userRole.deleteMany({
           where: { tenantId: ctx.tenantId, userId: id, roleId },
         });

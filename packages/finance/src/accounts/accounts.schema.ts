@@ -1,6 +1,5 @@
-import { ZCurrencyCode, ZPagination } from "@hisob/kernel";
+import { ZCurrencyCode, ZLine, ZPagination, ZRequiredLine, ZText } from "@hisob/kernel";
 import { z } from "zod";
-import { ZLine, ZRequiredLine, ZText } from "../text";
 
 const ZName = ZRequiredLine(100);
 const ZNumber = ZLine(64);

@@ -1,6 +1,5 @@
-import { ZPagination, ZQueryBoolean } from "@hisob/kernel";
+import { ZPagination, ZQueryBoolean, ZRequiredLine, ZText } from "@hisob/kernel";
 import { z } from "zod";
-import { ZRequiredLine, ZText } from "../text";
 
 /*
  * Payment categories and expense categories: two trees of the same shape. A category may sit

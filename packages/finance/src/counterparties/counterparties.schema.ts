@@ -1,6 +1,5 @@
-import { ZPagination } from "@hisob/kernel";
+import { ZLine, ZPagination, ZRequiredLine, ZText } from "@hisob/kernel";
 import { z } from "zod";
-import { ZLine, ZRequiredLine, ZText } from "../text";
 
 export const COUNTERPARTY_TYPES = ["customer", "supplier", "both", "other"] as const;
 

@@ -1,7 +1,6 @@
-import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount } from "@hisob/kernel";
+import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel";
 import { z } from "zod";
 import { ZIsoDate } from "../dates";
-import { ZText } from "../text";
 
 /*
  * Debts: money owed to the tenant (receivable) or by it (payable). Status moves

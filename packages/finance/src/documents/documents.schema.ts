@@ -1,7 +1,6 @@
-import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount } from "@hisob/kernel";
+import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel";
 import { z } from "zod";
 import { periodInOrder, ZIsoDate } from "../dates";
-import { ZText } from "../text";
 
 /*
  * Payments (money in) and expenses (money out) have the same shape; each posts one ledger entry.

@@ -5,7 +5,11 @@ import type { ZListDocumentsQuery } from "./documents.schema";
 
 type DocumentFilters = Omit<z.output<typeof ZListDocumentsQuery>, "limit" | "offset">;
 
-/** The payments/expenses filter shared by the list and its export; `ownerId` limits a `:own` reader. */
+/**
+ * The payments/expenses filter shared by the list and its export; `ownerId` limits a `:own` reader.
+ * The scope narrows the filter, never replaces it: an own reader asking for someone else's
+ * documents gets none.
+ */
 export const documentsWhere = (
   tenantId: string,
   query: DocumentFilters,
@@ -15,7 +19,6 @@ export const documentsWhere = (
   ...(query.accountId ? { accountId: query.accountId } : {}),
   ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
   ...(query.categoryId ? { categoryId: query.categoryId } : {}),
-  ...(query.createdBy ? { createdBy: query.createdBy } : {}),
   ...(query.from || query.to
     ? {
         date: {
@@ -24,5 +27,7 @@ export const documentsWhere = (
         },
       }
     : {}),
-  ...(ownerId ? { createdBy: ownerId } : {}),
+  ...(ownerId || query.createdBy
+    ? { AND: [ownerId ? { createdBy: ownerId } : {}, query.createdBy ? { createdBy: query.createdBy } : {}] }
+    : {}),
 });

@@ -1,11 +1,9 @@
-import type { Writable } from "node:stream";
-import { type ExportColumn, writeXlsx } from "@hisob/core";
+import { type ExportColumn, type PreparedExport, prepareXlsx } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type MessageKey, type Messages, t } from "@hisob/i18n";
 import type { Locale } from "@hisob/kernel";
 
-/** What an export route streams: permission and input were checked when this was made. */
-export type PreparedExport = { fileName: string; write(output: Writable): Promise<{ rowCount: number }> };
+export type { PreparedExport };
 
 export type CurrencyFormat = { minorUnits: number; symbol: string };
 
@@ -52,8 +50,10 @@ export const prepared = <Row>(options: {
   sheet: string;
   columns: ExportColumn<Row>[];
   rows: () => AsyncIterable<Row[]>;
-}): PreparedExport => ({
-  fileName: options.fileName,
-  write: (output) =>
-    writeXlsx({ output, sheetName: options.sheet, columns: options.columns, rows: options.rows() }),
-});
+}): PreparedExport =>
+  prepareXlsx({
+    fileName: options.fileName,
+    sheetName: options.sheet,
+    columns: options.columns,
+    rows: options.rows,
+  });

@@ -1,7 +1,6 @@
-import { ZCurrencyCode, ZMinorAmount, ZPagination, ZQueryBoolean } from "@hisob/kernel";
+import { ZCurrencyCode, ZMinorAmount, ZPagination, ZQueryBoolean, ZRequiredLine, ZText } from "@hisob/kernel";
 import { z } from "zod";
 import { ZIsoDate } from "../dates";
-import { ZRequiredLine, ZText } from "../text";
 import { ZQuantity, ZQuantityChange } from "./quantity";
 
 export const INVENTORY_MOVEMENT_TYPES = ["receipt", "issue", "adjustment"] as const;

@@ -24,6 +24,16 @@ import {
 const accountIdsOf = (value: string | string[] | undefined): string[] | null =>
   value === undefined ? null : [...new Set(Array.isArray(value) ? value : [value])];
 
+/**
+ * A report limited to accounts names accounts of this organization: another tenant's (or an
+ * unknown) id is NOT_FOUND, as the account statement answers, not an empty report.
+ */
+const assertAccountsExist = async (tx: Tx, tenantId: string, ids: string[] | null): Promise<void> => {
+  if (!ids) return;
+  const found = await tx.moneyAccount.count({ where: { tenantId, id: { in: ids } } });
+  if (found !== ids.length) throw accountNotFound();
+};
+
 /** `AND <column> = ANY(ids)` when the report is limited to some accounts. */
 const accountFilter = (column: Prisma.Sql, ids: string[] | null) =>
   ids ? Prisma.sql`AND ${column} = ANY(${ids}::uuid[])` : Prisma.empty;
@@ -255,7 +265,10 @@ export const createReportsService = (deps: { db: Db }) => {
       const ids = accountIdsOf(query.accountId);
       const rows = await db.withTenant(
         ctx.tenantId,
-        (tx) => incomeStatement(tx, ctx.tenantId, dateOf(query.startDate), dateOf(query.endDate), ids),
+        async (tx) => {
+          await assertAccountsExist(tx, ctx.tenantId, ids);
+          return incomeStatement(tx, ctx.tenantId, dateOf(query.startDate), dateOf(query.endDate), ids);
+        },
         { snapshot: true },
       );
       const currencies = rows
@@ -299,6 +312,7 @@ export const createReportsService = (deps: { db: Db }) => {
       const { accounts, periods, movements } = await db.withTenant(
         ctx.tenantId,
         async (tx) => {
+          await assertAccountsExist(tx, ctx.tenantId, ids);
           // Per account and, by GROUPING SETS, per currency. Opening = stored balance − everything
           // posted from the start on; closing = stored balance − everything posted after the end.
           const accounts = await tx.$queryRaw<AccountFlowRow[]>`

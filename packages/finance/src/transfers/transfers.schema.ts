@@ -1,7 +1,6 @@
-import { ZPositiveMinorAmount, ZRate } from "@hisob/kernel";
+import { ZPositiveMinorAmount, ZRate, ZText } from "@hisob/kernel";
 import { z } from "zod";
 import { ZIsoDate } from "../dates";
-import { ZText } from "../text";
 
 const ZComment = ZText(1000);
 

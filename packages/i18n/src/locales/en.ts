@@ -19,6 +19,13 @@ export const en = {
     },
     not_found: "Not found.",
     user: {
+      outranks_you:
+        "This user holds permissions you do not hold: only someone who holds them all can change their sign-in details, deactivate, delete or demote them.",
+      own_password_needs_current:
+        "Change your own password in your account settings, with your current password.",
+      unknown_avatar_upload: "validation error: {{field}} is not a file uploaded to this organization",
+      too_many_email_checks:
+        "Too many attempts with email addresses that are already in use. Try again later.",
       not_found: "User not found.",
       email_taken: "This email address is already in use.",
       unknown_role: "validation error: {{field}} has roles that do not exist",
@@ -28,6 +35,8 @@ export const en = {
       role_not_assigned: "The user does not have this role.",
     },
     account: {
+      too_many_password_attempts:
+        "Too many wrong current passwords. This session has been signed out; sign in again.",
       wrong_current_password: "validation error: the current password is wrong",
     },
     role: {
@@ -118,6 +127,8 @@ export const en = {
       not_found: "The requested address does not exist.",
     },
     request: {
+      invalid_multipart: "validation error: the uploaded form data is malformed",
+      invalid_value: "validation error: a value is outside the range that can be stored",
       invalid_text: "validation error: text must not contain NUL characters",
       invalid_json: "validation error: request body is not valid JSON",
       empty_body: "validation error: request body is empty",

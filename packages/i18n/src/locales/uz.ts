@@ -17,6 +17,12 @@ export const uz: Messages = {
     },
     not_found: "Topilmadi.",
     user: {
+      outranks_you:
+        "Bu foydalanuvchida sizda yo‘q huquqlar bor: uning kirish ma’lumotlarini o‘zgartirish, o‘chirib qo‘yish, o‘chirish yoki rolini olib tashlashni faqat shu huquqlarning barchasiga ega kishi qila oladi.",
+      own_password_needs_current: "O‘z parolingizni hisob sozlamalarida joriy parolni kiritib o‘zgartiring.",
+      unknown_avatar_upload: "Kiritilgan ma’lumotlarda xato: {{field}} ushbu tashkilotga yuklangan fayl emas",
+      too_many_email_checks:
+        "Band elektron pochta manzillari bilan urinishlar juda ko‘p. Keyinroq qayta urinib ko‘ring.",
       not_found: "Foydalanuvchi topilmadi.",
       email_taken: "Bu elektron pochta manzili allaqachon band.",
       unknown_role: "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan rollar ko‘rsatilgan",
@@ -28,6 +34,8 @@ export const uz: Messages = {
       role_not_assigned: "Foydalanuvchida bu rol yo‘q.",
     },
     account: {
+      too_many_password_attempts:
+        "Joriy parol juda ko‘p marta noto‘g‘ri kiritildi. Bu seans yakunlandi; qaytadan kiring.",
       wrong_current_password: "Kiritilgan ma’lumotlarda xato: joriy parol noto‘g‘ri",
     },
     role: {
@@ -128,6 +136,8 @@ export const uz: Messages = {
       not_found: "So‘ralgan manzil mavjud emas.",
     },
     request: {
+      invalid_multipart: "Kiritilgan ma’lumotlarda xato: yuklangan forma ma’lumotlari buzilgan",
+      invalid_value: "Kiritilgan ma’lumotlarda xato: qiymat saqlash mumkin bo‘lgan chegaradan tashqarida",
       invalid_text: "Kiritilgan ma’lumotlarda xato: matnda NUL belgisi bo‘lmasligi kerak",
       invalid_json: "Kiritilgan ma’lumotlarda xato: so‘rov tanasi yaroqli JSON emas",
       empty_body: "Kiritilgan ma’lumotlarda xato: so‘rov tanasi bo‘sh",
