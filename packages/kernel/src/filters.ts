@@ -38,7 +38,7 @@ export type TypedFilter = {
 export const MAX_FILTERS = 20;
 const MAX_IN_VALUES = 100;
 
-const ZFilterEntry = z.object({ field: z.string(), operator: z.string(), value: z.unknown() });
+const ZFilterEntry = z.object({ field: z.string(), operator: z.string(), value: z.unknown().optional() });
 
 const ORDERED = new Set<FilterOperator>(["gt", "gte", "lt", "lte"]);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
