@@ -12,5 +12,6 @@ export { toSessionDeleted } from "./modules/core.graphql";
 export { createMemoryPubSub, iterateTopic, type PubSub, sessionDeletedTopic } from "./pubsub";
 export { createRegistry, type GraphqlModule, type GraphqlRegistry } from "./registry";
 export { Int64Scalar, TimeScalar } from "./scalars";
+export { printServedSchema, SDL_PATH } from "./sdl";
 export { bridgeSessionEvents } from "./session-events";
 export { createGraphqlServer, type GraphqlServer, type GraphqlServerContext } from "./yoga";
