@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
+import { graphqlBench } from "./graphql.bench";
 import { oidcBench } from "./oidc.bench";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
@@ -26,6 +27,7 @@ const benches: Bench[] = [
   oidcBench,
   financeLedgerBench,
   financeReportsBench,
+  graphqlBench,
 ];
 
 const ZArgs = z.object({

@@ -32,7 +32,7 @@ const DEFAULT_REQUESTS = 50;
 const WARMUP_REQUESTS = 5;
 const PASSWORD = "Bench-Passw0rd!";
 
-type BenchDatabase = {
+export type BenchDatabase = {
   label: string;
   db: Db;
   /** Raw connection on the same database (superuser/owner, no tenant role): the baselines. */
@@ -40,7 +40,7 @@ type BenchDatabase = {
   close(): Promise<void>;
 };
 
-const openPglite = async (): Promise<BenchDatabase> => {
+export const openPglite = async (): Promise<BenchDatabase> => {
   const pglite = new PGlite();
   const sql = pgliteConnection(pglite);
   await migrate(sql);
@@ -57,7 +57,7 @@ const openPglite = async (): Promise<BenchDatabase> => {
 };
 
 /** A throwaway database on the server of `adminUrl`, migrated, dropped on close. */
-const openPostgres = async (adminUrl: string): Promise<BenchDatabase> => {
+export const openPostgres = async (adminUrl: string): Promise<BenchDatabase> => {
   const name = `hisob_bench_${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
   const admin = await connectPostgres(adminUrl);
   await admin.exec(`CREATE DATABASE ${name}`);
@@ -91,7 +91,7 @@ const openPostgres = async (adminUrl: string): Promise<BenchDatabase> => {
  * `count` users (plus roles, groups and their links) in one tenant, one INSERT … SELECT each, each
  * in its own withTenant transaction (PostgreSQL's interactive transactions time out after 15 s).
  */
-const seedUsers = async (db: Db, tenantId: string, count: number) => {
+export const seedUsers = async (db: Db, tenantId: string, count: number) => {
   const run = (sql: string, ...params: unknown[]) =>
     db.withTenant(tenantId, (tx) => tx.$executeRawUnsafe(sql, ...params));
   // ~50 users share each last name, so the id tie-break of the sort matters; created_at is unique.
