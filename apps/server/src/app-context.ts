@@ -53,8 +53,8 @@ export const composeServices = (
       refreshTokenLifetime: env.oidc.refreshTokenLifetime,
     },
   });
-  // First-party access tokens (the accountant app) authenticate our APIs like a session.
-  services.context.registerBearerVerifier(oidc.firstPartyPrincipal);
+  // First-party access tokens (the accountant app) authenticate our APIs like a session: the
+  // context service resolves them in the same statement as session tokens (db.system.resolveCaller).
   return { services, oidc };
 };
 

@@ -41,7 +41,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
   });
   return {
     auth,
-    context: createContextService({ db, auth }),
+    context: createContextService({ db, clock }),
     users: createUsersService({ db, outbox, emailTakenBudget: budgets.emailTaken }),
     sessions: createSessionsService({ db, outbox, clock }),
     roles: createRolesService({ db, clock }),

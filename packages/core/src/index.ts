@@ -22,7 +22,6 @@ export {
   ZLoginInput,
 } from "./auth/auth.service";
 export {
-  type BearerVerifier,
   type ContextService,
   type Credentials,
   createContextService,

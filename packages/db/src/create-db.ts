@@ -155,7 +155,10 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       return runAs(DB_ROLES.tenant, tenantId, fn, options);
     },
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
-    system: createSystemQueries((fn) => runAs(DB_ROLES.system, null, fn)),
+    system: createSystemQueries(
+      (fn) => runAs(DB_ROLES.system, null, fn),
+      (query) => prisma.$queryRaw(query),
+    ),
     migrate: async (log, whileLocked) => {
       const connection = await openConnection();
       try {

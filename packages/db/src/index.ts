@@ -18,5 +18,5 @@ export {
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
 export { DB_ROLES } from "./roles";
-export type { LoginCandidate, SessionLookup, SystemQueries } from "./system";
+export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

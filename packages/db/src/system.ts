@@ -1,4 +1,4 @@
-import type { Tx } from "./client";
+import { Prisma, type Tx } from "./client";
 
 /**
  * The named lookups that must happen before the tenant is known (ARCHITECTURE.md, "Tenancy").
@@ -26,6 +26,26 @@ export type SessionLookup = {
   tenantIsActive: boolean;
 };
 
+/** Who a credential speaks for, as one statement resolves it (see the migration resolve_caller_in_one_statement). */
+export type ResolvedCaller = {
+  kind: "session" | "oidc";
+  tenantId: string;
+  userId: string;
+  /** The login session (for an OIDC token: the one its grant belongs to). */
+  sessionId: string;
+  authTime: Date;
+  expiresAt: Date;
+  /** Not revoked, its user and tenant (and OIDC client) active, the client first-party. */
+  usable: boolean;
+  isPlatform: boolean;
+  uiLanguage: string;
+  /** Effective permissions, sorted. */
+  permissions: string[];
+};
+
+/** One statement outside any transaction, for lookups that a SECURITY DEFINER function narrows itself. */
+export type QueryOnce = <T>(query: Prisma.Sql) => Promise<T[]>;
+
 export type OutboxRow = {
   id: string;
   tenantId: string | null;
@@ -35,7 +55,44 @@ export type OutboxRow = {
   attempts: number;
 };
 
-export const createSystemQueries = (runAsSystem: RunAsSystem) => ({
+export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOnce) => ({
+  /**
+   * Every request: a session token (`kinds: ["session"]`, the cookie) or a bearer token (also a
+   * first-party OIDC access token) by its SHA-256 → the caller with its permissions, in one round
+   * trip and no transaction. Null when no such credential exists.
+   */
+  resolveCaller: async (
+    tokenHash: string,
+    kinds: ReadonlyArray<"session" | "oidc">,
+  ): Promise<ResolvedCaller | null> => {
+    const rows = await queryOnce<{
+      kind: "session" | "oidc";
+      tenant_id: string;
+      user_id: string;
+      session_id: string;
+      auth_time: Date;
+      expires_at: Date;
+      usable: boolean;
+      is_platform: boolean;
+      ui_language: string;
+      permissions: string[];
+    }>(Prisma.sql`SELECT * FROM hisob_resolve_caller(${tokenHash}, ${kinds.join(",")})`);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      kind: row.kind,
+      tenantId: row.tenant_id,
+      userId: row.user_id,
+      sessionId: row.session_id,
+      authTime: row.auth_time,
+      expiresAt: row.expires_at,
+      usable: row.usable,
+      isPlatform: row.is_platform,
+      uiLanguage: row.ui_language,
+      permissions: row.permissions,
+    };
+  },
+
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
   hasPlatformTenant: () =>
     runAsSystem(async (tx) => (await tx.tenant.count({ where: { isPlatform: true } })) > 0),

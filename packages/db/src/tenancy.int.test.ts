@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Tx } from "./client";
 import type { Db } from "./create-db";
 import { createTestDb, insertTenant, TEST_OWNER_ROLE, testDatabaseKind } from "./testing";
 import { afterCommit } from "./tx-hooks";
@@ -179,6 +180,53 @@ describe("system lookups", () => {
       userIsActive: true,
     });
     expect(await db.system.findSessionByTokenHash("nope")).toBeNull();
+  });
+
+  it("resolves a caller in one statement: session, user, tenant and effective permissions", async () => {
+    const user = await db.withTenant(tenantB, (tx) => tx.user.findFirstOrThrow({ select: { id: true } }));
+    const permission = await db.withPlatform((tx) =>
+      tx.permission.upsert({
+        where: { name: "probe:read:all" },
+        create: { name: "probe:read:all", resource: "probe", action: "read", modifier: "all" },
+        update: {},
+      }),
+    );
+    await db.withTenant(tenantB, async (tx) => {
+      const role = await tx.role.create({ data: { tenantId: tenantB, name: "Probe" } });
+      await tx.rolePermission.create({
+        data: { tenantId: tenantB, roleId: role.id, permissionId: permission.id },
+      });
+      await tx.userRole.create({ data: { tenantId: tenantB, userId: user.id, roleId: role.id } });
+      await tx.session.create({
+        data: {
+          tenantId: tenantB,
+          userId: user.id,
+          tokenHash: "h2",
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      });
+    });
+    expect(await db.system.resolveCaller("h2", ["session"])).toMatchObject({
+      kind: "session",
+      tenantId: tenantB,
+      userId: user.id,
+      usable: true,
+      isPlatform: false,
+      uiLanguage: "en",
+      permissions: ["probe:read:all"],
+    });
+    expect(await db.system.resolveCaller("h2", ["oidc"])).toBeNull();
+    expect(await db.system.resolveCaller("nope", ["session", "oidc"])).toBeNull();
+  });
+
+  it("the caller function is the owner's alone: tenant and platform transactions cannot call it", async () => {
+    const attempt = (run: (fn: (tx: Tx) => Promise<unknown>) => Promise<unknown>) =>
+      run((tx) => tx.$queryRaw`SELECT * FROM hisob_resolve_caller('h1', 'session')`).then(
+        () => "called",
+        (error: unknown) => String(error),
+      );
+    expect(await attempt((fn) => db.withTenant(tenantA, fn))).toMatch(/permission denied/);
+    expect(await attempt((fn) => db.withPlatform(fn))).toMatch(/permission denied/);
   });
 });
 

@@ -60,18 +60,6 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     endSession: createEndSession({ db, clients, keys, config }),
 
     /**
-     * Bearer tokens on our own APIs (resolveContext): only first-party clients' access tokens,
-     * for the user and tenant they were issued to. Third-party tokens are good for userinfo only.
-     */
-    firstPartyPrincipal: async (token: string) => {
-      const access = await verifyAccessToken(token);
-      if (!access) return null;
-      const client = await clients.findActive(access.clientId);
-      if (!client?.isFirstParty) return null;
-      return { tenantId: access.tenantId, userId: access.userId, sessionId: access.sessionId };
-    },
-
-    /**
      * At start: a signing key exists and decrypts with this OIDC_CRYPTO_KEY (else startup stops
      * with "failed to decrypt private key"), and the accountant app is registered.
      */

@@ -1,10 +1,6 @@
 import type { Db } from "@hisob/db";
-import { isPlatformOnlyPermission, type Locale, type TenantContext, ZLocale } from "@hisob/kernel";
-import { loadEffectivePermissions } from "../permissions/effective-permissions";
-import type { AuthService, Principal } from "./auth.service";
-
-/** Verifies a bearer token; the OIDC module adds one for its access tokens. */
-export type BearerVerifier = (token: string) => Promise<Principal | null>;
+import { type Clock, isPlatformOnlyPermission, type TenantContext, ZLocale } from "@hisob/kernel";
+import { hashToken, looksLikeToken } from "../sessions/session-token";
 
 export type Credentials = {
   sessionToken?: string | undefined;
@@ -14,67 +10,38 @@ export type Credentials = {
 
 /**
  * `resolveContext`: the one function every transport (REST, GraphQL, tRPC, WebSocket) calls to turn
- * a session cookie or a bearer token into a TenantContext. Bearer tokens are tried against each
- * verifier in turn: session tokens first (e.g. from the GraphQL `authenticate` mutation), then the
- * ones registered later (OIDC access tokens). Returns null when the credential is missing or dead —
- * unknown, expired, or its user or tenant deactivated.
+ * a session cookie or a bearer token into a TenantContext. A cookie is a session token; a bearer
+ * token is a session token (e.g. from the GraphQL `authenticate` mutation) or a first-party OIDC
+ * access token (the accountant app). Either way the caller — tenant, user, activity of user, tenant
+ * and client, language and effective permissions — is one statement, one round trip, no transaction
+ * (`db.system.resolveCaller`). Nothing is cached, so ending a session, deactivating a user or tenant,
+ * revoking a token or changing a role's permissions counts from the very next request on every
+ * instance. Returns null when the credential is missing or dead — unknown, expired, revoked, or its
+ * user, tenant or client deactivated.
  */
-export const createContextService = (deps: { db: Db; auth: AuthService }) => {
-  const bearerVerifiers: BearerVerifier[] = [deps.auth.resolveSessionToken];
-
-  const principalOf = async (credentials: Credentials): Promise<Principal | null> => {
-    if (credentials.bearerToken) {
-      for (const verify of bearerVerifiers) {
-        const principal = await verify(credentials.bearerToken);
-        if (principal) return principal;
-      }
-      return null;
-    }
-    if (credentials.sessionToken) return deps.auth.resolveSessionToken(credentials.sessionToken);
-    return null;
-  };
-
-  return {
-    registerBearerVerifier: (verifier: BearerVerifier) => {
-      bearerVerifiers.push(verifier);
-    },
-
-    resolveContext: async (credentials: Credentials): Promise<TenantContext | null> => {
-      const principal = await principalOf(credentials);
-      if (!principal) return null;
-      return deps.db.withTenant(principal.tenantId, async (tx) => {
-        const user = await tx.user.findFirst({
-          where: { tenantId: principal.tenantId, id: principal.userId },
-          select: {
-            isActive: true,
-            uiLanguage: true,
-            tenant: { select: { isActive: true, isPlatform: true } },
-          },
-        });
-        if (!user?.isActive || !user.tenant.isActive) return null;
-        const granted =
-          (await loadEffectivePermissions(tx, principal.tenantId, [principal.userId])).get(
-            principal.userId,
-          ) ?? [];
-        // Defence in depth: platform-only permissions count only inside the platform tenant.
-        const permissions = user.tenant.isPlatform
-          ? granted
-          : granted.filter((name) => !isPlatformOnlyPermission(name));
-        const locale: Locale = ZLocale.catch("en").parse(user.uiLanguage);
-        return {
-          tenantId: principal.tenantId,
-          actor: {
-            userId: principal.userId,
-            permissions: new Set(permissions),
-            ...(principal.sessionId ? { sessionId: principal.sessionId } : {}),
-          },
-          locale,
-          requestId: credentials.requestId,
-          isPlatformAdmin: user.tenant.isPlatform,
-        };
-      });
-    },
-  };
-};
+export const createContextService = (deps: { db: Db; clock: Clock }) => ({
+  resolveContext: async (credentials: Credentials): Promise<TenantContext | null> => {
+    const token = credentials.bearerToken ?? credentials.sessionToken;
+    // Session tokens and OIDC access tokens are both base64url: garbage never reaches the database.
+    if (!token || !looksLikeToken(token)) return null;
+    const caller = await deps.db.system.resolveCaller(
+      hashToken(token),
+      credentials.bearerToken ? ["session", "oidc"] : ["session"],
+    );
+    if (!caller?.usable) return null;
+    if (caller.expiresAt.getTime() <= deps.clock.now().getTime()) return null;
+    // Defence in depth: platform-only permissions count only inside the platform tenant.
+    const permissions = caller.isPlatform
+      ? caller.permissions
+      : caller.permissions.filter((name) => !isPlatformOnlyPermission(name));
+    return {
+      tenantId: caller.tenantId,
+      actor: { userId: caller.userId, permissions: new Set(permissions), sessionId: caller.sessionId },
+      locale: ZLocale.catch("en").parse(caller.uiLanguage),
+      requestId: credentials.requestId,
+      isPlatformAdmin: caller.isPlatform,
+    };
+  },
+});
 
 export type ContextService = ReturnType<typeof createContextService>;
