@@ -8,7 +8,7 @@ export type PubSub = {
   publish(topic: string, payload: unknown): Promise<void>;
   /** Payloads published to `topic` from now on, until the iterator is returned or `signal` aborts. */
   subscribe(topic: string, signal?: AbortSignal): AsyncIterableIterator<unknown>;
-  /** How many subscriptions listen on `topic` (every instance, for a shared broker): for health and tests. */
+  /** How many subscriptions of this instance listen on `topic` (and would hear a publish now): for tests. */
   listeners(topic: string): Promise<number>;
   close(): Promise<void>;
 };

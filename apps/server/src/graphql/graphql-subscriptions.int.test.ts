@@ -45,8 +45,11 @@ const connect = (
   return client;
 };
 
-/** Waits (without sleeping a fixed time) until `count` subscriptions listen on the user's topic. */
-const listening = async (user: SeededUser, count = 1) => {
+/**
+ * Waits until `count` subscriptions listen on the user's topic. A socket opened with a session listens
+ * once itself (it closes when that session ends), so one socket with one subscription is 2.
+ */
+const listening = async (user: SeededUser, count = 2) => {
   const topic = sessionDeletedTopic(tenantId, user.id);
   await waitFor(async () => (await pubsub.listeners(topic)) >= count, `a subscription on ${topic}`);
 };
@@ -133,6 +136,28 @@ describe("sessionDeleted over graphql-ws", () => {
     });
     expect((await next).value).toEqual({ data: { sessionDeleted: { token: second.session.token } } });
     await events.return?.();
+  });
+
+  it("closes the socket with 4401 when the session it was opened with ends", async () => {
+    const dave = await t.createUser(tenantId, []);
+    const second = await authenticate(dave);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+      const client = connect(
+        { Authorization: `Bearer ${second.token}` },
+        { closed: (event) => resolve(event as { code: number; reason: string }) },
+      );
+      client
+        .iterate({ query: "subscription { sessionDeleted { token } }" })
+        .next()
+        .catch(() => {});
+    });
+    // The socket's watch and its subscription both listen before the session is ended.
+    await listening(dave);
+    await gql(httpUrl, "mutation($t: String!) { deleteSession(token: $t) }", {
+      variables: { t: second.session.token },
+      headers: dave.headers,
+    });
+    expect(await closed).toMatchObject({ code: 4401, reason: "Session ended" });
   });
 
   it("closes with 4401 without credentials or with a bad bearer", async () => {

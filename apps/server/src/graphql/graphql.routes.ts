@@ -10,6 +10,7 @@ import {
   type GraphqlModule,
   type GraphqlRequestContext,
   type PubSub,
+  sessionDeletedTopic,
 } from "@hisob/graphql";
 import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -301,6 +302,34 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   );
   type SocketExtra = { caller?: TenantContext; rateKey?: string };
 
+  /**
+   * A socket lives on the session that opened it: when that session ends (sign-out, deleteSession,
+   * deactivation), the socket is closed with 4401, so a revoked credential stops receiving at once.
+   */
+  const closeWhenSessionEnds = (
+    socket: {
+      close(code: number, reason: string): void;
+      once(event: "close", listener: () => void): unknown;
+    },
+    caller: TenantContext,
+  ) => {
+    const sessionId = caller.actor.sessionId;
+    if (!sessionId) return;
+    const stop = new AbortController();
+    socket.once("close", () => stop.abort());
+    void (async () => {
+      for await (const payload of pubsub.subscribe(
+        sessionDeletedTopic(caller.tenantId, caller.actor.userId),
+        stop.signal,
+      )) {
+        if ((payload as { sessionId?: unknown }).sessionId === sessionId) {
+          socket.close(4401, "Session ended");
+          return;
+        }
+      }
+    })().catch((error: unknown) => app.log.warn({ err: error }, "graphql: session watch failed"));
+  };
+
   const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
     onConnect: async (ctx) => {
       const request = ctx.extra.request;
@@ -322,6 +351,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       }
       (ctx.extra as SocketExtra).caller = caller;
       (ctx.extra as SocketExtra).rateKey = callerKey(caller, request.ip);
+      closeWhenSessionEnds(ctx.extra.socket, caller);
       return true;
     },
     onSubscribe: async (ctx, _id, payload) => {

@@ -32,13 +32,15 @@ export const createRedisPubSub = async (url: string, log: FastifyBaseLogger): Pr
     }
   });
 
+  /** Local subscriptions per topic, and the Redis SUBSCRIBE of its channel (confirmed once Redis answered). */
+  const channels = new Map<string, { count: number; ready: Promise<void>; confirmed: boolean }>();
+
   const release = (topic: string) => {
-    const left = (counts.get(topic) ?? 1) - 1;
-    if (left > 0) {
-      counts.set(topic, left);
-      return;
-    }
-    counts.delete(topic);
+    const channel = channels.get(topic);
+    if (!channel) return;
+    channel.count -= 1;
+    if (channel.count > 0) return;
+    channels.delete(topic);
     subscriber.unsubscribe(GRAPHQL_PUBSUB_PREFIX + topic).catch((error: unknown) => {
       log.warn({ err: error, topic }, "graphql pub/sub: unsubscribe failed");
     });
@@ -49,15 +51,24 @@ export const createRedisPubSub = async (url: string, log: FastifyBaseLogger): Pr
       await publisher.publish(GRAPHQL_PUBSUB_PREFIX + topic, JSON.stringify(payload));
     },
     subscribe: (topic, signal) => {
-      const count = counts.get(topic) ?? 0;
-      counts.set(topic, count + 1);
-      const ready =
-        count === 0
-          ? subscriber.subscribe(GRAPHQL_PUBSUB_PREFIX + topic).then(
-              () => undefined,
-              (error: unknown) => log.warn({ err: error, topic }, "graphql pub/sub: subscribe failed"),
-            )
-          : Promise.resolve();
+      let channel = channels.get(topic);
+      if (!channel) {
+        const created: { count: number; ready: Promise<void>; confirmed: boolean } = {
+          count: 0,
+          ready: Promise.resolve(),
+          confirmed: false,
+        };
+        created.ready = subscriber.subscribe(GRAPHQL_PUBSUB_PREFIX + topic).then(
+          () => {
+            created.confirmed = true;
+          },
+          (error: unknown) => log.warn({ err: error, topic }, "graphql pub/sub: subscribe failed"),
+        );
+        channels.set(topic, created);
+        channel = created;
+      }
+      channel.count += 1;
+      const { ready } = channel;
       const iterator = iterateTopic(local, topic, signal, () => release(topic));
       // The first payload waits for Redis to confirm the channel (nothing is published before that anyway).
       const next = iterator.next.bind(iterator);
@@ -67,10 +78,8 @@ export const createRedisPubSub = async (url: string, log: FastifyBaseLogger): Pr
       };
       return iterator;
     },
-    listeners: async (topic) => {
-      const result = (await publisher.pubsub("NUMSUB", GRAPHQL_PUBSUB_PREFIX + topic)) as [string, number];
-      return Number(result[1] ?? 0);
-    },
+    // This instance's subscriptions on `topic`, once Redis confirmed its channel (0 before).
+    listeners: async (topic) => (channels.get(topic)?.confirmed ? local.listenerCount(topic) : 0),
     close: async () => {
       local.removeAllListeners();
       await Promise.all([
