@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
+import { syncPermissions } from "@hisob/core";
 import { createOutbox } from "@hisob/db";
 import {
   createLoaders,
@@ -10,11 +10,10 @@ import {
 } from "@hisob/graphql";
 import { graphql } from "graphql";
 import { composeServices } from "../apps/server/src/app-context";
-import { loadEnv, resolveDevCryptoKey } from "../apps/server/src/env";
 import { type App, buildServer } from "../apps/server/src/server";
 import { percentile, seconds } from "./measure";
 import type { Bench, BenchTable } from "./run";
-import { openPglite, openPostgres, seedUsers } from "./users.bench";
+import { benchEnv, benchTenantAdmin, openPglite, openPostgres, seedUsers } from "./users.bench";
 
 /**
  * GraphQL: `users(limit: 50)` with a filter, and `me`, alternating, 8 concurrent callers, through the
@@ -29,7 +28,6 @@ import { openPglite, openPostgres, seedUsers } from "./users.bench";
 const CONCURRENCY = 8;
 const DEFAULT_OPERATIONS = 400;
 const USERS = 5_000;
-const PASSWORD = "Bench-Passw0rd!";
 
 const USERS_QUERY = /* GraphQL */ `
   query {
@@ -77,34 +75,13 @@ export const graphqlBench: Bench = {
     try {
       const outbox = createOutbox(db);
       await syncPermissions(db);
-      const env = resolveDevCryptoKey(
-        loadEnv({
-          NODE_ENV: "test",
-          OIDC_ISSUER_URL: "http://localhost:3000",
-          OIDC_CRYPTO_KEY: "b".repeat(40),
-          GRAPHQL_RATE_LIMIT: "100000000",
-        }),
-      );
+      const env = benchEnv({ GRAPHQL_RATE_LIMIT: "100000000" });
       const { services } = composeServices(db, outbox, env, { uploadsDir: "/nonexistent" });
       app = await buildServer({ env, db, services, logger: false, events: outbox });
       await app.listen({ host: "127.0.0.1", port: 0 });
       const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/graphql`;
 
-      const tenant = await provisionTenant({ db, outbox }, { name: "Bench", isPlatform: false });
-      const email = "bench-admin@example.com";
-      await db.withTenant(tenant.id, (tx) =>
-        insertUser(tx, outbox, tenant.id, {
-          email,
-          password: PASSWORD,
-          firstName: "Bench",
-          lastName: "Admin",
-          roleNames: [ADMIN_ROLE_NAME],
-        }),
-      );
-      const { token } = await services.auth.login(
-        { email, password: PASSWORD },
-        { ip: "127.0.0.1", userAgent: "bench" },
-      );
+      const { tenant, token } = await benchTenantAdmin(db, outbox, services);
       await seedUsers(db, tenant.id, users ?? USERS);
 
       const documents = [USERS_QUERY, ME_QUERY];

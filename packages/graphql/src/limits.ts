@@ -110,46 +110,40 @@ export const operationCost = (
   return selectionCost({ schema, fragments, variables, visiting: new Set() }, root, operation.selectionSet);
 };
 
-const limitError = (message: string, reason: string) =>
-  new GraphQLError(message, { extensions: { code: "VALIDATION_ERROR", reason } });
+type CostArgs = {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null | undefined;
+  variableValues?: Record<string, unknown> | null | undefined;
+};
+
+/** The cost error when the operation `args` names costs more than `maxCost`; null otherwise. */
+const costProblem = (args: CostArgs, maxCost: number) => {
+  const operation = args.document.definitions.find(
+    (definition: DefinitionNode): definition is OperationDefinitionNode =>
+      definition.kind === Kind.OPERATION_DEFINITION &&
+      (args.operationName ? definition.name?.value === args.operationName : true),
+  );
+  if (!operation) return null;
+  const cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
+  if (cost <= maxCost) return null;
+  return {
+    errors: [
+      new GraphQLError(`validation error: query cost ${cost} exceeds the maximum of ${maxCost}`, {
+        extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
+      }),
+    ],
+  };
+};
 
 export const useCostLimit = (maxCost: number): Plugin => ({
   onExecute: ({ args, setResultAndStopExecution }) => {
-    const operation = args.document.definitions.find(
-      (definition: DefinitionNode): definition is OperationDefinitionNode =>
-        definition.kind === Kind.OPERATION_DEFINITION &&
-        (args.operationName ? definition.name?.value === args.operationName : true),
-    );
-    if (!operation) return;
-    const cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
-    if (cost > maxCost) {
-      setResultAndStopExecution({
-        errors: [
-          limitError(
-            `validation error: query cost ${cost} exceeds the maximum of ${maxCost}`,
-            "graphql.cost_limit",
-          ),
-        ],
-      });
-    }
+    const problem = costProblem(args as CostArgs, maxCost);
+    if (problem) setResultAndStopExecution(problem);
   },
   onSubscribe: ({ args, setResultAndStopExecution }) => {
-    const operation = args.document.definitions.find(
-      (definition: DefinitionNode): definition is OperationDefinitionNode =>
-        definition.kind === Kind.OPERATION_DEFINITION,
-    );
-    if (!operation) return;
-    const cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
-    if (cost > maxCost) {
-      setResultAndStopExecution({
-        errors: [
-          limitError(
-            `validation error: query cost ${cost} exceeds the maximum of ${maxCost}`,
-            "graphql.cost_limit",
-          ),
-        ],
-      });
-    }
+    const problem = costProblem(args as CostArgs, maxCost);
+    if (problem) setResultAndStopExecution(problem);
   },
 });
 

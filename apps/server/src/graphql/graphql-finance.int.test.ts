@@ -14,7 +14,11 @@ const categories: string[] = [];
 let statements = 0;
 
 beforeAll(async () => {
-  t = await createTestApp({ onQuery: () => (statements += 1) });
+  t = await createTestApp({
+    onQuery: () => {
+      statements += 1;
+    },
+  });
   ({ httpUrl: url } = await listen(t));
   tenantId = (await t.createTenant()).id;
   admin = await t.createUser(tenantId, "admin");

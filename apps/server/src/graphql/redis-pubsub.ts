@@ -21,7 +21,6 @@ export const createRedisPubSub = async (url: string, log: FastifyBaseLogger): Pr
   );
   const local = new EventEmitter();
   local.setMaxListeners(0);
-  const counts = new Map<string, number>();
 
   subscriber.on("message", (channel: string, message: string) => {
     if (!channel.startsWith(GRAPHQL_PUBSUB_PREFIX)) return;

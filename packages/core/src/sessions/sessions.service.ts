@@ -1,7 +1,7 @@
 import type { Db, Outbox } from "@hisob/db";
 import { AppError, type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
-import { endSessionsWhere } from "./end-sessions";
+import { endSessionsWhere, SESSION_SELECT } from "./end-sessions";
 import { hashToken, looksLikeToken } from "./session-token";
 
 /** A session as anyone may see it: addressed by its public id, never by its secret token. */
@@ -13,16 +13,6 @@ export type TSessionDto = {
   createdAt: Date;
   expiresAt: Date;
 };
-
-const SESSION_SELECT = {
-  id: true,
-  tenantId: true,
-  userId: true,
-  ip: true,
-  userAgent: true,
-  createdAt: true,
-  expiresAt: true,
-} as const;
 
 /** A session's public id (UUID) or the secret token `authenticate` returned. */
 export const ZSessionRef = z.string().trim().min(1).max(512);

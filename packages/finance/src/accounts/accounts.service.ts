@@ -107,7 +107,10 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
       requirePermission(ctx, "accounts:read:all");
       if (ids.length === 0) return [];
       const rows = await db.withTenant(ctx.tenantId, (tx) =>
-        tx.moneyAccount.findMany({ where: { tenantId: ctx.tenantId, id: { in: [...ids] } }, select: accountSelect }),
+        tx.moneyAccount.findMany({
+          where: { tenantId: ctx.tenantId, id: { in: [...ids] } },
+          select: accountSelect,
+        }),
       );
       return rows.map(toAccountDto);
     },

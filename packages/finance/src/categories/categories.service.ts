@@ -150,7 +150,10 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
       requirePermission(ctx, "categories:read:all");
       if (ids.length === 0) return [];
       const rows = await db.withTenant(ctx.tenantId, (tx) =>
-        table(tx).findMany({ where: { tenantId: ctx.tenantId, id: { in: [...ids] } }, select: categorySelect }),
+        table(tx).findMany({
+          where: { tenantId: ctx.tenantId, id: { in: [...ids] } },
+          select: categorySelect,
+        }),
       );
       return rows.map(toDto);
     },

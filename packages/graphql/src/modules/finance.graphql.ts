@@ -16,6 +16,26 @@ import type { GraphqlModule } from "../registry";
  * the records a page points to are read through per-request loaders, one query per kind per page.
  */
 
+/** Payments and expenses have the same shape (one ledger entry each). */
+const DOCUMENT_FIELDS = /* GraphQL */ `
+    id: ID!
+    accountId: ID!
+    "Needs accounts:read:all (else null with a FORBIDDEN error at this path)."
+    account: MoneyAccount
+    currency: String!
+    amount: Int64!
+    "Calendar date, YYYY-MM-DD."
+    date: String!
+    counterpartyId: ID
+    counterparty: Counterparty
+    categoryId: ID
+    category: Category
+    comment: String!
+    transactionId: ID!
+    createdBy: ID!
+    createdAt: Time!
+    updatedAt: Time!`;
+
 const typeDefs = /* GraphQL */ `
   type MoneyAccount {
     id: ID!
@@ -48,42 +68,12 @@ const typeDefs = /* GraphQL */ `
 
   "Money in: a payment received into an account."
   type Payment {
-    id: ID!
-    accountId: ID!
-    "Needs accounts:read:all (else null with a FORBIDDEN error at this path)."
-    account: MoneyAccount
-    currency: String!
-    amount: Int64!
-    "Calendar date, YYYY-MM-DD."
-    date: String!
-    counterpartyId: ID
-    counterparty: Counterparty
-    categoryId: ID
-    category: Category
-    comment: String!
-    transactionId: ID!
-    createdBy: ID!
-    createdAt: Time!
-    updatedAt: Time!
+${DOCUMENT_FIELDS}
   }
 
   "Money out: an expense paid from an account."
   type Expense {
-    id: ID!
-    accountId: ID!
-    account: MoneyAccount
-    currency: String!
-    amount: Int64!
-    date: String!
-    counterpartyId: ID
-    counterparty: Counterparty
-    categoryId: ID
-    category: Category
-    comment: String!
-    transactionId: ID!
-    createdBy: ID!
-    createdAt: Time!
-    updatedAt: Time!
+${DOCUMENT_FIELDS}
   }
 
   enum TransactionType {
