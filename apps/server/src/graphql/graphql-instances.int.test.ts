@@ -82,3 +82,16 @@ it("delivers sessionDeleted across instances through Redis", async () => {
     redis.disconnect();
   }
 });
+
+it("shares the rate-limit counter between instances through Redis", async () => {
+  // Both instances listen since the first test.
+  const urlOf = (instance: TestApp) =>
+    `http://127.0.0.1:${(instance.app.server.address() as { port: number }).port}/api/graphql`;
+  const [urlA, urlB] = [urlOf(a), urlOf(b)];
+  const tenantId = (await a.createTenant()).id;
+  const user = await a.createUser(tenantId, []);
+  const first = await gql(urlA, "{ me { id } }", { headers: user.headers });
+  const second = await gql(urlB, "{ me { id } }", { headers: user.headers });
+  expect(first.headers.get("x-ratelimit-remaining")).toBe("999");
+  expect(second.headers.get("x-ratelimit-remaining")).toBe("998");
+});
