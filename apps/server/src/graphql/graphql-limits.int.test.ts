@@ -1,5 +1,7 @@
 import type { GraphqlModule } from "@hisob/graphql";
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { createTestApp, type TestApp } from "../testing/test-app";
 import { codeOf, gql, listen } from "./graphql-test-kit";
 
@@ -42,6 +44,7 @@ const probeModule: GraphqlModule = {
 
 let t: TestApp;
 let url: string;
+let wsUrl: string;
 let tenantId: string;
 
 beforeAll(async () => {
@@ -49,7 +52,7 @@ beforeAll(async () => {
     env: { GRAPHQL_RATE_LIMIT: "5" },
     graphql: { limits: { timeoutMs: 300 }, extraModules: [probeModule] },
   });
-  ({ httpUrl: url } = await listen(t));
+  ({ httpUrl: url, wsUrl } = await listen(t));
   tenantId = (await t.createTenant()).id;
 });
 afterAll(async () => t?.close());
@@ -145,5 +148,32 @@ describe("rate limit", () => {
     // Another user has a budget of their own.
     const other = await t.createUser(tenantId, []);
     expect((await gql(url, "{ me { id } }", { headers: other.headers })).status).toBe(200);
+  });
+
+  it("counts operations over WebSocket too, and applies the limits there", async () => {
+    const user = await t.createUser(tenantId, []);
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { Authorization: `Bearer ${user.token}` },
+    });
+    try {
+      const run = async (query: string) => {
+        try {
+          return (await client.iterate({ query }).next()).value as {
+            errors?: { extensions?: { code?: string; reason?: string } }[];
+          };
+        } catch (errors) {
+          return { errors: errors as { extensions?: { code?: string; reason?: string } }[] };
+        }
+      };
+      const deep = await run(nested(11));
+      expect(deep.errors?.[0]?.extensions).toMatchObject({ reason: "graphql.depth_limit" });
+      for (let index = 0; index < 4; index += 1) expect((await run("{ me { id } }")).errors).toBeUndefined();
+      expect((await run("{ me { id } }")).errors?.[0]?.extensions).toMatchObject({ code: "RATE_LIMITED" });
+    } finally {
+      await client.dispose();
+    }
   });
 });
