@@ -53,6 +53,7 @@ describe("loadEnv defaults", () => {
         allowedOrigins: [],
       },
       rateLimit: { enabled: true, windowSeconds: 900, authorize: 100, token: 50, userinfo: 200, keys: 500 },
+      graphql: { graphiql: true, rateLimit: 1000, rateLimitWindowSeconds: 60 },
       warnings: [expect.stringContaining("OIDC_ISSUER_URL is not set")],
     });
   });

@@ -403,6 +403,8 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     method: "GET",
     url: GRAPHQL_PATH,
     config: { public: true },
+    // GraphQL documents itself (introspection, schema.graphql); it is not part of the REST reference.
+    schema: { hide: true },
     // A browser page of another site must not open a socket with our user's cookie (CSWSH).
     preValidation: async (request, reply) => {
       if (!request.ws) return;
@@ -423,6 +425,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     method: "POST",
     url: GRAPHQL_PATH,
     config: { public: true },
+    schema: { hide: true },
     bodyLimit: GRAPHQL_BODY_LIMIT,
     handler: handleHttp,
   });
