@@ -58,6 +58,18 @@ describe("loadEnv defaults", () => {
     });
   });
 
+  it("turns GraphiQL off in production unless GRAPHIQL_ENABLED says otherwise", () => {
+    expect(loadEnv(PRODUCTION).graphql.graphiql).toBe(false);
+    expect(loadEnv({ ...PRODUCTION, GRAPHIQL_ENABLED: "true" }).graphql.graphiql).toBe(true);
+    expect(loadEnv({ GRAPHIQL_ENABLED: "false" }).graphql.graphiql).toBe(false);
+    expect(
+      loadEnv({ GRAPHQL_RATE_LIMIT: "50", GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: "900" }).graphql,
+    ).toMatchObject({
+      rateLimit: 50,
+      rateLimitWindowSeconds: 900,
+    });
+  });
+
   it("derives the default issuer from PORT", () => {
     expect(loadEnv({ PORT: "8080" }).oidc.issuerUrl).toBe("http://localhost:8080");
   });

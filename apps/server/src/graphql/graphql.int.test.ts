@@ -358,6 +358,15 @@ describe("transport", () => {
     expect(res.status).toBe(413);
   });
 
+  it("serves no GraphiQL when it is turned off", async () => {
+    const off = await createTestApp({ env: { GRAPHIQL_ENABLED: "false" } });
+    try {
+      expect((await off.app.inject({ method: "GET", url: "/graphql" })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
   it("serves GraphiQL at /graphql outside production", async () => {
     const res = await fetch(url.replace("/api/graphql", "/graphql"));
     expect(res.status).toBe(200);
