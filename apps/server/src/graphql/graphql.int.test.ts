@@ -358,6 +358,19 @@ describe("transport", () => {
     expect(res.status).toBe(413);
   });
 
+  it("refuses subscriptions over plain HTTP (they are served over WebSocket)", async () => {
+    for (const accept of ["application/json", "text/event-stream", "multipart/mixed"]) {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept, ...admin.headers },
+        body: JSON.stringify({ query: "subscription { sessionDeleted { token } }" }),
+      });
+      expect(res.status, accept).toBe(406);
+      const body = (await res.json()) as { errors: { extensions: { reason: string } }[] };
+      expect(body.errors[0]?.extensions.reason).toBe("graphql.subscription_over_http");
+    }
+  });
+
   it("serves no GraphiQL when it is turned off", async () => {
     const off = await createTestApp({ env: { GRAPHIQL_ENABLED: "false" } });
     try {

@@ -83,6 +83,12 @@ const errorBody = (error: AppError, request: FastifyRequest): GraphqlErrorBody =
   };
 };
 
+const subscriptionOverHttp = () =>
+  new AppError("VALIDATION_ERROR", {
+    reason: "graphql.subscription_over_http",
+    message: `validation error: subscriptions are served over WebSocket (graphql-ws) at ${GRAPHQL_PATH}`,
+  });
+
 const callerKey = (caller: TenantContext | null, ip: string) =>
   caller ? `user:${caller.tenantId}:${caller.actor.userId}` : `ip:${ip}`;
 
@@ -251,6 +257,11 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
         }),
       );
     }
+    // Subscriptions are served over WebSocket only: no SSE or multipart streams over plain HTTP.
+    const accept = request.headers.accept ?? "";
+    if (/text\/event-stream|multipart\/mixed/i.test(accept) && !/json|\*\/\*/i.test(accept)) {
+      return refuse(reply, request, 406, subscriptionOverHttp());
+    }
     const operations = request.method === "POST" && Array.isArray(request.body) ? request.body.length : 1;
     const budget = await takeBudget(
       callerKey(request.ctx, request.ip),
@@ -263,15 +274,11 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
 
     const context = requestContext(request, reply, request.ctx);
     const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
+    if (response.status === 406) return refuse(reply, request, 406, subscriptionOverHttp());
     reply.code(response.status);
     response.headers.forEach((value, name) => {
       if (name !== "content-length") reply.header(name, value);
     });
-    const type = response.headers.get("content-type") ?? "";
-    if (type.includes("text/event-stream")) {
-      reply.header("cache-control", "no-store");
-      return reply.send(response.body);
-    }
     const body = await response.text();
     const isMutation = context.executed.operations.has("mutation");
     const hasErrors = body.includes('"errors"');

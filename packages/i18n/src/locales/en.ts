@@ -31,6 +31,7 @@ export const en = {
       invalid_document: "The query does not match the schema.",
       timeout: "The query took too long and was cancelled.",
       origin_not_allowed: "This site may not open a connection to the API.",
+      subscription_over_http: "Subscriptions are served over WebSocket (graphql-ws) only.",
     },
     user: {
       outranks_you:

@@ -28,6 +28,7 @@ export const ru: Messages = {
       invalid_document: "Запрос не соответствует схеме.",
       timeout: "Запрос выполнялся слишком долго и был отменён.",
       origin_not_allowed: "Этому сайту нельзя подключаться к API.",
+      subscription_over_http: "Подписки доступны только через WebSocket (graphql-ws).",
     },
     user: {
       outranks_you:

@@ -29,6 +29,7 @@ export const uz: Messages = {
       invalid_document: "So‘rov sxemaga mos kelmaydi.",
       timeout: "So‘rov juda uzoq davom etdi va bekor qilindi.",
       origin_not_allowed: "Bu saytga API bilan ulanishga ruxsat yo‘q.",
+      subscription_over_http: "Obunalar faqat WebSocket (graphql-ws) orqali beriladi.",
     },
     user: {
       outranks_you:
