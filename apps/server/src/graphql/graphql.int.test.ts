@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOidcKit } from "../oidc/oidc-test-kit";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
 import { codeOf, gql, listen } from "./graphql-test-kit";
 
@@ -234,52 +234,20 @@ describe("deleteSession", () => {
 
 describe("deleteSession and OIDC", () => {
   it("ends the OIDC grants and tokens issued from the session", async () => {
-    const CALLBACK = "https://rp.example/cb";
-    const created = await t.oidc.clients.create({ name: "RP", redirectUris: [CALLBACK] });
-    const basic = `Basic ${Buffer.from(`${created.client.clientId}:${created.clientSecret ?? ""}`).toString("base64")}`;
+    const kit = createOidcKit(t);
+    const client = await kit.register();
     const user = await t.createUser(tenantId, []);
     const second = (
       await gql(url, AUTHENTICATE, { variables: { email: user.email, password: user.password } })
     ).body.data?.authenticate as AuthSession;
-    const verifier = randomBytes(32).toString("base64url");
-    const authorize = await t.app.inject({
-      method: "GET",
-      url: `/oidc/authorize?${new URLSearchParams({
-        client_id: created.client.clientId,
-        redirect_uri: CALLBACK,
-        response_type: "code",
-        scope: "openid",
-        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-        code_challenge_method: "S256",
-      })}`,
-      cookies: { session: second.token },
-    });
-    const code = new URL(authorize.headers.location as string).searchParams.get("code") ?? "";
-    const tokens = await t.app.inject({
-      method: "POST",
-      url: "/oidc/token",
-      headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: CALLBACK,
-        code_verifier: verifier,
-      }).toString(),
-    });
-    const accessToken = (tokens.json() as { access_token: string }).access_token;
-    const userinfo = () =>
-      t.app.inject({
-        method: "GET",
-        url: "/oidc/userinfo",
-        headers: { authorization: `Bearer ${accessToken}` },
-      });
-    expect((await userinfo()).statusCode).toBe(200);
+    const tokens = await kit.tokensFor(client, second.token);
+    await kit.expectAccessTokenAlive(tokens.access_token);
     const ended = await gql(url, "mutation($t: String!) { deleteSession(token: $t) }", {
       variables: { t: second.session.token },
       headers: user.headers,
     });
     expect(ended.body).toEqual({ data: { deleteSession: true } });
-    expect((await userinfo()).statusCode).toBe(401);
+    await kit.expectAccessTokenDead(tokens.access_token);
   });
 });
 
