@@ -18,6 +18,7 @@ const probeModule: GraphqlModule = {
     type Query {
       probe: Probe!
       slow(ms: Int!): String
+      broken: String
     }
   `,
   resolvers: {
@@ -29,6 +30,9 @@ const probeModule: GraphqlModule = {
     },
     Query: {
       probe: () => ({}),
+      broken: () => {
+        throw new Error("connection to 10.0.0.7 refused: password for user secret_admin");
+      },
       slow: (_: unknown, args: { ms: number }, _context: unknown, info: { signal?: AbortSignal }) =>
         new Promise<string>((resolve) => {
           const timer = setTimeout(() => resolve("done"), args.ms);
@@ -116,6 +120,23 @@ describe("limits", () => {
       extensions: { code: "UNAVAILABLE", reason: "graphql.timeout" },
     });
     expect(aborted).toBe(true);
+  });
+});
+
+describe("unexpected errors", () => {
+  it("are masked as INTERNAL with the request id, never leaking their text", async () => {
+    const user = await t.createUser(tenantId, []);
+    const res = await gql(url, "{ broken probe { id } }", {
+      headers: { ...user.headers, "x-request-id": "req-masked-1" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ broken: null, probe: { id: "p" } });
+    expect(res.body.errors?.[0]).toMatchObject({
+      message: "Internal server error",
+      path: ["broken"],
+      extensions: { code: "INTERNAL", requestId: "req-masked-1" },
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/secret_admin|10\.0\.0\.7/);
   });
 });
 
