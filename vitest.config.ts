@@ -4,12 +4,18 @@ const exclude = ["**/node_modules/**", "**/generated/**", ".tmp/**"];
 
 // Three projects: fast unit tests (no database), integration tests (a real database: PGlite by
 // default, PostgreSQL when DATABASE_URL is set) and browser end-to-end tests.
+// graphql ships CommonJS and ESM builds; Node loads the CommonJS one for yoga and graphql-ws, so our
+// code must too (two copies of graphql refuse each other's types: "from another module or realm").
+const resolve = { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] };
+
 export default defineConfig({
+  resolve,
   test: {
     // Two cores on our machines: two workers keep integration files from starving each other.
     maxWorkers: 2,
     projects: [
       {
+        resolve,
         test: {
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
@@ -17,6 +23,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: "integration",
           include: ["packages/*/src/**/*.int.test.ts", "apps/*/src/**/*.int.test.ts"],
@@ -27,6 +34,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: "e2e",
           include: ["e2e/**/*.spec.ts"],

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
+import { graphqlBench } from "./graphql.bench";
 import { oidcBench } from "./oidc.bench";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
@@ -28,6 +29,7 @@ const benches: Bench[] = [
   oidcBench,
   financeLedgerBench,
   financeReportsBench,
+  graphqlBench,
 ];
 
 const ZArgs = z.object({

@@ -6,10 +6,11 @@ import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
-import { createDb, createOutbox, type Db, migrate } from "@hisob/db";
+import { createDb, createOutbox, type Db, migrate, type Outbox } from "@hisob/db";
 import ExcelJS from "exceljs";
 // The server's own wiring; importing it also registers every module's permissions, as the server does.
 import { composeServices } from "../apps/server/src/app-context";
+import type { AppServices } from "../apps/server/src/app-services";
 import { loadEnv, resolveDevCryptoKey } from "../apps/server/src/env";
 import { type App, buildServer } from "../apps/server/src/server";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "../packages/db/src/sql-connection";
@@ -32,7 +33,7 @@ const DEFAULT_REQUESTS = 50;
 const WARMUP_REQUESTS = 5;
 const PASSWORD = "Bench-Passw0rd!";
 
-type BenchDatabase = {
+export type BenchDatabase = {
   label: string;
   db: Db;
   /** Raw connection on the same database (superuser/owner, no tenant role): the baselines. */
@@ -40,7 +41,7 @@ type BenchDatabase = {
   close(): Promise<void>;
 };
 
-const openPglite = async (): Promise<BenchDatabase> => {
+export const openPglite = async (): Promise<BenchDatabase> => {
   const pglite = new PGlite();
   const sql = pgliteConnection(pglite);
   await migrate(sql);
@@ -57,7 +58,7 @@ const openPglite = async (): Promise<BenchDatabase> => {
 };
 
 /** A throwaway database on the server of `adminUrl`, migrated, dropped on close. */
-const openPostgres = async (adminUrl: string): Promise<BenchDatabase> => {
+export const openPostgres = async (adminUrl: string): Promise<BenchDatabase> => {
   const name = `hisob_bench_${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
   const admin = await connectPostgres(adminUrl);
   await admin.exec(`CREATE DATABASE ${name}`);
@@ -91,7 +92,38 @@ const openPostgres = async (adminUrl: string): Promise<BenchDatabase> => {
  * `count` users (plus roles, groups and their links) in one tenant, one INSERT … SELECT each, each
  * in its own withTenant transaction (PostgreSQL's interactive transactions time out after 15 s).
  */
-const seedUsers = async (db: Db, tenantId: string, count: number) => {
+/** The environment every server bench runs with (plus `extra` variables). */
+export const benchEnv = (extra: Record<string, string> = {}) =>
+  resolveDevCryptoKey(
+    loadEnv({
+      NODE_ENV: "test",
+      OIDC_ISSUER_URL: "http://localhost:3000",
+      OIDC_CRYPTO_KEY: "b".repeat(40),
+      ...extra,
+    }),
+  );
+
+/** A "Bench" tenant with an administrator, signed in: its session token. */
+export const benchTenantAdmin = async (db: Db, outbox: Outbox, services: AppServices) => {
+  const tenant = await provisionTenant({ db, outbox }, { name: "Bench", isPlatform: false });
+  const email = "bench-admin@example.com";
+  await db.withTenant(tenant.id, (tx) =>
+    insertUser(tx, outbox, tenant.id, {
+      email,
+      password: PASSWORD,
+      firstName: "Bench",
+      lastName: "Admin",
+      roleNames: [ADMIN_ROLE_NAME],
+    }),
+  );
+  const { token } = await services.auth.login(
+    { email, password: PASSWORD },
+    { ip: "127.0.0.1", userAgent: "bench" },
+  );
+  return { tenant, token };
+};
+
+export const seedUsers = async (db: Db, tenantId: string, count: number) => {
   const run = (sql: string, ...params: unknown[]) =>
     db.withTenant(tenantId, (tx) => tx.$executeRawUnsafe(sql, ...params));
   // ~50 users share each last name, so the id tie-break of the sort matters; created_at is unique.
@@ -293,34 +325,14 @@ export const usersBench: Bench = {
     try {
       const outbox = createOutbox(db);
       await syncPermissions(db);
-      const env = resolveDevCryptoKey(
-        loadEnv({
-          NODE_ENV: "test",
-          OIDC_ISSUER_URL: "http://localhost:3000",
-          OIDC_CRYPTO_KEY: "b".repeat(40),
-        }),
-      );
+      const env = benchEnv();
       // Every module's services, wired as the server wires them (the OpenID provider is not started:
       // the bench authenticates with a session token, which is verified first).
       const { services } = composeServices(db, outbox, env, { uploadsDir });
       app = await buildServer({ env, db, services, logger: false });
       await app.ready();
 
-      const tenant = await provisionTenant({ db, outbox }, { name: "Bench", isPlatform: false });
-      const adminEmail = "bench-admin@example.com";
-      await db.withTenant(tenant.id, (tx) =>
-        insertUser(tx, outbox, tenant.id, {
-          email: adminEmail,
-          password: PASSWORD,
-          firstName: "Bench",
-          lastName: "Admin",
-          roleNames: [ADMIN_ROLE_NAME],
-        }),
-      );
-      const { token } = await services.auth.login(
-        { email: adminEmail, password: PASSWORD },
-        { ip: "127.0.0.1", userAgent: "bench" },
-      );
+      const { tenant, token } = await benchTenantAdmin(db, outbox, services);
       const headers = { authorization: `Bearer ${token}` };
 
       // 1. Seed.

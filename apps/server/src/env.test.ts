@@ -53,7 +53,20 @@ describe("loadEnv defaults", () => {
         allowedOrigins: [],
       },
       rateLimit: { enabled: true, windowSeconds: 900, authorize: 100, token: 50, userinfo: 200, keys: 500 },
+      graphql: { graphiql: true, rateLimit: 1000, rateLimitWindowSeconds: 60 },
       warnings: [expect.stringContaining("OIDC_ISSUER_URL is not set")],
+    });
+  });
+
+  it("turns GraphiQL off in production unless GRAPHIQL_ENABLED says otherwise", () => {
+    expect(loadEnv(PRODUCTION).graphql.graphiql).toBe(false);
+    expect(loadEnv({ ...PRODUCTION, GRAPHIQL_ENABLED: "true" }).graphql.graphiql).toBe(true);
+    expect(loadEnv({ GRAPHIQL_ENABLED: "false" }).graphql.graphiql).toBe(false);
+    expect(
+      loadEnv({ GRAPHQL_RATE_LIMIT: "50", GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: "900" }).graphql,
+    ).toMatchObject({
+      rateLimit: 50,
+      rateLimitWindowSeconds: 900,
     });
   });
 

@@ -51,6 +51,13 @@ export type Env = {
     userinfo: number;
     keys: number;
   };
+  graphql: {
+    /** Serve the GraphiQL IDE at /graphql (default: on except in production). */
+    graphiql: boolean;
+    /** GraphQL operations per caller (user, else IP) per window. */
+    rateLimit: number;
+    rateLimitWindowSeconds: number;
+  };
   /** Things main should log loudly at boot (development defaults in use, risky settings). */
   warnings: string[];
 };
@@ -226,6 +233,9 @@ const shape = {
   OIDC_RATE_LIMIT_KEYS: positiveInteger(),
   OIDC_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
   OIDC_ALLOWED_ORIGINS: originList(),
+  GRAPHIQL_ENABLED: boolean(),
+  GRAPHQL_RATE_LIMIT: positiveInteger(),
+  GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
 };
 
 type VariableName = keyof typeof shape;
@@ -327,6 +337,11 @@ const toEnv = (vars: TEnvVariables): Env => {
       token: vars.OIDC_RATE_LIMIT_TOKEN ?? 50,
       userinfo: vars.OIDC_RATE_LIMIT_USERINFO ?? 200,
       keys: vars.OIDC_RATE_LIMIT_KEYS ?? 500,
+    },
+    graphql: {
+      graphiql: vars.GRAPHIQL_ENABLED ?? !isProduction,
+      rateLimit: vars.GRAPHQL_RATE_LIMIT ?? 1000,
+      rateLimitWindowSeconds: vars.GRAPHQL_RATE_LIMIT_WINDOW_SECONDS ?? 60,
     },
     warnings,
   };

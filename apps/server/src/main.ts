@@ -36,7 +36,13 @@ const main = async () => {
     shareAttemptBudgets: true,
     log: (message) => console.log(`hisob: ${message}`),
   });
-  const app = await buildServer({ env, db: context.db, services: context.services, oidc: context.oidc });
+  const app = await buildServer({
+    env,
+    db: context.db,
+    services: context.services,
+    oidc: context.oidc,
+    events: context.outbox,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -13,6 +13,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppServices } from "./app-services";
 import type { Env } from "./env";
+import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.routes";
 import { registerAuthContext } from "./http/auth-context";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
@@ -54,6 +55,10 @@ export type ServerDeps = {
   oidc?: OidcProvider;
   /** Fastify logger option: false to silence, or pino options. Default: JSON logs at env's LOG_LEVEL. */
   logger?: FastifyServerOptions["logger"];
+  /** Domain events after commit (the outbox): feed GraphQL subscriptions. */
+  events?: GraphqlRoutesOptions["events"];
+  /** GraphQL test hooks: lower limits, extra modules, access to the pub/sub. */
+  graphql?: Pick<GraphqlRoutesOptions, "limits" | "extraModules" | "onPubSub">;
   /** Time source of the OIDC rate-limit windows (tests pass their manual clock); default the system clock. */
   clock?: Clock;
 };
@@ -98,19 +103,14 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
 
   await registerOpenApi(app);
   await app.register(healthRoutes, { db: deps.db });
-  if (deps.services) await registerApiRoutes(app, deps.services, env, deps.oidc, deps.clock);
+  if (deps.services) await registerApiRoutes(app, deps.services, deps);
 
   return app;
 };
 
 /** Every API route, behind one context hook (cookie or bearer → TenantContext; CSRF rules). */
-const registerApiRoutes = async (
-  app: App,
-  services: AppServices,
-  env: Env,
-  oidc: OidcProvider | undefined,
-  clock: Clock | undefined,
-) => {
+const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDeps) => {
+  const { env, oidc, clock } = deps;
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
   await app.register(loginRoutes, { services, issuerUrl: env.oidc.issuerUrl });
@@ -129,5 +129,6 @@ const registerApiRoutes = async (
   await app.register(financeReportsRoutes, { services });
   await app.register(financeExportsRoutes, { services });
   await app.register(trpcRoutes, { services });
+  await app.register(graphqlRoutes, { services, env, events: deps.events, clock, ...deps.graphql });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
 };

@@ -7,6 +7,7 @@ import { createContextService } from "./auth/context.service";
 import { createCurrenciesService } from "./currencies/currencies.service";
 import { createGroupsService } from "./groups/groups.service";
 import { createRolesService } from "./roles/roles.service";
+import { createSessionsService } from "./sessions/sessions.service";
 import { createTenantsService } from "./tenants/tenants.service";
 import { createLocalStorage } from "./uploads/local-storage";
 import { createUploadsService } from "./uploads/uploads.service";
@@ -42,6 +43,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     auth,
     context: createContextService({ db, clock }),
     users: createUsersService({ db, outbox, emailTakenBudget: budgets.emailTaken }),
+    sessions: createSessionsService({ db, outbox, clock }),
     roles: createRolesService({ db, clock }),
     groups: createGroupsService({ db, clock }),
     account: createAccountService({ db, outbox, currentPasswordBudget: budgets.currentPassword }),

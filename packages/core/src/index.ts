@@ -81,6 +81,7 @@ export {
 } from "./roles/roles.schema";
 export { createRolesService, type RolesService } from "./roles/roles.service";
 export { hashToken, newSessionToken } from "./sessions/session-token";
+export { createSessionsService, type SessionsService, type TSessionDto } from "./sessions/sessions.service";
 export {
   ADMIN_ROLE_NAME,
   type ProvisionedTenant,
@@ -113,6 +114,8 @@ export {
   type TListUsersQuery,
   type TUpdateUserInput,
   type TUserDto,
+  type TUserListing,
+  USER_FILTERS,
   USER_SORT_FIELDS,
   ZAssignRolesInput,
   ZCreateUserInput,

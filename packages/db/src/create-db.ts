@@ -23,6 +23,8 @@ export type DbConfig = {
   purpose?: string;
   /** Connection pool size for PostgreSQL. */
   poolSize?: number;
+  /** Hears every SQL statement the client sends (tests count them to prove batching). */
+  onQuery?: (sql: string) => void;
 };
 
 export type TxOptions = {
@@ -67,6 +69,7 @@ const describeOpenError = (error: unknown): string => {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const createDb = async (config: DbConfig): Promise<Db> => {
+  const queryLog = config.onQuery ? { log: [{ emit: "event" as const, level: "query" as const }] } : {};
   let lock: DataDirLock | undefined;
   let pglite: PGlite | undefined;
   let prisma: PrismaClient;
@@ -91,6 +94,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
         options: "-c TimeZone=UTC",
       }),
       transactionOptions: { maxWait: 5_000, timeout: 15_000 },
+      ...queryLog,
     });
   } else {
     if (config.pglite) {
@@ -114,7 +118,15 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       adapter: new PrismaPGlite(embedded),
       // One connection serialises every transaction: allow a queue to form rather than time out.
       transactionOptions: { maxWait: 30_000, timeout: 60_000 },
+      ...queryLog,
     });
+  }
+  if (config.onQuery) {
+    const onQuery = config.onQuery;
+    (prisma as unknown as { $on(event: "query", listener: (event: { query: string }) => void): void }).$on(
+      "query",
+      (event) => onQuery(event.query),
+    );
   }
 
   /** A transaction as `role`, optionally scoped to a tenant; after-commit hooks run once it commits. */

@@ -2,6 +2,7 @@ export * from "./clock";
 export * from "./context";
 export * from "./errors";
 export * from "./events";
+export * from "./filters";
 export * from "./ids";
 export * from "./locale";
 export * from "./money";

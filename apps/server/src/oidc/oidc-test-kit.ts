@@ -124,7 +124,7 @@ export const createOidcKit = (t: TestApp) => {
       responseHeaders: res.headers,
       responseBody: res.body,
     });
-    return new Response(res.statusCode === 204 ? null : res.rawPayload, {
+    return new Response(res.statusCode === 204 ? null : new Uint8Array(res.rawPayload), {
       status: res.statusCode,
       headers: flatHeaders(res.headers),
     });

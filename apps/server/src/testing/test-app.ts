@@ -15,7 +15,7 @@ import type { OidcProvider } from "@hisob/oidc";
 import { composeServices } from "../app-context";
 import type { AppServices } from "../app-services";
 import { loadEnv, resolveDevCryptoKey } from "../env";
-import { type App, buildServer } from "../server";
+import { type App, buildServer, type ServerDeps } from "../server";
 
 /**
  * An in-process server on a fresh test database (PGlite, or PostgreSQL with DATABASE_URL), with
@@ -66,9 +66,23 @@ export const createTestApp = async (
     env?: Record<string, string>;
     /** PostgreSQL connection pool size (default 4); concurrency tests ask for more. */
     poolSize?: number;
+    /** Hears every SQL statement (tests count them). */
+    onQuery?: (sql: string) => void;
+    /**
+     * Serve an existing database (a second instance beside another test app); it is left open on close.
+     * The instance still has its own outbox, services, pub/sub and rate-limit counters.
+     */
+    db?: Db;
+    /** GraphQL test hooks (lower limits, extra modules, the pub/sub). */
+    graphql?: ServerDeps["graphql"];
   } = {},
 ): Promise<TestApp> => {
-  const db = await createTestDb(options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  const db =
+    options.db ??
+    (await createTestDb({
+      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    }));
   const outbox = createOutbox(db);
   await syncPermissions(db);
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));
@@ -94,6 +108,8 @@ export const createTestApp = async (
     services,
     oidc,
     logger: false,
+    events: outbox,
+    ...(options.graphql ? { graphql: options.graphql } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await app.ready();
@@ -156,7 +172,7 @@ export const createTestApp = async (
     uploadsDir,
     close: async () => {
       await app.close();
-      await db.close();
+      if (!options.db) await db.close();
       rmSync(uploadsDir, { recursive: true, force: true });
     },
     createTenant,

@@ -22,6 +22,7 @@ export const CORE_PERMISSIONS = registerPermissions("core", {
   "uploads:read:own": "Read one's own uploads",
   "uploads:delete:all": "Delete uploads",
   "uploads:delete:own": "Delete one's own uploads",
+  "sessions:delete:all": "End other users' sessions (everyone may end their own)",
 });
 
 // Managing tenants crosses tenant lines: only roles of the platform tenant may hold these.

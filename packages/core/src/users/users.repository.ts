@@ -1,4 +1,5 @@
 import type { Prisma, Tx } from "@hisob/db";
+import { filterConditions, type TypedFilter } from "@hisob/kernel";
 import type { z } from "zod";
 import { loadEffectivePermissions } from "../permissions/effective-permissions";
 import type { TListUsersQuery, TUserDto, ZListUsersQuery } from "./users.schema";
@@ -60,14 +61,30 @@ export const usersWhere = (
 /** Users of one tenant; every query carries the tenant (wall 1; RLS is wall 2). */
 export const usersRepository = {
   /** Page of users as DTOs: one query for rows, one for the total, one for permissions. */
-  list: async (tx: Tx, tenantId: string, query: z.output<typeof ZListUsersQuery>, onlyUserId?: string) => {
-    const where = { ...usersWhere(tenantId, query), ...(onlyUserId ? { id: onlyUserId } : {}) };
+  list: async (
+    tx: Tx,
+    tenantId: string,
+    query: z.output<typeof ZListUsersQuery>,
+    onlyUserId?: string,
+    listing: {
+      filters?: readonly TypedFilter[];
+      sort?: readonly { field: string; order: "asc" | "desc" }[];
+    } = {},
+  ) => {
+    const conditions = filterConditions(listing.filters ?? []) as Prisma.UserWhereInput[];
+    const where: Prisma.UserWhereInput = {
+      ...usersWhere(tenantId, query),
+      ...(onlyUserId ? { id: onlyUserId } : {}),
+      ...(conditions.length > 0 ? { AND: conditions } : {}),
+    };
+    const sort = listing.sort?.length ? listing.sort : [{ field: query.sortBy, order: query.order }];
+    const last = sort[sort.length - 1]?.order ?? query.order;
     const [rows, total] = await Promise.all([
       tx.user.findMany({
         where,
         select: USER_SELECT,
         // The id breaks ties so pages never repeat or skip rows.
-        orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+        orderBy: [...sort.map(({ field, order }) => ({ [field]: order })), { id: last }],
         skip: query.offset,
         take: query.limit,
       }),

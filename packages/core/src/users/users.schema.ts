@@ -1,4 +1,12 @@
-import { checkPasswordStrength, ZLocale, ZPagination, ZQueryBoolean, ZRequiredLine } from "@hisob/kernel";
+import {
+  checkPasswordStrength,
+  type FilterSpec,
+  LOCALES,
+  ZLocale,
+  ZPagination,
+  ZQueryBoolean,
+  ZRequiredLine,
+} from "@hisob/kernel";
 import { z } from "zod";
 
 export const ZEmail = z
@@ -72,6 +80,21 @@ export const ZUserDto = z
 export type TUserDto = z.infer<typeof ZUserDto>;
 
 export const USER_SORT_FIELDS = ["email", "firstName", "lastName", "createdAt", "updatedAt"] as const;
+
+/** Fields a users list may be filtered on (GraphQL `filters`), with their types. */
+export const USER_FILTERS: FilterSpec = {
+  id: { kind: "uuid" },
+  email: { kind: "string" },
+  firstName: { kind: "string" },
+  lastName: { kind: "string" },
+  uiLanguage: { kind: "enum", values: LOCALES },
+  active: { kind: "boolean", column: "isActive" },
+  createdAt: { kind: "time" },
+  updatedAt: { kind: "time" },
+};
+
+/** A list's generic filters and multi-field sort (GraphQL); checked by the service against the lists' specs. */
+export type TUserListing = { filters?: unknown; sortBy?: unknown };
 
 export const ZListUsersQuery = z.object({
   ...ZPagination.shape,

@@ -4,7 +4,9 @@ import {
   hashPassword,
   isAppError,
   type Page,
+  parseFilters,
   parseInput,
+  parseSort,
   requirePermission,
   requireScope,
   type TenantContext,
@@ -20,6 +22,9 @@ import { usersRepository } from "./users.repository";
 import {
   type TListUsersQuery,
   type TUserDto,
+  type TUserListing,
+  USER_FILTERS,
+  USER_SORT_FIELDS,
   ZAssignRolesInput,
   ZCreateUserInput,
   ZListUsersQuery,
@@ -109,11 +114,21 @@ export const createUsersService = (deps: {
     /** The list as .xlsx: same query as `list`, checked before the first byte is written. */
     prepareExport: createUsersExport({ db }).prepare,
 
-    list: async (ctx: TenantContext, rawQuery: TListUsersQuery): Promise<Page<TUserDto>> => {
+    /** `listing` adds the generic filters and multi-field sort (GraphQL); REST uses the query's own. */
+    list: async (
+      ctx: TenantContext,
+      rawQuery: TListUsersQuery,
+      listing: TUserListing = {},
+    ): Promise<Page<TUserDto>> => {
       const scope = requireScope(ctx, "users", "read");
       const query = parseInput(ZListUsersQuery, rawQuery);
+      const filters = parseFilters(USER_FILTERS, listing.filters);
+      const sort = parseSort(USER_SORT_FIELDS, listing.sortBy, query.order);
       const page = await db.withTenant(ctx.tenantId, (tx) =>
-        usersRepository.list(tx, ctx.tenantId, query, scope === "own" ? ctx.actor.userId : undefined),
+        usersRepository.list(tx, ctx.tenantId, query, scope === "own" ? ctx.actor.userId : undefined, {
+          filters,
+          sort,
+        }),
       );
       return { ...page, limit: query.limit, offset: query.offset };
     },

@@ -103,12 +103,13 @@ let counter = 0;
  */
 export const createTestDbFromTemplate = async (
   template: TestTemplate,
-  options: { poolSize?: number } = {},
+  options: { poolSize?: number; onQuery?: (sql: string) => void } = {},
 ): Promise<Db> => {
+  const onQuery = options.onQuery ? { onQuery: options.onQuery } : {};
   if (template.kind === "pglite") {
     const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(template.dumpFile)]) });
     await pglite.waitReady;
-    const db = await createDb({ dataDir: "", pglite });
+    const db = await createDb({ dataDir: "", pglite, ...onQuery });
     return {
       ...db,
       close: async () => {
@@ -128,6 +129,7 @@ export const createTestDbFromTemplate = async (
     databaseUrl: ownerUrl(template.adminUrl, name),
     dataDir: "",
     poolSize: options.poolSize ?? 4,
+    ...onQuery,
   });
 };
 

@@ -102,6 +102,19 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
       return { items: rows.map(toAccountDto), total, limit: query.limit, offset: query.offset };
     },
 
+    /** Batch read for per-request loaders (GraphQL): the ones that exist in the caller's tenant, any order. */
+    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<TMoneyAccountDto[]> => {
+      requirePermission(ctx, "accounts:read:all");
+      if (ids.length === 0) return [];
+      const rows = await db.withTenant(ctx.tenantId, (tx) =>
+        tx.moneyAccount.findMany({
+          where: { tenantId: ctx.tenantId, id: { in: [...ids] } },
+          select: accountSelect,
+        }),
+      );
+      return rows.map(toAccountDto);
+    },
+
     get: async (ctx: TenantContext, id: string): Promise<TMoneyAccountDto> => {
       requirePermission(ctx, "accounts:read:all");
       const account = await db.withTenant(ctx.tenantId, (tx) => findAccount(tx, ctx.tenantId, id));

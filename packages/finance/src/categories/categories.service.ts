@@ -145,6 +145,19 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
       return { items: rows.map(toDto), total, limit: query.limit, offset: query.offset };
     },
 
+    /** Batch read for per-request loaders (GraphQL): the ones that exist in the caller's tenant, any order. */
+    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<TCategoryDto[]> => {
+      requirePermission(ctx, "categories:read:all");
+      if (ids.length === 0) return [];
+      const rows = await db.withTenant(ctx.tenantId, (tx) =>
+        table(tx).findMany({
+          where: { tenantId: ctx.tenantId, id: { in: [...ids] } },
+          select: categorySelect,
+        }),
+      );
+      return rows.map(toDto);
+    },
+
     get: async (ctx: TenantContext, id: string): Promise<TCategoryDto> => {
       requirePermission(ctx, "categories:read:all");
       const dto = await db.withTenant(ctx.tenantId, (tx) => find(tx, ctx.tenantId, id));

@@ -92,6 +92,19 @@ export const createCounterpartiesService = (deps: { db: Db; clock?: Clock }) => 
       return { items: rows.map(toDto), total, limit: query.limit, offset: query.offset };
     },
 
+    /** Batch read for per-request loaders (GraphQL): the ones that exist in the caller's tenant, any order. */
+    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<TCounterpartyDto[]> => {
+      requirePermission(ctx, "counterparties:read:all");
+      if (ids.length === 0) return [];
+      const rows = await db.withTenant(ctx.tenantId, (tx) =>
+        tx.counterparty.findMany({
+          where: { tenantId: ctx.tenantId, id: { in: [...ids] } },
+          select: counterpartySelect,
+        }),
+      );
+      return rows.map(toDto);
+    },
+
     get: async (ctx: TenantContext, id: string): Promise<TCounterpartyDto> => {
       requirePermission(ctx, "counterparties:read:all");
       const dto = await db.withTenant(ctx.tenantId, (tx) => find(tx, ctx.tenantId, id));

@@ -18,6 +18,21 @@ export const en = {
       invalid: "validation error",
     },
     not_found: "Not found.",
+    session: {
+      not_found: "Session not found.",
+    },
+    graphql: {
+      cost_limit: "The query is too expensive: ask for fewer items (the limit is 1000 points).",
+      depth_limit: "The query is nested too deeply (at most 10 levels).",
+      alias_limit: "The query uses too many aliases.",
+      directive_limit: "The query uses too many directives.",
+      token_limit: "The query is too long.",
+      syntax: "The query is not valid GraphQL.",
+      invalid_document: "The query does not match the schema.",
+      timeout: "The query took too long and was cancelled.",
+      origin_not_allowed: "This site may not open a connection to the API.",
+      subscription_over_http: "Subscriptions are served over WebSocket (graphql-ws) only.",
+    },
     user: {
       outranks_you:
         "This user holds permissions you do not hold: only someone who holds them all can change their sign-in details, deactivate, delete or demote them.",

@@ -16,6 +16,21 @@ export const uz: Messages = {
       invalid: "Kiritilgan ma’lumotlarda xato",
     },
     not_found: "Topilmadi.",
+    session: {
+      not_found: "Seans topilmadi.",
+    },
+    graphql: {
+      cost_limit: "So‘rov juda og‘ir: kamroq yozuv so‘rang (chegara — 1000 ball).",
+      depth_limit: "So‘rov juda chuqur joylashgan (ko‘pi bilan 10 daraja).",
+      alias_limit: "So‘rovda taxalluslar juda ko‘p.",
+      directive_limit: "So‘rovda direktivalar juda ko‘p.",
+      token_limit: "So‘rov juda uzun.",
+      syntax: "So‘rov to‘g‘ri GraphQL emas.",
+      invalid_document: "So‘rov sxemaga mos kelmaydi.",
+      timeout: "So‘rov juda uzoq davom etdi va bekor qilindi.",
+      origin_not_allowed: "Bu saytga API bilan ulanishga ruxsat yo‘q.",
+      subscription_over_http: "Obunalar faqat WebSocket (graphql-ws) orqali beriladi.",
+    },
     user: {
       outranks_you:
         "Bu foydalanuvchida sizda yo‘q huquqlar bor: uning kirish ma’lumotlarini o‘zgartirish, o‘chirib qo‘yish, o‘chirish yoki rolini olib tashlashni faqat shu huquqlarning barchasiga ega kishi qila oladi.",

@@ -1,0 +1,97 @@
+import { type PubSub, sessionDeletedTopic } from "@hisob/graphql";
+import { createClient } from "graphql-ws";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { createTestApp, type TestApp } from "../testing/test-app";
+import { gql, listen, waitFor } from "./graphql-test-kit";
+
+/*
+ * Two server instances on one database with Redis (REDIS_URL, default redis://127.0.0.1:6379) as the
+ * pub/sub: a session deleted through instance A reaches a subscriber connected to instance B.
+ * On PostgreSQL (DATABASE_URL) this is the production shape.
+ */
+
+const REDIS_URL = "redis://127.0.0.1:6379";
+let a: TestApp;
+let b: TestApp;
+let pubsubB: PubSub;
+
+beforeAll(async () => {
+  a = await createTestApp({ env: { REDIS_URL } });
+  b = await createTestApp({
+    env: { REDIS_URL },
+    db: a.db,
+    graphql: {
+      onPubSub: (pubsub) => {
+        pubsubB = pubsub;
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+it("delivers sessionDeleted across instances through Redis", async () => {
+  const urlA = (await listen(a)).httpUrl;
+  const { wsUrl: wsB } = await listen(b);
+  const tenantId = (await a.createTenant()).id;
+  const user = await a.createUser(tenantId, []);
+  const second = await gql(
+    urlA,
+    "mutation($e: String!, $p: String!) { authenticate(email: $e, password: $p) { session { token } } }",
+    { variables: { e: user.email, p: user.password } },
+  );
+  const sessionId = (second.body.data?.authenticate as { session: { token: string } }).session.token;
+
+  const client = createClient({
+    url: wsB,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { Authorization: `Bearer ${user.token}` },
+  });
+  const events = client.iterate({ query: "subscription { sessionDeleted { token userId } }" });
+  const next = events.next();
+  const topic = sessionDeletedTopic(tenantId, user.id);
+  await waitFor(
+    async () => (await pubsubB.listeners(topic)) >= 2,
+    "instance B to subscribe (the socket's session watch and the subscription)",
+  );
+
+  const deleted = await gql(urlA, "mutation($t: String!) { deleteSession(token: $t) }", {
+    variables: { t: sessionId },
+    headers: user.headers,
+  });
+  expect(deleted.body).toEqual({ data: { deleteSession: true } });
+  expect((await next).value).toEqual({ data: { sessionDeleted: { token: sessionId, userId: user.id } } });
+  await events.return?.();
+  await client.dispose();
+
+  // Instance B's channel is dropped once its last local listener is gone.
+  await waitFor(async () => (await pubsubB.listeners(topic)) === 0, "the channel to be unsubscribed");
+  const redis = new Redis(REDIS_URL);
+  try {
+    await waitFor(
+      async () =>
+        Number(((await redis.pubsub("NUMSUB", `hisob:graphql:${topic}`)) as [string, number])[1]) === 0,
+      "Redis to forget the channel",
+    );
+  } finally {
+    redis.disconnect();
+  }
+});
+
+it("shares the rate-limit counter between instances through Redis", async () => {
+  // Both instances listen since the first test.
+  const urlOf = (instance: TestApp) =>
+    `http://127.0.0.1:${(instance.app.server.address() as { port: number }).port}/api/graphql`;
+  const [urlA, urlB] = [urlOf(a), urlOf(b)];
+  const tenantId = (await a.createTenant()).id;
+  const user = await a.createUser(tenantId, []);
+  const first = await gql(urlA, "{ me { id } }", { headers: user.headers });
+  const second = await gql(urlB, "{ me { id } }", { headers: user.headers });
+  expect(first.headers.get("x-ratelimit-remaining")).toBe("999");
+  expect(second.headers.get("x-ratelimit-remaining")).toBe("998");
+});

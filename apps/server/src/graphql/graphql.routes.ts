@@ -1,0 +1,451 @@
+import { createHash } from "node:crypto";
+import fastifyWebsocket from "@fastify/websocket";
+import {
+  bridgeSessionEvents,
+  createGraphqlServer,
+  createMemoryPubSub,
+  createRegistry,
+  GRAPHQL_MODULES,
+  type GraphqlLimits,
+  type GraphqlModule,
+  type GraphqlRequestContext,
+  type PubSub,
+  sessionDeletedTopic,
+} from "@hisob/graphql";
+import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { GraphQLError } from "graphql";
+import { makeHandler } from "graphql-ws/use/@fastify/websocket";
+import { renderGraphiQL } from "graphql-yoga";
+import type { Redis } from "ioredis";
+import type { AppServices } from "../app-services";
+import type { Env } from "../env";
+import {
+  bearerOf,
+  clearSessionCookie,
+  isNonSimple,
+  isSecureRequest,
+  setSessionCookie,
+} from "../http/auth-context";
+import { localizeProblem, toHttpProblem } from "../http/errors";
+import { requestLocale } from "../http/locale";
+import {
+  createMemoryWindowCounter,
+  createRedisWindowCounter,
+  RATE_LIMIT_HEADERS,
+  type WindowCounter,
+} from "../http/oidc-rate-limit";
+import { connectRedis } from "../redis";
+import type { App } from "../server";
+import { createRedisPubSub } from "./redis-pubsub";
+
+/*
+ * The GraphQL transport: POST and GET /api/graphql (JSON; a JSON array is a batch), graphql-ws
+ * subscriptions on the same path, GraphiQL at /graphql. Around yoga it adds what is per caller:
+ * authentication (cookie, bearer: session token or first-party OIDC access token), the CSRF rule,
+ * the rate limit with X-RateLimit-* headers, ETags per caller and the Cache-Control split.
+ */
+
+export const GRAPHQL_PATH = "/api/graphql";
+export const GRAPHIQL_PATH = "/graphql";
+/** Largest request body: a batch of large documents still fits; anything larger is 413. */
+export const GRAPHQL_BODY_LIMIT = 256 * 1024;
+
+export type GraphqlRoutesOptions = {
+  services: AppServices;
+  env: Env;
+  /** The outbox: SessionDeleted events feed the `sessionDeleted` subscription. */
+  events?: { subscribe(type: string, handler: EventHandler): () => void } | undefined;
+  clock?: Clock | undefined;
+  /** Tests lower the limits (timeout, cost) or add modules (a slow field). */
+  limits?: Partial<GraphqlLimits> | undefined;
+  extraModules?: readonly GraphqlModule[] | undefined;
+  /** Exposes the pub/sub (tests wait for a subscription to be listening). */
+  onPubSub?: ((pubsub: PubSub) => void) | undefined;
+};
+
+type GraphqlErrorBody = { errors: { message: string; extensions: Record<string, unknown> }[] };
+
+const errorBody = (error: AppError, request: FastifyRequest): GraphqlErrorBody => {
+  const problem = localizeProblem(toHttpProblem(error), requestLocale(request));
+  return {
+    errors: [
+      {
+        message: error.message,
+        extensions: {
+          code: error.code,
+          reason: error.reason,
+          localizedMessage: problem.message,
+          requestId: request.id,
+        },
+      },
+    ],
+  };
+};
+
+const subscriptionOverHttp = () =>
+  new AppError("VALIDATION_ERROR", {
+    reason: "graphql.subscription_over_http",
+    message: `validation error: subscriptions are served over WebSocket (graphql-ws) at ${GRAPHQL_PATH}`,
+  });
+
+const callerKey = (caller: TenantContext | null, ip: string) =>
+  caller ? `user:${caller.tenantId}:${caller.actor.userId}` : `ip:${ip}`;
+
+/** Weak ETag of a body for one caller: equal bodies for two callers never share a tag. */
+const etagOf = (caller: TenantContext | null, body: string) =>
+  `W/"${createHash("sha256")
+    .update(caller ? `${caller.tenantId}:${caller.actor.userId}` : "public")
+    .update("\n")
+    .update(body)
+    .digest("base64url")
+    .slice(0, 32)}"`;
+
+const matchesEtag = (header: string | undefined, etag: string) =>
+  (header ?? "").split(",").some((candidate) => {
+    const value = candidate.trim();
+    return value === etag || value === etag.slice(2) || `W/${value}` === etag;
+  });
+
+/** A single result with errors and no `data`: the request never executed. */
+const isRequestError = (body: string): boolean => {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && !("data" in parsed);
+  } catch {
+    return false;
+  }
+};
+
+const normalizeOrigin = (value: string): string | null => {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+};
+
+export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => {
+  const { env, services } = options;
+  const clock = options.clock ?? systemClock;
+
+  const pubsub = env.redis.url ? await createRedisPubSub(env.redis.url, app.log) : createMemoryPubSub();
+  const unbridge = options.events ? bridgeSessionEvents(options.events, pubsub) : () => {};
+  options.onPubSub?.(pubsub);
+
+  let counter: WindowCounter;
+  let counterRedis: Redis | undefined;
+  if (env.redis.url) {
+    counterRedis = await connectRedis(env.redis.url, {
+      name: "hisob-graphql-rate-limit",
+      log: app.log,
+      purpose: "GraphQL rate limit",
+    });
+    counter = createRedisWindowCounter(counterRedis, "hisob:graphql-rate-limit:");
+  } else {
+    counter = createMemoryWindowCounter();
+  }
+  app.addHook("onClose", async () => {
+    unbridge();
+    await pubsub.close();
+    await counterRedis?.quit().catch(() => counterRedis?.disconnect());
+  });
+
+  const registry = createRegistry();
+  for (const module of [...GRAPHQL_MODULES, ...(options.extraModules ?? [])]) registry.register(module);
+  const { yoga, limits } = createGraphqlServer({
+    registry,
+    services,
+    pubsub,
+    endpoint: GRAPHQL_PATH,
+    ...(options.limits ? { limits: options.limits } : {}),
+    describe: (error, locale) => {
+      const problem = localizeProblem(toHttpProblem(error), locale);
+      return { message: problem.message, ...(problem.issues ? { issues: problem.issues } : {}) };
+    },
+    logUnexpected: (error, requestId) => app.log.error({ err: error, requestId }, "graphql request failed"),
+  });
+
+  const windowMs = env.graphql.rateLimitWindowSeconds * 1000;
+  const maxOperations = env.graphql.rateLimit;
+
+  /** Counts `operations` for the caller; sets the headers; false when over the limit. */
+  const takeBudget = async (
+    key: string,
+    operations: number,
+  ): Promise<{ allowed: boolean; headers: Record<string, string> }> => {
+    try {
+      let hit = { count: 0, windowEndsAt: clock.now().getTime() + windowMs };
+      for (let index = 0; index < operations; index += 1) {
+        hit = await counter.hit(key, windowMs, clock.now().getTime());
+      }
+      const resetSeconds = Math.ceil(hit.windowEndsAt / 1000);
+      const headers: Record<string, string> = {
+        [RATE_LIMIT_HEADERS.limit]: String(maxOperations),
+        [RATE_LIMIT_HEADERS.remaining]: String(Math.max(0, maxOperations - hit.count)),
+        [RATE_LIMIT_HEADERS.reset]: String(resetSeconds),
+      };
+      if (hit.count > maxOperations) {
+        headers[RATE_LIMIT_HEADERS.retryAfter] = String(
+          Math.max(1, resetSeconds - Math.floor(clock.now().getTime() / 1000)),
+        );
+        return { allowed: false, headers };
+      }
+      return { allowed: true, headers };
+    } catch (error) {
+      // A counter store that is away must not take the API down with it.
+      app.log.warn({ err: error }, "graphql rate limit: counter unavailable; request let through");
+      return { allowed: true, headers: {} };
+    }
+  };
+
+  const requestContext = (
+    request: FastifyRequest,
+    reply: FastifyReply | null,
+    caller: TenantContext | null,
+  ) => {
+    const secure = isSecureRequest(request, env.oidc.issuerUrl);
+    const context: GraphqlRequestContext = {
+      caller,
+      requestId: request.id,
+      locale: caller?.locale ?? requestLocale(request),
+      client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+      sessionCookie: {
+        set: (token, expiresAt) => {
+          if (reply) setSessionCookie(reply, token, expiresAt, secure);
+        },
+        clear: () => {
+          if (reply) clearSessionCookie(reply, secure);
+        },
+      },
+      executed: { operations: new Set() },
+    };
+    return context;
+  };
+
+  const refuse = (reply: FastifyReply, request: FastifyRequest, status: number, error: AppError) =>
+    reply
+      .code(status)
+      .header("cache-control", "no-store")
+      .type("application/json; charset=utf-8")
+      .send(JSON.stringify(errorBody(error, request)));
+
+  const handleHttp = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header("vary", "Cookie, Authorization");
+    // A bearer we cannot use is refused before execution; a stale cookie is just anonymous.
+    const bearer = bearerOf(request.headers.authorization);
+    if (bearer !== undefined && !request.ctx) {
+      return refuse(
+        reply.header("www-authenticate", 'Bearer error="invalid_token"'),
+        request,
+        401,
+        new AppError("UNAUTHENTICATED", {
+          reason: bearer === null ? "auth.unsupported_scheme" : "auth.invalid_credentials",
+          message: "Unauthorized",
+        }),
+      );
+    }
+    // CSRF: a POST must be JSON, which a cross-site form cannot send without a preflight.
+    if (request.method === "POST" && !isNonSimple(request)) {
+      return refuse(
+        reply,
+        request,
+        415,
+        new AppError("VALIDATION_ERROR", {
+          reason: "request.unsupported_media_type",
+          message: "validation error: send the request as application/json",
+        }),
+      );
+    }
+    // Subscriptions are served over WebSocket only: no SSE or multipart streams over plain HTTP.
+    const accept = request.headers.accept ?? "";
+    if (/text\/event-stream|multipart\/mixed/i.test(accept) && !/json|\*\/\*/i.test(accept)) {
+      return refuse(reply, request, 406, subscriptionOverHttp());
+    }
+    const operations = request.method === "POST" && Array.isArray(request.body) ? request.body.length : 1;
+    const budget = await takeBudget(
+      callerKey(request.ctx, request.ip),
+      Math.max(1, Math.min(operations, limits.maxBatch + 1)),
+    );
+    for (const [name, value] of Object.entries(budget.headers)) reply.header(name, value);
+    if (!budget.allowed) {
+      return refuse(reply, request, 429, new AppError("RATE_LIMITED", { message: "Too many requests" }));
+    }
+
+    const context = requestContext(request, reply, request.ctx);
+    const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
+    if (response.status === 406) return refuse(reply, request, 406, subscriptionOverHttp());
+    reply.code(response.status);
+    response.headers.forEach((value, name) => {
+      if (name !== "content-length") reply.header(name, value);
+    });
+    const body = await response.text();
+    const isMutation = context.executed.operations.has("mutation");
+    const hasErrors = body.includes('"errors"');
+    // A request refused before execution (syntax, validation, limits: errors and no `data`) is a bad
+    // request; anything that ran answers 200 with its errors, as the spec says.
+    if (hasErrors && response.status === 200 && isRequestError(body)) reply.code(400);
+    if (isMutation || response.status !== 200 || hasErrors) {
+      reply.header("cache-control", "no-store");
+      return reply.send(body);
+    }
+    // A query answer: public only when it cannot depend on who asks.
+    reply.header("cache-control", request.ctx ? "private, no-cache" : "public, max-age=300");
+    const etag = etagOf(request.ctx, body);
+    reply.header("etag", etag);
+    if (matchesEtag(request.headers["if-none-match"], etag)) {
+      reply.removeHeader("content-type");
+      return reply.code(304).send();
+    }
+    return reply.send(body);
+  };
+
+  // --- WebSocket (graphql-ws) -----------------------------------------------------------------------------
+
+  const allowedOrigins = new Set(
+    [normalizeOrigin(env.oidc.issuerUrl), ...env.oidc.allowedOrigins].filter(
+      (origin): origin is string => !!origin,
+    ),
+  );
+  type SocketExtra = { caller?: TenantContext; rateKey?: string };
+
+  /**
+   * A socket lives on the session that opened it: when that session ends (sign-out, deleteSession,
+   * deactivation), the socket is closed with 4401, so a revoked credential stops receiving at once.
+   */
+  const closeWhenSessionEnds = (
+    socket: {
+      close(code: number, reason: string): void;
+      once(event: "close", listener: () => void): unknown;
+    },
+    caller: TenantContext,
+  ) => {
+    const sessionId = caller.actor.sessionId;
+    if (!sessionId) return;
+    const stop = new AbortController();
+    socket.once("close", () => stop.abort());
+    void (async () => {
+      for await (const payload of pubsub.subscribe(
+        sessionDeletedTopic(caller.tenantId, caller.actor.userId),
+        stop.signal,
+      )) {
+        if ((payload as { sessionId?: unknown }).sessionId === sessionId) {
+          socket.close(4401, "Session ended");
+          return;
+        }
+      }
+    })().catch((error: unknown) => app.log.warn({ err: error }, "graphql: session watch failed"));
+  };
+
+  const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
+    onConnect: async (ctx) => {
+      const request = ctx.extra.request;
+      const raw = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
+      let caller: TenantContext | null = null;
+      if (typeof raw === "string") {
+        const token = bearerOf(raw);
+        caller = token
+          ? await services.context.resolveContext({ bearerToken: token, requestId: request.id })
+          : null;
+      } else {
+        // No bearer in connection_init: the upgrade request's own credentials (cookie or header).
+        const headerBearer = bearerOf(request.headers.authorization);
+        caller = headerBearer === undefined || request.ctx ? request.ctx : null;
+      }
+      if (!caller) {
+        ctx.extra.socket.close(4401, "Unauthorized");
+        return false;
+      }
+      (ctx.extra as SocketExtra).caller = caller;
+      (ctx.extra as SocketExtra).rateKey = callerKey(caller, request.ip);
+      closeWhenSessionEnds(ctx.extra.socket, caller);
+      return true;
+    },
+    onSubscribe: async (ctx, _id, payload) => {
+      const extra = ctx.extra as typeof ctx.extra & SocketExtra;
+      const caller = extra.caller ?? null;
+      const budget = await takeBudget(extra.rateKey ?? callerKey(caller, extra.request.ip), 1);
+      if (!budget.allowed) {
+        return [
+          new GraphQLError("Too many requests", {
+            extensions: { code: "RATE_LIMITED", reason: "rate_limited", requestId: extra.request.id },
+          }),
+        ];
+      }
+      const context = requestContext(extra.request, null, caller);
+      const enveloped = yoga.getEnveloped({
+        graphql: context,
+        request: extra.request,
+        params: payload,
+      } as never);
+      let document: ReturnType<typeof enveloped.parse>;
+      try {
+        document = enveloped.parse(payload.query);
+      } catch (error) {
+        return [
+          error instanceof GraphQLError
+            ? error
+            : new GraphQLError("validation error: cannot parse the query"),
+        ];
+      }
+      const errors = enveloped.validate(enveloped.schema, document);
+      if (errors.length > 0) return errors;
+      return {
+        schema: enveloped.schema,
+        document,
+        operationName: payload.operationName ?? null,
+        variableValues: payload.variables ?? null,
+        contextValue: await enveloped.contextFactory(),
+        rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+      };
+    },
+    execute: (args) => (args.rootValue as { execute: (a: typeof args) => unknown }).execute(args) as never,
+    subscribe: (args) =>
+      (args.rootValue as { subscribe: (a: typeof args) => unknown }).subscribe(args) as never,
+  });
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: GRAPHQL_BODY_LIMIT } });
+
+  app.route({
+    method: "GET",
+    url: GRAPHQL_PATH,
+    config: { public: true },
+    // GraphQL documents itself (introspection, schema.graphql); it is not part of the REST reference.
+    schema: { hide: true },
+    // A browser page of another site must not open a socket with our user's cookie (CSWSH).
+    preValidation: async (request, reply) => {
+      if (!request.ws) return;
+      const origin = request.headers.origin;
+      if (origin !== undefined && !allowedOrigins.has(normalizeOrigin(origin) ?? "")) {
+        return refuse(
+          reply,
+          request,
+          403,
+          new AppError("FORBIDDEN", { reason: "graphql.origin_not_allowed" }),
+        );
+      }
+    },
+    handler: handleHttp,
+    wsHandler,
+  });
+  app.route({
+    method: "POST",
+    url: GRAPHQL_PATH,
+    config: { public: true },
+    schema: { hide: true },
+    bodyLimit: GRAPHQL_BODY_LIMIT,
+    handler: handleHttp,
+  });
+
+  if (env.graphql.graphiql) {
+    const page = renderGraphiQL({
+      endpoint: GRAPHQL_PATH,
+      title: "Hisob GraphQL",
+      subscriptionsProtocol: "WS",
+      credentials: "same-origin",
+    });
+    app.get(GRAPHIQL_PATH, { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+      reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(page),
+    );
+  }
+};

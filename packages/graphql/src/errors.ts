@@ -1,0 +1,150 @@
+import { appErrorFromDatabase } from "@hisob/db";
+import {
+  AppError,
+  type ErrorCode,
+  type FieldIssue,
+  isAppError,
+  type Locale,
+  toFieldIssues,
+  validationError,
+} from "@hisob/kernel";
+import { GraphQLError } from "graphql";
+import { ZodError } from "zod";
+
+/*
+ * The one GraphQL error mapping. A processed request answers 200 with
+ * `errors: [{ message, locations, path, extensions: { code, reason, localizedMessage, requestId, issues? } }]`:
+ * `code` is one of the platform's closed set (the spec's NOT_FOUND, UNAUTHENTICATED, VALIDATION_ERROR,
+ * FORBIDDEN, plus CONFLICT, BUSINESS_RULE, RATE_LIMITED, UNAVAILABLE, INTERNAL), `message` is the spec's
+ * English text ("Unauthorized", "Forbidden", "validation error: <field> is required") and
+ * `localizedMessage` the same in the caller's language. Anything unexpected is INTERNAL with a masked
+ * message; the host logs it with the request id.
+ */
+
+/** The host's wording of an AppError in a language (REST's localisation, shared). */
+export type DescribeError = (error: AppError, locale: Locale) => { message: string; issues?: FieldIssue[] };
+
+export type ErrorMappingOptions = {
+  describe: DescribeError;
+  /** Called for failures that are our bugs (masked for the client). */
+  logUnexpected: (error: unknown, requestId: string) => void;
+};
+
+export type MappedExtensions = {
+  code: ErrorCode;
+  reason: string;
+  localizedMessage: string;
+  requestId: string;
+  issues?: FieldIssue[];
+  retryAfterSeconds?: number;
+};
+
+/** Anything a resolver threw, as an AppError when it is a known failure; null for a bug. */
+export const toAppError = (error: unknown): AppError | null => {
+  if (isAppError(error)) return error;
+  if (error instanceof ZodError) return validationError(toFieldIssues(error.issues));
+  return appErrorFromDatabase(error);
+};
+
+const isGraphQLError = (error: unknown): error is GraphQLError => error instanceof GraphQLError;
+
+/**
+ * Maps one execution error. GraphQL's own errors that carry a code already (argument coercion of our
+ * scalars, limits) keep it; other GraphQL errors without an original error are input problems
+ * (VALIDATION_ERROR); everything else goes through the AppError mapping.
+ */
+export const mapExecutionError = (
+  error: GraphQLError,
+  context: { locale: Locale; requestId: string },
+  options: ErrorMappingOptions,
+): GraphQLError => {
+  const original = error.originalError;
+  let appError: AppError | null;
+  if (original === undefined || original === null || isGraphQLError(original)) {
+    const source = isGraphQLError(original) ? original : error;
+    const code = source.extensions?.code;
+    if (typeof code === "string" && code !== "VALIDATION_ERROR") {
+      appError = new AppError(code as ErrorCode, {
+        reason: typeof source.extensions.reason === "string" ? source.extensions.reason : undefined,
+        message: source.message,
+      });
+    } else {
+      const input = inputProblem(error.message) ?? inputProblem(source.message);
+      const issues = input?.issues ?? source.extensions?.issues;
+      appError = new AppError("VALIDATION_ERROR", {
+        reason:
+          typeof source.extensions?.reason === "string" ? source.extensions.reason : "validation.invalid",
+        message: input?.message ?? prefixed(source.message),
+        ...(Array.isArray(issues) ? { params: { issues } } : {}),
+      });
+    }
+  } else {
+    appError = toAppError(original);
+  }
+  if (!appError || appError.code === "INTERNAL") {
+    options.logUnexpected(original ?? error, context.requestId);
+    appError = new AppError("INTERNAL");
+  }
+  const described = options.describe(appError, context.locale);
+  const issues = appError.code === "VALIDATION_ERROR" ? described.issues : undefined;
+  const extensions: MappedExtensions = {
+    code: appError.code,
+    reason: appError.reason,
+    localizedMessage: described.message,
+    requestId: context.requestId,
+    ...(issues ? { issues } : {}),
+    ...(typeof appError.params.retryAfterSeconds === "number"
+      ? { retryAfterSeconds: appError.params.retryAfterSeconds }
+      : {}),
+  };
+  return new GraphQLError(appError.message, {
+    ...(error.nodes ? { nodes: error.nodes } : {}),
+    ...(error.source ? { source: error.source } : {}),
+    ...(error.positions ? { positions: error.positions } : {}),
+    ...(error.path ? { path: error.path } : {}),
+    extensions,
+  });
+};
+
+const MISSING_ARGUMENT =
+  /^Field "[^"]+" argument "([^"]+)" of type "[^"]+" is required, but it was not provided\.$/;
+const MISSING_VARIABLE = /^Variable "\$([^"]+)" of required type "[^"]+" was not provided\.$/;
+const INVALID_VARIABLE = /^Variable "\$([^"]+)" got invalid value/;
+
+/**
+ * GraphQL's own wording of input problems in the spec's form: a missing argument or variable is
+ * "validation error: <name> is required"; a wrongly typed variable "validation error: <name> is
+ * invalid" (GraphQL's text stays in `issues`).
+ */
+export const inputProblem = (message: string): { message: string; issues: FieldIssue[] } | null => {
+  const missing = MISSING_ARGUMENT.exec(message) ?? MISSING_VARIABLE.exec(message);
+  if (missing?.[1]) {
+    return {
+      message: `validation error: ${missing[1]} is required`,
+      issues: [{ path: missing[1], message: "is required" }],
+    };
+  }
+  const invalid = INVALID_VARIABLE.exec(message);
+  if (invalid?.[1]) {
+    return { message: `validation error: ${invalid[1]} is invalid`, issues: [{ path: invalid[1], message }] };
+  }
+  return null;
+};
+
+const prefixed = (message: string) =>
+  message.startsWith("validation error") ? message : `validation error: ${message}`;
+
+/** Errors raised before execution (parse, validation, limits): all VALIDATION_ERROR with a reason. */
+export const documentError = (error: GraphQLError, reason: string): GraphQLError => {
+  const input = inputProblem(error.message);
+  return new GraphQLError(input?.message ?? prefixed(error.message), {
+    ...(error.nodes ? { nodes: error.nodes } : {}),
+    ...(error.source ? { source: error.source } : {}),
+    ...(error.positions ? { positions: error.positions } : {}),
+    extensions: {
+      code: "VALIDATION_ERROR",
+      reason: input ? "validation.invalid" : reason,
+      ...(input ? { issues: input.issues } : {}),
+    },
+  });
+};

@@ -1,0 +1,17 @@
+export {
+  callerOf,
+  type GraphqlContext,
+  type GraphqlRequestContext,
+  type GraphqlServices,
+} from "./context";
+export { type DescribeError, type ErrorMappingOptions, mapExecutionError, toAppError } from "./errors";
+export { DEFAULT_LIMITS, type GraphqlLimits, operationCost } from "./limits";
+export { createLoaders, type Loaders } from "./loaders";
+export { GRAPHQL_MODULES } from "./modules";
+export { toSessionDeleted } from "./modules/core.graphql";
+export { createMemoryPubSub, iterateTopic, type PubSub, sessionDeletedTopic } from "./pubsub";
+export { createRegistry, type GraphqlModule, type GraphqlRegistry } from "./registry";
+export { Int64Scalar, TimeScalar } from "./scalars";
+export { printServedSchema, SDL_PATH } from "./sdl";
+export { bridgeSessionEvents } from "./session-events";
+export { createGraphqlServer, type GraphqlServer, type GraphqlServerContext } from "./yoga";

@@ -1,0 +1,180 @@
+import type { Plugin } from "@envelop/core";
+import {
+  type DefinitionNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  GraphQLInt,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  valueFromAST,
+} from "graphql";
+
+/*
+ * Query cost (spec: at most 1000 points), computed before execution with the request's variables:
+ *   - a field with a selection set (an object or a list of objects) costs 1;
+ *   - a leaf (scalar, enum) costs 0;
+ *   - a field with a `limit` argument (the paginated lists) multiplies the cost of what it selects by
+ *     that limit (the argument's default when omitted), so `users(limit: 50) { data { id } }` costs
+ *     1 + 50 × 1 = 51 and nesting lists multiplies.
+ * graphql-armor's own cost limit has no list multiplier, hence this one.
+ */
+
+export const DEFAULT_LIMITS = {
+  maxDepth: 10,
+  maxCost: 1000,
+  maxAliases: 15,
+  maxDirectives: 50,
+  maxTokens: 5000,
+  timeoutMs: 30_000,
+  maxBatch: 10,
+};
+export type GraphqlLimits = typeof DEFAULT_LIMITS;
+
+type CostContext = {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  visiting: Set<string>;
+};
+
+const limitOf = (
+  context: CostContext,
+  parent: GraphQLObjectType,
+  fieldName: string,
+  args: readonly { name: { value: string }; value: import("graphql").ValueNode }[] | undefined,
+): number => {
+  const definition = parent.getFields()[fieldName];
+  const limitArg = definition?.args.find((arg) => arg.name === "limit");
+  if (!limitArg) return 1;
+  const node = args?.find((arg) => arg.name.value === "limit");
+  const value = node ? valueFromAST(node.value, GraphQLInt, context.variables) : limitArg.defaultValue;
+  return typeof value === "number" && value > 0 ? value : 1;
+};
+
+const selectionCost = (context: CostContext, parent: GraphQLObjectType, set: SelectionSetNode): number => {
+  let cost = 0;
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (!selection.selectionSet) continue;
+      const field = parent.getFields()[selection.name.value];
+      const type = field ? getNamedType(field.type) : undefined;
+      const multiplier = limitOf(context, parent, selection.name.value, selection.arguments);
+      const child =
+        type && (isObjectType(type) || isInterfaceType(type))
+          ? selectionCost(context, type as GraphQLObjectType, selection.selectionSet)
+          : 0;
+      cost += 1 + multiplier * child;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const typeName = selection.typeCondition?.name.value;
+      const type = typeName ? context.schema.getType(typeName) : parent;
+      if (type && isObjectType(type)) cost += selectionCost(context, type, selection.selectionSet);
+    } else {
+      const name = selection.name.value;
+      const fragment = context.fragments.get(name);
+      if (!fragment || context.visiting.has(name)) continue;
+      const type = context.schema.getType(fragment.typeCondition.name.value);
+      if (!type || !isObjectType(type)) continue;
+      context.visiting.add(name);
+      cost += selectionCost(context, type, fragment.selectionSet);
+      context.visiting.delete(name);
+    }
+  }
+  return cost;
+};
+
+/** The cost of the operation about to run (see the model above). */
+export const operationCost = (
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): number => {
+  const root =
+    operation.operation === "query"
+      ? schema.getQueryType()
+      : operation.operation === "mutation"
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
+  if (!root) return 0;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return selectionCost({ schema, fragments, variables, visiting: new Set() }, root, operation.selectionSet);
+};
+
+type CostArgs = {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null | undefined;
+  variableValues?: Record<string, unknown> | null | undefined;
+};
+
+/** The cost error when the operation `args` names costs more than `maxCost`; null otherwise. */
+const costProblem = (args: CostArgs, maxCost: number) => {
+  const operation = args.document.definitions.find(
+    (definition: DefinitionNode): definition is OperationDefinitionNode =>
+      definition.kind === Kind.OPERATION_DEFINITION &&
+      (args.operationName ? definition.name?.value === args.operationName : true),
+  );
+  if (!operation) return null;
+  const cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
+  if (cost <= maxCost) return null;
+  return {
+    errors: [
+      new GraphQLError(`validation error: query cost ${cost} exceeds the maximum of ${maxCost}`, {
+        extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
+      }),
+    ],
+  };
+};
+
+export const useCostLimit = (maxCost: number): Plugin => ({
+  onExecute: ({ args, setResultAndStopExecution }) => {
+    const problem = costProblem(args as CostArgs, maxCost);
+    if (problem) setResultAndStopExecution(problem);
+  },
+  onSubscribe: ({ args, setResultAndStopExecution }) => {
+    const problem = costProblem(args as CostArgs, maxCost);
+    if (problem) setResultAndStopExecution(problem);
+  },
+});
+
+/**
+ * Ends an execution that runs longer than `timeoutMs`: its signal is aborted (the executor resolves no
+ * further fields and services that take the signal stop) and the answer is a TIMEOUT error, not a hang.
+ */
+export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
+  onExecute: ({ executeFn, setExecuteFn }) => {
+    setExecuteFn(async (args) => {
+      const controller = new AbortController();
+      const outer = (args as { signal?: AbortSignal }).signal;
+      const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<{ errors: GraphQLError[] }>((resolve) => {
+        timer = setTimeout(() => {
+          const error = new GraphQLError(
+            `The operation took longer than ${timeoutMs / 1000} s and was cancelled`,
+            {
+              extensions: { code: "UNAVAILABLE", reason: "graphql.timeout" },
+            },
+          );
+          controller.abort(error);
+          resolve({ data: null, errors: [error] } as { errors: GraphQLError[] });
+        }, timeoutMs);
+      });
+      try {
+        return await Promise.race([executeFn({ ...args, signal } as typeof args), timedOut]);
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  },
+});

@@ -1,0 +1,219 @@
+import type { TSessionDto, TUserDto } from "@hisob/core";
+import { AppError } from "@hisob/kernel";
+import { z } from "zod";
+import { callerOf, type GraphqlContext } from "../context";
+import { sessionDeletedTopic } from "../pubsub";
+import type { GraphqlModule } from "../registry";
+
+/*
+ * Core: users, their roles and groups, sessions. Every resolver calls the core services REST uses;
+ * permissions, validation and tenancy are theirs.
+ */
+
+const typeDefs = /* GraphQL */ `
+  type User {
+    id: ID!
+    firstName: String!
+    lastName: String!
+    email: String!
+    uiLanguage: String!
+    updatedAt: Time!
+    createdAt: Time!
+    active: Boolean!
+    avatarUrl: String
+    hasPassword: Boolean!
+    roles: [Role!]!
+    groups: [Group!]!
+    "Effective permissions (the user's roles and their groups' roles), sorted."
+    permissions: [String!]!
+  }
+
+  type Role {
+    id: ID!
+    name: String!
+  }
+
+  type Group {
+    id: ID!
+    name: String!
+  }
+
+  type PaginatedUsers {
+    data: [User!]!
+    total: Int64!
+  }
+
+  """
+  A login session. \`token\` is its public identifier, never the secret credential (that one is returned
+  only once, by \`authenticate\`).
+  """
+  type Session {
+    token: String!
+    userId: ID!
+    ip: String!
+    userAgent: String!
+    expiresAt: Time!
+    createdAt: Time!
+  }
+
+  "What \`authenticate\` returns: the secret session token (shown only here) and the session."
+  type AuthSession {
+    "The secret session token: send it as \`Authorization: Bearer <token>\` (it is also set as the \`session\` cookie)."
+    token: String!
+    userId: ID!
+    expiresAt: Time!
+    session: Session!
+  }
+
+  type Query {
+    "The signed-in user."
+    me: User!
+    "Users of the caller's organization (users:read:all; with only users:read:own, oneself)."
+    users(
+      offset: Int = 0
+      limit: Int = 20
+      "Sort fields in order: email, firstName, lastName, createdAt, updatedAt (id breaks ties)."
+      sortBy: [String!]
+      ascending: Boolean = true
+      "Conditions on id, email, firstName, lastName, uiLanguage, active, createdAt, updatedAt."
+      filters: [Filter!]
+    ): PaginatedUsers!
+    user(id: ID!): User!
+    "The caller's own live sessions, newest first."
+    mySessions: [Session!]!
+  }
+
+  type Mutation {
+    "Signs in: a new session, its secret token returned once and set as the \`session\` cookie."
+    authenticate(email: String!, password: String!): AuthSession!
+    """
+    Ends a session named by its public identifier (\`Session.token\`) or by the secret token
+    \`authenticate\` returned. One's own sessions; another user's with \`sessions:delete:all\`.
+    """
+    deleteSession(token: String!): Boolean!
+  }
+
+  type Subscription {
+    "The caller's sessions as they end (sign-out, deleteSession, deactivation, password reset)."
+    sessionDeleted: Session!
+  }
+`;
+
+const ZUuidArg = z.uuid();
+
+const toSession = (session: TSessionDto) => ({
+  token: session.id,
+  userId: session.userId,
+  ip: session.ip,
+  userAgent: session.userAgent,
+  expiresAt: session.expiresAt,
+  createdAt: session.createdAt,
+});
+
+/** The SessionDeleted event's payload as a `Session` (fields an older event lacks are empty). */
+const ZSessionDeletedPayload = z.object({
+  sessionId: z.string(),
+  userId: z.string(),
+  ip: z.string().default(""),
+  userAgent: z.string().default(""),
+  createdAt: z.string().optional(),
+  expiresAt: z.string().optional(),
+  occurredAt: z.string(),
+});
+
+export const toSessionDeleted = (payload: unknown) => {
+  const event = ZSessionDeletedPayload.parse(payload);
+  return {
+    token: event.sessionId,
+    userId: event.userId,
+    ip: event.ip,
+    userAgent: event.userAgent,
+    createdAt: event.createdAt ?? event.occurredAt,
+    expiresAt: event.expiresAt ?? event.occurredAt,
+  };
+};
+
+const userNotFound = () => new AppError("NOT_FOUND", { reason: "user.not_found", message: "User not found" });
+
+export const coreModule: GraphqlModule = {
+  name: "core",
+  typeDefs,
+  resolvers: {
+    Query: {
+      me: (_: unknown, __: unknown, context: GraphqlContext) =>
+        context.services.account.get(callerOf(context)),
+      users: async (
+        _: unknown,
+        args: {
+          offset?: number;
+          limit?: number;
+          sortBy?: string[] | null;
+          ascending?: boolean | null;
+          filters?: unknown;
+        },
+        context: GraphqlContext,
+      ) => {
+        const page = await context.services.users.list(
+          callerOf(context),
+          {
+            offset: args.offset ?? 0,
+            limit: args.limit ?? 20,
+            order: args.ascending === false ? "desc" : "asc",
+          },
+          { sortBy: args.sortBy ?? undefined, filters: args.filters ?? undefined },
+        );
+        return { data: page.items, total: page.total };
+      },
+      user: (_: unknown, args: { id: string }, context: GraphqlContext): Promise<TUserDto> => {
+        const caller = callerOf(context);
+        // A malformed id names nothing: NOT_FOUND, as REST answers for it.
+        if (!ZUuidArg.safeParse(args.id).success) throw userNotFound();
+        return context.services.users.get(caller, args.id.toLowerCase());
+      },
+      mySessions: async (_: unknown, __: unknown, context: GraphqlContext) =>
+        (await context.services.sessions.listOwn(callerOf(context))).map(toSession),
+    },
+    Mutation: {
+      authenticate: async (
+        _: unknown,
+        args: { email: string; password: string },
+        context: GraphqlContext,
+      ) => {
+        // The login service REST uses: same checks, same per email + IP throttle.
+        const { token, session } = await context.services.auth.login(
+          { email: args.email, password: args.password },
+          context.client,
+        );
+        context.sessionCookie.set(token, session.expiresAt);
+        return {
+          token,
+          userId: session.userId,
+          expiresAt: session.expiresAt,
+          session: {
+            token: session.id,
+            userId: session.userId,
+            ip: context.client.ip.slice(0, 64),
+            userAgent: context.client.userAgent.slice(0, 512),
+            expiresAt: session.expiresAt,
+            createdAt: session.createdAt,
+          },
+        };
+      },
+      deleteSession: async (_: unknown, args: { token: string }, context: GraphqlContext) => {
+        const caller = callerOf(context);
+        const ended = await context.services.sessions.end(caller, args.token);
+        if (ended.id === caller.actor.sessionId) context.sessionCookie.clear();
+        return true;
+      },
+    },
+    Subscription: {
+      sessionDeleted: {
+        subscribe: (_: unknown, __: unknown, context: GraphqlContext) => {
+          const caller = callerOf(context);
+          return context.pubsub.subscribe(sessionDeletedTopic(caller.tenantId, caller.actor.userId));
+        },
+        resolve: (payload: unknown) => toSessionDeleted(payload),
+      },
+    },
+  },
+};

@@ -1,0 +1,6 @@
+import type { GraphqlModule } from "../registry";
+import { coreModule } from "./core.graphql";
+import { financeModule } from "./finance.graphql";
+
+/** The modules the server serves; a module adds its file and one line here. */
+export const GRAPHQL_MODULES: readonly GraphqlModule[] = [coreModule, financeModule];
