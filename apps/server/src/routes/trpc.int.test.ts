@@ -1,4 +1,4 @@
-import { type AppRouter, appRouter } from "@hisob/api";
+import { type AppRouter, appRouter } from "@hisob/trpc";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";

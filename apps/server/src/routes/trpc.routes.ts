@@ -1,4 +1,4 @@
-import { type AppRouter, appRouter } from "@hisob/api";
+import { type AppRouter, appRouter } from "@hisob/trpc";
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import type { FastifyPluginAsync } from "fastify";
 import type { AppServices } from "../app-services";
