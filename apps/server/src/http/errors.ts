@@ -1,11 +1,12 @@
 import { appErrorFromDatabase } from "@hisob/db";
-import { errorMessage, t } from "@hisob/i18n";
+import { errorMessage, type TranslationParams, t } from "@hisob/i18n";
 import {
   AppError,
   ERROR_STATUS,
   type ErrorCode,
   type FieldIssue,
   isAppError,
+  isMoneyParam,
   type Locale,
   toFieldIssues,
   validationError,
@@ -47,7 +48,17 @@ export type HttpProblem = {
   issues?: FieldIssue[];
   /** Seconds a rate-limited caller should wait (sent as Retry-After). */
   retryAfterSeconds?: number;
+  /** Values the localized message may name (amounts stay data until a language formats them); never sent. */
+  params?: TranslationParams;
 };
+
+/** The error's params a message can name: text, numbers and amounts. */
+const messageParams = (params: Record<string, unknown>): TranslationParams =>
+  Object.fromEntries(
+    Object.entries(params).filter(
+      ([, value]) => typeof value === "string" || typeof value === "number" || isMoneyParam(value),
+    ),
+  ) as TranslationParams;
 
 const INTERNAL: HttpProblem = {
   status: 500,
@@ -172,6 +183,7 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
       code: error.code,
       reason: error.reason,
       message: error.message,
+      params: messageParams(error.params),
       ...(error.code === "VALIDATION_ERROR" && isFieldIssueList(issues) ? { issues } : {}),
       ...(typeof error.params.retryAfterSeconds === "number"
         ? { retryAfterSeconds: error.params.retryAfterSeconds }
@@ -222,7 +234,7 @@ export const localizeProblem = (problem: HttpProblem, locale: Locale): HttpProbl
   if (locale === "en") return problem;
   const first = problem.issues?.[0];
   const field = first?.path || "input";
-  const byReason = errorMessage(locale, problem.reason, { field });
+  const byReason = errorMessage(locale, problem.reason, { ...problem.params, field });
   const isGenericValidation =
     problem.code === "VALIDATION_ERROR" &&
     (problem.reason === "validation.invalid" || byReason === undefined);

@@ -94,7 +94,7 @@ export const en = {
       unknown_category: "validation error: {{field}} is not a category of this organization",
       currency_not_selected: "validation error: {{field}} is not one of the organization's currencies",
       currency_mismatch: "validation error: {{field}} must be the account's currency",
-      insufficient_balance: "Insufficient balance on the account.",
+      insufficient_balance: 'Insufficient balance on account "{{account}}": {{available}} available.',
       balance_out_of_range: "The account's balance would leave the range a balance can hold.",
       payment_not_found: "Payment not found.",
       expense_not_found: "Expense not found.",
@@ -102,7 +102,7 @@ export const en = {
         "validation error: {{field}} must be in the origin account's currency (use an exchange between currencies)",
       exchange_same_currency:
         "validation error: {{field}} must be in another currency (use a transfer within one currency)",
-      exchange_too_small: "validation error: {{field}} times the rate is less than one minor unit",
+      exchange_too_small: "validation error: {{field}} times the rate rounds down to zero",
       exchange_out_of_range: "validation error: {{field}} times the rate is beyond what an amount can hold",
       counterparty_not_found: "Counterparty not found.",
       counterparty_in_use: "Payments, expenses or debts refer to the counterparty; it cannot be deleted.",
@@ -118,8 +118,8 @@ export const en = {
       debt_written_off: "The debt was written off.",
       debt_has_settlements:
         "Part of the debt is settled: its kind, counterparty and currency can no longer change.",
-      debt_amount_below_settled: "The amount must be more than what is already settled.",
-      debt_over_settlement: "The amount is more than what is outstanding on the debt.",
+      debt_amount_below_settled: "The amount must be more than what is already settled ({{settled}}).",
+      debt_over_settlement: "The amount is more than what is outstanding on the debt ({{outstanding}}).",
       debt_currency_mismatch: "validation error: {{field}} must be an account in the debt's currency",
       debt_settlement_not_found: "Settlement not found.",
       debt_not_deletable: "Only a debt nothing was settled on and that was not written off can be deleted.",

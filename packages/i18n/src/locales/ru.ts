@@ -92,7 +92,7 @@ export const ru: Messages = {
       unknown_category: "Ошибка проверки данных: {{field}} не является категорией этой организации",
       currency_not_selected: "Ошибка проверки данных: {{field}} не входит в валюты организации",
       currency_mismatch: "Ошибка проверки данных: {{field}} должно совпадать с валютой счёта",
-      insufficient_balance: "Недостаточно средств на счёте.",
+      insufficient_balance: "Недостаточно средств на счёте «{{account}}»: доступно {{available}}.",
       balance_out_of_range: "Баланс счёта вышел бы за допустимые пределы.",
       payment_not_found: "Поступление не найдено.",
       expense_not_found: "Расход не найден.",
@@ -100,8 +100,7 @@ export const ru: Messages = {
         "Ошибка проверки данных: {{field}} должен быть в валюте исходного счёта (для разных валют используйте обмен)",
       exchange_same_currency:
         "Ошибка проверки данных: {{field}} должен быть в другой валюте (в одной валюте используйте перевод)",
-      exchange_too_small:
-        "Ошибка проверки данных: {{field}}, умноженное на курс, меньше одной минимальной единицы",
+      exchange_too_small: "Ошибка проверки данных: {{field}}, умноженное на курс, округляется до нуля",
       exchange_out_of_range:
         "Ошибка проверки данных: {{field}}, умноженное на курс, превышает допустимую сумму",
       counterparty_not_found: "Контрагент не найден.",
@@ -117,8 +116,8 @@ export const ru: Messages = {
       debt_already_settled: "Долг уже погашен.",
       debt_written_off: "Долг списан.",
       debt_has_settlements: "Долг частично погашен: его вид, контрагента и валюту изменить уже нельзя.",
-      debt_amount_below_settled: "Сумма должна быть больше уже погашенной.",
-      debt_over_settlement: "Сумма больше остатка долга.",
+      debt_amount_below_settled: "Сумма должна быть больше уже погашенной ({{settled}}).",
+      debt_over_settlement: "Сумма больше остатка долга ({{outstanding}}).",
       debt_currency_mismatch: "Ошибка проверки данных: {{field}} должен быть счётом в валюте долга",
       debt_settlement_not_found: "Погашение не найдено.",
       debt_not_deletable: "Удалить можно только долг без погашений, который не был списан.",

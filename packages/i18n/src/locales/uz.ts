@@ -98,7 +98,7 @@ export const uz: Messages = {
       currency_not_selected: "Kiritilgan ma’lumotlarda xato: {{field}} tashkilot valyutalari qatorida yo‘q",
       currency_mismatch:
         "Kiritilgan ma’lumotlarda xato: {{field}} hisob valyutasi bilan bir xil bo‘lishi kerak",
-      insufficient_balance: "Hisobda mablag‘ yetarli emas.",
+      insufficient_balance: "«{{account}}» hisobida mablag‘ yetarli emas: {{available}} mavjud.",
       balance_out_of_range: "Hisob balansi ruxsat etilgan chegaradan chiqib ketadi.",
       payment_not_found: "Tushum topilmadi.",
       expense_not_found: "Xarajat topilmadi.",
@@ -107,7 +107,7 @@ export const uz: Messages = {
       exchange_same_currency:
         "Kiritilgan ma’lumotlarda xato: {{field}} boshqa valyutada bo‘lishi kerak (bir valyuta ichida o‘tkazmadan foydalaning)",
       exchange_too_small:
-        "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda bir eng kichik birlikdan kam",
+        "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda nolga yaxlitlanadi",
       exchange_out_of_range:
         "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
       counterparty_not_found: "Kontragent topilmadi.",
@@ -126,8 +126,8 @@ export const uz: Messages = {
       debt_written_off: "Qarz hisobdan chiqarilgan.",
       debt_has_settlements:
         "Qarzning bir qismi to‘langan: uning turi, kontragenti va valyutasini endi o‘zgartirib bo‘lmaydi.",
-      debt_amount_below_settled: "Summa allaqachon to‘langan summadan ko‘p bo‘lishi kerak.",
-      debt_over_settlement: "Summa qarzning qoldig‘idan ko‘p.",
+      debt_amount_below_settled: "Summa allaqachon to‘langan summadan ({{settled}}) ko‘p bo‘lishi kerak.",
+      debt_over_settlement: "Summa qarzning qoldig‘idan ({{outstanding}}) ko‘p.",
       debt_currency_mismatch:
         "Kiritilgan ma’lumotlarda xato: {{field}} qarz valyutasidagi hisob bo‘lishi kerak",
       debt_settlement_not_found: "To‘lov topilmadi.",
