@@ -100,3 +100,67 @@ describe("amounts in messages", () => {
     }
   });
 });
+
+type Issue = { path: string; message: string };
+
+describe("validation details in the caller's language", () => {
+  const body = { accountId: "not-a-uuid", amount: "-5", date: "2026-13-01" };
+  const expected: Record<Locale, Issue[]> = {
+    en: [
+      { path: "accountId", message: "must be a UUID" },
+      { path: "amount", message: "must be positive" },
+      { path: "date", message: "must be a date (YYYY-MM-DD)" },
+    ],
+    ru: [
+      { path: "accountId", message: "должно быть UUID" },
+      { path: "amount", message: "должно быть положительным" },
+      { path: "date", message: "должно быть датой (ГГГГ-ММ-ДД)" },
+    ],
+    uz: [
+      { path: "accountId", message: "UUID bo‘lishi kerak" },
+      { path: "amount", message: "musbat bo‘lishi kerak" },
+      { path: "date", message: "sana (YYYY-MM-DD) bo‘lishi kerak" },
+    ],
+  };
+  const sorted = (issues: Issue[]) => [...issues].sort((a, b) => a.path.localeCompare(b.path));
+
+  it("REST: issues[].message in en (unchanged), ru and uz", async () => {
+    for (const locale of ["en", "ru", "uz"] as const) {
+      const res = await call(users[locale], "POST", "/finance/payments", body);
+      const error = expectError(res, 400, "VALIDATION_ERROR");
+      expect(sorted(error.issues as Issue[])).toEqual(expected[locale]);
+    }
+  });
+
+  it("tRPC: data.issues[].message in en (unchanged), ru and uz", async () => {
+    for (const locale of ["en", "ru", "uz"] as const) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/trpc/payments.create",
+        headers: { ...users[locale].headers, "content-type": "application/json" },
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      const data = res.json().error.data as { appCode: string; issues: Issue[] };
+      expect(data.appCode).toBe("VALIDATION_ERROR");
+      expect(sorted(data.issues)).toEqual(expected[locale]);
+    }
+  });
+
+  it("GraphQL: extensions.issues[].message in the caller's language", async () => {
+    for (const locale of ["en", "ru", "uz"] as const) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/graphql",
+        headers: { ...users[locale].headers, "content-type": "application/json" },
+        payload: {
+          query: "mutation($input: DocumentInput!) { createPayment(input: $input) { id } }",
+          variables: { input: body },
+        },
+      });
+      const [error] = res.json().errors as Array<{ extensions: { code: string; issues?: Issue[] } }>;
+      expect(error?.extensions.code, res.body).toBe("VALIDATION_ERROR");
+      expect(sorted(error?.extensions.issues ?? [])).toEqual(expected[locale]);
+    }
+  });
+});
