@@ -304,6 +304,60 @@ describe("report downloads", () => {
   });
 });
 
+describe("the language of a download", () => {
+  const get = (user: SeededUser, url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: "GET", url, headers: { ...user.headers, ...headers } });
+
+  it("is the signed-in user's profile language, whatever Accept-Language says", async () => {
+    const res = await get(russian, "/finance/payments/export?limit=1", { "accept-language": "en, uz;q=0.5" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-language"]).toBe("ru");
+    expect(headersOf(await readSheet(res.rawPayload))[0]).toBe("Дата");
+  });
+
+  it("?lang= exports in another language on every download route", async () => {
+    const urls = [
+      "/finance/payments/export",
+      "/finance/expenses/export",
+      "/finance/accounts/export",
+      `/finance/accounts/${ids.cash}/transactions/export`,
+      "/finance/debts/export",
+      "/finance/counterparties/export",
+      "/finance/inventory/export",
+      `/finance/reports/income-statement/export?${PERIOD}`,
+      `/finance/reports/cashflow/export?${PERIOD}`,
+      `/finance/reports/account-statement/${ids.cash}/export?${PERIOD}`,
+      "/users/export",
+    ];
+    for (const url of urls) {
+      const withLang = `${url}${url.includes("?") ? "&" : "?"}lang=en`;
+      const res = await get(uzbek, withLang);
+      expect(res.statusCode, `${withLang}: ${res.body.slice(0, 200)}`).toBe(200);
+      expect(res.headers["content-language"], withLang).toBe("en");
+    }
+    const english = await readSheet(
+      (await get(uzbek, "/finance/payments/export?lang=en&limit=1")).rawPayload,
+    );
+    expect(headersOf(english)[0]).toBe("Date");
+    const russianForAdmin = await readSheet(
+      (await get(admin, `/finance/reports/income-statement/export?lang=ru&${PERIOD}`)).rawPayload,
+    );
+    expect(russianForAdmin.name).not.toBe("Income statement");
+    const users = await readSheet((await get(admin, "/users/export?lang=uz")).rawPayload);
+    expect(users.name).toBe("Foydalanuvchilar");
+  });
+
+  it("refuses a language it does not speak, in the caller's own language", async () => {
+    for (const lang of ["fr", "", "RU-ru"]) {
+      const res = await get(russian, `/finance/payments/export?lang=${lang}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.issues).toEqual([
+        { path: "lang", message: "должно быть одним из значений: en, ru, uz" },
+      ]);
+    }
+  });
+});
+
 describe("bad input, permissions and tenancy", () => {
   it("refuses bad queries with 400 before streaming", async () => {
     for (const url of [
