@@ -299,6 +299,9 @@ export const en = {
     },
     finance: {
       sheets: {
+        incomeByMonth: "By month",
+        cashflowPeriods: "Periods",
+        movements: "Transfers and exchanges",
         payments: "Payments",
         expenses: "Expenses",
         accounts: "Accounts",
@@ -311,6 +314,11 @@ export const en = {
         inventory: "Inventory",
       },
       columns: {
+        fromAccount: "From account",
+        toAccount: "To account",
+        destinationCurrency: "Currency received",
+        count: "Count",
+        line: "Line",
         date: "Date",
         account: "Account",
         currency: "Currency",

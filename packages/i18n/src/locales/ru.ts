@@ -293,6 +293,9 @@ export const ru: Messages = {
     },
     finance: {
       sheets: {
+        incomeByMonth: "По месяцам",
+        cashflowPeriods: "По периодам",
+        movements: "Переводы и обмены",
         payments: "Поступления",
         expenses: "Расходы",
         accounts: "Счета",
@@ -305,6 +308,11 @@ export const ru: Messages = {
         inventory: "Склад",
       },
       columns: {
+        fromAccount: "Со счёта",
+        toAccount: "На счёт",
+        destinationCurrency: "Валюта получения",
+        count: "Количество",
+        line: "Строка",
         date: "Дата",
         account: "Счёт",
         currency: "Валюта",

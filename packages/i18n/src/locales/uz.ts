@@ -305,6 +305,9 @@ export const uz: Messages = {
     },
     finance: {
       sheets: {
+        incomeByMonth: "Oylar bo‘yicha",
+        cashflowPeriods: "Davrlar bo‘yicha",
+        movements: "O‘tkazmalar va ayirboshlashlar",
         payments: "Tushumlar",
         expenses: "Xarajatlar",
         accounts: "Hisoblar",
@@ -317,6 +320,11 @@ export const uz: Messages = {
         inventory: "Ombor",
       },
       columns: {
+        fromAccount: "Qaysi hisobdan",
+        toAccount: "Qaysi hisobga",
+        destinationCurrency: "Olingan valyuta",
+        count: "Soni",
+        line: "Qator",
         date: "Sana",
         account: "Hisob",
         currency: "Valyuta",
