@@ -31,7 +31,9 @@ const cellValue = (value: unknown): unknown =>
     : value;
 /** Every row below the header, as plain values (formulas read as their results). */
 const bodyRows = (sheet: ExcelJS.Worksheet): unknown[][] =>
-  (sheet.getRows(2, sheet.rowCount - 1) ?? []).map((row) => (row.values as unknown[]).slice(1).map(cellValue));
+  (sheet.getRows(2, sheet.rowCount - 1) ?? []).map((row) =>
+    (row.values as unknown[]).slice(1).map(cellValue),
+  );
 /** A money cell (2 decimals in both currencies here) back in minor units, exactly; empty is zero. */
 const minorOf = (value: unknown): bigint => {
   if (value === null || value === undefined) return 0n;
@@ -423,6 +425,13 @@ describe("report downloads", () => {
       });
     }
     const rowsOfPeriods = bodyRows(periods as ExcelJS.Worksheet);
+    // Every month of the year, empty ones included, labelled like the JSON ("2026-03"), with its balances.
+    const kassa = rowsOfPeriods.filter((row) => row[0] === "Kassa");
+    expect(kassa.map((row) => row[2])).toEqual([
+      ...Array.from({ length: 12 }, (_, index) => `2026-${String(index + 1).padStart(2, "0")}`),
+      "Total",
+    ]);
+    expect(minorOf(kassa[11]?.[12])).toBe(minorOf(kassa[12]?.[12]));
     for (const account of json.accounts as Account[]) {
       const mine = rowsOfPeriods.filter((row) => row[0] === account.name);
       const total = mine.at(-1) ?? [];

@@ -164,8 +164,10 @@ const flowAmounts = (row: Record<FlowKey, string>) =>
   Object.fromEntries(FLOW_KEYS.map((key) => [key, row[key]])) as Record<FlowKey, string>;
 
 type CashflowPeriod = TCashflowReport["accounts"][number]["periods"][number];
-const periodLabel = (period: CashflowPeriod) => period.period;
-const periodBalances = (_period: CashflowPeriod) => ({ opening: null, closing: null });
+const periodBalances = (period: CashflowPeriod) => ({
+  opening: period.openingBalance,
+  closing: period.closingBalance,
+});
 
 const cashflowSheets = (
   locale: Locale,
@@ -240,7 +242,7 @@ const cashflowSheets = (
         ...account.periods.map((period) => ({
           account: account.name,
           currency: account.currency,
-          label: periodLabel(period),
+          label: period.period,
           isTotal: false,
           amounts: { ...periodBalances(period), ...flowAmounts(period) },
         })),

@@ -282,6 +282,7 @@ export const en = {
       "must be a decimal string with at most {{whole}} digits before the point and {{fraction}} after, like 12.5",
     signed_quantity:
       "must be a decimal string with at most {{whole}} digits before the point and {{fraction}} after, like 12.5, optionally signed",
+    coarser_granularity: "must be longer for this range (at most {{max}} periods)",
     rate_overflow: "times rate is beyond what an amount can hold",
   },
   export: {

@@ -288,6 +288,7 @@ export const uz: Messages = {
       "o‘nli son satri bo‘lishi kerak: nuqtadan oldin ko‘pi bilan {{whole}} ta, keyin {{fraction}} ta raqam, masalan 12.5",
     signed_quantity:
       "o‘nli son satri (ishorali bo‘lishi mumkin) bo‘lishi kerak: nuqtadan oldin ko‘pi bilan {{whole}} ta, keyin {{fraction}} ta raqam, masalan 12.5",
+    coarser_granularity: "bu oraliq uchun kattaroq bo‘lishi kerak (ko‘pi bilan {{max}} ta davr)",
     rate_overflow: "kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
   },
   export: {
