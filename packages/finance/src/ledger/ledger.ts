@@ -143,7 +143,7 @@ export const toTransactionDto = (row: TransactionRow): TTransactionDto => ({
 
 export type AccountEntryRow = {
   id: string;
-  type: "income" | "expense" | "transfer" | "exchange";
+  type: "income" | "expense" | "transfer" | "exchange" | "opening_balance";
   amount: string;
   destination_amount: string | null;
   exchange_rate: string | null;

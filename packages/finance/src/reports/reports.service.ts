@@ -125,10 +125,18 @@ const FLOW_NAMES = [
   "exchanges_out",
 ] as const;
 
+/**
+ * An opening balance is where an account starts, not a movement: one dated within a report's range
+ * counts in the report's opening balance and in no flow; one dated after the range is subtracted from
+ * the closing balance like any later entry. So opening + flows = closing still holds.
+ */
+const OPENING = Prisma.sql`'opening_balance'`;
+const atOpening = (end: Date) => Prisma.sql`(l.type <> ${OPENING} OR l.date > ${end}::date)`;
+
 /** Flow sums over `legs` rows `l` up to the period's end (numeric; see `flowText`). */
 const flowColumns = (end: Date) => Prisma.sql`
-  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date), 0) AS inflows,
-  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date), 0) AS outflows,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING}), 0) AS inflows,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING}), 0) AS outflows,
   COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'income'), 0) AS income,
   COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'expense'), 0) AS expense,
   COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'transfer'), 0) AS transfers_in,
@@ -264,7 +272,7 @@ export const statementRows = (
       (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
-          AND t.date BETWEEN ${start}::date AND ${end}::date ${after}
+          AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY t.date, t.id
         LIMIT ${reach})
       UNION ALL
@@ -272,7 +280,7 @@ export const statementRows = (
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
-          AND t.date BETWEEN ${start}::date AND ${end}::date ${after}
+          AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY t.date, t.id
         LIMIT ${reach})
     ), running AS (
@@ -364,7 +372,7 @@ export const createReportsService = (deps: { db: Db }) => {
             WITH l AS (${legs(ctx.tenantId, start, ids)}),
             per_account AS (
               SELECT a.id, a.name, a.currency_code,
-                     a.balance - COALESCE(sum(l.inflow - l.outflow), 0) AS opening,
+                     a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening,
                      a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0) AS closing,
                      ${flowColumns(end)}
                 FROM money_accounts a
@@ -385,7 +393,7 @@ export const createReportsService = (deps: { db: Db }) => {
           const periods = await tx.$queryRaw<PeriodRow[]>`
             WITH l AS (${legs(ctx.tenantId, start, ids)}),
             opening AS (
-              SELECT a.id, a.balance - COALESCE(sum(l.inflow - l.outflow), 0) AS opening
+              SELECT a.id, a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening
                 FROM money_accounts a
                 LEFT JOIN l ON l.account_id = a.id
                WHERE a.tenant_id = ${ctx.tenantId}::uuid ${accountFilter(Prisma.sql`a.id`, ids)}
@@ -501,9 +509,9 @@ export const createReportsService = (deps: { db: Db }) => {
           if (!account) throw accountNotFound();
           const [summary] = await tx.$queryRaw<[{ opening: string; closing: string; total: number }]>`
             WITH l AS (${legs(ctx.tenantId, start, [accountId])})
-            SELECT (a.balance - COALESCE(sum(l.inflow - l.outflow), 0))::text AS opening,
+            SELECT (a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0))::text AS opening,
                    (a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0))::text AS closing,
-                   count(*) FILTER (WHERE l.date <= ${end}::date)::int AS total
+                   count(*) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING})::int AS total
               FROM money_accounts a LEFT JOIN l ON true
              WHERE a.tenant_id = ${ctx.tenantId}::uuid AND a.id = ${accountId}::uuid
              GROUP BY a.balance`;

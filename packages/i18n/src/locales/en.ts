@@ -85,6 +85,10 @@ export const en = {
         "A currency that money accounts, debts or inventory items use cannot be removed from the organization's currencies.",
     },
     finance: {
+      opening_negative: "validation error: {{field}} must not be negative for an account without overdraft",
+      opening_balance_locked:
+        "Other entries are posted to the account: its opening balance is part of the books and can no longer change.",
+      opening_balance_not_found: "The account has no opening balance.",
       account_not_found: "Account not found.",
       account_name_taken: "An account with this name already exists.",
       account_negative: "Overdraft cannot be turned off while the balance is below zero.",
@@ -283,6 +287,7 @@ export const en = {
     signed_quantity:
       "must be a decimal string with at most {{whole}} digits before the point and {{fraction}} after, like 12.5, optionally signed",
     coarser_granularity: "must be longer for this range (at most {{max}} periods)",
+    opening_negative: "must not be negative for an account without overdraft",
     rate_overflow: "times rate is beyond what an amount can hold",
   },
   export: {
@@ -371,6 +376,7 @@ export const en = {
         expense: "Expense",
         transfer: "Transfer",
         exchange: "Exchange",
+        opening_balance: "Opening balance",
       },
       rows: {
         revenue: "Revenue",

@@ -88,6 +88,11 @@ export const uz: Messages = {
         "Pul hisoblari, qarzlar yoki tovarlar yuritilayotgan valyutani tashkilot valyutalaridan olib tashlab bo‘lmaydi.",
     },
     finance: {
+      opening_negative:
+        "Kiritilgan ma’lumotlarda xato: overdraftsiz hisob uchun {{field}} manfiy bo‘lishi mumkin emas",
+      opening_balance_locked:
+        "Hisobga boshqa yozuvlar o‘tkazilgan: boshlang‘ich qoldiq hisobning bir qismi bo‘ldi va endi o‘zgartirilmaydi.",
+      opening_balance_not_found: "Hisobda boshlang‘ich qoldiq yo‘q.",
       account_not_found: "Hisob topilmadi.",
       account_name_taken: "Bunday nomli hisob allaqachon mavjud.",
       account_negative: "Balans noldan past bo‘lganda overdraftni o‘chirib bo‘lmaydi.",
@@ -289,6 +294,7 @@ export const uz: Messages = {
     signed_quantity:
       "o‘nli son satri (ishorali bo‘lishi mumkin) bo‘lishi kerak: nuqtadan oldin ko‘pi bilan {{whole}} ta, keyin {{fraction}} ta raqam, masalan 12.5",
     coarser_granularity: "bu oraliq uchun kattaroq bo‘lishi kerak (ko‘pi bilan {{max}} ta davr)",
+    opening_negative: "overdraftsiz hisob uchun manfiy bo‘lishi mumkin emas",
     rate_overflow: "kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
   },
   export: {
@@ -377,6 +383,7 @@ export const uz: Messages = {
         expense: "Xarajat",
         transfer: "O‘tkazma",
         exchange: "Ayirboshlash",
+        opening_balance: "Boshlang‘ich qoldiq",
       },
       rows: {
         revenue: "Tushum",
