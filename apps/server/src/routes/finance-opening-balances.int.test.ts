@@ -131,6 +131,35 @@ describe("setting an opening balance", () => {
   });
 });
 
+describe("over tRPC", () => {
+  it("accounts.setOpeningBalance and accounts.openingBalance call the same service", async () => {
+    const trpc = (method: "GET" | "POST", procedure: string, input: unknown) =>
+      t.app.inject({
+        method,
+        url:
+          method === "GET"
+            ? `/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`
+            : `/trpc/${procedure}`,
+        headers: { ...admin.headers, ...(method === "POST" ? { "content-type": "application/json" } : {}) },
+        ...(method === "POST" ? { payload: JSON.stringify(input) } : {}),
+      });
+    const set = await trpc("POST", "accounts.setOpeningBalance", {
+      id: ids.spare,
+      data: { amount: "4200", date: "2026-01-02" },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().result.data).toMatchObject({ amount: "4200", isEditable: true });
+    const read = await trpc("GET", "accounts.openingBalance", { id: ids.spare });
+    expect(read.json().result.data).toMatchObject({ amount: "4200", date: "2026-01-02" });
+    const removed = await trpc("POST", "accounts.setOpeningBalance", {
+      id: ids.spare,
+      data: { amount: "0", date: "2026-01-02" },
+    });
+    expect(removed.json().result.data).toBeNull();
+    expect(await balanceOf(ids.spare)).toBe("0");
+  });
+});
+
 describe("once other entries are posted", () => {
   beforeAll(async () => {
     await post("/finance/payments", { accountId: ids.kassa, amount: "300000", date: "2026-01-10" });
