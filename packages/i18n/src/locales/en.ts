@@ -324,7 +324,6 @@ export const en = {
         toAccount: "To account",
         destinationCurrency: "Currency received",
         count: "Count",
-        line: "Line",
         date: "Date",
         account: "Account",
         currency: "Currency",

@@ -319,7 +319,6 @@ export const ru: Messages = {
         toAccount: "На счёт",
         destinationCurrency: "Валюта получения",
         count: "Количество",
-        line: "Строка",
         date: "Дата",
         account: "Счёт",
         currency: "Валюта",

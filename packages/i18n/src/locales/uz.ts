@@ -331,7 +331,6 @@ export const uz: Messages = {
         toAccount: "Qaysi hisobga",
         destinationCurrency: "Olingan valyuta",
         count: "Soni",
-        line: "Qator",
         date: "Sana",
         account: "Hisob",
         currency: "Valyuta",
