@@ -1,4 +1,4 @@
-import { type Db, type Outbox, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, diffFields, type Outbox, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -273,6 +273,7 @@ export const createDebtsService = (deps: {
           });
           const detail = await detailOrThrow(tx, tenantId, id);
           await raise(tx, ctx, "DebtCreated", { debtId: id, ...toEventPayload(detail) });
+          await audit(tx, ctx, "debt", id, "create", { after: toEventPayload(detail) });
           return detail;
         })
         .catch(rethrowReference);
@@ -292,6 +293,7 @@ export const createDebtsService = (deps: {
         .withTenant(tenantId, async (tx) => {
           const debt = await lockDebt(tx, tenantId, id);
           if (!debt) throw debtNotFound();
+          const before = await detailOrThrow(tx, tenantId, id);
           const newAmount = input.amount === undefined ? debt.amount : BigInt(input.amount);
           const changes = {
             kind: input.kind !== undefined && input.kind !== debt.kind,
@@ -336,6 +338,7 @@ export const createDebtsService = (deps: {
           });
           const detail = await detailOrThrow(tx, tenantId, id);
           await raise(tx, ctx, "DebtUpdated", { debtId: id, ...toEventPayload(detail) });
+          await audit(tx, ctx, "debt", id, "update", diffFields(before, detail));
           return detail;
         })
         .catch(rethrowReference);
@@ -420,6 +423,7 @@ export const createDebtsService = (deps: {
           const detail = await detailOrThrow(tx, tenantId, id);
           const settlement = detail.settlements.find((candidate) => candidate.id === settlementId);
           if (!settlement) throw new Error("settlement vanished within its transaction");
+          await audit(tx, ctx, "debt", id, "settle", { after: { settlementId, amount: input.amount } });
           await raise(tx, ctx, "DebtSettled", {
             debtId: id,
             settlementId,
@@ -474,6 +478,7 @@ export const createDebtsService = (deps: {
           },
         });
         const detail = await detailOrThrow(tx, tenantId, id);
+        await audit(tx, ctx, "debt", id, "reverse_settlement", { before: { settlementId, ...settlement } });
         await raise(tx, ctx, "DebtSettlementReversed", {
           debtId: id,
           settlementId,
@@ -508,6 +513,9 @@ export const createDebtsService = (deps: {
           },
         });
         const detail = await detailOrThrow(tx, tenantId, id);
+        await audit(tx, ctx, "debt", id, "write_off", {
+          after: { amount: debt.outstanding, reason: input.reason },
+        });
         await raise(tx, ctx, "DebtWrittenOff", {
           debtId: id,
           amount: debt.outstanding.toString(),
@@ -534,6 +542,7 @@ export const createDebtsService = (deps: {
         }
         await tx.debt.deleteMany({ where: { tenantId, id } });
         await raise(tx, ctx, "DebtDeleted", { debtId: id });
+        await audit(tx, ctx, "debt", id, "delete", { before: debt });
       });
     },
   };
