@@ -7,8 +7,10 @@ export {
 } from "./admin/oidc-admin";
 export {
   type TOidcClientDto,
+  type TRegisterClientInput,
   type TUpdateClientInput,
   ZOidcClientDto,
+  ZRegisterClientInput,
   ZRegisteredClientDto,
   ZRotatedSecretDto,
   ZSigningKeyDto,

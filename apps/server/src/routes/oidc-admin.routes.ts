@@ -1,7 +1,7 @@
 import {
   type OidcProvider,
-  ZCreateClientInput,
   ZOidcClientDto,
+  ZRegisterClientInput,
   ZRegisteredClientDto,
   ZRotatedSecretDto,
   ZSigningKeyDto,
@@ -42,7 +42,7 @@ export const oidcAdminRoutes: FastifyPluginAsyncZod<{ oidc: OidcProvider }> = as
         ...clients,
         summary:
           "Register an OIDC client (oidc_clients:create:all); a confidential client's secret is in this answer only",
-        body: ZCreateClientInput.omit({ clientId: true }),
+        body: ZRegisterClientInput,
         response: { 201: ZRegisteredClientDto },
       },
     },

@@ -40,6 +40,24 @@ const ZClientFields = {
 const includesOpenid = (input: { scopes?: readonly string[] | undefined }) =>
   input.scopes === undefined || input.scopes.includes("openid");
 
+/** Registering a client (REST, CLI, admin screens): its client_id is always generated. */
+export const ZRegisterClientInput = z
+  .object({
+    name: ZClientFields.name,
+    redirectUris: ZClientFields.redirectUris,
+    postLogoutRedirectUris: ZClientFields.postLogoutRedirectUris.default([]),
+    /** A public client (a browser or native app) has no secret and always requires PKCE. */
+    isPublic: z.boolean().default(false),
+    requirePkce: ZClientFields.requirePkce.default(false),
+    isFirstParty: ZClientFields.isFirstParty.default(false),
+    applicationType: ZClientFields.applicationType.default("web"),
+    grantTypes: ZClientFields.grantTypes.default([...SUPPORTED_GRANT_TYPES]),
+    scopes: ZClientFields.scopes.default([...SUPPORTED_SCOPES]),
+  })
+  .strict()
+  .refine(includesOpenid, { message: "scopes must include openid", path: ["scopes"] });
+export type TRegisterClientInput = z.input<typeof ZRegisterClientInput>;
+
 export const ZUpdateClientInput = z
   .object({
     name: ZClientFields.name.optional(),

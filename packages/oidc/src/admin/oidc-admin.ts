@@ -10,7 +10,7 @@ import {
 import type { Clients, OidcClientRecord } from "../clients/clients";
 import { KeyStillNeededError, type SigningKeyInfo, type SigningKeys } from "../keys";
 import { newOpaqueToken, sha256Hex } from "../opaque-token";
-import { type TOidcClientDto, ZUpdateClientInput } from "./oidc-admin.schema";
+import { type TOidcClientDto, ZRegisterClientInput, ZUpdateClientInput } from "./oidc-admin.schema";
 
 /** OIDC clients and signing keys are platform-wide: only the platform tenant's roles may hold these. */
 export const OIDC_ADMIN_PERMISSIONS = registerPermissions(
@@ -94,7 +94,8 @@ export const createOidcAdmin = (deps: { db: Db; clients: Clients; keys: SigningK
       raw: unknown,
     ): Promise<{ client: TOidcClientDto; clientSecret?: string }> => {
       allow(caller, "oidc_clients:create:all");
-      const created = await clients.create(raw, (tx, client) =>
+      const input = parseInput(ZRegisterClientInput, raw);
+      const created = await clients.create(input, (tx, client) =>
         audit(tx, who(caller), "oidc_client", client.clientId, "create", { after: toClientDto(client) }),
       );
       const client = toClientDto(await findClient(created.client.clientId));
