@@ -8,6 +8,7 @@ export * from "./locale";
 export * from "./money";
 export * from "./pagination";
 export * from "./password";
+export * from "./password-rule";
 export * from "./permissions";
 export * from "./text";
 export * from "./validation";
