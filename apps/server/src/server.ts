@@ -39,6 +39,7 @@ import { tenantsRoutes } from "./routes/tenants.routes";
 import { trpcRoutes } from "./routes/trpc.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
 import { usersRoutes } from "./routes/users.routes";
+import { type WebApp, webAppsRoutes } from "./routes/web-apps.routes";
 
 /** The Fastify instance routes are written against: zod schemas type the handlers. */
 export type App = FastifyInstance<
@@ -64,6 +65,8 @@ export type ServerDeps = {
   graphql?: Pick<GraphqlRoutesOptions, "limits" | "extraModules" | "onPubSub">;
   /** Time source of the OIDC rate-limit windows (tests pass their manual clock); default the system clock. */
   clock?: Clock;
+  /** The single-page apps served under their prefixes (default: the built accountant app at /app). */
+  webApps?: readonly WebApp[];
 };
 
 /** JSON bodies; file uploads get their own per-route limit. */
@@ -134,6 +137,7 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   await app.register(financeReportsRoutes, { services });
   await app.register(financeExportsRoutes, { services });
   await app.register(trpcRoutes, { services });
+  await app.register(webAppsRoutes, { apps: deps.webApps });
   await app.register(graphqlRoutes, { services, env, events: deps.events, clock, ...deps.graphql });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
   if (oidc) await app.register(oidcAdminRoutes, { oidc });
