@@ -1,4 +1,4 @@
-import { ZPagination, ZQueryBoolean } from "@hisob/kernel";
+import { ZPagination, ZQueryBoolean } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 /** Entities and actions are short snake_case words (see the services' `audit(...)` calls). */

@@ -219,8 +219,9 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
       requirePermission(ctx, "roles:read:all");
       return listPermissions()
         .filter((definition) => ctx.isPlatformAdmin === true || !definition.platformOnly)
-        .map(({ name, resource, action, modifier, description, platformOnly }) => ({
+        .map(({ name, resource, action, modifier, description, platformOnly, module }) => ({
           name,
+          module,
           resource,
           action,
           modifier,
