@@ -117,7 +117,7 @@ export const App = () => {
           <MeContext.Provider value={me}>
             <Layout style={{ minHeight: "100vh" }}>
               <Layout.Sider width={230} theme="light" style={{ borderRight: "1px solid #eee" }}>
-                <Typography.Title level={4} style={{ padding: "16px 20px", margin: 0 }}>
+                <Typography.Title level={5} style={{ padding: "18px 20px", margin: 0 }}>
                   {t("app.title")}
                 </Typography.Title>
                 <Menu

@@ -86,6 +86,8 @@ const en = {
   "oidc.confidential": "Confidential (with a secret)",
   "oidc.applicationType": "Application type",
   "oidc.redirectUris": "Redirect URIs (one per line)",
+  "oidc.redirectUrisColumn": "Redirect URIs",
+  "oidc.firstPartyTag": "first-party",
   "oidc.grantTypes": "Grant types",
   "oidc.scopes": "Scopes",
   "oidc.requirePkce": "Require PKCE",
@@ -210,6 +212,8 @@ const ru: Messages = {
   "oidc.confidential": "Конфиденциальный (с секретом)",
   "oidc.applicationType": "Тип приложения",
   "oidc.redirectUris": "Адреса возврата (по одному в строке)",
+  "oidc.redirectUrisColumn": "Адреса возврата",
+  "oidc.firstPartyTag": "собственное",
   "oidc.grantTypes": "Типы грантов",
   "oidc.scopes": "Области (scopes)",
   "oidc.requirePkce": "Требовать PKCE",
@@ -332,6 +336,8 @@ const uz: Messages = {
   "oidc.confidential": "Maxfiy (sir bilan)",
   "oidc.applicationType": "Ilova turi",
   "oidc.redirectUris": "Qaytish manzillari (har qatorda bittadan)",
+  "oidc.redirectUrisColumn": "Qaytish manzillari",
+  "oidc.firstPartyTag": "o‘zimizniki",
   "oidc.grantTypes": "Grant turlari",
   "oidc.scopes": "Doiralar (scopes)",
   "oidc.requirePkce": "PKCE talab qilinsin",
@@ -390,6 +396,18 @@ export const translate = (
 ) => MESSAGES[language][key].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ""));
 
 export const LanguageContext = createContext<Language>("en");
+
+/** Dates and times as our users read them: dd.mm.yyyy and a 24-hour clock in ru and uz. */
+const DATE_FORMATS: Record<Language, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" }),
+  ru: new Intl.DateTimeFormat("ru-RU", { dateStyle: "short", timeStyle: "short" }),
+  uz: new Intl.DateTimeFormat("ru-RU", { dateStyle: "short", timeStyle: "short" }),
+};
+
+export const useFormatDate = () => {
+  const language = useContext(LanguageContext);
+  return (iso: string | null | undefined) => (iso ? DATE_FORMATS[language].format(new Date(iso)) : "—");
+};
 
 /** `t(key, params)` in the user's language. */
 export const useT = () => {

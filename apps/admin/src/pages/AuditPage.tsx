@@ -2,7 +2,7 @@ import { Alert, Button, DatePicker, Input, Select, Space, Table, Tag, Typography
 import type { Dayjs } from "dayjs";
 import { useCallback, useEffect, useState } from "react";
 import { api, type Page, query } from "../api";
-import { useT } from "../i18n";
+import { useFormatDate, useT } from "../i18n";
 
 type Entry = {
   id: string;
@@ -61,6 +61,7 @@ const Changes = ({ entry }: { entry: Entry }) => {
 
 export const AuditPage = () => {
   const t = useT();
+  const formatDate = useFormatDate();
   const [filters, setFilters] = useState<{
     entity?: string;
     entityId?: string;
@@ -166,7 +167,7 @@ export const AuditPage = () => {
             title: t("audit.when"),
             dataIndex: "occurredAt",
             width: 170,
-            render: (value: string) => new Date(value).toLocaleString(),
+            render: (value: string) => formatDate(value),
           },
           {
             title: t("audit.who"),

@@ -97,7 +97,11 @@ export const OidcClientsPage = () => {
           {
             title: t("oidc.clientId"),
             dataIndex: "clientId",
-            render: (id: string) => <Typography.Text code>{id}</Typography.Text>,
+            render: (id: string) => (
+              <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+                {id}
+              </Typography.Text>
+            ),
           },
           {
             title: t("oidc.type"),
@@ -105,12 +109,12 @@ export const OidcClientsPage = () => {
               <Space size={4} wrap>
                 <Tag>{client.isPublic ? t("oidc.public") : t("oidc.confidential")}</Tag>
                 <Tag>{client.applicationType}</Tag>
-                {client.isFirstParty && <Tag color="blue">first-party</Tag>}
+                {client.isFirstParty && <Tag color="blue">{t("oidc.firstPartyTag")}</Tag>}
               </Space>
             ),
           },
           {
-            title: t("oidc.redirectUris"),
+            title: t("oidc.redirectUrisColumn"),
             render: (_, client) => (
               <Space direction="vertical" size={0}>
                 {client.redirectUris.map((uri) => (

@@ -81,7 +81,12 @@ export const RolesPage = () => {
   const role = roles.find((candidate) => candidate.id === selected) ?? null;
   useEffect(() => setDraft(new Set(role?.permissions ?? [])), [role]);
   const readOnly = !role || role.name === ADMIN || !can("roles:update:all");
-  const actions = useMemo(() => [...new Set(permissions.map((p) => p.action))].sort(), [permissions]);
+  // Columns in a stable order: the usual verbs first, then any a module adds (alphabetically).
+  const actions = useMemo(() => {
+    const usual = ["read", "create", "update", "delete"];
+    const rest = [...new Set(permissions.map((p) => p.action))].filter((a) => !usual.includes(a)).sort();
+    return [...usual, ...rest];
+  }, [permissions]);
   const matrix = useMemo(() => matrixOf(permissions), [permissions]);
 
   const toggle = (name: string, checked: boolean) => {
@@ -124,7 +129,7 @@ export const RolesPage = () => {
         )}
       </Space>
       {error && <Alert type="error" message={error} />}
-      <Row gutter={16}>
+      <Row gutter={16} wrap={false}>
         <Col flex="260px">
           <Card size="small">
             <List

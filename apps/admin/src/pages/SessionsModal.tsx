@@ -1,7 +1,7 @@
 import { Alert, App, Button, Modal, Popconfirm, Table } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api";
-import { useT } from "../i18n";
+import { useFormatDate, useT } from "../i18n";
 import { useCan, useMe } from "../session";
 
 type Session = { id: string; ip: string; userAgent: string; createdAt: string; expiresAt: string };
@@ -9,6 +9,7 @@ type Session = { id: string; ip: string; userAgent: string; createdAt: string; e
 /** A user's live sessions; ending one also ends the OIDC grants made from it. */
 export const SessionsModal = (props: { user: { id: string; email: string }; onClose: () => void }) => {
   const t = useT();
+  const formatDate = useFormatDate();
   const can = useCan();
   const me = useMe();
   const { message } = App.useApp();
@@ -64,12 +65,12 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
           {
             title: t("sessions.created"),
             dataIndex: "createdAt",
-            render: (value: string) => new Date(value).toLocaleString(),
+            render: (value: string) => formatDate(value),
           },
           {
             title: t("sessions.expires"),
             dataIndex: "expiresAt",
-            render: (value: string) => new Date(value).toLocaleString(),
+            render: (value: string) => formatDate(value),
           },
           { title: t("sessions.ip"), dataIndex: "ip" },
           { title: t("sessions.userAgent"), dataIndex: "userAgent", ellipsis: true },

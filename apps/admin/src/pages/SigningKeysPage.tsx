@@ -1,7 +1,7 @@
 import { Alert, App, Button, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api";
-import { useT } from "../i18n";
+import { useFormatDate, useT } from "../i18n";
 import { useCan } from "../session";
 
 type Key = {
@@ -16,6 +16,7 @@ type Key = {
 
 export const SigningKeysPage = () => {
   const t = useT();
+  const formatDate = useFormatDate();
   const can = useCan();
   const { message } = App.useApp();
   const [keys, setKeys] = useState<Key[] | null>(null);
@@ -80,12 +81,12 @@ export const SigningKeysPage = () => {
           {
             title: t("common.createdAt"),
             dataIndex: "createdAt",
-            render: (value: string) => new Date(value).toLocaleString(),
+            render: (value: string) => formatDate(value),
           },
           {
             title: t("keys.stoppedSigning"),
             dataIndex: "retiredAt",
-            render: (value: string | null) => (value ? new Date(value).toLocaleString() : "—"),
+            render: (value: string | null) => formatDate(value),
           },
           {
             title: t("common.actions"),

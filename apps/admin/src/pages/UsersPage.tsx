@@ -19,7 +19,7 @@ import type { SorterResult } from "antd/es/table/interface";
 import { useCallback, useEffect, useState } from "react";
 import { api, type Page, query } from "../api";
 import { showServerError, zodRule } from "../forms";
-import { LANGUAGES, useT } from "../i18n";
+import { LANGUAGES, useFormatDate, useT } from "../i18n";
 import { useCan, useMe } from "../session";
 import { SessionsModal } from "./SessionsModal";
 
@@ -61,6 +61,7 @@ const useDebounced = <T,>(value: T, ms: number) => {
 
 export const UsersPage = () => {
   const t = useT();
+  const formatDate = useFormatDate();
   const can = useCan();
   const me = useMe();
   const { message } = App.useApp();
@@ -252,7 +253,7 @@ export const UsersPage = () => {
             title: t("common.createdAt"),
             dataIndex: "createdAt",
             sorter: true,
-            render: (value: string) => new Date(value).toLocaleString(),
+            render: (value: string) => formatDate(value),
           },
           {
             title: t("common.actions"),
