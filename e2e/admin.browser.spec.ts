@@ -17,9 +17,19 @@ import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 const SCREENSHOTS = path.join(ROOT, ".tmp/screenshots");
 const RP_ORIGIN = "https://rp.example";
 const REDIRECT = `${RP_ORIGIN}/callback`;
-const SCREENS = ["users", "roles", "oidc-clients", "signing-keys", "audit"] as const;
+const SCREENS = [
+  "users",
+  "roles",
+  "groups",
+  "oidc-clients",
+  "signing-keys",
+  "audit",
+  "tenants",
+  "currencies",
+] as const;
 /** A raw message key (e.g. "nav.users") on screen means a missing translation. */
-const RAW_KEY = /\b(app|nav|header|common|users|roles|sessions|oidc|keys|audit)\.[a-z][A-Za-z]+\b/;
+const RAW_KEY =
+  /\b(app|nav|header|common|users|roles|groups|tenants|currencies|sessions|oidc|keys|audit)\.[a-z][A-Za-z]+\b/;
 
 const skipReason = browserSkipReason();
 if (skipReason) console.warn(`admin.browser.spec.ts skipped: ${skipReason}`);
@@ -225,12 +235,33 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     await cashier.waitForURL(/\/login\?next=%2Fadmin%2Fusers/);
   });
 
+  it("creates a group carrying the role", async () => {
+    await admin.getByRole("menuitem", { name: "Groups" }).click();
+    await admin.getByRole("button", { name: "New group" }).click();
+    const drawer = admin.locator(".ant-drawer");
+    await drawer.getByLabel("Name").fill("Front desk");
+    await drawer.getByLabel("Roles").click();
+    await admin.locator(".ant-select-item-option", { hasText: "Cashier" }).click();
+    await admin.keyboard.press("Escape");
+    await drawer.getByRole("button", { name: "Create" }).click();
+    await admin.getByRole("cell", { name: "Front desk" }).waitFor();
+  });
+
   it("reads the audit entries those steps wrote", async () => {
     await admin.getByRole("menuitem", { name: "Audit log" }).click();
     const table = admin.locator(".ant-table-tbody");
     await table.locator(".ant-table-row").first().waitFor();
     const text = await table.innerText();
-    for (const expected of ["role", "user", "oidc_client", "signing_key", "end_all", "sign_in", "create"]) {
+    for (const expected of [
+      "role",
+      "user",
+      "group",
+      "oidc_client",
+      "signing_key",
+      "end_all",
+      "sign_in",
+      "create",
+    ]) {
       expect(text, expected).toContain(expected);
     }
     expect(text).not.toMatch(/Cashier-Passw0rd|argon2/);
@@ -249,6 +280,8 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       for (const screen of SCREENS) {
         await admin.goto(`${base()}/admin/${screen}`);
         await admin.getByRole("menu").waitFor();
+        // Every screen has rows by now (users, roles, clients, keys, entries): wait for the data.
+        await admin.locator(".ant-table-row, .ant-list-item").first().waitFor();
         await expect
           .poll(async () => admin.locator(".ant-spin-spinning").count(), { timeout: 20_000 })
           .toBe(0);

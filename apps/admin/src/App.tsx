@@ -24,9 +24,12 @@ import {
   translate,
 } from "./i18n";
 import { AuditPage } from "./pages/AuditPage";
+import { CurrenciesPage } from "./pages/CurrenciesPage";
+import { GroupsPage } from "./pages/GroupsPage";
 import { OidcClientsPage } from "./pages/OidcClientsPage";
 import { RolesPage } from "./pages/RolesPage";
 import { SigningKeysPage } from "./pages/SigningKeysPage";
+import { TenantsPage } from "./pages/TenantsPage";
 import { UsersPage } from "./pages/UsersPage";
 import { navigate, usePath } from "./router";
 import { type Me, MeContext } from "./session";
@@ -37,6 +40,7 @@ type Screen = { path: string; label: MessageKey; permission: string; render: () 
 const SCREENS: Screen[] = [
   { path: "/users", label: "nav.users", permission: "users:read:all", render: () => <UsersPage /> },
   { path: "/roles", label: "nav.roles", permission: "roles:read:all", render: () => <RolesPage /> },
+  { path: "/groups", label: "nav.groups", permission: "groups:read:all", render: () => <GroupsPage /> },
   {
     path: "/oidc-clients",
     label: "nav.oidcClients",
@@ -50,6 +54,13 @@ const SCREENS: Screen[] = [
     render: () => <SigningKeysPage />,
   },
   { path: "/audit", label: "nav.audit", permission: "audit:read:all", render: () => <AuditPage /> },
+  { path: "/tenants", label: "nav.tenants", permission: "tenants:read:all", render: () => <TenantsPage /> },
+  {
+    path: "/currencies",
+    label: "nav.currencies",
+    permission: "currencies:select:all",
+    render: () => <CurrenciesPage />,
+  },
 ];
 
 export const App = () => {

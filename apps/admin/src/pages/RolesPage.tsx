@@ -59,9 +59,11 @@ export const RolesPage = () => {
   const [draft, setDraft] = useState<Set<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const [loading, setLoading] = useState(true);
 
   const load = useCallback(async () => {
     setError(null);
+    setLoading(true);
     try {
       const [page, all] = await Promise.all([
         api<Page<Role>>("GET", "/roles?limit=100&sortBy=name"),
@@ -72,6 +74,8 @@ export const RolesPage = () => {
       setSelected((current) => current ?? page.items[0]?.id ?? null);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setLoading(false);
     }
   }, []);
   useEffect(() => {
@@ -133,6 +137,7 @@ export const RolesPage = () => {
         <Col flex="260px">
           <Card size="small">
             <List
+              loading={loading}
               dataSource={roles}
               renderItem={(item) => (
                 <List.Item
