@@ -62,7 +62,15 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
   /** Waits until no spinner is left (every request of the screen answered), then saves a full-page shot. */
   const shoot = async (page: Page, name: string) => {
     await expect
-      .poll(async () => page.locator(".ant-spin-spinning, .ant-skeleton-active").count(), { timeout: 20_000 })
+      .poll(
+        async () =>
+          page
+            .locator(
+              ".ant-spin-spinning, .ant-spin-blur, .ant-skeleton-active, [class*=-appear], [class*=-enter]",
+            )
+            .count(),
+        { timeout: 20_000 },
+      )
       .toBe(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, `admin-${name}.png`), fullPage: true });
   };
