@@ -72,6 +72,12 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
         { timeout: 20_000 },
       )
       .toBe(0);
+    // Loaded tables fade back in (a CSS opacity transition): shoot them at full opacity.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll(".ant-spin-container")].every(
+        (el) => getComputedStyle(el).opacity === "1",
+      ),
+    );
     await page.screenshot({ path: path.join(SCREENSHOTS, `admin-${name}.png`), fullPage: true });
   };
 
