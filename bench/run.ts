@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { adminUsersBench } from "./admin-users.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
@@ -31,7 +30,6 @@ const benches: Bench[] = [
   financeLedgerBench,
   financeReportsBench,
   graphqlBench,
-  adminUsersBench,
 ];
 
 const ZArgs = z.object({
