@@ -19,7 +19,7 @@ const printBootstrap = (context: AppContext, baseUrl: string) => {
   const lines = [
     "",
     "  Hisob is set up: platform tenant and administrator created.",
-    `  Sign in at ${baseUrl} as ${result.email}`,
+    `  Open the accountant app at ${baseUrl}/app and sign in as ${result.email}`,
     result.generatedPassword
       ? `  Password (shown only this once; change it after signing in): ${result.generatedPassword}`
       : "  Password: the ADMIN_PASSWORD you set",
@@ -96,7 +96,7 @@ const main = async () => {
   const baseUrl = env.oidc.issuerUrl;
   app.log.info(
     { database: context.db.kind, url: baseUrl },
-    `Hisob is listening; API reference at ${baseUrl}/docs, health at ${baseUrl}/healthz`,
+    `Hisob is listening; the app at ${baseUrl}/app, API reference at ${baseUrl}/docs, health at ${baseUrl}/healthz`,
   );
   printBootstrap(context, baseUrl);
 };

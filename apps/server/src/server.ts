@@ -18,6 +18,7 @@ import { registerAuthContext } from "./http/auth-context";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { accountRoutes } from "./routes/account.routes";
+import { auditRoutes } from "./routes/audit.routes";
 import { currenciesRoutes } from "./routes/currencies.routes";
 import { financeAccountsRoutes } from "./routes/finance-accounts.routes";
 import { financeCategoriesRoutes } from "./routes/finance-categories.routes";
@@ -31,11 +32,14 @@ import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
 import { oidcRoutes } from "./routes/oidc.routes";
+import { oidcAdminRoutes } from "./routes/oidc-admin.routes";
 import { rolesRoutes } from "./routes/roles.routes";
+import { sessionsRoutes } from "./routes/sessions.routes";
 import { tenantsRoutes } from "./routes/tenants.routes";
 import { trpcRoutes } from "./routes/trpc.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
 import { usersRoutes } from "./routes/users.routes";
+import { type WebApp, webAppsRoutes } from "./routes/web-apps.routes";
 
 /** The Fastify instance routes are written against: zod schemas type the handlers. */
 export type App = FastifyInstance<
@@ -61,6 +65,8 @@ export type ServerDeps = {
   graphql?: Pick<GraphqlRoutesOptions, "limits" | "extraModules" | "onPubSub">;
   /** Time source of the OIDC rate-limit windows (tests pass their manual clock); default the system clock. */
   clock?: Clock;
+  /** The single-page apps served under their prefixes (default: the built accountant app at /app). */
+  webApps?: readonly WebApp[];
 };
 
 /** JSON bodies; file uploads get their own per-route limit. */
@@ -118,6 +124,8 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   await app.register(rolesRoutes, { services });
   await app.register(groupsRoutes, { services });
   await app.register(tenantsRoutes, { services });
+  await app.register(auditRoutes, { services });
+  await app.register(sessionsRoutes, { services });
   await app.register(currenciesRoutes, { services });
   await app.register(uploadsRoutes, { services });
   await app.register(financeAccountsRoutes, { services });
@@ -129,6 +137,8 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   await app.register(financeReportsRoutes, { services });
   await app.register(financeExportsRoutes, { services });
   await app.register(trpcRoutes, { services });
+  await app.register(webAppsRoutes, { apps: deps.webApps });
   await app.register(graphqlRoutes, { services, env, events: deps.events, clock, ...deps.graphql });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
+  if (oidc) await app.register(oidcAdminRoutes, { oidc });
 };

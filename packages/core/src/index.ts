@@ -6,6 +6,15 @@ export {
   ZUpdateAccountInput,
 } from "./account/account.service";
 export {
+  type TAuditEntryDto,
+  type TAuditFilters,
+  type TListAuditQuery,
+  ZAuditEntryDto,
+  ZAuditFilters,
+  ZListAuditQuery,
+} from "./audit/audit.schema";
+export { type AuditService, createAuditService, ZExportAuditQuery } from "./audit/audit.service";
+export {
   type AttemptBudget,
   createAttemptBudget,
   createCoreBudgets,

@@ -1,3 +1,4 @@
+export { type AuditChange, type AuditWho, asPlatformEvent, audit, diffFields } from "./audit";
 export { Prisma, PrismaClient, type Tx } from "./client";
 export { createDb, type Db, type DbConfig, type TxOptions } from "./create-db";
 export { lockDataDir } from "./data-dir-lock";

@@ -1,3 +1,4 @@
+import { type AuditWho, audit } from "./audit";
 import { Prisma, type Tx } from "./client";
 
 /**
@@ -120,6 +121,15 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOn
           }
         : null;
     }),
+
+  /**
+   * A failed sign-in, in the audit log of the user's tenant (or of the platform, for an unknown email).
+   * Nothing changed, so it has its own transaction.
+   */
+  recordFailedSignIn: (who: AuditWho, email: string, reason: string): Promise<void> =>
+    runAsSystem((tx) =>
+      audit(tx, who, "session", null, "sign_in_failed", { after: { email: email.slice(0, 254), reason } }),
+    ),
 
   /** Session cookie → its session, with the activity of its user and tenant. */
   findSessionByTokenHash: (tokenHash: string): Promise<SessionLookup | null> =>

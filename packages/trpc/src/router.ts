@@ -1,4 +1,4 @@
-import { XLSX_CONTENT_TYPE, ZAccountDto, ZCurrencyDto } from "@hisob/core";
+import { XLSX_CONTENT_TYPE, ZAccountDto, ZCurrencyDto, ZUpdateAccountInput } from "@hisob/core";
 import {
   ZAccountStatement,
   ZAccountStatementExportQuery,
@@ -170,6 +170,11 @@ export const appRouter = router({
   session: router({
     /** The signed-in user: name, language, roles and effective permissions. */
     me: authed.output(ZAccountDto).query(({ ctx }) => ctx.services.account.get(ctx.caller)),
+    /** One's own name, language (the app's language switch saves it here) or password: PUT /account's service. */
+    update: authed
+      .input(ZUpdateAccountInput)
+      .output(ZAccountDto)
+      .mutation(({ ctx, input }) => ctx.services.account.update(ctx.caller, input)),
   }),
   currencies: router({
     /** The organization's currencies (what accounts may use). */

@@ -345,7 +345,11 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       if (typeof raw === "string") {
         const token = bearerOf(raw);
         caller = token
-          ? await services.context.resolveContext({ bearerToken: token, requestId: request.id })
+          ? await services.context.resolveContext({
+              bearerToken: token,
+              requestId: request.id,
+              client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+            })
           : null;
       } else {
         // No bearer in connection_init: the upgrade request's own credentials (cookie or header).

@@ -68,12 +68,17 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
     const url = request.routeOptions.url ?? "";
     if (url.startsWith("/oidc/") || url.startsWith("/.well-known/")) return;
     const bearer = bearerOf(request.headers.authorization);
+    const client = { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" };
     const cookie = request.cookies[SESSION_COOKIE];
     if (typeof bearer === "string") {
-      request.ctx = await deps.context.resolveContext({ bearerToken: bearer, requestId: request.id });
+      request.ctx = await deps.context.resolveContext({ bearerToken: bearer, requestId: request.id, client });
       request.authMethod = request.ctx ? "bearer" : null;
     } else if (bearer === undefined && cookie) {
-      request.ctx = await deps.context.resolveContext({ sessionToken: cookie, requestId: request.id });
+      request.ctx = await deps.context.resolveContext({
+        sessionToken: cookie,
+        requestId: request.id,
+        client,
+      });
       request.authMethod = request.ctx ? "cookie" : null;
     }
     if (isPublicRoute(request)) return;

@@ -27,6 +27,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issu
       const { token, session } = await services.auth.login(request.body, {
         ip: request.ip,
         userAgent: request.headers["user-agent"] ?? "",
+        requestId: request.id,
       });
       setSessionCookie(reply, token, session.expiresAt, isSecureRequest(request, issuerUrl));
       return {

@@ -302,6 +302,20 @@ describe("the accountant app's procedures", () => {
   });
 });
 
+describe("session.update", () => {
+  it("saves one's own language (no permission needed) and later errors come in it", async () => {
+    const api = asBearer(outsider);
+    expect((await api.session.update.mutate({ uiLanguage: "ru" })).uiLanguage).toBe("ru");
+    expect((await api.session.me.query()).uiLanguage).toBe("ru");
+    const refused = await failure(api.accounts.list.query({}));
+    expect(refused.data.appCode).toBe("FORBIDDEN");
+    expect(refused.message).toMatch(/[а-я]/i);
+    const invalid = await failure(api.session.update.mutate({ uiLanguage: "fr" as "en" }));
+    expect(invalid.data.appCode).toBe("VALIDATION_ERROR");
+    await api.session.update.mutate({ uiLanguage: "en" });
+  });
+});
+
 describe("errors are mapped once, as in REST", () => {
   it("validation names the field; business rules, not found and conflicts keep their codes", async () => {
     const api = asBearer(admin);
@@ -498,8 +512,9 @@ describe("every procedure checks the caller", () => {
   ];
 
   it("the sweep covers every procedure that needs a permission", () => {
-    // Signed-in users may read who they are and their organization's currencies without one.
-    const open = new Set(["session.me", "currencies.selected"]);
+    // Signed-in users may read who they are, change their own language or name, and read their
+    // organization's currencies without one.
+    const open = new Set(["session.me", "session.update", "currencies.selected"]);
     const swept = new Set(calls.map(([name]) => name));
     const missing = Object.keys(appRouter._def.procedures).filter(
       (name) => !open.has(name) && !swept.has(name),

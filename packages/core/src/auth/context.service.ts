@@ -6,6 +6,8 @@ export type Credentials = {
   sessionToken?: string | undefined;
   bearerToken?: string | undefined;
   requestId: string;
+  /** The request's address and user agent, kept on the context for the audit log. */
+  client?: { ip: string; userAgent: string };
 };
 
 /**
@@ -40,6 +42,7 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => ({
       locale: ZLocale.catch("en").parse(caller.uiLanguage),
       requestId: credentials.requestId,
       isPlatformAdmin: caller.isPlatform,
+      ...(credentials.client ? { client: credentials.client } : {}),
     };
   },
 });

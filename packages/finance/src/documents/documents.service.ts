@@ -1,4 +1,4 @@
-import { type Db, type Outbox, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, diffFields, type Outbox, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -269,6 +269,7 @@ export const createDocumentsService = (
         .withTenant(tenantId, async (tx) => {
           const old = await lockDocument(tx, tenantId, id);
           if (!old) throw documentNotFound();
+          const before = await find(tx, tenantId, id);
           const accountId = input.accountId ?? old.accountId;
           const amount = input.amount === undefined ? old.amount : BigInt(input.amount);
           // A settlement's money, account and counterparty are the debt's: change them through the debt.
@@ -317,6 +318,7 @@ export const createDocumentsService = (
           const dto = await find(tx, tenantId, id);
           if (!dto) throw documentNotFound();
           await outbox.raise(tx, { type: kind.events.updated, tenantId, payload: eventPayload(dto) });
+          await audit(tx, ctx, kind.name, id, "update", diffFields(before, dto));
           return dto;
         })
         .catch(rethrowUnknownReference);
@@ -332,6 +334,7 @@ export const createDocumentsService = (
         // The debt would still count it as paid: a settlement is reversed through its debt.
         if (old.settlesDebt) throw settlesDebt();
         await remove(tx, tenantId, id, old);
+        await audit(tx, ctx, kind.name, id, "delete", { before: old });
       });
     },
 
@@ -344,6 +347,7 @@ export const createDocumentsService = (
       const old = await lockDocument(tx, ctx.tenantId, id);
       if (!old) return false;
       await remove(tx, ctx.tenantId, id, old);
+      await audit(tx, ctx, kind.name, id, "delete", { before: old });
       return true;
     },
   };

@@ -1,4 +1,4 @@
-import type { Db } from "@hisob/db";
+import type { Db, Tx } from "@hisob/db";
 import { AppError, parseInput } from "@hisob/kernel";
 import { z } from "zod";
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
@@ -111,12 +111,19 @@ export const createClients = (deps: { db: Db }) => {
     findActive,
 
     /** Registers a client; the secret of a confidential client is returned once and stored hashed. */
-    create: async (raw: unknown): Promise<CreatedClient> => {
+    create: async (
+      raw: unknown,
+      /** More work that must commit with the registration (its audit entry). */
+      alsoInTransaction?: (
+        tx: Tx,
+        client: OidcClientRecord & { createdAt: Date; updatedAt: Date },
+      ) => Promise<void>,
+    ): Promise<CreatedClient> => {
       const input = parseInput(ZCreateClientInput, raw);
       const clientSecret = input.isPublic ? undefined : newOpaqueToken();
       try {
-        const client = await db.withPlatform((tx) =>
-          tx.oidcClient.create({
+        const client = await db.withPlatform(async (tx) => {
+          const created = await tx.oidcClient.create({
             data: {
               clientId: input.clientId ?? `c_${newOpaqueToken().slice(0, 22)}`,
               name: input.name,
@@ -131,8 +138,10 @@ export const createClients = (deps: { db: Db }) => {
               requirePkce: input.isPublic || input.requirePkce,
               isFirstParty: input.isFirstParty,
             },
-          }),
-        );
+          });
+          await alsoInTransaction?.(tx, created);
+          return created;
+        });
         return clientSecret ? { client, clientSecret } : { client };
       } catch (error) {
         if ((error as { code?: string }).code === "P2002") {

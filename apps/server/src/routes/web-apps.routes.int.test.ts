@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
+
+let t: TestApp;
+let user: SeededUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await t.createUser((await t.createTenant("Web Co")).id, []);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("/ and the web apps", () => {
+  it("sends a browser without a session to the login page, which returns to /app", async () => {
+    const reply = await t.app.inject("/");
+    expect(reply.statusCode).toBe(302);
+    expect(reply.headers.location).toBe("/login?next=%2Fapp%2F");
+  });
+
+  it("sends a signed-in browser (session cookie) to /app", async () => {
+    const reply = await t.app.inject({ url: "/", headers: { cookie: user.cookie } });
+    expect(reply.statusCode).toBe(302);
+    expect(reply.headers.location).toBe("/app/");
+  });
+
+  it("treats an invalid session cookie as signed out", async () => {
+    const reply = await t.app.inject({ url: "/", cookies: { session: "not-a-session" } });
+    expect(reply.headers.location).toBe("/login?next=%2Fapp%2F");
+  });
+
+  it("serves the accountant app's pages under /app without credentials (it signs in itself)", async () => {
+    const reply = await t.app.inject("/app/accounts");
+    // 200 with the build, 503 with a page saying how to build it: HTML either way, never JSON.
+    expect([200, 503]).toContain(reply.statusCode);
+    expect(reply.headers["content-type"]).toBe("text/html; charset=utf-8");
+  });
+});

@@ -1,0 +1,33 @@
+import path from "node:path";
+import type { FastifyPluginAsync } from "fastify";
+import { spaRoutes } from "../http/spa";
+
+/** The repository's root, from apps/server/src/routes. */
+const ROOT = path.resolve(import.meta.dirname, "../../../..");
+
+/** The single-page apps the server hosts: built by `npm run build:web` (run by `npm install`). */
+export const WEB_APPS = [
+  { prefix: "/app", dir: path.join(ROOT, "apps/desktop/dist/web"), workspace: "@hisob/desktop" },
+  { prefix: "/admin", dir: path.join(ROOT, "apps/admin/dist/web"), workspace: "@hisob/admin" },
+] as const;
+
+export type WebApp = { prefix: string; dir: string; workspace: string };
+
+/**
+ * `/` sends a signed-in browser (a valid session cookie) to the accountant app and anyone else to
+ * the login page, which comes back to the app afterwards; then each app under its prefix.
+ */
+export const webAppsRoutes: FastifyPluginAsync<{ apps?: readonly WebApp[] }> = async (app, options) => {
+  app.get("/", { config: { public: true }, schema: { hide: true } }, async (request, reply) =>
+    reply
+      .header("cache-control", "no-store")
+      .redirect(request.ctx ? "/app/" : `/login?next=${encodeURIComponent("/app/")}`, 302),
+  );
+  for (const web of options.apps ?? WEB_APPS) {
+    await app.register(spaRoutes, {
+      mount: web.prefix,
+      dir: web.dir,
+      missingHint: `Build it with "npm run build:web -w ${web.workspace}" (npm install does this).`,
+    });
+  }
+};
