@@ -22,6 +22,7 @@ export {
   ZLoginInput,
 } from "./auth/auth.service";
 export {
+  type CachedContext,
   type ContextService,
   type Credentials,
   createContextService,

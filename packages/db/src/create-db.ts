@@ -2,14 +2,14 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { pendingCallerCheck } from "./caller-check";
 import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
-
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
-import { createSystemQueries, type SystemQueries } from "./system";
+import { type CallerRow, createSystemQueries, type SystemQueries, toResolvedCaller } from "./system";
 import { beginHooks, runHooks } from "./tx-hooks";
 
 export type DbConfig = {
@@ -140,8 +140,21 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     const result = await prisma.$transaction(async (tx) => {
       hooks = beginHooks(tx);
       if (options.snapshot) await tx.$executeRaw`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
-      // One round trip: both settings are transaction-local and vanish at commit/rollback.
-      await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId ?? ""}, true), set_config('role', ${role}, true)`;
+      const check = tenantId ? pendingCallerCheck(tenantId) : undefined;
+      if (check) {
+        // A cached caller is confirmed in the same round trip that scopes the transaction. The
+        // function is evaluated (as the owner, SECURITY DEFINER) before the select list switches
+        // the role; the LEFT JOIN keeps the one row, so the settings apply even when it finds nothing.
+        const [row] = await tx.$queryRaw<Array<Partial<CallerRow> & { scoped: unknown }>>`
+          SELECT set_config('app.tenant_id', ${tenantId}, true) AS scoped, set_config('role', ${role}, true) AS role_set, c.*
+            FROM (SELECT 1) AS one
+            LEFT JOIN LATERAL hisob_resolve_caller(${check.tokenHash}, ${check.kinds.join(",")}) AS c ON true`;
+        check.accept(row?.kind ? toResolvedCaller(row as CallerRow) : null);
+        check.verified = true;
+      } else {
+        // One round trip: both settings are transaction-local and vanish at commit/rollback.
+        await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId ?? ""}, true), set_config('role', ${role}, true)`;
+      }
       return fn(tx);
     });
     runHooks(hooks);
