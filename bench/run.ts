@@ -4,6 +4,7 @@ import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
 import { graphqlBench } from "./graphql.bench";
+import { memoryBench } from "./memory.bench";
 import { oidcBench } from "./oidc.bench";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
@@ -16,6 +17,8 @@ export type BenchTable = { title: string; rows: Array<Record<string, string | nu
 export type BenchResult = {
   name: string;
   rows: Array<{ label: string; opsPerSecond: number; ratio: number }>;
+  /** Our CPU time per operation ÷ the baseline's, when the benchmark measures both. */
+  cpuRatio?: number;
   /** Further tables, for benchmarks whose figures are not operations per second. */
   tables?: BenchTable[];
 };
@@ -30,6 +33,7 @@ const benches: Bench[] = [
   financeLedgerBench,
   financeReportsBench,
   graphqlBench,
+  memoryBench,
 ];
 
 const ZArgs = z.object({
