@@ -11,6 +11,7 @@ import {
   type TestTemplate,
 } from "../packages/db/src/testing/test-databases";
 import { runConcurrent } from "./measure";
+import type { Figure } from "./report";
 import type { Bench, BenchResult } from "./run";
 
 /**
@@ -27,6 +28,10 @@ const DEFAULT_ITERATIONS = 250;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_EMAIL = "memory-bench@example.com";
 const ADMIN_PASSWORD = "Bench-Passw0rd!";
+
+const ON_POSTGRES = "ours on PostgreSQL";
+const EMBEDDED = "ours embedded (PGlite)";
+const BARE = "bare Fastify + pg (baseline)";
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -121,13 +126,17 @@ export const memoryBench: Bench = {
   run: async ({ iterations }): Promise<BenchResult> => {
     const perClient = iterations ?? DEFAULT_ITERATIONS;
     const rows: Array<Record<string, string | number>> = [];
-    const describe = (label: string, m: Measured) => ({
-      process: label,
-      "idle RSS MiB": Math.round(m.idle),
-      "peak RSS MiB under load": Math.round(m.peak),
-      "RSS MiB after load": Math.round(m.after),
-      "ops/s": Math.round(m.opsPerSecond),
-    });
+    const measured = new Map<string, Measured>();
+    const describe = (label: string, m: Measured) => {
+      measured.set(label, m);
+      return {
+        process: label,
+        "idle RSS MiB": Math.round(m.idle),
+        "peak RSS MiB under load": Math.round(m.peak),
+        "RSS MiB after load": Math.round(m.after),
+        "ops/s": Math.round(m.opsPerSecond),
+      };
+    };
     const adminUrl = process.env.DATABASE_URL;
     let template: TestTemplate | undefined;
     mkdirSync(path.join(ROOT, ".tmp"), { recursive: true });
@@ -151,7 +160,7 @@ export const memoryBench: Bench = {
           signInAsAdmin,
           perClient,
         );
-        rows.push(describe("ours on PostgreSQL", ours));
+        rows.push(describe(ON_POSTGRES, ours));
         // The bare route reads the session our server opened for the administrator.
         const bare = await measureProcess(
           "bench/bare-read-server.ts",
@@ -160,7 +169,7 @@ export const memoryBench: Bench = {
           async () => ours.cookie,
           perClient,
         );
-        rows.push(describe("bare Fastify + pg (baseline)", bare));
+        rows.push(describe(BARE, bare));
       } else {
         console.log("memory: PostgreSQL rows skipped — set DATABASE_URL to a PostgreSQL admin URL.");
       }
@@ -171,12 +180,31 @@ export const memoryBench: Bench = {
         signInAsAdmin,
         perClient,
       );
-      rows.push(describe("ours embedded (PGlite)", embedded));
+      rows.push(describe(EMBEDDED, embedded));
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
       if (template) await dropTemplate(template);
     }
+    const bare = measured.get(BARE);
+    const figures: Figure[] = [];
+    for (const label of [ON_POSTGRES, EMBEDDED]) {
+      const ours = measured.get(label);
+      if (!ours || !bare) continue;
+      for (const [what, key] of [
+        ["idle", "idle"],
+        ["peak under load", "peak"],
+      ] as const) {
+        figures.push({
+          case: `RSS ${what}, ${label} vs the bare route's process`,
+          ours: `${Math.round(ours[key])} MiB`,
+          baseline: `${Math.round(bare[key])} MiB`,
+          ratio: ours[key] / bare[key],
+          better: "lower",
+        });
+      }
+    }
     return {
+      figures,
       name: `Server RSS (a process of its own), idle and under ${CLIENTS} clients × ${perClient} GET /finance/accounts`,
       rows: [],
       tables: [{ title: "Resident memory", rows }],
