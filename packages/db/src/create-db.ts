@@ -68,6 +68,9 @@ const describeOpenError = (error: unknown): string => {
   return String(error);
 };
 
+/** PostgreSQL's shared_buffers inside the embedded database (its default is 128MB). */
+const EMBEDDED_SHARED_BUFFERS = "16MB";
+
 const TOKEN_HASH = /^[0-9a-f]{64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -110,7 +113,11 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     } else {
       lock = await lockDataDir(config.dataDir, config.purpose ?? "a Hisob process");
       try {
-        pglite = new PGlite(path.join(config.dataDir, "pglite"));
+        pglite = new PGlite(path.join(config.dataDir, "pglite"), {
+          // PostgreSQL's 128 MB of shared buffers live in the WebAssembly memory, which never
+          // shrinks; the files are in the OS page cache anyway (see README, "Memory").
+          startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+        });
         await pglite.waitReady;
       } catch (error) {
         await lock.release();
