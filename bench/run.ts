@@ -55,6 +55,7 @@ const main = async () => {
   const startedAt = new Date();
   const loadBefore = loadavg();
   const results: BenchResult[] = [];
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   if (selected.length === 0 || (only && selected.length !== only.length))
     throw new Error(`No benchmark named "${args.only}" (have: ${benches.map((b) => b.name).join(", ")})`);
   for (const bench of selected) {
@@ -64,6 +65,8 @@ const main = async () => {
     };
     const result = await bench.run(options);
     results.push(result);
+    // After every benchmark, so a run cut short still leaves what it measured.
+    writeReport(results, { startedAt, loadBefore, command });
     console.log(`\n${result.name}`);
     if (result.rows.length > 0)
       console.table(
@@ -78,7 +81,6 @@ const main = async () => {
       console.table(table.rows);
     }
   }
-  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   console.log(`\nWrote ${writeReport(results, { startedAt, loadBefore, command })}`);
 };
 
