@@ -31,6 +31,7 @@ export {
   ZLoginInput,
 } from "./auth/auth.service";
 export {
+  type CachedContext,
   type ContextService,
   type Credentials,
   createContextService,

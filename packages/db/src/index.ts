@@ -1,4 +1,10 @@
 export { type AuditChange, type AuditWho, asPlatformEvent, audit, diffFields } from "./audit";
+export {
+  CallerChangedError,
+  type CallerCheck,
+  pendingCallerCheck,
+  withCallerCheck,
+} from "./caller-check";
 export { Prisma, PrismaClient, type Tx } from "./client";
 export { createDb, type Db, type DbConfig, type TxOptions } from "./create-db";
 export { lockDataDir } from "./data-dir-lock";
