@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { financeOperations } from "@hisob/finance";
 import type { Clock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import Fastify, {
@@ -17,16 +18,9 @@ import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.rout
 import { registerAuthContext } from "./http/auth-context";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
+import { registerOperationRoutes } from "./http/operation-routes";
 import { accountRoutes } from "./routes/account.routes";
 import { currenciesRoutes } from "./routes/currencies.routes";
-import { financeAccountsRoutes } from "./routes/finance-accounts.routes";
-import { financeCategoriesRoutes } from "./routes/finance-categories.routes";
-import { financeCounterpartiesRoutes } from "./routes/finance-counterparties.routes";
-import { financeDebtsRoutes } from "./routes/finance-debts.routes";
-import { financeDocumentsRoutes } from "./routes/finance-documents.routes";
-import { financeExportsRoutes } from "./routes/finance-exports.routes";
-import { financeInventoryRoutes } from "./routes/finance-inventory.routes";
-import { financeReportsRoutes } from "./routes/finance-reports.routes";
 import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
@@ -120,14 +114,10 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   await app.register(tenantsRoutes, { services });
   await app.register(currenciesRoutes, { services });
   await app.register(uploadsRoutes, { services });
-  await app.register(financeAccountsRoutes, { services });
-  await app.register(financeDocumentsRoutes, { services });
-  await app.register(financeCounterpartiesRoutes, { services });
-  await app.register(financeCategoriesRoutes, { services });
-  await app.register(financeDebtsRoutes, { services });
-  await app.register(financeInventoryRoutes, { services });
-  await app.register(financeReportsRoutes, { services });
-  await app.register(financeExportsRoutes, { services });
+  // Finance: every route is derived from the module's operation catalog.
+  await app.register(async (scope: App) =>
+    registerOperationRoutes(scope, financeOperations, services.finance),
+  );
   await app.register(trpcRoutes, { services });
   await app.register(graphqlRoutes, { services, env, events: deps.events, clock, ...deps.graphql });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });

@@ -15,6 +15,8 @@ export {
   ZExportDebtsQuery,
   ZExportInventoryQuery,
 } from "./exports/records.export";
+export { financeOperations } from "./finance.operations";
+export type { FinancePermission } from "./finance.permissions";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./inventory/inventory.schema";

@@ -6,6 +6,7 @@ export * from "./filters";
 export * from "./ids";
 export * from "./locale";
 export * from "./money";
+export * from "./operations";
 export * from "./pagination";
 export * from "./password";
 export * from "./permissions";

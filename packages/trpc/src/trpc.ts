@@ -78,7 +78,7 @@ const toAppError = (error: TRPCError): AppError => {
   }
 };
 
-const t = initTRPC.context<ApiContext>().create({
+export const t = initTRPC.context<ApiContext>().create({
   /**
    * Errors leave as tRPC errors whose `data` carries what REST's envelope carries: our code, the
    * stable reason, field issues and the request id; the message is in the caller's language.
