@@ -9,6 +9,7 @@ export * from "./money";
 export * from "./operations";
 export * from "./pagination";
 export * from "./password";
+export * from "./password-rule";
 export * from "./permissions";
 export * from "./text";
 export * from "./validation";

@@ -4,6 +4,9 @@ import { z } from "zod";
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+/** At most this many rows per exported file; a list export without `limit` takes every matching row up to it. */
+export const EXPORT_MAX_ROWS = 1_000_000;
+
 export const ZPagination = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkPasswordStrength,
-  hashPassword,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  verifyAgainstDummy,
-  verifyPassword,
-} from "./password";
+import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password";
+import { checkPasswordStrength, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rule";
 
 describe("hashPassword / verifyPassword", () => {
   it("round-trips, with argon2id and a fresh salt per hash", async () => {

@@ -1,35 +1,13 @@
 import type { Db, Outbox } from "@hisob/db";
-import {
-  AppError,
-  hashPassword,
-  parseInput,
-  type TenantContext,
-  verifyPassword,
-  ZLocale,
-  ZRequiredLine,
-} from "@hisob/kernel";
-import { z } from "zod";
+import { AppError, hashPassword, parseInput, type TenantContext, verifyPassword } from "@hisob/kernel";
 import type { AttemptBudget } from "../auth/attempt-budget";
 import { endSessionsWhere } from "../sessions/end-sessions";
 import { assertAvatarIsOwnUpload } from "../users/avatar";
 import { usersRepository } from "../users/users.repository";
-import { type TUserDto, ZAvatarUrl, ZPassword, ZUserDto } from "../users/users.schema";
+import type { TUserDto } from "../users/users.schema";
+import { type TAccountDto, ZAccountDto, ZUpdateAccountInput } from "./account.schema";
 
-export const ZAccountDto = ZUserDto.extend({
-  tenant: z.object({ id: z.uuid(), name: z.string() }),
-}).meta({ id: "Account" });
-export type TAccountDto = z.infer<typeof ZAccountDto>;
-
-export const ZUpdateAccountInput = z
-  .object({
-    firstName: ZRequiredLine(100).optional(),
-    lastName: ZRequiredLine(100).optional(),
-    uiLanguage: ZLocale.optional(),
-    avatarUrl: ZAvatarUrl.nullable().optional(),
-    currentPassword: z.string().min(1).max(1024).optional(),
-    newPassword: ZPassword.optional(),
-  })
-  .strict();
+export { type TAccountDto, ZAccountDto, ZUpdateAccountInput };
 
 /** One's own account: needs only a valid login, no permission. */
 export const createAccountService = (deps: {

@@ -1,18 +1,14 @@
 import type { Db, Outbox } from "@hisob/db";
 import { AppError, type Clock, parseInput, verifyAgainstDummy, verifyPassword } from "@hisob/kernel";
-import { z } from "zod";
 import { endSessionsWhere } from "../sessions/end-sessions";
 import { hashToken, looksLikeToken, newSessionToken } from "../sessions/session-token";
 import type { AttemptBudget } from "./attempt-budget";
+import { type TLoginInput, ZLoginInput } from "./auth.schema";
+
+export { type TLoginInput, ZLoginInput };
 
 /** Browser sessions last one working day; documented in the README ("Sessions"). */
 export const DEFAULT_SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
-
-export const ZLoginInput = z.object({
-  email: z.string().trim().min(1).max(254),
-  password: z.string().min(1).max(1024),
-});
-export type TLoginInput = z.infer<typeof ZLoginInput>;
 
 /** Who a credential belongs to, before permissions are loaded. */
 export type Principal = {

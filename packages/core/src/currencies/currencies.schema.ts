@@ -1,4 +1,4 @@
-import { ZCurrencyCode, ZRequiredLine } from "@hisob/kernel";
+import { ZCurrencyCode, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 export const ZCurrencyDto = z

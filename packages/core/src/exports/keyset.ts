@@ -1,7 +1,7 @@
 import type { Db, Tx } from "@hisob/db";
+import { EXPORT_MAX_ROWS } from "@hisob/kernel";
 
-/** At most this many rows per file; a list export without `limit` takes every matching row up to it. */
-export const EXPORT_MAX_ROWS = 1_000_000;
+export { EXPORT_MAX_ROWS };
 const EXPORT_BATCH = 1_000;
 
 /**

@@ -1,4 +1,4 @@
-import { ZPagination, ZRequiredLine, ZText } from "@hisob/kernel";
+import { ZPagination, ZRequiredLine, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 const ZGroupName = ZRequiredLine(100);

@@ -3,6 +3,7 @@ import { AppError, type Clock, parseInput, requirePermission, type TenantContext
 import { z } from "zod";
 import { endSessionsWhere, SESSION_SELECT } from "./end-sessions";
 import { hashToken, looksLikeToken } from "./session-token";
+import { ZSessionRef } from "./sessions.schema";
 
 /** A session as anyone may see it: addressed by its public id, never by its secret token. */
 export type TSessionDto = {
@@ -14,8 +15,7 @@ export type TSessionDto = {
   expiresAt: Date;
 };
 
-/** A session's public id (UUID) or the secret token `authenticate` returned. */
-export const ZSessionRef = z.string().trim().min(1).max(512);
+export { ZSessionRef };
 
 const notFound = () =>
   new AppError("NOT_FOUND", { reason: "session.not_found", message: "Session not found" });

@@ -1,32 +1,10 @@
 import { type Db, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
-import {
-  AppError,
-  isPlatformOnlyPermission,
-  newId,
-  parseInput,
-  ZCurrencyCode,
-  ZRequiredLine,
-} from "@hisob/kernel";
-import { z } from "zod";
+import { AppError, isPlatformOnlyPermission, newId, parseInput } from "@hisob/kernel";
+import { type TProvisionTenantInput, ZProvisionTenantInput } from "./tenants.schema";
 
 export const ADMIN_ROLE_NAME = "admin";
 
-export const ZProvisionTenantInput = z.object({
-  name: ZRequiredLine(200),
-  domain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(253)
-    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
-      message: "must be a domain name like acme.uz",
-    })
-    .optional(),
-  isPlatform: z.boolean().default(false),
-  /** The tenant's first currency selection (finance accepts only selected currencies). */
-  currencies: z.array(ZCurrencyCode).min(1).max(50).default(["UZS"]),
-});
-export type TProvisionTenantInput = z.input<typeof ZProvisionTenantInput>;
+export { type TProvisionTenantInput, ZProvisionTenantInput };
 
 export type ProvisionedTenant = {
   id: string;

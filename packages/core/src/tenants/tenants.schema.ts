@@ -1,6 +1,22 @@
-import { ZPagination, ZQueryBoolean, ZRequiredLine } from "@hisob/kernel";
+import { ZCurrencyCode, ZPagination, ZQueryBoolean, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
-import { ZProvisionTenantInput } from "./provision-tenant";
+
+export const ZProvisionTenantInput = z.object({
+  name: ZRequiredLine(200),
+  domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253)
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, {
+      message: "must be a domain name like acme.uz",
+    })
+    .optional(),
+  isPlatform: z.boolean().default(false),
+  /** The tenant's first currency selection (finance accepts only selected currencies). */
+  currencies: z.array(ZCurrencyCode).min(1).max(50).default(["UZS"]),
+});
+export type TProvisionTenantInput = z.input<typeof ZProvisionTenantInput>;
 
 export const ZTenantDto = z
   .object({

@@ -1,4 +1,4 @@
-import { stripBidiControls, ZPagination, ZRequiredLine } from "@hisob/kernel";
+import { stripBidiControls, ZPagination, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 /** 100 MiB: a file of exactly this size is accepted, one byte more is refused. */

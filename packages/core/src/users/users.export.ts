@@ -1,20 +1,17 @@
 import type { Db, Prisma } from "@hisob/db";
 import { t } from "@hisob/i18n";
 import { type Locale, parseInput, requireScope, type TenantContext } from "@hisob/kernel";
-import { z } from "zod";
-import { afterInOrder, EXPORT_MAX_ROWS, listRows } from "../exports/keyset";
+import { afterInOrder, listRows } from "../exports/keyset";
 import { type ExportColumn, prepareXlsx } from "../exports/xlsx-exporter";
 import { usersWhere } from "./users.repository";
-import { ZListUsersQuery } from "./users.schema";
+import { ZExportUsersQuery } from "./users.schema";
 
 /**
  * The users list as a spreadsheet: the same filters and sort as GET /users. `limit`/`offset` page it
  * like the list when given; without a limit every matching row is exported (up to EXPORT_MAX_ROWS).
  */
 
-export const ZExportUsersQuery = ZListUsersQuery.extend({
-  limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).optional(),
-});
+export { ZExportUsersQuery };
 
 const EXPORT_SELECT = {
   id: true,

@@ -1,12 +1,13 @@
 import {
   checkPasswordStrength,
+  EXPORT_MAX_ROWS,
   type FilterSpec,
   LOCALES,
   ZLocale,
   ZPagination,
   ZQueryBoolean,
   ZRequiredLine,
-} from "@hisob/kernel";
+} from "@hisob/kernel/schema";
 import { z } from "zod";
 
 export const ZEmail = z
@@ -125,3 +126,8 @@ export const ZUpdateUserInput = z
 export type TUpdateUserInput = z.input<typeof ZUpdateUserInput>;
 
 export const ZAssignRolesInput = z.object({ roleIds: z.array(z.uuid()).min(1).max(50) }).strict();
+
+/** The users list as a spreadsheet: the list's filters and sort; every matching row unless `limit` is given. */
+export const ZExportUsersQuery = ZListUsersQuery.extend({
+  limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).optional(),
+});

@@ -1,4 +1,4 @@
-import { ZCurrencyCode, ZLine, ZPagination, ZRequiredLine, ZText } from "@hisob/kernel";
+import { ZCurrencyCode, ZLine, ZPagination, ZRequiredLine, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 const ZName = ZRequiredLine(100);

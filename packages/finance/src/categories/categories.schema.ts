@@ -1,4 +1,4 @@
-import { ZPagination, ZQueryBoolean, ZRequiredLine, ZText } from "@hisob/kernel";
+import { ZPagination, ZQueryBoolean, ZRequiredLine, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 /*

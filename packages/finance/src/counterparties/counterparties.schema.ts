@@ -1,4 +1,4 @@
-import { ZLine, ZPagination, ZRequiredLine, ZText } from "@hisob/kernel";
+import { ZLine, ZPagination, ZRequiredLine, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 export const COUNTERPARTY_TYPES = ["customer", "supplier", "both", "other"] as const;

@@ -1,4 +1,4 @@
-import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel";
+import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { periodInOrder, ZIsoDate } from "../dates";
 

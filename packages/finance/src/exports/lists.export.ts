@@ -1,15 +1,16 @@
 import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
 import type { Db, Prisma, Tx } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
-import { z } from "zod";
-import { ZListMoneyAccountsQuery } from "../accounts/accounts.schema";
 import { accountNotFound } from "../accounts/accounts.service";
-import { dateOf, periodInOrder, toIsoDate } from "../dates";
-import { ZDocumentFilters } from "../documents/documents.schema";
+import { dateOf, toIsoDate } from "../dates";
 import type { DocumentKind } from "../documents/documents.service";
 import { documentsWhere } from "../documents/documents.where";
 import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
-import { ZAccountTransactionFilters } from "../ledger/ledger.schema";
+import {
+  ZExportAccountsQuery,
+  ZExportAccountTransactionsQuery,
+  ZExportDocumentsQuery,
+} from "./export-queries.schema";
 import {
   exportFileName,
   header,
@@ -26,15 +27,7 @@ import {
  * (up to EXPORT_MAX_ROWS) unless `limit` is given. Rows come in keyset batches on (sort field, id).
  */
 
-export const ZExportRange = {
-  limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).optional(),
-  offset: z.coerce.number().int().min(0).max(EXPORT_MAX_ROWS).default(0),
-};
-export const ZExportDocumentsQuery = ZDocumentFilters.extend(ZExportRange).refine(...periodInOrder);
-export const ZExportAccountsQuery = ZListMoneyAccountsQuery.extend(ZExportRange);
-export const ZExportAccountTransactionsQuery = ZAccountTransactionFilters.extend(ZExportRange).refine(
-  ...periodInOrder,
-);
+export { ZExportAccountsQuery, ZExportAccountTransactionsQuery, ZExportDocumentsQuery };
 
 const documentSelect = {
   id: true,

@@ -1,14 +1,15 @@
 import { afterInOrder, type ExportColumn, listRows } from "@hisob/core";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { z } from "zod";
-import { ZListCounterpartiesQuery } from "../counterparties/counterparties.schema";
 import { counterpartiesWhere } from "../counterparties/counterparties.service";
 import { toIsoDate } from "../dates";
-import { debtsDueRangeInOrder, ZListDebtsQuery } from "../debts/debts.schema";
 import { debtsOrder, debtsWhere } from "../debts/debts.service";
-import { ZListInventoryQuery } from "../inventory/inventory.schema";
 import { inventoryWhere } from "../inventory/inventory.service";
+import {
+  ZExportCounterpartiesQuery,
+  ZExportDebtsQuery,
+  ZExportInventoryQuery,
+} from "./export-queries.schema";
 import {
   exportFileName,
   header,
@@ -19,16 +20,10 @@ import {
   prepared,
   sheetName,
 } from "./finance-export";
-import { ZExportRange } from "./lists.export";
 
 /* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
 
-export const ZExportDebtsQuery = z
-  .object(ZListDebtsQuery.shape)
-  .extend(ZExportRange)
-  .refine(...debtsDueRangeInOrder);
-export const ZExportCounterpartiesQuery = ZListCounterpartiesQuery.extend(ZExportRange);
-export const ZExportInventoryQuery = ZListInventoryQuery.extend(ZExportRange);
+export { ZExportCounterpartiesQuery, ZExportDebtsQuery, ZExportInventoryQuery };
 
 const debtSelect = {
   id: true,

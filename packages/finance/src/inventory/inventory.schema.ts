@@ -1,4 +1,11 @@
-import { ZCurrencyCode, ZMinorAmount, ZPagination, ZQueryBoolean, ZRequiredLine, ZText } from "@hisob/kernel";
+import {
+  ZCurrencyCode,
+  ZMinorAmount,
+  ZPagination,
+  ZQueryBoolean,
+  ZRequiredLine,
+  ZText,
+} from "@hisob/kernel/schema";
 import { z } from "zod";
 import { ZIsoDate } from "../dates";
 import { ZQuantity, ZQuantityChange } from "./quantity";

@@ -1,4 +1,4 @@
-import { ZPagination } from "@hisob/kernel";
+import { ZPagination } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { periodInOrder, ZIsoDate } from "../dates";
 

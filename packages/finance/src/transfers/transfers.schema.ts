@@ -1,4 +1,4 @@
-import { ZPositiveMinorAmount, ZRate, ZText } from "@hisob/kernel";
+import { ZPositiveMinorAmount, ZRate, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { ZIsoDate } from "../dates";
 

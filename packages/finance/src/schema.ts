@@ -1,0 +1,18 @@
+/*
+ * The browser-safe schemas of finance: zod only, shared by the server and the apps. Nothing here may
+ * import a service, Prisma, exceljs or Node (a test bundles this entry for the browser).
+ */
+
+export * from "./accounts/accounts.schema";
+export * from "./categories/categories.schema";
+export * from "./counterparties/counterparties.schema";
+export * from "./dates";
+export * from "./debts/debts.schema";
+export * from "./documents/documents.schema";
+export * from "./exports/export-queries.schema";
+export * from "./inventory/inventory.schema";
+export * from "./inventory/quantity";
+export * from "./ledger/ledger.schema";
+export * from "./reconcile/reconcile.schema";
+export * from "./reports/reports.schema";
+export * from "./transfers/transfers.schema";

@@ -1,0 +1,14 @@
+/*
+ * The browser-safe part of the kernel: zod schemas and pure helpers only. The accountant and admin
+ * apps import this entry; it must never reach Node, Prisma or native modules (a test bundles it for
+ * the browser). Password hashing and the permission registry stay in the server entry (`@hisob/kernel`).
+ */
+export * from "./errors";
+export * from "./filters";
+export * from "./ids";
+export * from "./locale";
+export * from "./money";
+export * from "./pagination";
+export * from "./password-rule";
+export * from "./text";
+export * from "./validation";
