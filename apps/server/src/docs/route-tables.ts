@@ -45,7 +45,7 @@ export const routeTable = (group: Group): string => {
 
 /** The README with every marked table written again from the catalogs. */
 export const withRouteTables = (readme: string): string =>
-  readme.replace(/<!-- routes:([a-z-]+) -->\n[\s\S]*?<!-- \/routes:\1 -->/g, (whole, name: string) => {
+  readme.replace(/<!-- routes:([a-z-]+) -->\n[\s\S]*?<!-- \/routes:\1 -->/g, (_whole, name: string) => {
     const group = ROUTE_GROUPS[name];
     if (!group) throw new Error(`README names an unknown route table: ${name}`);
     return `<!-- routes:${name} -->\n${routeTable(group)}\n<!-- /routes:${name} -->`;

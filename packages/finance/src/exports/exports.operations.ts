@@ -5,8 +5,14 @@ import {
   ZCashflowQuery,
   ZIncomeStatementQuery,
 } from "../reports/reports.schema";
-import { ZExportAccountsQuery, ZExportAccountTransactionsQuery, ZExportDocumentsQuery } from "./lists.export";
-import { ZExportCounterpartiesQuery, ZExportDebtsQuery, ZExportInventoryQuery } from "./records.export";
+import {
+  ZExportAccountsQuery,
+  ZExportAccountTransactionsQuery,
+  ZExportCounterpartiesQuery,
+  ZExportDebtsQuery,
+  ZExportDocumentsQuery,
+  ZExportInventoryQuery,
+} from "./export-queries.schema";
 
 /*
  * Spreadsheet downloads of the finance lists and reports: the same query as the JSON route (lists
