@@ -1,3 +1,4 @@
+export * from "./authorization";
 export * from "./clock";
 export * from "./context";
 export * from "./errors";
