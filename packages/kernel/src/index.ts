@@ -12,5 +12,6 @@ export * from "./pagination";
 export * from "./password";
 export * from "./password-rule";
 export * from "./permissions";
+export * from "./problem";
 export * from "./text";
 export * from "./validation";
