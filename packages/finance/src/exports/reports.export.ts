@@ -22,7 +22,7 @@ import {
   rowLabel,
   sheetName,
   typeLabel,
-} from "./finance-export";
+} from "./sheet-helpers";
 
 /*
  * Reports as spreadsheets: the JSON report (computed by its SQL aggregates) laid out as one flat,
