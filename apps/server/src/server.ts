@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { coreOperations } from "@hisob/core";
 import { financeOperations } from "@hisob/finance";
 import type { Clock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
@@ -20,7 +21,6 @@ import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { registerOperationRoutes } from "./http/operation-routes";
 import { accountRoutes } from "./routes/account.routes";
-import { currenciesRoutes } from "./routes/currencies.routes";
 import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
@@ -112,9 +112,9 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   await app.register(rolesRoutes, { services });
   await app.register(groupsRoutes, { services });
   await app.register(tenantsRoutes, { services });
-  await app.register(currenciesRoutes, { services });
   await app.register(uploadsRoutes, { services });
-  // Finance: every route is derived from the module's operation catalog.
+  // Routes derived from the modules' operation catalogs (core's account and currencies; all of finance).
+  await app.register(async (scope: App) => registerOperationRoutes(scope, coreOperations, services));
   await app.register(async (scope: App) =>
     registerOperationRoutes(scope, financeOperations, services.finance),
   );
