@@ -1,3 +1,4 @@
+import { coreOperations } from "@hisob/core";
 import { financeOperations } from "@hisob/finance";
 import { type AnyOperation, describeAccess, listOperations, type OperationCatalog } from "@hisob/kernel";
 
@@ -10,6 +11,7 @@ import { type AnyOperation, describeAccess, listOperations, type OperationCatalo
 type Group = { catalog: OperationCatalog; tags: readonly string[] };
 
 export const ROUTE_GROUPS: Record<string, Group> = {
+  "core-account-currencies": { catalog: coreOperations, tags: ["account", "currencies"] },
   "finance-ledger": {
     catalog: financeOperations,
     tags: ["finance: accounts", "finance: payments", "finance: expenses"],
