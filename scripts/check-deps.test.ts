@@ -18,6 +18,7 @@ describe("check-deps", () => {
       '} from "@trpc/server/adapters/fastify";',
       '// import { nope } from "commented-out";',
       '/* import "also-not" */',
+      'spawn(process.execPath, ["--import", "tsx"]);',
     ].join("\n");
     expect(importsOf(source).sort()).toEqual(
       [

@@ -19,7 +19,7 @@ export const importsOf = (source: string): string[] => {
   const found = new Set<string>();
   const patterns = [
     /\b(?:import|export)\s+(?:type\s+)?[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
-    /\bimport\s*["']([^"']+)["']/g,
+    /^\s*import\s*["']([^"']+)["']/gm,
     /\b(?:import|require)\s*\(\s*["']([^"']+)["']\s*\)/g,
     /\bvi\.mock\(\s*["']([^"']+)["']/g,
   ];

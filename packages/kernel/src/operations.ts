@@ -18,6 +18,8 @@ export type HttpBinding = {
   /** Fastify-style path: `/finance/accounts/:id/transactions`. */
   path: string;
   status: 200 | 201 | 204;
+  /** A call that returns null answers this instead, without a body (e.g. 204 "Removed"). */
+  empty?: { status: 204; description: string };
   /** Path parameters whose input key differs from their name: `{ id: "accountId" }`. */
   params?: Readonly<Record<string, string>>;
   /**

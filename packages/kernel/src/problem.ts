@@ -1,5 +1,13 @@
 import { ZodError } from "zod";
-import { type AppError, type ErrorCode, type FieldIssue, isAppError, validationError } from "./errors";
+import {
+  type AppError,
+  type ErrorCode,
+  type FieldIssue,
+  isAppError,
+  isMoneyParam,
+  type MoneyParam,
+  validationError,
+} from "./errors";
 import { toFieldIssues } from "./validation";
 
 /**
@@ -15,7 +23,17 @@ export type Problem = {
   issues?: FieldIssue[];
   /** Seconds a caller should wait before trying again (RATE_LIMITED, UNAVAILABLE). */
   retryAfterSeconds?: number;
+  /** Values the localized message may name (amounts stay data until a language formats them); never sent. */
+  params?: Record<string, string | number | MoneyParam>;
 };
+
+/** The error's params a message can name: text, numbers and amounts. */
+const messageParams = (params: Record<string, unknown>): Record<string, string | number | MoneyParam> =>
+  Object.fromEntries(
+    Object.entries(params).filter(
+      ([, value]) => typeof value === "string" || typeof value === "number" || isMoneyParam(value),
+    ),
+  ) as Record<string, string | number | MoneyParam>;
 
 /** Every unexpected failure: a bug whose details stay in the log. */
 export const INTERNAL_PROBLEM: Problem = {
@@ -34,10 +52,12 @@ const isFieldIssue = (value: unknown): value is FieldIssue =>
 export const problemOf = (error: AppError): Problem => {
   if (error.code === "INTERNAL") return INTERNAL_PROBLEM;
   const { issues, retryAfterSeconds } = error.params;
+  const params = messageParams(error.params);
   return {
     code: error.code,
     reason: error.reason,
     message: error.message,
+    ...(Object.keys(params).length > 0 ? { params } : {}),
     ...(error.code === "VALIDATION_ERROR" && Array.isArray(issues) && issues.every(isFieldIssue)
       ? { issues }
       : {}),

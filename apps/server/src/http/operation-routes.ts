@@ -11,6 +11,7 @@ import type { FastifySchema } from "fastify";
 import { z } from "zod";
 import type { App } from "../server";
 import { ctxOf } from "./auth-context";
+import { takeDownloadLang } from "./download-locale";
 import { sendXlsx, XLSX_CONTENT_TYPE } from "./xlsx-reply";
 
 /** A 204's body in the OpenAPI document. */
@@ -81,16 +82,27 @@ export const registerOperationRoutes = <S>(app: App, catalog: OperationCatalog, 
       ...(rest ? (inBody ? { body: rest } : { querystring: rest }) : {}),
     };
     if (operation.kind === "download") schema.produces = [XLSX_CONTENT_TYPE];
-    else schema.response = { [http.status]: http.status === 204 ? ZDeleted : operation.output };
+    else if (http.empty) {
+      // 200 with the record, or the empty status when the call answers null (the output is nullable).
+      const output = operation.output;
+      const record = output instanceof z.ZodNullable ? (output.unwrap() as z.ZodType) : output;
+      schema.response = {
+        [http.status]: record,
+        [http.empty.status]: z.null().describe(http.empty.description),
+      };
+    } else schema.response = { [http.status]: http.status === 204 ? ZDeleted : operation.output };
 
     app.route({
       method: http.method,
       url: http.path,
       schema,
+      // Downloads take `?lang=` (the reader's language) before the query meets its schema.
+      ...(operation.kind === "download" ? { preValidation: takeDownloadLang } : {}),
       handler: async (request, reply) => {
         const input = toInput({ params: request.params, query: request.query, body: request.body });
         const result = await operation.call(services, ctxOf(request), input as never);
         if (operation.kind === "download") return sendXlsx(request, reply, result as PreparedExport);
+        if (http.empty && result === null) return reply.code(http.empty.status).send(null);
         return reply.code(http.status).send(http.status === 204 ? null : result);
       },
     });

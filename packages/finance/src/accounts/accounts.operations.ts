@@ -1,17 +1,18 @@
 import { ZPage } from "@hisob/kernel";
 import { z } from "zod";
 import { ZAccountTransactionDto, ZListAccountTransactionsQuery } from "../ledger/ledger.schema";
-import { crudOperations, op } from "../operations";
+import { crudOperations, op, withId } from "../operations";
 import {
   ZCreateMoneyAccountInput,
   ZListMoneyAccountsQuery,
   ZMoneyAccountDto,
   ZUpdateMoneyAccountInput,
 } from "./accounts.schema";
+import { ZOpeningBalanceDto, ZSetOpeningBalanceInput } from "./opening-balance.schema";
 
 const tag = "finance: accounts";
 
-export const accountsOperations = crudOperations({
+const crud = crudOperations({
   path: "/finance/accounts",
   tag,
   service: (services) => services.accounts,
@@ -37,6 +38,35 @@ export const accountsOperations = crudOperations({
     delete: "Delete an account nothing was posted to",
   },
 });
+
+export const accountsOperations = {
+  ...crud,
+  openingBalance: op.query({
+    http: { method: "GET", path: "/finance/accounts/:id/opening-balance", status: 200 },
+    input: z.object({ id: z.uuid() }),
+    output: ZOpeningBalanceDto,
+    access: { requires: ["accounts:read:all"] },
+    summary: "The account's opening balance: what it held when its books moved here",
+    tag,
+    call: (services, ctx, input) => services.openingBalances.get(ctx, input.id),
+  }),
+  setOpeningBalance: op.mutation({
+    http: {
+      method: "PUT",
+      path: "/finance/accounts/:id/opening-balance",
+      status: 200,
+      empty: { status: 204, description: "Removed" },
+      rest: "data",
+    },
+    input: withId(ZSetOpeningBalanceInput),
+    output: ZOpeningBalanceDto.nullable(),
+    access: { requires: ["accounts:update:all"] },
+    summary:
+      "Set, change or (amount 0) remove the opening balance, while nothing else is posted to the account",
+    tag,
+    call: (services, ctx, input) => services.openingBalances.set(ctx, input.id, input.data),
+  }),
+};
 
 export const transactionsOperations = {
   list: op.query({
