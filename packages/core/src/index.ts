@@ -36,6 +36,7 @@ export {
   type Credentials,
   createContextService,
 } from "./auth/context.service";
+export { coreOperations } from "./core.operations";
 export { type CoreServiceDeps, type CoreServices, createCoreServices } from "./core-services";
 export {
   type TCurrencyDto,
@@ -74,6 +75,7 @@ export {
   ZUpdateGroupInput,
 } from "./groups/groups.schema";
 export { createGroupsService, type GroupsService } from "./groups/groups.service";
+export type { CorePermission } from "./permissions/core.permissions";
 export { CORE_PERMISSIONS, PLATFORM_PERMISSIONS } from "./permissions/core.permissions";
 export { loadEffectivePermissions } from "./permissions/effective-permissions";
 export { syncPermissions } from "./permissions/permissions.sync";

@@ -11,6 +11,7 @@ export { lockDataDir } from "./data-dir-lock";
 export {
   appErrorFromDatabase,
   DatabaseSetupError,
+  isDatabaseUnreachable,
   isNumericOverflow,
   isUniqueViolation,
   violatedForeignKey,
@@ -24,6 +25,7 @@ export {
   readMigrations,
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
+export { toProblem } from "./problem";
 export { DB_ROLES } from "./roles";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

@@ -159,8 +159,8 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     pubsub,
     endpoint: GRAPHQL_PATH,
     ...(options.limits ? { limits: options.limits } : {}),
-    describe: (error, locale) => {
-      const problem = localizeProblem(toHttpProblem(error), locale);
+    describe: (failure, locale) => {
+      const problem = localizeProblem(failure, locale);
       return { message: problem.message, ...(problem.issues ? { issues: problem.issues } : {}) };
     },
     logUnexpected: (error, requestId) => app.log.error({ err: error, requestId }, "graphql request failed"),

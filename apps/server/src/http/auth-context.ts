@@ -1,7 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
 import type { CachedContext, ContextService, Credentials } from "@hisob/core";
 import { CallerChangedError, withCallerCheck } from "@hisob/db";
-import { AppError, isAppError, type TenantContext } from "@hisob/kernel";
+import { AppError, isAppError, parseAuthorization, type TenantContext } from "@hisob/kernel";
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { App } from "../server";
 
@@ -36,10 +36,11 @@ export const ctxOf = (request: FastifyRequest): TenantContext => {
   return request.ctx;
 };
 
+/** The bearer token of an Authorization header; undefined without one, null for one we cannot use. */
 export const bearerOf = (header: string | undefined): string | undefined | null => {
-  if (header === undefined) return undefined;
-  const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim());
-  return match?.[1] ?? null; // null: an Authorization header we cannot use
+  const authorization = parseAuthorization(header);
+  if (authorization.scheme === "none") return undefined;
+  return authorization.scheme === "bearer" ? authorization.token : null;
 };
 
 /**

@@ -39,3 +39,4 @@ export const PLATFORM_PERMISSIONS = registerPermissions(
   },
   { platformOnly: true },
 );
+export type CorePermission = (typeof CORE_PERMISSIONS)[number] | (typeof PLATFORM_PERMISSIONS)[number];
