@@ -25,7 +25,18 @@ type ProcedureDef<I, O> = {
 // tRPC's own input type of a procedure without `.input()`: callers may pass nothing.
 // biome-ignore lint/suspicious/noConfusingVoidType: as tRPC declares it
 type Nothing = void;
-type InputOf<I> = I extends NoInput ? Nothing : I extends z.ZodType ? z.input<I> : Nothing;
+type InputOf<I> = I extends NoInput
+  ? Nothing
+  : I extends z.ZodType
+    ? // An input whose every field is optional may be left out entirely (\`accounts.list()\`).
+      {} extends z.input<I>
+      ? z.input<I> | Nothing
+      : z.input<I>
+    : Nothing;
+
+/** An input that accepts `{}` also accepts nothing: the procedure then gets `{}` (every default applied). */
+const inputOf = (schema: z.ZodType): z.ZodType =>
+  schema.safeParse({}).success ? z.preprocess((value) => value ?? {}, schema) : schema;
 
 /** The procedure tRPC would infer for `authed.input(I).output(O).query|mutation(…)`. */
 type ProcedureOf<Op> =
@@ -42,7 +53,7 @@ type ProcedureOf<Op> =
 export type ProceduresOf<C> = { [Key in keyof C]: ProcedureOf<C[Key]> };
 
 const procedureOf = (operation: AnyOperation, services: (all: ApiServices) => unknown) => {
-  const base = operation.input ? authed.input(operation.input) : authed;
+  const base = operation.input ? authed.input(inputOf(operation.input)) : authed;
   if (operation.kind === "download") {
     // Preparing the download checks permission, input and ids exactly as the REST route will (so
     // the app hears a 403/400/404 here, typed); the answer is the route's URL, from the catalog.
