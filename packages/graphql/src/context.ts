@@ -17,6 +17,13 @@ export type GraphqlRequestContext = {
   client: { ip: string; userAgent: string };
   /** Sets or clears the `session` cookie; a no-op over WebSocket (there is no response to carry it). */
   sessionCookie: { set(token: string, expiresAt: Date): void; clear(): void };
+  /**
+   * Sign-in through the upstream OpenID provider, when the server has one configured (`googleAuthenticate`).
+   * `start` sets the flow cookie on the HTTP response and returns the upstream authorization URL.
+   */
+  externalSignIn?:
+    | { provider: string; start(next: string | undefined): Promise<{ url: string; expiresAt: Date }> }
+    | undefined;
   /** Filled by execution: the kinds of operation run, so the host can pick the Cache-Control. */
   executed: { operations: Set<"query" | "mutation" | "subscription"> };
 };

@@ -13,6 +13,23 @@ export const en = {
       csrf_required: "This request must be sent as JSON or with the x-csrf-token header.",
       unsupported_scheme: "Unsupported authorization scheme. Use a Bearer token.",
       cannot_grant: "You cannot grant permissions you do not hold yourself.",
+      external_not_configured:
+        "Sign-in through an external identity provider is not configured on this server.",
+      external_needs_http: "Start the external sign-in over HTTP: the browser must receive its cookie.",
+      external_unavailable: "The external identity provider cannot be reached. Try again later.",
+      external_flow_missing: "The sign-in expired or was started in another browser. Please start it again.",
+      external_state_mismatch:
+        "The sign-in response does not match the sign-in this browser started. Please start again.",
+      external_denied: "The identity provider did not sign you in.",
+      external_nonce_mismatch:
+        "The identity provider's answer was not issued for this sign-in. Please start again.",
+      external_failed: "The identity provider's answer could not be verified. Please start again.",
+      external_no_email: "The identity provider did not give an email address.",
+      external_email_unverified:
+        "The identity provider has not verified this email address, so it cannot be used to sign in.",
+      external_unknown_user:
+        "There is no user with this email address. Ask your administrator to create one.",
+      external_account_disabled: "This user or their organization is deactivated.",
     },
     validation: {
       invalid: "validation error",
@@ -281,6 +298,8 @@ export const en = {
     password: "Password",
     submit: "Sign in",
     language: "Language",
+    or: "or",
+    external: "Sign in with {{provider}}",
     error: {
       invalid_credentials: "Invalid email or password",
       too_many_attempts: "Too many failed attempts. Try again in {{minutes}} min.",

@@ -11,6 +11,21 @@ export const uz: Messages = {
       csrf_required: "So‘rov JSON formatida yoki x-csrf-token sarlavhasi bilan yuborilishi kerak.",
       unsupported_scheme: "Avtorizatsiya sxemasi qo‘llab-quvvatlanmaydi. Bearer tokenidan foydalaning.",
       cannot_grant: "O‘zingizda yo‘q huquqlarni boshqalarga bera olmaysiz.",
+      external_not_configured: "Bu serverda tashqi identifikatsiya provayderi orqali kirish sozlanmagan.",
+      external_needs_http: "Tashqi kirishni HTTP orqali boshlang: brauzer o‘z cookie faylini olishi kerak.",
+      external_unavailable: "Tashqi identifikatsiya provayderiga ulanib bo‘lmadi. Keyinroq urinib ko‘ring.",
+      external_flow_missing: "Kirish muddati tugadi yoki u boshqa brauzerda boshlangan. Qaytadan boshlang.",
+      external_state_mismatch: "Javob ushbu brauzerda boshlangan kirishga mos kelmaydi. Qaytadan boshlang.",
+      external_denied: "Identifikatsiya provayderi sizni tizimga kiritmadi.",
+      external_nonce_mismatch:
+        "Identifikatsiya provayderining javobi bu kirish uchun berilmagan. Qaytadan boshlang.",
+      external_failed: "Identifikatsiya provayderining javobini tekshirib bo‘lmadi. Qaytadan boshlang.",
+      external_no_email: "Identifikatsiya provayderi elektron pochta manzilini bermadi.",
+      external_email_unverified:
+        "Identifikatsiya provayderi bu elektron pochta manzilini tasdiqlamagan, shuning uchun u bilan kirib bo‘lmaydi.",
+      external_unknown_user:
+        "Bu elektron pochta manzilli foydalanuvchi yo‘q. Administratordan uni yaratishni so‘rang.",
+      external_account_disabled: "Bu foydalanuvchi yoki uning tashkiloti faolsizlantirilgan.",
     },
     validation: {
       invalid: "Kiritilgan ma’lumotlarda xato",
@@ -289,6 +304,8 @@ export const uz: Messages = {
     password: "Parol",
     submit: "Kirish",
     language: "Til",
+    or: "yoki",
+    external: "{{provider}} orqali kirish",
     error: {
       invalid_credentials: "Elektron pochta yoki parol noto‘g‘ri",
       too_many_attempts:
