@@ -1,4 +1,5 @@
 import { type CoreServiceDeps, createCoreServices, syncPermissions } from "@hisob/core";
+import { createCrmServices } from "@hisob/crm";
 import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import { type Clock, systemClock } from "@hisob/kernel";
@@ -41,6 +42,7 @@ export const composeServices = (
       ...options.core,
     }),
     finance: createFinanceServices({ db, outbox, clock }),
+    crm: createCrmServices({ db, outbox, clock }),
   };
   const oidc = createOidcProvider({
     db,

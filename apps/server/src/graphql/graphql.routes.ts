@@ -135,7 +135,17 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const clock = options.clock ?? systemClock;
 
   const pubsub = env.redis.url ? await createRedisPubSub(env.redis.url, app.log) : createMemoryPubSub();
-  const unbridge = options.events ? bridgeSessionEvents(options.events, pubsub) : () => {};
+  const modules = [...GRAPHQL_MODULES, ...(options.extraModules ?? [])];
+  const { events } = options;
+  const unbridges = events
+    ? [
+        bridgeSessionEvents(events, pubsub),
+        ...modules.flatMap((module) => (module.bridgeEvents ? [module.bridgeEvents(events, pubsub)] : [])),
+      ]
+    : [];
+  const unbridge = () => {
+    for (const stop of unbridges) stop();
+  };
   options.onPubSub?.(pubsub);
 
   let counter: WindowCounter;
@@ -157,7 +167,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   });
 
   const registry = createRegistry();
-  for (const module of [...GRAPHQL_MODULES, ...(options.extraModules ?? [])]) registry.register(module);
+  for (const module of modules) registry.register(module);
   const { yoga, limits } = createGraphqlServer({
     registry,
     services,

@@ -5,6 +5,14 @@
  */
 export const en = {
   errors: {
+    crm: {
+      client_not_found: "Client not found.",
+      counterparty_not_found: "Counterparty not found.",
+      client_in_use: "Chats or projects refer to this client; it cannot be deleted.",
+      chat_not_found: "Chat not found.",
+      chat_has_messages: "The chat has messages; close it instead of deleting it.",
+      chat_closed: "The chat is closed; reopen it to add messages.",
+    },
     auth: {
       unauthenticated: "You need to sign in.",
       forbidden: "You do not have permission to do this.",

@@ -2,6 +2,14 @@ import type { Messages } from "../messages";
 
 export const ru: Messages = {
   errors: {
+    crm: {
+      client_not_found: "Клиент не найден.",
+      counterparty_not_found: "Контрагент не найден.",
+      client_in_use: "На этого клиента ссылаются чаты или проекты; удалить его нельзя.",
+      chat_not_found: "Чат не найден.",
+      chat_has_messages: "В чате есть сообщения; закройте его вместо удаления.",
+      chat_closed: "Чат закрыт; откройте его снова, чтобы добавить сообщения.",
+    },
     auth: {
       unauthenticated: "Необходимо войти в систему.",
       forbidden: "У вас нет прав на это действие.",

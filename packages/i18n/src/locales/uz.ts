@@ -3,6 +3,14 @@ import type { Messages } from "../messages";
 // Uzbek in Latin script: o‘ and g‘ with U+2018, the tutuq belgisi (ma’lumot) with U+2019.
 export const uz: Messages = {
   errors: {
+    crm: {
+      client_not_found: "Mijoz topilmadi.",
+      counterparty_not_found: "Kontragent topilmadi.",
+      client_in_use: "Bu mijozga chatlar yoki loyihalar bog‘langan; uni o‘chirib bo‘lmaydi.",
+      chat_not_found: "Chat topilmadi.",
+      chat_has_messages: "Chatda xabarlar bor; uni o‘chirish o‘rniga yoping.",
+      chat_closed: "Chat yopilgan; xabar qo‘shish uchun uni qayta oching.",
+    },
     auth: {
       unauthenticated: "Tizimga kirishingiz kerak.",
       forbidden: "Bu amalni bajarish uchun huquqingiz yo‘q.",
