@@ -32,7 +32,13 @@ const contextOf = async (user: SeededUser) =>
   (await t.services.context.resolveContext({ bearerToken: user.token, requestId: "seed" })) as TenantContext;
 
 beforeAll(async () => {
-  t = await createTestApp({ graphql: { onPubSub: (value) => (pubsub = value) } });
+  t = await createTestApp({
+    graphql: {
+      onPubSub: (value) => {
+        pubsub = value;
+      },
+    },
+  });
   ({ httpUrl: url, wsUrl } = await listen(t));
   tenantId = (await t.createTenant()).id;
   otherTenantId = (await t.createTenant()).id;
