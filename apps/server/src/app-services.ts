@@ -1,5 +1,6 @@
 import type { CrmServices } from "@hisob/crm";
 import type { ApiServices } from "@hisob/trpc";
+import type { WarehouseServices } from "@hisob/warehouse";
 
 /** Every module's services, as the transports see them (tRPC names core and finance; GraphQL all of them). */
-export type AppServices = ApiServices & { crm: CrmServices };
+export type AppServices = ApiServices & { crm: CrmServices; warehouse: WarehouseServices };

@@ -2,11 +2,16 @@ import type { CoreServices } from "@hisob/core";
 import type { CrmServices } from "@hisob/crm";
 import type { FinanceServices } from "@hisob/finance";
 import { AppError, type Locale, type TenantContext } from "@hisob/kernel";
+import type { WarehouseServices } from "@hisob/warehouse";
 import type { Loaders } from "./loaders";
 import type { PubSub } from "./pubsub";
 
 /** Every module's services: the same objects REST and tRPC call. */
-export type GraphqlServices = CoreServices & { finance: FinanceServices; crm: CrmServices };
+export type GraphqlServices = CoreServices & {
+  finance: FinanceServices;
+  crm: CrmServices;
+  warehouse: WarehouseServices;
+};
 
 /** What the host (HTTP or WebSocket) knows about the caller before execution. */
 export type GraphqlRequestContext = {

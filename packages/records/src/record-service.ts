@@ -48,6 +48,8 @@ export type RecordReference = {
   /** Stable reason, e.g. `crm.client_not_found`. */
   reason: string;
   exists(tx: Tx, tenantId: string, id: string): Promise<boolean>;
+  /** The refusal when it does not exist; default NOT_FOUND `${label} not found (field)`. */
+  refuse?: (field: string) => AppError;
 };
 
 export type RecordDefinition<Row, Dto extends { id: string }, C extends z.ZodType, U extends z.ZodType> = {
@@ -73,6 +75,8 @@ export type RecordDefinition<Row, Dto extends { id: string }, C extends z.ZodTyp
     ctx: TenantContext,
     operation: "create" | "update",
   ) => Record<string, unknown>;
+  /** Rules on a new record beyond its schema (a code another module already uses, …); throw AppError to refuse. */
+  beforeCreate?: (tx: Tx, ctx: TenantContext, input: z.output<C>) => Promise<void> | void;
   /** Rules that need the stored row (a closed record is read-only, …); throw AppError to refuse. */
   beforeUpdate?: (tx: Tx, ctx: TenantContext, current: Row, input: z.output<U>) => Promise<void> | void;
   beforeDelete?: (tx: Tx, ctx: TenantContext, current: Row) => Promise<void> | void;
@@ -142,7 +146,7 @@ export const createRecordService = <
       const id = input[field];
       if (typeof id !== "string") continue;
       if (!(await reference.exists(tx, tenantId, id))) {
-        throw notFound(reference.reason, `${reference.label} not found`, field);
+        throw reference.refuse?.(field) ?? notFound(reference.reason, `${reference.label} not found`, field);
       }
     }
   };
@@ -158,7 +162,9 @@ export const createRecordService = <
         constraint.includes(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
       );
       const reference = field ? def.references?.[field] : undefined;
-      if (field && reference) return notFound(reference.reason, `${reference.label} not found`, field);
+      if (field && reference) {
+        return reference.refuse?.(field) ?? notFound(reference.reason, `${reference.label} not found`, field);
+      }
     }
     return error;
   };
@@ -231,6 +237,7 @@ export const createRecordService = <
       try {
         return await db.withTenant(ctx.tenantId, async (tx) => {
           await checkReferences(tx, ctx.tenantId, input);
+          await def.beforeCreate?.(tx, ctx, input as z.output<C>);
           const row = (await def.model(tx).create({
             data: { ...toData(input, ctx, "create"), tenantId: ctx.tenantId, createdAt: now, updatedAt: now },
             select: def.select,

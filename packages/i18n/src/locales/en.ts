@@ -5,6 +5,22 @@
  */
 export const en = {
   errors: {
+    warehouse: {
+      currency_not_selected: "The currency is not one of the organization's currencies.",
+      product_not_found: "Product not found.",
+      location_not_found: "Location not found.",
+      order_not_found: "Order not found.",
+      sku_in_finance_inventory:
+        "Finance keeps this SKU as an inventory item with its own quantity; move it to the warehouse first.",
+      sku_taken: "Another product has this SKU.",
+      product_in_use: "Stock or orders refer to this product; it cannot be deleted.",
+      location_code_taken: "Another location has this code.",
+      location_in_use: "Stock or orders refer to this location; it cannot be deleted.",
+      insufficient_stock: "Not enough in stock.",
+      order_wrong_status: "The order is not in a state that allows this.",
+      unit_price_required: "Give a unit price: the product is priced in another currency.",
+      total_too_large: "The order's lines add up to more than can be stored.",
+    },
     crm: {
       client_not_found: "Client not found.",
       counterparty_not_found: "Counterparty not found.",

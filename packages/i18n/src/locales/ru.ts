@@ -2,6 +2,22 @@ import type { Messages } from "../messages";
 
 export const ru: Messages = {
   errors: {
+    warehouse: {
+      currency_not_selected: "Эта валюта не входит в валюты организации.",
+      product_not_found: "Товар не найден.",
+      location_not_found: "Склад не найден.",
+      order_not_found: "Заказ не найден.",
+      sku_in_finance_inventory:
+        "Этот артикул ведётся в финансовых ТМЦ со своим количеством; сначала перенесите его на склад.",
+      sku_taken: "Товар с таким артикулом уже есть.",
+      product_in_use: "На товар ссылаются остатки или заказы; удалить его нельзя.",
+      location_code_taken: "Склад с таким кодом уже есть.",
+      location_in_use: "На склад ссылаются остатки или заказы; удалить его нельзя.",
+      insufficient_stock: "Недостаточно на складе.",
+      order_wrong_status: "Состояние заказа не позволяет это сделать.",
+      unit_price_required: "Укажите цену за единицу: цена товара в другой валюте.",
+      total_too_large: "Сумма строк заказа слишком велика.",
+    },
     crm: {
       client_not_found: "Клиент не найден.",
       counterparty_not_found: "Контрагент не найден.",

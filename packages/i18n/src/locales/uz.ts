@@ -3,6 +3,22 @@ import type { Messages } from "../messages";
 // Uzbek in Latin script: o‘ and g‘ with U+2018, the tutuq belgisi (ma’lumot) with U+2019.
 export const uz: Messages = {
   errors: {
+    warehouse: {
+      currency_not_selected: "Bu valyuta tashkilot valyutalari qatorida yo‘q.",
+      product_not_found: "Mahsulot topilmadi.",
+      location_not_found: "Ombor topilmadi.",
+      order_not_found: "Buyurtma topilmadi.",
+      sku_in_finance_inventory:
+        "Bu artikul moliya bo‘limida o‘z miqdori bilan tovar-moddiy qiymat sifatida yuritiladi; avval uni omborga o‘tkazing.",
+      sku_taken: "Bu artikulli mahsulot allaqachon bor.",
+      product_in_use: "Bu mahsulotga qoldiqlar yoki buyurtmalar bog‘langan; uni o‘chirib bo‘lmaydi.",
+      location_code_taken: "Bu kodli ombor allaqachon bor.",
+      location_in_use: "Bu omborga qoldiqlar yoki buyurtmalar bog‘langan; uni o‘chirib bo‘lmaydi.",
+      insufficient_stock: "Omborda yetarli emas.",
+      order_wrong_status: "Buyurtma holati bunga ruxsat bermaydi.",
+      unit_price_required: "Birlik narxini kiriting: mahsulot narxi boshqa valyutada.",
+      total_too_large: "Buyurtma qatorlari summasi juda katta.",
+    },
     crm: {
       client_not_found: "Mijoz topilmadi.",
       counterparty_not_found: "Kontragent topilmadi.",
