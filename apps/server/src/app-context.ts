@@ -4,6 +4,7 @@ import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createOidcProvider, type OidcProvider } from "@hisob/oidc";
+import { createProjectsServices } from "@hisob/projects";
 import { createWarehouseServices } from "@hisob/warehouse";
 import type { AppServices } from "./app-services";
 import { type BootstrapResult, bootstrapPlatform } from "./bootstrap";
@@ -45,6 +46,7 @@ export const composeServices = (
     finance: createFinanceServices({ db, outbox, clock }),
     crm: createCrmServices({ db, outbox, clock }),
     warehouse: createWarehouseServices({ db, outbox, clock }),
+    projects: createProjectsServices({ db, outbox, clock }),
   };
   const oidc = createOidcProvider({
     db,

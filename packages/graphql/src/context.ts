@@ -2,6 +2,7 @@ import type { CoreServices } from "@hisob/core";
 import type { CrmServices } from "@hisob/crm";
 import type { FinanceServices } from "@hisob/finance";
 import { AppError, type Locale, type TenantContext } from "@hisob/kernel";
+import type { ProjectsServices } from "@hisob/projects";
 import type { WarehouseServices } from "@hisob/warehouse";
 import type { Loaders } from "./loaders";
 import type { PubSub } from "./pubsub";
@@ -11,6 +12,7 @@ export type GraphqlServices = CoreServices & {
   finance: FinanceServices;
   crm: CrmServices;
   warehouse: WarehouseServices;
+  projects: ProjectsServices;
 };
 
 /** What the host (HTTP or WebSocket) knows about the caller before execution. */

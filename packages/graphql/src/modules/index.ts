@@ -2,6 +2,7 @@ import type { GraphqlModule } from "../registry";
 import { coreModule } from "./core.graphql";
 import { crmModule } from "./crm.graphql";
 import { financeModule } from "./finance.graphql";
+import { projectsModule } from "./projects.graphql";
 import { warehouseModule } from "./warehouse.graphql";
 
 /** The modules the server serves; a module adds its file and one line here. */
@@ -10,4 +11,5 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   financeModule,
   crmModule,
   warehouseModule,
+  projectsModule,
 ];

@@ -5,6 +5,14 @@
  */
 export const en = {
   errors: {
+    projects: {
+      project_not_found: "Project not found.",
+      stage_not_found: "Stage not found.",
+      currency_not_selected: "The currency is not one of the organization's currencies.",
+      end_before_start: "The end date must not be before the start date.",
+      too_many_stages: "A project has at most 200 stages.",
+      reorder_mismatch: "List every stage of the project exactly once.",
+    },
     warehouse: {
       currency_not_selected: "The currency is not one of the organization's currencies.",
       product_not_found: "Product not found.",

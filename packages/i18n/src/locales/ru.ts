@@ -2,6 +2,14 @@ import type { Messages } from "../messages";
 
 export const ru: Messages = {
   errors: {
+    projects: {
+      project_not_found: "Проект не найден.",
+      stage_not_found: "Этап не найден.",
+      currency_not_selected: "Эта валюта не входит в валюты организации.",
+      end_before_start: "Дата окончания не может быть раньше даты начала.",
+      too_many_stages: "В проекте может быть не больше 200 этапов.",
+      reorder_mismatch: "Перечислите каждый этап проекта ровно один раз.",
+    },
     warehouse: {
       currency_not_selected: "Эта валюта не входит в валюты организации.",
       product_not_found: "Товар не найден.",

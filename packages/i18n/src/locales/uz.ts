@@ -3,6 +3,14 @@ import type { Messages } from "../messages";
 // Uzbek in Latin script: o‘ and g‘ with U+2018, the tutuq belgisi (ma’lumot) with U+2019.
 export const uz: Messages = {
   errors: {
+    projects: {
+      project_not_found: "Loyiha topilmadi.",
+      stage_not_found: "Bosqich topilmadi.",
+      currency_not_selected: "Bu valyuta tashkilot valyutalari qatorida yo‘q.",
+      end_before_start: "Tugash sanasi boshlanish sanasidan oldin bo‘lishi mumkin emas.",
+      too_many_stages: "Loyihada ko‘pi bilan 200 ta bosqich bo‘ladi.",
+      reorder_mismatch: "Loyihaning har bir bosqichini aynan bir marta ko‘rsating.",
+    },
     warehouse: {
       currency_not_selected: "Bu valyuta tashkilot valyutalari qatorida yo‘q.",
       product_not_found: "Mahsulot topilmadi.",
