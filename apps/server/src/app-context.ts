@@ -2,6 +2,7 @@ import { type CoreServiceDeps, createCoreServices, syncPermissions } from "@hiso
 import { createCrmServices } from "@hisob/crm";
 import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
+import { createHrmServices } from "@hisob/hrm";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createOidcProvider, type OidcProvider } from "@hisob/oidc";
 import { createProjectsServices } from "@hisob/projects";
@@ -47,6 +48,7 @@ export const composeServices = (
     crm: createCrmServices({ db, outbox, clock }),
     warehouse: createWarehouseServices({ db, outbox, clock }),
     projects: createProjectsServices({ db, outbox, clock }),
+    hrm: createHrmServices({ db, outbox, clock }),
   };
   const oidc = createOidcProvider({
     db,

@@ -1,4 +1,5 @@
 import type { CrmServices } from "@hisob/crm";
+import type { HrmServices } from "@hisob/hrm";
 import type { ProjectsServices } from "@hisob/projects";
 import type { ApiServices } from "@hisob/trpc";
 import type { WarehouseServices } from "@hisob/warehouse";
@@ -8,4 +9,5 @@ export type AppServices = ApiServices & {
   crm: CrmServices;
   warehouse: WarehouseServices;
   projects: ProjectsServices;
+  hrm: HrmServices;
 };

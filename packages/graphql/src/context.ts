@@ -1,6 +1,7 @@
 import type { CoreServices } from "@hisob/core";
 import type { CrmServices } from "@hisob/crm";
 import type { FinanceServices } from "@hisob/finance";
+import type { HrmServices } from "@hisob/hrm";
 import { AppError, type Locale, type TenantContext } from "@hisob/kernel";
 import type { ProjectsServices } from "@hisob/projects";
 import type { WarehouseServices } from "@hisob/warehouse";
@@ -13,6 +14,7 @@ export type GraphqlServices = CoreServices & {
   crm: CrmServices;
   warehouse: WarehouseServices;
   projects: ProjectsServices;
+  hrm: HrmServices;
 };
 
 /** What the host (HTTP or WebSocket) knows about the caller before execution. */

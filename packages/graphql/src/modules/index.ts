@@ -2,6 +2,7 @@ import type { GraphqlModule } from "../registry";
 import { coreModule } from "./core.graphql";
 import { crmModule } from "./crm.graphql";
 import { financeModule } from "./finance.graphql";
+import { hrmModule } from "./hrm.graphql";
 import { projectsModule } from "./projects.graphql";
 import { warehouseModule } from "./warehouse.graphql";
 
@@ -12,4 +13,5 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   crmModule,
   warehouseModule,
   projectsModule,
+  hrmModule,
 ];

@@ -5,6 +5,11 @@
  */
 export const en = {
   errors: {
+    hrm: {
+      employee_not_found: "Employee not found.",
+      currency_not_selected: "The currency is not one of the organization's currencies.",
+      user_already_employee: "Another employee record is linked to this user.",
+    },
     projects: {
       project_not_found: "Project not found.",
       stage_not_found: "Stage not found.",

@@ -2,6 +2,11 @@ import type { Messages } from "../messages";
 
 export const ru: Messages = {
   errors: {
+    hrm: {
+      employee_not_found: "Сотрудник не найден.",
+      currency_not_selected: "Эта валюта не входит в валюты организации.",
+      user_already_employee: "С этим пользователем уже связан другой сотрудник.",
+    },
     projects: {
       project_not_found: "Проект не найден.",
       stage_not_found: "Этап не найден.",

@@ -3,6 +3,11 @@ import type { Messages } from "../messages";
 // Uzbek in Latin script: o‘ and g‘ with U+2018, the tutuq belgisi (ma’lumot) with U+2019.
 export const uz: Messages = {
   errors: {
+    hrm: {
+      employee_not_found: "Xodim topilmadi.",
+      currency_not_selected: "Bu valyuta tashkilot valyutalari qatorida yo‘q.",
+      user_already_employee: "Bu foydalanuvchiga boshqa xodim yozuvi bog‘langan.",
+    },
     projects: {
       project_not_found: "Loyiha topilmadi.",
       stage_not_found: "Bosqich topilmadi.",
