@@ -96,6 +96,10 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
     await input.fill(text);
     await page.locator(".ant-select-item-option-active:visible").first().waitFor();
     await input.press("Enter");
+    await page
+      .locator(".ant-select-dropdown:visible")
+      .waitFor({ state: "hidden", timeout: 3000 })
+      .catch(() => undefined);
   };
   const noRawKeys = async () => {
     const text = await page.locator("body").innerText();
@@ -259,9 +263,9 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
         await nav(app.nav[key]);
         await page.getByRole("heading", { name: heading }).waitFor();
         await page
-          .locator(".ant-skeleton")
+          .locator(".ant-skeleton:visible")
           .first()
-          .waitFor({ state: "detached" })
+          .waitFor({ state: "hidden", timeout: 5000 })
           .catch(() => undefined);
         await noRawKeys();
         await shot(`${key}-${lang}`);

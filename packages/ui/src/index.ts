@@ -15,6 +15,7 @@ export {
   formatMoney,
   type Locale,
   minorToDecimal,
+  numberLocale,
   parseAmount,
   totalsByCurrency,
 } from "./money";

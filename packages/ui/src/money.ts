@@ -16,6 +16,13 @@ export const minorToDecimal = (minor: bigint, minorUnits: number): string => {
   return `${negative ? "-" : ""}${whole}${fraction}`;
 };
 
+/**
+ * The locale whose number format we use. Uzbek writes numbers as Russian does (spaces between
+ * thousands, a decimal comma: "1 234 567,89 UZS"), and browsers' ICU data often lacks Uzbek and falls
+ * back to English ("UZS 1,234,567.89"), which our users would misread.
+ */
+export const numberLocale = (locale: Locale): string => (locale === "uz" ? "ru" : locale);
+
 /** "123456" (minor units of UZS, 2 digits) → "1 234,56 UZS" in ru; exact for any size. */
 export const formatMoney = (
   minor: bigint | string,
@@ -24,7 +31,7 @@ export const formatMoney = (
   locale: Locale,
 ): string => {
   const value = typeof minor === "bigint" ? minor : BigInt(minor);
-  const format = new Intl.NumberFormat(locale, {
+  const format = new Intl.NumberFormat(numberLocale(locale), {
     style: "currency",
     currency,
     currencyDisplay: "code",

@@ -127,7 +127,12 @@ export const AccountDetailScreen = () => {
               </thead>
               <tbody
                 ref={scroller}
-                style={{ display: "block", height: 480, overflow: "auto", position: "relative" }}
+                style={{
+                  display: "block",
+                  height: Math.min(480, Math.max(total, 1) * ROW_HEIGHT + 2),
+                  overflow: "auto",
+                  position: "relative",
+                }}
                 data-testid="statement-scroller"
               >
                 <tr style={{ display: "block", height: virtualizer.getTotalSize() }} aria-hidden />

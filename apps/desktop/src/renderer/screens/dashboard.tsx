@@ -3,6 +3,7 @@ import {
   formatMonth,
   type Locale,
   minorToDecimal,
+  numberLocale,
   QueryState,
   todayIso,
   totalsByCurrency,
@@ -130,27 +131,25 @@ const ThisMonth = () => {
           <List
             dataSource={data.currencies}
             renderItem={(row) => (
-              <List.Item>
-                <div
-                  style={{ display: "grid", gridTemplateColumns: "60px 1fr 1fr 1fr", gap: 12, width: "100%" }}
-                >
-                  <Tag style={{ alignSelf: "center", justifySelf: "start" }}>{row.currency}</Tag>
-                  <Statistic
-                    title={t("dashboard.income")}
-                    value={money(row.revenue, row.currency)}
-                    styles={{ content: { fontSize: 16, color: "#0f6e5c" } }}
-                  />
-                  <Statistic
-                    title={t("dashboard.expenses")}
-                    value={money(row.expenses, row.currency)}
-                    styles={{ content: { fontSize: 16, color: "#b42318" } }}
-                  />
-                  <Statistic
-                    title={t("dashboard.net")}
-                    value={money(row.netIncome, row.currency)}
-                    styles={{ content: { fontSize: 16 } }}
-                  />
-                </div>
+              <List.Item style={{ display: "block" }}>
+                <Tag>{row.currency}</Tag>
+                {(
+                  [
+                    ["dashboard.income", row.revenue, "#0f6e5c"],
+                    ["dashboard.expenses", row.expenses, "#b42318"],
+                    ["dashboard.net", row.netIncome, undefined],
+                  ] as const
+                ).map(([label, amount, color]) => (
+                  <div
+                    key={label}
+                    style={{ display: "flex", justifyContent: "space-between", gap: 12, marginTop: 8 }}
+                  >
+                    <Typography.Text type="secondary">{t(label)}</Typography.Text>
+                    <Typography.Text strong style={{ color, whiteSpace: "nowrap", fontSize: 16 }}>
+                      {money(amount, row.currency)}
+                    </Typography.Text>
+                  </div>
+                ))}
               </List.Item>
             )}
           />
@@ -211,7 +210,14 @@ const TwelveMonths = () => {
       >
         {(data) => {
           const byCurrency = monthlyByCurrency(data.accounts, months);
-          const currencies = [...byCurrency.keys()].sort();
+          // The currency with the most months of income or expenses first (never compared by amount).
+          const activeMonths = (code: string) =>
+            [...(byCurrency.get(code)?.values() ?? [])].filter(
+              (row) => row.income !== 0n || row.expense !== 0n,
+            ).length;
+          const currencies = [...byCurrency.keys()].sort(
+            (a, b) => activeMonths(b) - activeMonths(a) || a.localeCompare(b),
+          );
           const currency = chosen && byCurrency.has(chosen) ? chosen : (currencies[0] ?? "");
           const units = minorUnits(currency);
           // Bar heights only: amounts are shown (tooltip) from the exact bigint.
@@ -276,7 +282,10 @@ const TwelveMonths = () => {
 };
 
 const compact = (locale: Locale) => {
-  const format = new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 1 });
+  const format = new Intl.NumberFormat(numberLocale(locale), {
+    notation: "compact",
+    maximumFractionDigits: 1,
+  });
   return (value: number) => format.format(value);
 };
 
