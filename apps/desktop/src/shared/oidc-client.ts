@@ -143,16 +143,16 @@ export const revokeTokens = async (provider: Provider, tokens: Tokens): Promise<
   }
 };
 
-/** RP-initiated logout: ends the provider's login session, then comes back to `postLogoutRedirectUri`. */
+/** RP-initiated logout: ends the provider's login session, then goes to `postLogoutRedirectUri` (a registered one) or the login page. */
 export const endSessionUrl = (
   provider: Provider,
   tokens: Tokens | null,
-  postLogoutRedirectUri: string,
+  postLogoutRedirectUri?: string,
 ): URL => {
   const endpoint = provider.as.end_session_endpoint ?? `${provider.as.issuer}/oidc/end_session`;
   const url = new URL(endpoint);
   url.searchParams.set("client_id", CLIENT_ID);
-  url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri);
+  if (postLogoutRedirectUri) url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri);
   if (tokens) url.searchParams.set("id_token_hint", tokens.idToken);
   return url;
 };

@@ -255,7 +255,7 @@ const TwelveMonths = () => {
                       textAnchor="end"
                       height={50}
                     />
-                    <YAxis tickFormatter={compact(locale)} width={64} tick={{ fontSize: 11 }} />
+                    <YAxis tickFormatter={compact(locale)} width={84} tick={{ fontSize: 11 }} />
                     <Tooltip
                       formatter={(_value, name, item) =>
                         name === "income"
@@ -282,9 +282,10 @@ const TwelveMonths = () => {
 };
 
 const compact = (locale: Locale) => {
+  // Uzbek has no compact forms in browsers' data (they come out Russian): whole numbers instead.
   const format = new Intl.NumberFormat(numberLocale(locale), {
-    notation: "compact",
-    maximumFractionDigits: 1,
+    notation: locale === "uz" ? "standard" : "compact",
+    maximumFractionDigits: locale === "uz" ? 0 : 1,
   });
   return (value: number) => format.format(value);
 };
