@@ -15,6 +15,7 @@ import type { AppServices } from "./app-services";
 import type { Env } from "./env";
 import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.routes";
 import { registerAuthContext } from "./http/auth-context";
+import { desktopCors } from "./http/desktop-cors";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { accountRoutes } from "./routes/account.routes";
@@ -114,6 +115,8 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
 /** Every API route, behind one context hook (cookie or bearer → TenantContext; CSRF rules). */
 const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDeps) => {
   const { env, oidc, clock } = deps;
+  // Before authentication: a CORS preflight carries no credentials.
+  await app.register(desktopCors);
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
   await app.register(loginRoutes, { services, issuerUrl: env.oidc.issuerUrl });

@@ -30,6 +30,8 @@ describe("the apps' strings", () => {
   });
 
   it("Russian plurals have the few and many forms", () => {
-    expect(Object.keys(ru.accounts)).toEqual(expect.arrayContaining(["entries_one", "entries_few", "entries_many"]));
+    expect(Object.keys(ru.accounts)).toEqual(
+      expect.arrayContaining(["entries_one", "entries_few", "entries_many"]),
+    );
   });
 });
