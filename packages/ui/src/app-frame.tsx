@@ -1,4 +1,4 @@
-import { Avatar, Button, Dropdown, Layout, Menu, Select, Typography } from "antd";
+import { Avatar, Button, Dropdown, Layout, Select, Typography } from "antd";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LOCALE_NAMES, LOCALES } from "./i18n";
@@ -38,25 +38,36 @@ export const AppFrame = (props: Props) => {
           {props.appName}
         </div>
         <nav aria-label={t("ui:navigation")}>
-          <Menu
-            mode="inline"
-            selectedKeys={[props.selectedKey]}
-            style={{ borderInlineEnd: 0 }}
-            items={props.nav.map((item) => ({
-              key: item.key,
-              label: (
-                <a
-                  href={item.href}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    props.onNavigate(item.href);
-                  }}
-                >
-                  {item.label}
-                </a>
-              ),
-            }))}
-          />
+          <ul style={{ listStyle: "none", margin: 0, padding: "0 8px" }}>
+            {props.nav.map((item) => {
+              const current = item.key === props.selectedKey;
+              return (
+                <li key={item.key} style={{ marginBottom: 4 }}>
+                  <a
+                    href={item.href}
+                    aria-current={current ? "page" : undefined}
+                    className="hisob-nav-link"
+                    style={{
+                      display: "block",
+                      padding: "10px 16px",
+                      borderRadius: 6,
+                      color: current ? "#0f6e5c" : "rgba(0, 0, 0, 0.88)",
+                      background: current ? "#e3f1ee" : undefined,
+                      fontWeight: current ? 600 : 400,
+                      textDecoration: "none",
+                    }}
+                    onClick={(event) => {
+                      if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                      event.preventDefault();
+                      props.onNavigate(item.href);
+                    }}
+                  >
+                    {item.label}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
         </nav>
       </Layout.Sider>
       <Layout>
