@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { appDashboardBench } from "./app-dashboard.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
@@ -30,6 +31,7 @@ const benches: Bench[] = [
   financeLedgerBench,
   financeReportsBench,
   graphqlBench,
+  appDashboardBench,
 ];
 
 const ZArgs = z.object({
