@@ -47,6 +47,15 @@ describe("the REST surface", () => {
     expect(operations.length).toBeGreaterThan(30);
   });
 
+  it('reads as English: no summary says "a" before a vowel ("Create a expense")', () => {
+    const summaries = Object.values(spec.paths).flatMap((operations) =>
+      Object.values(operations).map((operation) => (operation as { summary?: string }).summary ?? ""),
+    );
+    expect(summaries.some((summary) => summary.startsWith("Create an expense"))).toBe(true);
+    // "a user" is right ("you"); "a expense", "a opening", "a item" are not.
+    expect(summaries.filter((summary) => /\ba [aeio]/i.test(summary))).toEqual([]);
+  });
+
   it("answers 401 on every non-public route without credentials", async () => {
     const placeholder = {
       id: "01900000-0000-7000-8000-000000000000",
@@ -174,6 +183,7 @@ describe("the REST surface", () => {
         "PUT /groups/{id}": { name: "Hijacked" },
         "POST /groups/{id}/users": { userIds: [adminB.id] },
         "PUT /finance/accounts/{id}": { name: "Hijacked" },
+        "PUT /finance/accounts/{id}/opening-balance": { amount: "1", date: "2026-11-22" },
         "PUT /finance/payments/{id}": { amount: "1" },
         "PUT /finance/expenses/{id}": { amount: "1" },
         "PUT /finance/counterparties/{id}": { name: "Hijacked" },

@@ -14,8 +14,11 @@ const USAGE = `Usage: npm run cli -- <command> [options]
 Commands:
   db:migrate                                   apply pending database migrations
   tenant:create --name <name> [--domain <d>]   create a tenant with its admin role
-  user:create --tenant <id> --email <e> --password <p> [--first-name <f>] [--last-name <l>] [--role <name>]...
-                                               create a user in a tenant
+  user:create --tenant <id> --email <e> [--first-name <f>] [--last-name <l>] [--role <name>]...
+                                               create a user in a tenant; the password is read from
+                                               standard input (printf '%s' "$PW" | npm run cli -- …),
+                                               so neither npm nor the shell history echoes it
+                                               (--password <p> still works but is echoed)
   oidc:client:create --name <n> --redirect-uri <uri>... [--public] [--require-pkce] [--first-party]
                      [--application-type web|native] [--grant-types <g>...] [--scopes <s>...]
                      [--post-logout-redirect-uri <uri>...]
@@ -29,6 +32,30 @@ Commands:
 `;
 
 class UsageError extends Error {}
+
+const MAX_PASSWORD_BYTES = 4096;
+
+/** A password piped on standard input (one trailing newline dropped); never from a terminal, where it would show. */
+const readPasswordFromStdin = async (): Promise<string> => {
+  if (process.stdin.isTTY) {
+    throw new UsageError(
+      "user:create reads the password from standard input: pipe it in (printf '%s' \"$PW\" | npm run cli -- user:create …)",
+    );
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_PASSWORD_BYTES) throw new UsageError("the password on standard input is too long");
+    chunks.push(buffer);
+  }
+  const password = Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
+  if (password === "") throw new UsageError("no password on standard input");
+  return password;
+};
 
 /** A check that ran and found a problem: its report still goes to stdout, the exit code says "failed". */
 class CheckFailed extends Error {
@@ -44,7 +71,7 @@ const ZTenantCreateArgs = z.object({ name: z.string(), domain: z.string().option
 const ZUserCreateArgs = z.object({
   tenant: ZId,
   email: z.string(),
-  password: z.string(),
+  password: z.string().optional(),
   "first-name": z.string().default("New"),
   "last-name": z.string().default("User"),
   role: z.array(z.string()).default([]),
@@ -146,6 +173,7 @@ const run = async (argv: string[]): Promise<unknown> => {
           role: { type: "string", multiple: true },
         })
       : undefined;
+  const password = userArgs ? (userArgs.password ?? (await readPasswordFromStdin())) : undefined;
   const clientArgs =
     command === "oidc:client:create"
       ? parse(ZClientCreateArgs, rest, {
@@ -246,7 +274,7 @@ const run = async (argv: string[]): Promise<unknown> => {
           });
         return insertUser(tx, context.outbox, tenantId, {
           email: userArgs.email,
-          password: userArgs.password,
+          password: password ?? "",
           firstName: userArgs["first-name"],
           lastName: userArgs["last-name"],
           roleNames: userArgs.role,

@@ -37,12 +37,16 @@ export {
 export { type CurrenciesService, createCurrenciesService } from "./currencies/currencies.service";
 export { afterInOrder, EXPORT_MAX_ROWS, keysetBatches, listRows } from "./exports/keyset";
 export {
+  type AnyExportSheet,
   type CellValue,
   type ExportColumn,
+  type ExportSheet,
   moneyFormat,
   type PreparedExport,
   prepareXlsx,
+  prepareXlsxWorkbook,
   writeXlsx,
+  writeXlsxSheets,
   XLSX_CONTENT_TYPE,
 } from "./exports/xlsx-exporter";
 export {

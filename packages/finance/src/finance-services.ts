@@ -1,6 +1,7 @@
 import type { Db, Outbox } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccountsService } from "./accounts/accounts.service";
+import { createOpeningBalancesService } from "./accounts/opening-balance.service";
 import { createCategoriesService, EXPENSE_CATEGORY, PAYMENT_CATEGORY } from "./categories/categories.service";
 import { createCounterpartiesService } from "./counterparties/counterparties.service";
 import { createDebtsService } from "./debts/debts.service";
@@ -22,6 +23,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
   const expenses = createDocumentsService(EXPENSE, { db, outbox, clock });
   return {
     accounts: createAccountsService({ db, clock }),
+    openingBalances: createOpeningBalancesService({ db, clock }),
     payments,
     expenses,
     transfers: createTransfersService({ db, outbox, clock }),

@@ -1,4 +1,5 @@
 export * from "./accounts/accounts.schema";
+export * from "./accounts/opening-balance.schema";
 export * from "./categories/categories.schema";
 export * from "./counterparties/counterparties.schema";
 export { dateOf, toIsoDate, ZIsoDate } from "./dates";

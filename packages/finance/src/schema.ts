@@ -4,6 +4,7 @@
  */
 
 export * from "./accounts/accounts.schema";
+export * from "./accounts/opening-balance.schema";
 export * from "./categories/categories.schema";
 export * from "./counterparties/counterparties.schema";
 export * from "./dates";

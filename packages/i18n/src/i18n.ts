@@ -1,5 +1,6 @@
-import type { Locale } from "@hisob/kernel";
+import type { Locale, MoneyParam } from "@hisob/kernel";
 import { createInstance } from "i18next";
+import { formatMoney } from "./format";
 import { FALLBACK_LOCALE, SUPPORTED_LOCALES } from "./locales";
 import { en } from "./locales/en";
 import { ru } from "./locales/ru";
@@ -8,8 +9,29 @@ import type { MessageKey, Messages } from "./messages";
 
 export const RESOURCES: Record<Locale, Messages> = { en, ru, uz };
 
-/** Values for `{{name}}` placeholders. */
-export type TranslationParams = Record<string, string | number>;
+/** Values for `{{name}}` placeholders; an amount is rendered in the locale's money format. */
+export type TranslationParams = Record<string, string | number | MoneyParam>;
+
+// Kept local (not the kernel's isMoneyParam): the kernel's index is Node-only and this package runs in browsers.
+const isMoney = (value: unknown): value is MoneyParam => {
+  if (typeof value !== "object" || value === null) return false;
+  const { minor, currency, minorUnits } = value as Partial<MoneyParam>;
+  return (
+    typeof minor === "string" &&
+    /^-?[0-9]{1,20}$/.test(minor) &&
+    typeof currency === "string" &&
+    /^[A-Z]{3}$/.test(currency) &&
+    Number.isInteger(minorUnits)
+  );
+};
+
+const rendered = (locale: Locale, params: TranslationParams | undefined): Record<string, string | number> =>
+  Object.fromEntries(
+    Object.entries(params ?? {}).map(([name, value]) => [
+      name,
+      isMoney(value) ? formatMoney(BigInt(value.minor), value.currency, value.minorUnits, locale) : value,
+    ]),
+  );
 
 // Our own instance (never the global singleton), initialised once and synchronously: resources are
 // inline, and `initAsync: false` makes init() complete before it returns.
@@ -30,7 +52,7 @@ void i18n.init({
 
 // Values go under `replace` so a param named like an i18next option (lng, count, ns) stays a value.
 const translate = (locale: Locale, key: string, params?: TranslationParams): string =>
-  i18n.t(key, { lng: locale, replace: params ?? {} });
+  i18n.t(key, { lng: locale, replace: rendered(locale, params) });
 
 /** The message for `key` in `locale`. Synchronous; keys are checked at compile time. */
 export const t = (locale: Locale, key: MessageKey, params?: TranslationParams): string =>

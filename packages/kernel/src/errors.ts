@@ -29,6 +29,26 @@ const DEFAULTS: Record<ErrorCode, { reason: string; message: string }> = {
   UNAVAILABLE: { reason: "unavailable", message: "Service unavailable" },
 };
 
+/**
+ * An amount an error names, kept as data so each language renders it in its own money format
+ * (major units, the currency's digits): put it in `params` and name it `{{key}}` in the catalogue.
+ */
+export type MoneyParam = { minor: string; currency: string; minorUnits: number };
+
+export const moneyParam = (minor: bigint, currency: string, minorUnits: number): MoneyParam => ({
+  minor: minor.toString(),
+  currency,
+  minorUnits,
+});
+
+export const isMoneyParam = (value: unknown): value is MoneyParam =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as MoneyParam).minor === "string" &&
+  /^-?[0-9]+$/.test((value as MoneyParam).minor) &&
+  typeof (value as MoneyParam).currency === "string" &&
+  Number.isInteger((value as MoneyParam).minorUnits);
+
 /** One problem with one input field, as reported in VALIDATION_ERROR params. */
 export type FieldIssue = { path: string; message: string };
 

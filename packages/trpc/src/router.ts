@@ -40,9 +40,11 @@ import {
   ZListInventoryQuery,
   ZListMoneyAccountsQuery,
   ZMoneyAccountDto,
+  ZOpeningBalanceDto,
   ZPaymentCategoryDto,
   ZPaymentDto,
   ZReconcileReport,
+  ZSetOpeningBalanceInput,
   ZSettleDebtInput,
   ZTransactionDto,
   ZTransferInput,
@@ -204,6 +206,18 @@ export const appRouter = router({
         await ctx.services.finance.accounts.delete(ctx.caller, input.id);
         return null;
       }),
+    /** The account's opening balance (as GET /finance/accounts/:id/opening-balance). */
+    openingBalance: authed
+      .input(ZId)
+      .output(ZOpeningBalanceDto)
+      .query(({ ctx, input }) => ctx.services.finance.openingBalances.get(ctx.caller, input.id)),
+    /** Set, change or (amount "0": null) remove it, while nothing else is posted to the account. */
+    setOpeningBalance: authed
+      .input(withId(ZSetOpeningBalanceInput))
+      .output(ZOpeningBalanceDto.nullable())
+      .mutation(({ ctx, input }) =>
+        ctx.services.finance.openingBalances.set(ctx.caller, input.id, input.data),
+      ),
   }),
   transactions: router({
     /** An account's ledger entries (the same as GET /finance/accounts/:id/transactions). */

@@ -21,7 +21,7 @@ describe("localizeProblem", () => {
     expect(localizeProblem(p, "en")).toBe(p);
   });
 
-  it("translates by reason and keeps code, reason and issues", () => {
+  it("translates by reason, keeps code, reason and the issues' paths, and translates the issues' messages", () => {
     const issues = [{ path: "currentPassword", message: "is wrong" }];
     const p = problem({
       reason: "account.wrong_current_password",
@@ -31,6 +31,7 @@ describe("localizeProblem", () => {
     expect(localizeProblem(p, "ru")).toEqual({
       ...p,
       message: "Ошибка проверки данных: текущий пароль указан неверно",
+      issues: [{ path: "currentPassword", message: "указан неверно" }],
     });
   });
 
@@ -64,7 +65,26 @@ describe("localizeProblem", () => {
       reason: "finance.some_future_rule",
       message: "A rule without a translation yet",
     });
-    expect(localizeProblem(p, "ru")).toBe(p);
+    expect(localizeProblem(p, "ru")).toEqual(p);
+  });
+
+  it("translates zod's and the services' field details, and leaves an unknown detail in English", () => {
+    const p = problem({
+      issues: [
+        { path: "id", message: "must be a UUID" },
+        { path: "name", message: "must have at most 200 characters" },
+        { path: "currency", message: "must be the account's currency USD" },
+        { path: "x", message: "a detail nobody translated" },
+      ],
+    });
+    expect(localizeProblem(p, "ru").issues).toEqual([
+      { path: "id", message: "должно быть UUID" },
+      { path: "name", message: "количество символов должно быть не больше 200" },
+      { path: "currency", message: "должно совпадать с валютой счёта (USD)" },
+      { path: "x", message: "a detail nobody translated" },
+    ]);
+    expect(localizeProblem(p, "uz").issues?.[0]).toEqual({ path: "id", message: "UUID bo‘lishi kerak" });
+    expect(localizeProblem(p, "en")).toBe(p);
   });
 });
 

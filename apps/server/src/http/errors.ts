@@ -1,11 +1,12 @@
 import { appErrorFromDatabase } from "@hisob/db";
-import { errorMessage, t } from "@hisob/i18n";
+import { errorMessage, issueMessage, type TranslationParams, t } from "@hisob/i18n";
 import {
   AppError,
   ERROR_STATUS,
   type ErrorCode,
   type FieldIssue,
   isAppError,
+  isMoneyParam,
   type Locale,
   toFieldIssues,
   validationError,
@@ -18,7 +19,8 @@ import { requestLocale } from "./locale";
 /*
  * The one REST error mapping. Every failure leaves as
  * `{ error: { code, reason, message, requestId, issues? } }` with the status of its code.
- * `message` is in the caller's language (see `localizeProblem`); `code`, `reason` and `issues` never change.
+ * `message` and the issues' messages are in the caller's language (see `localizeProblem`); `code`,
+ * `reason` and the issues' paths never change.
  */
 
 const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
@@ -47,7 +49,17 @@ export type HttpProblem = {
   issues?: FieldIssue[];
   /** Seconds a rate-limited caller should wait (sent as Retry-After). */
   retryAfterSeconds?: number;
+  /** Values the localized message may name (amounts stay data until a language formats them); never sent. */
+  params?: TranslationParams;
 };
+
+/** The error's params a message can name: text, numbers and amounts. */
+const messageParams = (params: Record<string, unknown>): TranslationParams =>
+  Object.fromEntries(
+    Object.entries(params).filter(
+      ([, value]) => typeof value === "string" || typeof value === "number" || isMoneyParam(value),
+    ),
+  ) as TranslationParams;
 
 const INTERNAL: HttpProblem = {
   status: 500,
@@ -172,6 +184,7 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
       code: error.code,
       reason: error.reason,
       message: error.message,
+      params: messageParams(error.params),
       ...(error.code === "VALIDATION_ERROR" && isFieldIssueList(issues) ? { issues } : {}),
       ...(typeof error.params.retryAfterSeconds === "number"
         ? { retryAfterSeconds: error.params.retryAfterSeconds }
@@ -213,26 +226,34 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
 };
 
 /**
- * The problem with its message in `locale`, translated by `reason`. A VALIDATION_ERROR without a
- * reason of its own keeps the form that names the first field ("validation error: email is required").
- * English keeps the original message: it is the source text and may carry detail (values, names)
- * a translation by reason cannot. Without a translation the English message stays.
+ * The problem in `locale`: its message translated by `reason`, and each field issue's message by
+ * its text (see `issueMessage`). A VALIDATION_ERROR without a reason of its own keeps the form that
+ * names the first field ("validation error: email is required"). English keeps the original
+ * message: it is the source text and may carry detail (values, names) a translation by reason
+ * cannot. Without a translation the English text stays.
  */
 export const localizeProblem = (problem: HttpProblem, locale: Locale): HttpProblem => {
   if (locale === "en") return problem;
+  const message = localizeMessage(problem, locale);
+  if (!problem.issues) return { ...problem, message };
+  const issues = problem.issues.map((issue) => ({ ...issue, message: issueMessage(locale, issue.message) }));
+  return { ...problem, message, issues };
+};
+
+const localizeMessage = (problem: HttpProblem, locale: Locale): string => {
   const first = problem.issues?.[0];
   const field = first?.path || "input";
-  const byReason = errorMessage(locale, problem.reason, { field });
+  const byReason = errorMessage(locale, problem.reason, { ...problem.params, field });
   const isGenericValidation =
     problem.code === "VALIDATION_ERROR" &&
     (problem.reason === "validation.invalid" || byReason === undefined);
   if (first && isGenericValidation) {
-    // Only "is required" is ours; other issue texts come from zod in English and stay in `issues`.
+    // The top message says required or invalid; the detail is the (translated) issue itself.
     const kind =
       first.message === "is required" ? "validation.problem.required" : "validation.problem.invalid";
-    return { ...problem, message: t(locale, "validation.field", { field, problem: t(locale, kind) }) };
+    return t(locale, "validation.field", { field, problem: t(locale, kind) });
   }
-  return byReason ? { ...problem, message: byReason } : problem;
+  return byReason ?? problem.message;
 };
 
 export const toErrorResponse = (problem: HttpProblem, requestId: string): TErrorResponse => ({

@@ -24,5 +24,6 @@ export const sendXlsx = async (request: FastifyRequest, reply: FastifyReply, exp
     .type(XLSX_CONTENT_TYPE)
     .header("content-disposition", contentDisposition(exporter.fileName))
     .header("cache-control", "private, no-store")
+    .header("content-language", request.ctx?.locale ?? "en")
     .send(body);
 };

@@ -5,7 +5,9 @@ import {
   ZListAccountTransactionsQuery,
   ZListMoneyAccountsQuery,
   ZMoneyAccountDto,
+  ZOpeningBalanceDto,
   ZReconcileReport,
+  ZSetOpeningBalanceInput,
   ZTransactionDto,
   ZTransferInput,
   ZUpdateMoneyAccountInput,
@@ -24,7 +26,38 @@ export const financeAccountsRoutes: FastifyPluginAsyncZod<{ services: AppService
   app,
   { services },
 ) => {
-  const { accounts, transfers, reconcile } = services.finance;
+  const { accounts, transfers, reconcile, openingBalances } = services.finance;
+
+  app.get(
+    "/finance/accounts/:id/opening-balance",
+    {
+      schema: {
+        tags,
+        summary: "The account's opening balance: what it held when its books moved here (accounts:read:all)",
+        params: ZIdParams,
+        response: { 200: ZOpeningBalanceDto },
+      },
+    },
+    (request) => openingBalances.get(ctxOf(request), request.params.id),
+  );
+
+  app.put(
+    "/finance/accounts/:id/opening-balance",
+    {
+      schema: {
+        tags,
+        summary:
+          "Set, change or (amount 0) remove the opening balance, while nothing else is posted to the account (accounts:update:all)",
+        params: ZIdParams,
+        body: ZSetOpeningBalanceInput,
+        response: { 200: ZOpeningBalanceDto, 204: z.null().describe("Removed") },
+      },
+    },
+    async (request, reply) => {
+      const opening = await openingBalances.set(ctxOf(request), request.params.id, request.body);
+      return opening ? opening : reply.code(204).send(null);
+    },
+  );
 
   app.get(
     "/finance/accounts",

@@ -11,6 +11,9 @@ import { z } from "zod";
 import type { AppServices } from "../app-services";
 import { ctxOf } from "../http/auth-context";
 
+/** "an expense", "a payment": the article the noun takes in a summary. */
+const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+
 const ZIdParams = z.object({ id: z.uuid() });
 
 type CategoryRoutes = {
@@ -43,7 +46,7 @@ const categoryRoutes: FastifyPluginAsyncZod<CategoryRoutes> = async (app, { path
     {
       schema: {
         tags,
-        summary: `Create a ${noun}, top-level or under a parent (categories:create:all)`,
+        summary: `Create ${withArticle(noun)}, top-level or under a parent (categories:create:all)`,
         body: ZCreateCategoryInput,
         response: { 201: dto },
       },
@@ -56,7 +59,7 @@ const categoryRoutes: FastifyPluginAsyncZod<CategoryRoutes> = async (app, { path
     {
       schema: {
         tags,
-        summary: `Get a ${noun} (categories:read:all)`,
+        summary: `Get ${withArticle(noun)} (categories:read:all)`,
         params: ZIdParams,
         response: { 200: dto },
       },
@@ -69,7 +72,7 @@ const categoryRoutes: FastifyPluginAsyncZod<CategoryRoutes> = async (app, { path
     {
       schema: {
         tags,
-        summary: `Rename, describe or move a ${noun}; it can never become its own ancestor (categories:update:all)`,
+        summary: `Rename, describe or move ${withArticle(noun)}; it can never become its own ancestor (categories:update:all)`,
         params: ZIdParams,
         body: ZUpdateCategoryInput,
         response: { 200: dto },
@@ -83,7 +86,7 @@ const categoryRoutes: FastifyPluginAsyncZod<CategoryRoutes> = async (app, { path
     {
       schema: {
         tags,
-        summary: `Delete a ${noun} without subcategories that nothing uses (categories:delete:all)`,
+        summary: `Delete ${withArticle(noun)} without subcategories that nothing uses (categories:delete:all)`,
         params: ZIdParams,
         response: { 204: z.null().describe("Deleted") },
       },

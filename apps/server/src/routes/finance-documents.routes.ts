@@ -11,6 +11,9 @@ import { z } from "zod";
 import type { AppServices } from "../app-services";
 import { ctxOf } from "../http/auth-context";
 
+/** "an expense", "a payment": the article the noun takes in a summary. */
+const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+
 const ZIdParams = z.object({ id: z.uuid() });
 
 type DocumentRoutes = {
@@ -47,7 +50,7 @@ const documentRoutes: FastifyPluginAsyncZod<DocumentRoutes> = async (
     {
       schema: {
         tags,
-        summary: `Create a ${noun}: the ${noun}, its transaction and the account balance in one database transaction (${resource}:create:all)`,
+        summary: `Create ${withArticle(noun)}: the ${noun}, its transaction and the account balance in one database transaction (${resource}:create:all)`,
         body: ZCreateDocumentInput,
         response: { 201: dto },
       },
@@ -60,7 +63,7 @@ const documentRoutes: FastifyPluginAsyncZod<DocumentRoutes> = async (
     {
       schema: {
         tags,
-        summary: `Get a ${noun} (${resource}:read:all, or :own)`,
+        summary: `Get ${withArticle(noun)} (${resource}:read:all, or :own)`,
         params: ZIdParams,
         response: { 200: dto },
       },
@@ -73,7 +76,7 @@ const documentRoutes: FastifyPluginAsyncZod<DocumentRoutes> = async (
     {
       schema: {
         tags,
-        summary: `Change a ${noun}; balances follow in the same transaction (${resource}:update:all)`,
+        summary: `Change ${withArticle(noun)}; balances follow in the same transaction (${resource}:update:all)`,
         params: ZIdParams,
         body: ZUpdateDocumentInput,
         response: { 200: dto },
@@ -87,7 +90,7 @@ const documentRoutes: FastifyPluginAsyncZod<DocumentRoutes> = async (
     {
       schema: {
         tags,
-        summary: `Delete a ${noun} and its transaction, reversing its effect on the balance (${resource}:delete:all)`,
+        summary: `Delete ${withArticle(noun)} and its transaction, reversing its effect on the balance (${resource}:delete:all)`,
         params: ZIdParams,
         response: { 204: z.null().describe("Deleted") },
       },

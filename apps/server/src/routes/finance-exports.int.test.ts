@@ -23,6 +23,46 @@ const readSheet = async (body: Buffer) => {
   return sheet;
 };
 const headersOf = (sheet: ExcelJS.Worksheet) => (sheet.getRow(1).values as unknown[]).slice(1);
+
+/** A cell's value; a formula cell's cached result. */
+const cellValue = (value: unknown): unknown =>
+  typeof value === "object" && value !== null && "result" in value
+    ? (value as { result: unknown }).result
+    : value;
+/** Every row below the header, as plain values (formulas read as their results). */
+const bodyRows = (sheet: ExcelJS.Worksheet): unknown[][] =>
+  (sheet.getRows(2, sheet.rowCount - 1) ?? []).map((row) =>
+    (row.values as unknown[]).slice(1).map(cellValue),
+  );
+/** A money cell (2 decimals in both currencies here) back in minor units, exactly; empty is zero. */
+const minorOf = (value: unknown): bigint => {
+  if (value === null || value === undefined) return 0n;
+  if (typeof value !== "number") throw new Error(`not money: ${JSON.stringify(value)}`);
+  return BigInt(Math.round(value * 100));
+};
+/** One currency's block of a section sheet (currency in column `at`): its detail rows and the total row closing it. */
+const blockOf = (sheet: ExcelJS.Worksheet, currency: string, at: number) => {
+  const rows = bodyRows(sheet);
+  const indexes = rows.flatMap((row, index) => (row[at] === currency ? [index] : []));
+  const last = indexes.at(-1) ?? -1;
+  return {
+    detail: indexes.slice(0, -1).map((index) => rows[index] as unknown[]),
+    total: (rows[last] ?? []) as unknown[],
+    totalRowNumber: last + 2,
+  };
+};
+const downloadBook = async (user: SeededUser, url: string) => {
+  const res = await t.app.inject({ method: "GET", url, headers: user.headers });
+  expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  return workbook;
+};
+const getJson = async (user: SeededUser, url: string) => {
+  const res = await t.app.inject({ method: "GET", url, headers: user.headers });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
 const download = async (user: SeededUser, url: string) => {
   const res = await t.app.inject({ method: "GET", url, headers: user.headers });
   expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
@@ -258,34 +298,172 @@ describe("records downloads", () => {
 });
 
 describe("report downloads", () => {
-  it("income statement and cash flow agree with their JSON", async () => {
-    const json = (
-      await t.app.inject({
-        method: "GET",
-        url: `/finance/reports/income-statement?${PERIOD}`,
-        headers: admin.headers,
-      })
-    ).json();
-    const sheet = await download(admin, `/finance/reports/income-statement/export?${PERIOD}`);
-    expect(headersOf(sheet)).toEqual(["Currency", "Section", "Category", "Month", "Amount"]);
-    const uzs = json.currencies.find((c: { currency: string }) => c.currency === "UZS");
-    const net = sheet
-      .getRows(2, sheet.rowCount - 1)
-      ?.find(
-        (row) =>
-          row.getCell(1).value === "UZS" && row.getCell(2).value === "Net income" && !row.getCell(4).value,
-      );
-    expect(net?.getCell(5).value).toBe(Number(uzs.netIncome) / 100);
+  it("income statement: a summary and one sheet per section; each section adds up to the JSON's totals", async () => {
+    const json = await getJson(admin, `/finance/reports/income-statement?${PERIOD}`);
+    const book = await downloadBook(admin, `/finance/reports/income-statement/export?${PERIOD}`);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual([
+      "Income statement",
+      "Revenue",
+      "Expenses",
+      "By month",
+    ]);
+    const [summary, revenue, expenses, byMonth] = book.worksheets as ExcelJS.Worksheet[];
+    type Section = {
+      currency: string;
+      revenue: string;
+      expenses: string;
+      netIncome: string;
+      byMonth: unknown[];
+    };
+    const currencies = json.currencies as Section[];
+    expect(currencies.map((c) => c.currency)).toEqual(["USD", "UZS"]);
+    expect(headersOf(summary as ExcelJS.Worksheet)).toEqual([
+      "Currency",
+      "Revenue",
+      "Expenses",
+      "Net income",
+    ]);
+    expect(
+      bodyRows(summary as ExcelJS.Worksheet).map(([currency, ...amounts]) => [
+        currency,
+        ...amounts.map(minorOf),
+      ]),
+    ).toEqual(
+      currencies.map((c) => [c.currency, BigInt(c.revenue), BigInt(c.expenses), BigInt(c.netIncome)]),
+    );
+    for (const [sheet, key] of [
+      [revenue, "revenue"],
+      [expenses, "expenses"],
+    ] as const) {
+      expect(headersOf(sheet as ExcelJS.Worksheet)).toEqual(["Currency", "Category", "Amount"]);
+      for (const c of currencies) {
+        const block = blockOf(sheet as ExcelJS.Worksheet, c.currency, 0);
+        expect(block.total[1]).toBe("Total");
+        expect(block.detail.reduce((sum, row) => sum + minorOf(row[2]), 0n)).toBe(BigInt(c[key]));
+        expect(minorOf(block.total[2])).toBe(BigInt(c[key]));
+      }
+    }
+    expect(headersOf(byMonth as ExcelJS.Worksheet)).toEqual([
+      "Currency",
+      "Month",
+      "Revenue",
+      "Expenses",
+      "Net income",
+    ]);
+    for (const c of currencies) {
+      const block = blockOf(byMonth as ExcelJS.Worksheet, c.currency, 0);
+      expect(block.detail).toHaveLength(c.byMonth.length);
+      ["revenue", "expenses", "netIncome"].forEach((key, index) => {
+        const column = 2 + index;
+        expect(block.detail.reduce((sum, row) => sum + minorOf(row[column]), 0n)).toBe(
+          BigInt(c[key as "revenue"]),
+        );
+        expect(minorOf(block.total[column])).toBe(BigInt(c[key as "revenue"]));
+      });
+    }
+    // Totals are marked: bold, and a SUBTOTAL over their block (which a column SUBTOTAL skips).
+    const totalRow = (revenue as ExcelJS.Worksheet).getRow(
+      blockOf(revenue as ExcelJS.Worksheet, "UZS", 0).totalRowNumber,
+    );
+    expect(totalRow.font?.bold).toBe(true);
+    expect((totalRow.getCell(3).value as { formula?: string }).formula).toMatch(/^SUBTOTAL\(9,C\d+:C\d+\)$/);
+  });
 
-    const flow = await download(uzbek, `/finance/reports/cashflow/export?${PERIOD}&granularity=month`);
-    expect(headersOf(flow)[0]).toBe("Hisob");
-    const total = flow
-      .getRows(2, flow.rowCount - 1)
-      ?.find((row) => row.getCell(1).value === "Kassa" && row.getCell(3).value === "Jami");
-    const cash = (
-      await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })
-    ).json();
-    expect(total?.getCell(13).value).toBe(Number(cash.balance) / 100);
+  it("cash flow: accounts by currency with per-currency totals, periods per account, transfers and exchanges; each adds up to the JSON", async () => {
+    const json = await getJson(admin, `/finance/reports/cashflow?${PERIOD}&granularity=month`);
+    const book = await downloadBook(admin, `/finance/reports/cashflow/export?${PERIOD}&granularity=month`);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual([
+      "Cash flow",
+      "Periods",
+      "Transfers and exchanges",
+    ]);
+    const [accounts, periods, movements] = book.worksheets as ExcelJS.Worksheet[];
+    const FLOWS = [
+      "inflows",
+      "outflows",
+      "income",
+      "expense",
+      "transfersIn",
+      "transfersOut",
+      "exchangesIn",
+      "exchangesOut",
+    ];
+    type Flows = Record<string, string>;
+    type Account = Flows & {
+      accountId: string;
+      name: string;
+      currency: string;
+      openingBalance: string;
+      closingBalance: string;
+      periods: Flows[];
+    };
+    const moneyKeys = ["openingBalance", ...FLOWS, "closingBalance"];
+    expect(headersOf(accounts as ExcelJS.Worksheet)).toEqual([
+      "Account",
+      "Currency",
+      "Opening balance",
+      "Inflows",
+      "Outflows",
+      "Income",
+      "Expenses",
+      "Transfers in",
+      "Transfers out",
+      "Exchanges in",
+      "Exchanges out",
+      "Closing balance",
+    ]);
+    for (const total of json.totals as Flows[]) {
+      const block = blockOf(accounts as ExcelJS.Worksheet, total.currency as string, 1);
+      expect(block.total[0]).toBe("Total");
+      moneyKeys.forEach((key, index) => {
+        const column = 2 + index;
+        expect(
+          block.detail.reduce((sum, row) => sum + minorOf(row[column]), 0n),
+          key,
+        ).toBe(BigInt(total[key] as string));
+        expect(minorOf(block.total[column]), key).toBe(BigInt(total[key] as string));
+      });
+    }
+    const rowsOfPeriods = bodyRows(periods as ExcelJS.Worksheet);
+    // Every month of the year, empty ones included, labelled like the JSON ("2026-03"), with its balances.
+    const kassa = rowsOfPeriods.filter((row) => row[0] === "Kassa");
+    expect(kassa.map((row) => row[2])).toEqual([
+      ...Array.from({ length: 12 }, (_, index) => `2026-${String(index + 1).padStart(2, "0")}`),
+      "Total",
+    ]);
+    expect(minorOf(kassa[11]?.[12])).toBe(minorOf(kassa[12]?.[12]));
+    for (const account of json.accounts as Account[]) {
+      const mine = rowsOfPeriods.filter((row) => row[0] === account.name);
+      const total = mine.at(-1) ?? [];
+      expect(total[2]).toBe("Total");
+      FLOWS.forEach((key, index) => {
+        const column = 4 + index;
+        expect(
+          mine.slice(0, -1).reduce((sum, row) => sum + minorOf(row[column]), 0n),
+          key,
+        ).toBe(BigInt(account[key] as string));
+        expect(minorOf(total[column])).toBe(BigInt(account[key] as string));
+      });
+    }
+    // Transfers and exchanges: what left and entered each account, as the accounts' columns say.
+    const moved = bodyRows(movements as ExcelJS.Worksheet);
+    expect(moved).toHaveLength(json.movements.length);
+    expect(moved[0]?.slice(0, 3)).toEqual(["Exchange", "Dollar", "USD"]);
+    for (const account of json.accounts as Account[]) {
+      const out = moved
+        .filter((row) => row[1] === account.name)
+        .reduce((sum, row) => sum + minorOf(row[3]), 0n);
+      const into = moved
+        .filter((row) => row[4] === account.name)
+        .reduce((sum, row) => sum + minorOf(row[6]), 0n);
+      expect(out).toBe(BigInt(account.transfersOut as string) + BigInt(account.exchangesOut as string));
+      expect(into).toBe(BigInt(account.transfersIn as string) + BigInt(account.exchangesIn as string));
+    }
+    const uzbekBook = await downloadBook(
+      uzbek,
+      `/finance/reports/cashflow/export?${PERIOD}&granularity=month`,
+    );
+    expect(headersOf(uzbekBook.worksheets[0] as ExcelJS.Worksheet)[0]).toBe("Hisob");
   });
 
   it("account statement: opening row, every entry with its running balance, closing row", async () => {
@@ -301,6 +479,60 @@ describe("report downloads", () => {
     expect(last.getCell(2).value).toBe("Closing balance");
     expect(last.getCell(6).value).toBe(Number(cash.balance) / 100);
     expect(sheet.getRow(sheet.rowCount - 1).getCell(6).value).toBe(Number(cash.balance) / 100);
+  });
+});
+
+describe("the language of a download", () => {
+  const get = (user: SeededUser, url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: "GET", url, headers: { ...user.headers, ...headers } });
+
+  it("is the signed-in user's profile language, whatever Accept-Language says", async () => {
+    const res = await get(russian, "/finance/payments/export?limit=1", { "accept-language": "en, uz;q=0.5" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-language"]).toBe("ru");
+    expect(headersOf(await readSheet(res.rawPayload))[0]).toBe("Дата");
+  });
+
+  it("?lang= exports in another language on every download route", async () => {
+    const urls = [
+      "/finance/payments/export",
+      "/finance/expenses/export",
+      "/finance/accounts/export",
+      `/finance/accounts/${ids.cash}/transactions/export`,
+      "/finance/debts/export",
+      "/finance/counterparties/export",
+      "/finance/inventory/export",
+      `/finance/reports/income-statement/export?${PERIOD}`,
+      `/finance/reports/cashflow/export?${PERIOD}`,
+      `/finance/reports/account-statement/${ids.cash}/export?${PERIOD}`,
+      "/users/export",
+    ];
+    for (const url of urls) {
+      const withLang = `${url}${url.includes("?") ? "&" : "?"}lang=en`;
+      const res = await get(uzbek, withLang);
+      expect(res.statusCode, `${withLang}: ${res.body.slice(0, 200)}`).toBe(200);
+      expect(res.headers["content-language"], withLang).toBe("en");
+    }
+    const english = await readSheet(
+      (await get(uzbek, "/finance/payments/export?lang=en&limit=1")).rawPayload,
+    );
+    expect(headersOf(english)[0]).toBe("Date");
+    const russianForAdmin = await readSheet(
+      (await get(admin, `/finance/reports/income-statement/export?lang=ru&${PERIOD}`)).rawPayload,
+    );
+    expect(russianForAdmin.name).not.toBe("Income statement");
+    const users = await readSheet((await get(admin, "/users/export?lang=uz")).rawPayload);
+    expect(users.name).toBe("Foydalanuvchilar");
+  });
+
+  it("refuses a language it does not speak, in the caller's own language", async () => {
+    for (const lang of ["fr", "", "RU-ru"]) {
+      const res = await get(russian, `/finance/payments/export?lang=${lang}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.issues).toEqual([
+        { path: "lang", message: "должно быть одним из значений: en, ru, uz" },
+      ]);
+    }
   });
 });
 

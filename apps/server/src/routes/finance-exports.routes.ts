@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppServices } from "../app-services";
 import { ctxOf } from "../http/auth-context";
+import { takeDownloadLang } from "../http/download-locale";
 import { sendXlsx, XLSX_CONTENT_TYPE } from "../http/xlsx-reply";
 
 const tags = ["finance: downloads"];
@@ -28,6 +29,7 @@ export const financeExportsRoutes: FastifyPluginAsyncZod<{ services: AppServices
   { services },
 ) => {
   const exports = services.finance.exports;
+  app.addHook("preValidation", takeDownloadLang);
 
   app.get(
     "/finance/payments/export",

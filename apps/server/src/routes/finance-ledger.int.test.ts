@@ -288,7 +288,10 @@ describe("payments and expenses", () => {
       amount: "1",
       date: TODAY,
     });
-    expect(res.json().error.message).toBe("Недостаточно средств на счёте.");
+    // Names the account and what it holds, in Russian money format.
+    expect(res.json().error.message).toBe(
+      `Недостаточно средств на счёте «${account.name}»: доступно 0,00\u00a0UZS.`,
+    );
   });
 
   it("updating a payment moves the balance by the difference, or between accounts", async () => {

@@ -154,6 +154,9 @@ describe("cash flow", () => {
     expect(res.statusCode, res.body).toBe(200);
     const report = res.json();
     const zero = { transfersIn: "0", transfersOut: "0", exchangesIn: "0", exchangesOut: "0" };
+    const noFlows = { inflows: "0", outflows: "0", income: "0", expense: "0", ...zero };
+    const january = { period: "2026-01", startDate: "2026-01-01", endDate: "2026-01-31" };
+    const february = { period: "2026-02", startDate: "2026-02-01", endDate: "2026-02-28" };
     // Listed by currency, then name.
     expect(report.accounts.map((a: { name: string }) => a.name)).toEqual(["Dollars", "Bank", "Cash"]);
     const byName = [...report.accounts].sort((a: { name: string }, b: { name: string }) =>
@@ -173,9 +176,20 @@ describe("cash flow", () => {
         ...zero,
         transfersIn: "300000",
         periods: [
-          { period: "2026-01-01", inflows: "500000", outflows: "0", income: "500000", expense: "0", ...zero },
           {
-            period: "2026-02-01",
+            ...january,
+            openingBalance: "0",
+            closingBalance: "500000",
+            inflows: "500000",
+            outflows: "0",
+            income: "500000",
+            expense: "0",
+            ...zero,
+          },
+          {
+            ...february,
+            openingBalance: "500000",
+            closingBalance: "700000",
             inflows: "300000",
             outflows: "100000",
             income: "0",
@@ -200,7 +214,9 @@ describe("cash flow", () => {
         exchangesIn: "632528",
         periods: [
           {
-            period: "2026-01-01",
+            ...january,
+            openingBalance: "50000",
+            closingBalance: "850000",
             inflows: "1000000",
             outflows: "200000",
             income: "1000000",
@@ -208,7 +224,9 @@ describe("cash flow", () => {
             ...zero,
           },
           {
-            period: "2026-02-01",
+            ...february,
+            openingBalance: "850000",
+            closingBalance: "1182528",
             inflows: "632528",
             outflows: "300000",
             income: "0",
@@ -232,8 +250,12 @@ describe("cash flow", () => {
         ...zero,
         exchangesOut: "5000",
         periods: [
+          // A month with no movement is still a month.
+          { ...january, openingBalance: "0", closingBalance: "0", ...noFlows },
           {
-            period: "2026-02-01",
+            ...february,
+            openingBalance: "0",
+            closingBalance: "5000",
             inflows: "10000",
             outflows: "5000",
             income: "10000",
@@ -279,25 +301,89 @@ describe("cash flow", () => {
     ]);
   });
 
-  it("buckets by ISO week and by day", async () => {
+  it("buckets by ISO week and by day: every period of the range, labelled alike, balances chained", async () => {
+    type Period = {
+      period: string;
+      startDate: string;
+      endDate: string;
+      openingBalance: string;
+      closingBalance: string;
+      inflows: string;
+      outflows: string;
+    };
     const weekly = (
       await get(admin, `/finance/reports/cashflow?${PERIOD}&granularity=week&accountId=${ids.cash}`)
     ).json();
-    // 2026-01-05 is a Monday; 2026-01-25 a Sunday (week of the 19th); 2026-02-03 → week of 2 Feb; 2026-02-15 → week of 9 Feb.
-    expect(weekly.accounts[0].periods.map((p: { period: string }) => p.period)).toEqual([
-      "2026-01-05",
-      "2026-01-19",
-      "2026-02-02",
-      "2026-02-09",
+    const weeks = weekly.accounts[0].periods as Period[];
+    // 2026-01-01 is the Thursday of 2026-W01; 2026-02-28 the Saturday of 2026-W09.
+    expect(weeks.map((p) => p.period)).toEqual([
+      "2026-W01",
+      "2026-W02",
+      "2026-W03",
+      "2026-W04",
+      "2026-W05",
+      "2026-W06",
+      "2026-W07",
+      "2026-W08",
+      "2026-W09",
     ]);
+    // Clipped to the report's range at both ends.
+    expect(weeks[0]).toMatchObject({
+      startDate: "2026-01-01",
+      endDate: "2026-01-04",
+      openingBalance: "50000",
+    });
+    expect(weeks[8]).toMatchObject({
+      startDate: "2026-02-23",
+      endDate: "2026-02-28",
+      closingBalance: "1182528",
+    });
+    // 2026-01-05 (W02), 2026-01-25 (a Sunday, W04), 2026-02-03 (W06), 2026-02-15 (a Sunday, W07).
+    expect(weeks.filter((p) => p.inflows !== "0" || p.outflows !== "0").map((p) => p.period)).toEqual([
+      "2026-W02",
+      "2026-W04",
+      "2026-W06",
+      "2026-W07",
+    ]);
+    const chained = (periods: Period[], opening: string, closing: string) => {
+      let balance = BigInt(opening);
+      for (const p of periods) {
+        expect(p.openingBalance, p.period).toBe(String(balance));
+        balance += BigInt(p.inflows) - BigInt(p.outflows);
+        expect(p.closingBalance, p.period).toBe(String(balance));
+      }
+      expect(String(balance)).toBe(closing);
+    };
+    chained(weeks, weekly.accounts[0].openingBalance, weekly.accounts[0].closingBalance);
+
     const daily = (
       await get(admin, `/finance/reports/cashflow?${PERIOD}&granularity=day&accountId=${ids.bank}`)
     ).json();
-    expect(daily.accounts[0].periods.map((p: { period: string }) => p.period)).toEqual([
+    const days = daily.accounts[0].periods as Period[];
+    expect(days).toHaveLength(31 + 28);
+    expect(days[0]).toMatchObject({ period: "2026-01-01", startDate: "2026-01-01", endDate: "2026-01-01" });
+    expect(days.filter((p) => p.inflows !== "0" || p.outflows !== "0").map((p) => p.period)).toEqual([
       "2026-01-20",
       "2026-02-03",
       "2026-02-28",
     ]);
+    chained(days, daily.accounts[0].openingBalance, daily.accounts[0].closingBalance);
+  });
+
+  it("refuses more periods than a report can hold, naming the granularity", async () => {
+    const res = await get(
+      admin,
+      "/finance/reports/cashflow?startDate=2020-01-01&endDate=2026-01-01&granularity=day",
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.issues).toEqual([
+      { path: "granularity", message: "must be longer for this range (at most 1000 periods)" },
+    ]);
+    const weekly = await get(
+      admin,
+      "/finance/reports/cashflow?startDate=2020-01-01&endDate=2026-01-01&granularity=week",
+    );
+    expect(weekly.statusCode).toBe(200);
   });
 });
 

@@ -458,7 +458,8 @@ describe("localized REST errors", () => {
       code: "VALIDATION_ERROR",
       reason: "validation.invalid",
       message: "Ошибка проверки данных: поле email обязательно для заполнения",
-      issues: en.json().error.issues,
+      // The same paths; each detail in Russian too.
+      issues: [{ path: "email", message: "обязательно для заполнения" }],
     });
     const uz = await send({ "accept-language": "uz" });
     expect(uz.json().error.message).toBe("Kiritilgan ma’lumotlarda xato: email maydoni to‘ldirilishi shart");

@@ -363,7 +363,7 @@ describe("errors are mapped once, as in REST", () => {
     const short = await failure(
       api.expenses.create.mutate({ accountId: account.id, amount: "1", date: DATE }),
     );
-    expect(short.message).toBe("Недостаточно средств на счёте.");
+    expect(short.message).toBe("Недостаточно средств на счёте «Касса»: доступно 0,00\u00a0UZS.");
   });
 
   it("refuses hostile and malformed requests without a 500", async () => {

@@ -12,6 +12,7 @@ import { ZPage } from "@hisob/kernel";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../http/auth-context";
+import { takeDownloadLang } from "../http/download-locale";
 import { sendXlsx } from "../http/xlsx-reply";
 
 const ZIdParams = z.object({ id: z.uuid() });
@@ -44,6 +45,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = as
         querystring: ZExportUsersQuery,
         produces: [XLSX_CONTENT_TYPE],
       },
+      preValidation: takeDownloadLang,
     },
     (request, reply) => sendXlsx(request, reply, users.prepareExport(ctxOf(request), request.query)),
   );

@@ -23,7 +23,28 @@ export type ExportColumn<Row> = {
   /** Width in characters; defaults by kind. */
   width?: number;
   value: (row: Row) => CellValue;
+  /**
+   * In a total row (see `ExportSheet.isTotal`), a money column marked "sum" is written as
+   * SUBTOTAL(9, …) over the rows since the previous total row, with the exact figure as its cached
+   * result: the total checks itself, and SUBTOTAL over the whole column skips total rows, so the
+   * column sums to the detail once.
+   */
+  total?: "sum";
 };
+
+/** One worksheet of an export. */
+export type ExportSheet<Row> = {
+  name: string;
+  columns: ExportColumn<Row>[];
+  /** Batches of rows, e.g. one page of a keyset query at a time. */
+  rows: AsyncIterable<Row[]>;
+  /** A total row closes the block of rows above it: bold, its "sum" columns as formulas. */
+  isTotal?: (row: Row) => boolean;
+};
+
+/** A sheet whatever its row type: a workbook's sheets each have their own. */
+// biome-ignore lint/suspicious/noExplicitAny: each sheet of a workbook has its own row type
+export type AnyExportSheet = ExportSheet<any>;
 
 const DEFAULT_WIDTH: Record<ExportColumn<unknown>["kind"], number> = {
   text: 24,
@@ -50,37 +71,37 @@ export const moneyFormat = (minorUnits: number, symbol: string): string => {
 const isMoney = (value: CellValue): value is Money =>
   typeof value === "object" && value !== null && !(value instanceof Date) && "minor" in value;
 
+/** Excel's column letters for a 1-based index (1 → A, 27 → AA). */
+const columnLetter = (index: number): string => {
+  let letters = "";
+  for (let n = index; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+};
+
+/** A single-sheet export (lists). */
 export const writeXlsx = async <Row>(options: {
   output: Writable;
   sheetName: string;
   columns: ExportColumn<Row>[];
   /** Batches of rows, e.g. one page of a keyset query at a time. */
   rows: AsyncIterable<Row[]>;
+}): Promise<{ rowCount: number }> =>
+  writeXlsxSheets({
+    output: options.output,
+    sheets: [{ name: options.sheetName, columns: options.columns, rows: options.rows }],
+  });
+
+/** An export of one or more sheets, written one after the other; rowCount counts every sheet's rows. */
+export const writeXlsxSheets = async (options: {
+  output: Writable;
+  sheets: AnyExportSheet[];
 }): Promise<{ rowCount: number }> => {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: options.output,
     useStyles: true,
     useSharedStrings: false, // shared strings are held in memory until the end
   });
-  // Sheet names: at most 31 characters, none of []:*?/\
-  const { sheet, entry } = addWorksheetWithBackpressure(
-    workbook,
-    options.sheetName.replace(/[[\]:*?/\\]/g, " ").slice(0, 31),
-    { views: [{ state: "frozen", ySplit: 1 }] },
-  );
-  sheet.columns = options.columns.map((column, index) => ({
-    header: column.header,
-    key: String(index),
-    width: column.width ?? Math.max(DEFAULT_WIDTH[column.kind], Math.min(40, column.header.length + 4)),
-    ...(FORMAT[column.kind] ? { style: { numFmt: FORMAT[column.kind] } } : {}),
-  }));
-  const header = sheet.getRow(1);
-  header.font = { bold: true };
-  header.commit();
-  sheet.autoFilter = {
-    from: { row: 1, column: 1 },
-    to: { row: 1, column: Math.max(1, options.columns.length) },
-  };
 
   // If the output is destroyed (the client went away) or fails, stop: nothing would drain any more,
   // and the waits below (and exceljs's own wait for the output's 'finish') would hang for ever.
@@ -95,30 +116,67 @@ export const writeXlsx = async <Row>(options: {
 
   let rowCount = 0;
   try {
-    for await (const batch of options.rows) {
-      for (const record of batch) {
-        const values = options.columns.map((column) => column.value(record));
-        const row = sheet.addRow(
-          values.map((value) =>
-            isMoney(value) ? Number(minorToMajorString(value.minor, value.minorUnits)) : value,
-          ),
-        );
-        values.forEach((value, index) => {
-          // Per cell: one money column may hold several currencies (each keeps its own format).
-          if (isMoney(value))
-            row.getCell(index + 1).numFmt = moneyFormat(value.minorUnits, value.symbol ?? value.currency);
-        });
-        row.commit();
-        rowCount++;
-        // Backpressure: while zlib (or, behind it, the reader) is behind, wait instead of piling up
-        // uncompressed XML. The wait also gives the event loop to other requests.
-        if (entry.writableNeedDrain)
-          await once(entry, "drain", { signal: outputGone.signal }).catch((error: unknown) => {
-            throw outputGone.signal.aborted ? outputGone.signal.reason : error;
+    for (const spec of options.sheets) {
+      // Sheet names: at most 31 characters, none of []:*?/\
+      const { sheet, entry } = addWorksheetWithBackpressure(
+        workbook,
+        spec.name.replace(/[[\]:*?/\\]/g, " ").slice(0, 31),
+        { views: [{ state: "frozen", ySplit: 1 }] },
+      );
+      sheet.columns = spec.columns.map((column, index) => ({
+        header: column.header,
+        key: String(index),
+        width: column.width ?? Math.max(DEFAULT_WIDTH[column.kind], Math.min(40, column.header.length + 4)),
+        ...(FORMAT[column.kind] ? { style: { numFmt: FORMAT[column.kind] } } : {}),
+      }));
+      const header = sheet.getRow(1);
+      header.font = { bold: true };
+      header.commit();
+      sheet.autoFilter = {
+        from: { row: 1, column: 1 },
+        to: { row: 1, column: Math.max(1, spec.columns.length) },
+      };
+      let rowNumber = 1;
+      let blockStart = 2;
+      for await (const batch of spec.rows) {
+        for (const record of batch) {
+          rowNumber++;
+          const isTotal = spec.isTotal?.(record) === true;
+          const values = spec.columns.map((column) => column.value(record));
+          const row = sheet.addRow(
+            values.map((value, index) => {
+              if (!isMoney(value)) return value;
+              const result = Number(minorToMajorString(value.minor, value.minorUnits));
+              const column = spec.columns[index];
+              if (!isTotal || column?.total !== "sum") return result;
+              const letter = columnLetter(index + 1);
+              const range =
+                blockStart < rowNumber ? `${letter}${blockStart}:${letter}${rowNumber - 1}` : null;
+              // exceljs 4.4 drops a cached result of 0 (readers would see an empty cell): a zero total stays a number.
+              return range && result !== 0 ? { formula: `SUBTOTAL(9,${range})`, result } : result;
+            }),
+          );
+          values.forEach((value, index) => {
+            // Per cell: one money column may hold several currencies (each keeps its own format).
+            if (isMoney(value))
+              row.getCell(index + 1).numFmt = moneyFormat(value.minorUnits, value.symbol ?? value.currency);
           });
+          if (isTotal) {
+            row.font = { bold: true };
+            blockStart = rowNumber + 1;
+          }
+          row.commit();
+          rowCount++;
+          // Backpressure: while zlib (or, behind it, the reader) is behind, wait instead of piling up
+          // uncompressed XML. The wait also gives the event loop to other requests.
+          if (entry.writableNeedDrain)
+            await once(entry, "drain", { signal: outputGone.signal }).catch((error: unknown) => {
+              throw outputGone.signal.aborted ? outputGone.signal.reason : error;
+            });
+        }
       }
+      sheet.commit();
     }
-    sheet.commit();
     await Promise.race([workbook.commit(), aborted]);
     return { rowCount };
   } finally {
@@ -171,5 +229,28 @@ export const prepareXlsx = <Row>(options: {
     },
     write: async (output) =>
       writeXlsx({ output, sheetName: options.sheetName, columns: options.columns, rows: await open() }),
+  };
+};
+
+/**
+ * A workbook of several sheets computed together (a report and its sections): `load` runs once, at
+ * open, so a failure still gets a proper status; the sheets are then written from what it returned.
+ */
+export const prepareXlsxWorkbook = <Data>(options: {
+  fileName: string;
+  load: () => Promise<Data>;
+  sheets: (data: Data) => AnyExportSheet[];
+}): PreparedExport => {
+  let loaded: Promise<Data> | undefined;
+  const open = () => {
+    loaded ??= options.load();
+    return loaded;
+  };
+  return {
+    fileName: options.fileName,
+    open: async () => {
+      await open();
+    },
+    write: async (output) => writeXlsxSheets({ output, sheets: options.sheets(await open()) }),
   };
 };

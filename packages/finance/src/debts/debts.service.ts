@@ -1,7 +1,9 @@
 import { type Db, type Outbox, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import { formatMoney } from "@hisob/i18n";
 import {
   AppError,
   type Clock,
+  moneyParam,
   newId,
   type Page,
   parseInput,
@@ -47,6 +49,12 @@ const debtSelect = {
 } satisfies Prisma.DebtSelect;
 
 type DebtRow = Prisma.DebtGetPayload<{ select: typeof debtSelect }>;
+
+/** Digits after the point of a currency, for naming an amount in a message. */
+const minorUnitsOf = async (tx: Tx, code: string): Promise<number> => {
+  const currency = await tx.currency.findUnique({ where: { code }, select: { minorUnits: true } });
+  return currency?.minorUnits ?? 2;
+};
 
 type DebtFilters = Omit<z.output<typeof ZListDebtsQuery>, "limit" | "offset">;
 
@@ -314,10 +322,11 @@ export const createDebtsService = (deps: {
           }
           const settled = debt.amount - debt.outstanding;
           if (changes.amount && newAmount <= settled) {
+            const minorUnits = await minorUnitsOf(tx, debt.currencyCode);
             throw new AppError("BUSINESS_RULE", {
               reason: "finance.debt_amount_below_settled",
-              message: `The amount must be more than what is already settled (${settled} in minor units)`,
-              params: { field: "amount", settled: settled.toString() },
+              message: `The amount must be more than what is already settled (${formatMoney(settled, debt.currencyCode, minorUnits, "en")}).`,
+              params: { field: "amount", settled: moneyParam(settled, debt.currencyCode, minorUnits) },
             });
           }
           await tx.debt.updateMany({
@@ -363,12 +372,13 @@ export const createDebtsService = (deps: {
           requirePermission(ctx, receivable ? "payments:create:all" : "expenses:create:all");
           refuseIfClosed(debt.status);
           if (amount > debt.outstanding) {
+            const minorUnits = await minorUnitsOf(tx, debt.currencyCode);
             throw new AppError("BUSINESS_RULE", {
               reason: "finance.debt_over_settlement",
-              message: `The amount is more than what is outstanding (${debt.outstanding} ${debt.currencyCode} in minor units)`,
+              message: `The amount is more than what is outstanding on the debt (${formatMoney(debt.outstanding, debt.currencyCode, minorUnits, "en")}).`,
               params: {
                 field: "amount",
-                outstanding: debt.outstanding.toString(),
+                outstanding: moneyParam(debt.outstanding, debt.currencyCode, minorUnits),
                 currency: debt.currencyCode,
               },
             });

@@ -2,7 +2,7 @@ import { ZPagination } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { periodInOrder, ZIsoDate } from "../dates";
 
-export const TRANSACTION_TYPES = ["income", "expense", "transfer", "exchange"] as const;
+export const TRANSACTION_TYPES = ["income", "expense", "transfer", "exchange", "opening_balance"] as const;
 
 export const ZTransactionDto = z
   .object({

@@ -1,5 +1,6 @@
 import { isNumericOverflow, Prisma, type Tx } from "@hisob/db";
-import { AppError, minorToMajorString } from "@hisob/kernel";
+import { formatMoney } from "@hisob/i18n";
+import { AppError, moneyParam } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError } from "../finance-errors";
@@ -25,12 +26,13 @@ const insufficientBalance = (
 ) =>
   new AppError("BUSINESS_RULE", {
     reason: "finance.insufficient_balance",
-    message: `Insufficient balance on account "${account.name}": ${minorToMajorString(account.balance, account.minorUnits)} ${account.currencyCode} available`,
+    message: `Insufficient balance on account "${account.name}": ${formatMoney(account.balance, account.currencyCode, account.minorUnits, "en")} available.`,
     params: {
       field,
       account: account.name,
       balance: account.balance.toString(),
       currency: account.currencyCode,
+      available: moneyParam(account.balance, account.currencyCode, account.minorUnits),
     },
   });
 
@@ -141,7 +143,7 @@ export const toTransactionDto = (row: TransactionRow): TTransactionDto => ({
 
 export type AccountEntryRow = {
   id: string;
-  type: "income" | "expense" | "transfer" | "exchange";
+  type: "income" | "expense" | "transfer" | "exchange" | "opening_balance";
   amount: string;
   destination_amount: string | null;
   exchange_rate: string | null;

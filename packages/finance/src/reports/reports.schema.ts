@@ -100,8 +100,17 @@ export const ZCashflowReport = z
         openingBalance: ZAmount,
         closingBalance: ZAmount,
         ...ZFlows,
-        /** Periods with movement only; `period` is the first day of the day, ISO week or month. */
-        periods: z.array(z.object({ period: z.iso.date(), ...ZFlows })),
+        /** Every period of the range, empty ones included, oldest first. */
+        periods: z.array(
+          z.object({
+            period: z.string().describe('"2026-11" (month), "2026-W47" (ISO week) or "2026-11-25" (day)'),
+            startDate: z.iso.date().describe("First day of the period within the report's range"),
+            endDate: z.iso.date().describe("Last day of the period within the report's range"),
+            openingBalance: ZAmount,
+            closingBalance: ZAmount,
+            ...ZFlows,
+          }),
+        ),
       }),
     ),
     /** Per currency, over the accounts above. */

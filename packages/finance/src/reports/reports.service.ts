@@ -1,5 +1,5 @@
 import { type Db, Prisma, type Tx } from "@hisob/db";
-import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { parseInput, requirePermission, type TenantContext, validationError } from "@hisob/kernel";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
 import {
@@ -125,10 +125,18 @@ const FLOW_NAMES = [
   "exchanges_out",
 ] as const;
 
+/**
+ * An opening balance is where an account starts, not a movement: one dated within a report's range
+ * counts in the report's opening balance and in no flow; one dated after the range is subtracted from
+ * the closing balance like any later entry. So opening + flows = closing still holds.
+ */
+const OPENING = Prisma.sql`'opening_balance'`;
+const atOpening = (end: Date) => Prisma.sql`(l.type <> ${OPENING} OR l.date > ${end}::date)`;
+
 /** Flow sums over `legs` rows `l` up to the period's end (numeric; see `flowText`). */
 const flowColumns = (end: Date) => Prisma.sql`
-  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date), 0) AS inflows,
-  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date), 0) AS outflows,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING}), 0) AS inflows,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING}), 0) AS outflows,
   COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'income'), 0) AS income,
   COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'expense'), 0) AS expense,
   COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'transfer'), 0) AS transfers_in,
@@ -174,7 +182,44 @@ type AccountFlowRow = FlowRow & {
   opening: string;
   closing: string;
 };
-type PeriodRow = FlowRow & { account_id: string; period: Date };
+type PeriodRow = FlowRow & { account_id: string; period: Date; opening: string; closing: string };
+
+/** At most this many periods in one cash flow (a daily report over years would be millions of rows). */
+export const MAX_CASHFLOW_PERIODS = 1000;
+
+const DAY_MS = 86_400_000;
+
+/** How many periods of `granularity` the range touches (UTC dates). */
+const periodCount = (start: Date, end: Date, granularity: "day" | "week" | "month"): number => {
+  if (granularity === "month") {
+    return (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth() + 1;
+  }
+  if (granularity === "day") return Math.round((end.getTime() - start.getTime()) / DAY_MS) + 1;
+  const monday = (date: Date) => date.getTime() - ((date.getUTCDay() + 6) % 7) * DAY_MS;
+  return Math.round((monday(end) - monday(start)) / (7 * DAY_MS)) + 1;
+};
+
+/**
+ * One label format for periods across reports: "2026-11" for a month, the ISO week "2026-W47",
+ * the date "2026-11-25" for a day.
+ */
+export const periodLabel = (first: Date, granularity: "day" | "week" | "month"): string => {
+  const iso = toIsoDate(first);
+  if (granularity === "month") return iso.slice(0, 7);
+  if (granularity === "day") return iso;
+  // ISO 8601: a week belongs to the year of its Thursday; week 1 holds the year's first Thursday.
+  const thursday = new Date(first.getTime() + 3 * DAY_MS);
+  const year = thursday.getUTCFullYear();
+  const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / (7 * DAY_MS)) + 1;
+  return `${year}-W${String(week).padStart(2, "0")}`;
+};
+
+/** The last day of the period that starts on `first`. */
+const periodEnd = (first: Date, granularity: "day" | "week" | "month"): Date => {
+  if (granularity === "day") return first;
+  if (granularity === "week") return new Date(first.getTime() + 6 * DAY_MS);
+  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
+};
 type MovementRow = {
   type: "transfer" | "exchange";
   from_id: string;
@@ -227,7 +272,7 @@ export const statementRows = (
       (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
-          AND t.date BETWEEN ${start}::date AND ${end}::date ${after}
+          AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY t.date, t.id
         LIMIT ${reach})
       UNION ALL
@@ -235,7 +280,7 @@ export const statementRows = (
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
-          AND t.date BETWEEN ${start}::date AND ${end}::date ${after}
+          AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY t.date, t.id
         LIMIT ${reach})
     ), running AS (
@@ -309,6 +354,14 @@ export const createReportsService = (deps: { db: Db }) => {
       const ids = accountIdsOf(query.accountId);
       const start = dateOf(query.startDate);
       const end = dateOf(query.endDate);
+      if (periodCount(start, end, query.granularity) > MAX_CASHFLOW_PERIODS) {
+        throw validationError([
+          {
+            path: "granularity",
+            message: `must be longer for this range (at most ${MAX_CASHFLOW_PERIODS} periods)`,
+          },
+        ]);
+      }
       const { accounts, periods, movements } = await db.withTenant(
         ctx.tenantId,
         async (tx) => {
@@ -319,7 +372,7 @@ export const createReportsService = (deps: { db: Db }) => {
             WITH l AS (${legs(ctx.tenantId, start, ids)}),
             per_account AS (
               SELECT a.id, a.name, a.currency_code,
-                     a.balance - COALESCE(sum(l.inflow - l.outflow), 0) AS opening,
+                     a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening,
                      a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0) AS closing,
                      ${flowColumns(end)}
                 FROM money_accounts a
@@ -335,16 +388,44 @@ export const createReportsService = (deps: { db: Db }) => {
               FROM per_account
              GROUP BY currency_code
              ORDER BY grouped_currency, currency, name, id`;
+          // Every period of the range, empty ones included, per account: its flows, and its opening
+          // and closing balance (the report's opening plus the net flows of the periods up to it).
           const periods = await tx.$queryRaw<PeriodRow[]>`
             WITH l AS (${legs(ctx.tenantId, start, ids)}),
+            opening AS (
+              SELECT a.id, a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening
+                FROM money_accounts a
+                LEFT JOIN l ON l.account_id = a.id
+               WHERE a.tenant_id = ${ctx.tenantId}::uuid ${accountFilter(Prisma.sql`a.id`, ids)}
+               GROUP BY a.id
+            ),
+            calendar AS (
+              SELECT generate_series(date_trunc(${query.granularity}::text, ${start}::timestamp),
+                                     ${end}::timestamp, ${`1 ${query.granularity}`}::interval)::date AS period
+            ),
             per_period AS (
               SELECT l.account_id, date_trunc(${query.granularity}::text, l.date::timestamp)::date AS period, ${flowColumns(end)}
                 FROM l
                WHERE l.date <= ${end}::date
                GROUP BY l.account_id, 2
+            ),
+            grid AS (
+              SELECT o.id AS account_id, c.period, o.opening,
+                     COALESCE(p.inflows, 0) AS inflows, COALESCE(p.outflows, 0) AS outflows,
+                     COALESCE(p.income, 0) AS income, COALESCE(p.expense, 0) AS expense,
+                     COALESCE(p.transfers_in, 0) AS transfers_in, COALESCE(p.transfers_out, 0) AS transfers_out,
+                     COALESCE(p.exchanges_in, 0) AS exchanges_in, COALESCE(p.exchanges_out, 0) AS exchanges_out
+                FROM opening o
+               CROSS JOIN calendar c
+                LEFT JOIN per_period p ON p.account_id = o.id AND p.period = c.period
+            ), running AS (
+              SELECT grid.*, opening + sum(inflows - outflows) OVER (
+                       PARTITION BY account_id ORDER BY period ROWS UNBOUNDED PRECEDING) AS closing
+                FROM grid
             )
-            SELECT account_id::text AS account_id, period, ${flowText("none")}
-              FROM per_period
+            SELECT account_id::text AS account_id, period,
+                   (closing - inflows + outflows)::text AS opening, closing::text AS closing, ${flowText("none")}
+              FROM running
              ORDER BY account_id, period`;
           const movements = await tx.$queryRaw<MovementRow[]>`
             SELECT t.type::text AS type, t.origin_account_id::text AS from_id,
@@ -377,7 +458,18 @@ export const createReportsService = (deps: { db: Db }) => {
             ...flows(row),
             periods: periods
               .filter((period) => period.account_id === row.id)
-              .map((period) => ({ period: toIsoDate(period.period), ...flows(period) })),
+              .map((period) => {
+                const last = periodEnd(period.period, query.granularity);
+                return {
+                  period: periodLabel(period.period, query.granularity),
+                  // The period as far as it lies within the report's range.
+                  startDate: toIsoDate(period.period < start ? start : period.period),
+                  endDate: toIsoDate(last > end ? end : last),
+                  openingBalance: period.opening,
+                  closingBalance: period.closing,
+                  ...flows(period),
+                };
+              }),
           })),
         totals: accounts
           .filter((row) => row.grouped_currency === 1)
@@ -417,9 +509,9 @@ export const createReportsService = (deps: { db: Db }) => {
           if (!account) throw accountNotFound();
           const [summary] = await tx.$queryRaw<[{ opening: string; closing: string; total: number }]>`
             WITH l AS (${legs(ctx.tenantId, start, [accountId])})
-            SELECT (a.balance - COALESCE(sum(l.inflow - l.outflow), 0))::text AS opening,
+            SELECT (a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0))::text AS opening,
                    (a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0))::text AS closing,
-                   count(*) FILTER (WHERE l.date <= ${end}::date)::int AS total
+                   count(*) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING})::int AS total
               FROM money_accounts a LEFT JOIN l ON true
              WHERE a.tenant_id = ${ctx.tenantId}::uuid AND a.id = ${accountId}::uuid
              GROUP BY a.balance`;

@@ -126,7 +126,7 @@ export const createTransfersService = (deps: { db: Db; outbox: Outbox; clock?: C
         );
       }
       if (destinationAmount <= 0n) {
-        throw fieldError("amount", "finance.exchange_too_small", "times rate is less than one minor unit");
+        throw fieldError("amount", "finance.exchange_too_small", "times rate rounds down to zero");
       }
       return db.withTenant(ctx.tenantId, async (tx) => {
         const currency = await currenciesOf(tx, ctx.tenantId, input.fromAccountId, input.toAccountId);

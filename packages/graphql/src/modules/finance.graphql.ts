@@ -81,6 +81,8 @@ ${DOCUMENT_FIELDS}
     expense
     transfer
     exchange
+    "What the account held when its books moved here: neither revenue nor expense."
+    opening_balance
   }
 
   "A ledger entry of an account."
@@ -162,7 +164,11 @@ const DOCUMENT_FILTERS: FilterSpec = {
 
 const TRANSACTION_FILTERS: FilterSpec = {
   date: { kind: "date", operators: ["eq", "gte", "lte"] },
-  type: { kind: "enum", values: ["income", "expense", "transfer", "exchange"], operators: ["eq"] },
+  type: {
+    kind: "enum",
+    values: ["income", "expense", "transfer", "exchange", "opening_balance"],
+    operators: ["eq"],
+  },
 };
 
 const isoDay = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value));
