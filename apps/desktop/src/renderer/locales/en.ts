@@ -90,7 +90,13 @@ export const en = {
     post: "Post",
     posted: "Posted",
   },
-  types: { income: "Income", expense: "Expense", transfer: "Transfer", exchange: "Exchange" },
+  types: {
+    income: "Income",
+    expense: "Expense",
+    transfer: "Transfer",
+    exchange: "Exchange",
+    opening_balance: "Opening balance",
+  },
   form: {
     required: "Required",
     invalidAmount: "Enter an amount like 1 234.56 (at most {{digits}} digits after the point)",

@@ -93,7 +93,13 @@ export const ru: AppMessages = {
     post: "Провести",
     posted: "Проведено",
   },
-  types: { income: "Поступление", expense: "Расход", transfer: "Перевод", exchange: "Обмен" },
+  types: {
+    income: "Поступление",
+    expense: "Расход",
+    transfer: "Перевод",
+    exchange: "Обмен",
+    opening_balance: "Начальный остаток",
+  },
   form: {
     required: "Обязательное поле",
     invalidAmount: "Введите сумму, например 1 234,56 (не более {{digits}} знаков после запятой)",

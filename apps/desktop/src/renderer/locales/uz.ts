@@ -91,7 +91,13 @@ export const uz: AppMessages = {
     post: "Oʻtkazish",
     posted: "Oʻtkazildi",
   },
-  types: { income: "Tushum", expense: "Xarajat", transfer: "Oʻtkazma", exchange: "Ayirboshlash" },
+  types: {
+    income: "Tushum",
+    expense: "Xarajat",
+    transfer: "Oʻtkazma",
+    exchange: "Ayirboshlash",
+    opening_balance: "Boshlangʻich qoldiq",
+  },
   form: {
     required: "Majburiy maydon",
     invalidAmount: "Summani kiriting, masalan 1 234,56 (nuqtadan keyin koʻpi bilan {{digits}} ta raqam)",
