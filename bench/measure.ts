@@ -41,6 +41,14 @@ export const runConcurrent = async (
   return { opsPerSecond: (workers * perWorker) / elapsed, seconds: elapsed, latenciesMs };
 };
 
+/** The run with the median throughput (of an odd number of rounds). */
+export const medianRun = (runs: readonly ConcurrentRun[]): ConcurrentRun => {
+  const sorted = [...runs].sort((a, b) => a.opsPerSecond - b.opsPerSecond);
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  if (!middle) throw new Error("medianRun needs at least one run");
+  return middle;
+};
+
 /** The p-th percentile (nearest rank) of `samples`. */
 export const percentile = (samples: readonly number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);

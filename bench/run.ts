@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { appDashboardBench } from "./app-dashboard.bench";
@@ -5,18 +6,23 @@ import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
 import { graphqlBench } from "./graphql.bench";
+import { memoryBench } from "./memory.bench";
 import { oidcBench } from "./oidc.bench";
+import { type Figure, writeReport } from "./report";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
 
-// `npm run bench [-- --only <name>] [--iterations <n>] [--users <n>]`. Benchmarks are not tests: each
-// one measures our code beside a baseline run in the same process and reports the ratio; no speed
-// limits here. `--iterations` and `--users` default per benchmark.
+// `npm run bench [-- --only <name>[,<name>…]] [--iterations <n>] [--users <n>]`. Benchmarks are not
+// tests: each one measures our code beside a baseline run in the same process and reports the ratio;
+// no speed limits here. `--iterations` and `--users` default per benchmark. Every run writes
+// bench/results/latest.md: one table of every figure beside its baseline, then the details.
 
 export type BenchTable = { title: string; rows: Array<Record<string, string | number>> };
 export type BenchResult = {
   name: string;
   rows: Array<{ label: string; opsPerSecond: number; ratio: number }>;
+  /** Figures other than ops/s, each beside its same-run baseline (CPU per request, memory). */
+  figures?: Figure[];
   /** Further tables, for benchmarks whose figures are not operations per second. */
   tables?: BenchTable[];
 };
@@ -31,6 +37,7 @@ const benches: Bench[] = [
   financeLedgerBench,
   financeReportsBench,
   graphqlBench,
+  memoryBench,
   appDashboardBench,
 ];
 
@@ -45,8 +52,13 @@ const main = async () => {
     options: { only: { type: "string" }, iterations: { type: "string" }, users: { type: "string" } },
   });
   const args = ZArgs.parse(values);
-  const selected = benches.filter((bench) => !args.only || bench.name === args.only);
-  if (selected.length === 0)
+  const only = args.only?.split(",").map((name) => name.trim());
+  const selected = benches.filter((bench) => !only || only.includes(bench.name));
+  const startedAt = new Date();
+  const loadBefore = loadavg();
+  const results: BenchResult[] = [];
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+  if (selected.length === 0 || (only && selected.length !== only.length))
     throw new Error(`No benchmark named "${args.only}" (have: ${benches.map((b) => b.name).join(", ")})`);
   for (const bench of selected) {
     const options: BenchOptions = {
@@ -54,6 +66,9 @@ const main = async () => {
       ...(args.users === undefined ? {} : { users: args.users }),
     };
     const result = await bench.run(options);
+    results.push(result);
+    // After every benchmark, so a run cut short still leaves what it measured.
+    writeReport(results, { startedAt, loadBefore, command });
     console.log(`\n${result.name}`);
     if (result.rows.length > 0)
       console.table(
@@ -68,6 +83,7 @@ const main = async () => {
       console.table(table.rows);
     }
   }
+  console.log(`\nWrote ${writeReport(results, { startedAt, loadBefore, command })}`);
 };
 
 main().then(

@@ -208,9 +208,10 @@ const run = async (argv: string[]): Promise<unknown> => {
       // openAppContext has migrated; report the state.
       return { migrated: true, database: context.db.kind };
     }
-    if (command === "oidc:keys:rotate") return await context.oidc.keys.rotate();
-    if (command === "oidc:keys:list") return { keys: await context.oidc.keys.list() };
-    if (retireArgs) return await context.oidc.keys.retire(retireArgs.kid);
+    // The same operations as the REST routes (/signing-keys, /oidc-clients), audited as the CLI.
+    if (command === "oidc:keys:rotate") return await context.oidc.admin.rotateKey("cli");
+    if (command === "oidc:keys:list") return { keys: await context.oidc.admin.listKeys("cli") };
+    if (retireArgs) return await context.oidc.admin.retireKey("cli", retireArgs.kid);
     if (reconcileArgs) {
       const all = await context.services.finance.reconcile.reconcileAll();
       const tenants = all
@@ -233,7 +234,7 @@ const run = async (argv: string[]): Promise<unknown> => {
       return report;
     }
     if (clientArgs) {
-      const { client, clientSecret } = await context.oidc.clients.create({
+      const { client, clientSecret } = await context.oidc.admin.createClient("cli", {
         name: clientArgs.name,
         redirectUris: clientArgs["redirect-uri"],
         postLogoutRedirectUris: clientArgs["post-logout-redirect-uri"],

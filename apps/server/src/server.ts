@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { coreOperations } from "@hisob/core";
+import { financeOperations } from "@hisob/finance";
 import type { Clock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import Fastify, {
@@ -18,21 +20,16 @@ import { registerAuthContext } from "./http/auth-context";
 import { desktopCors } from "./http/desktop-cors";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
+import { registerOperationRoutes } from "./http/operation-routes";
 import { accountRoutes } from "./routes/account.routes";
-import { currenciesRoutes } from "./routes/currencies.routes";
-import { financeAccountsRoutes } from "./routes/finance-accounts.routes";
-import { financeCategoriesRoutes } from "./routes/finance-categories.routes";
-import { financeCounterpartiesRoutes } from "./routes/finance-counterparties.routes";
-import { financeDebtsRoutes } from "./routes/finance-debts.routes";
-import { financeDocumentsRoutes } from "./routes/finance-documents.routes";
-import { financeExportsRoutes } from "./routes/finance-exports.routes";
-import { financeInventoryRoutes } from "./routes/finance-inventory.routes";
-import { financeReportsRoutes } from "./routes/finance-reports.routes";
+import { auditRoutes } from "./routes/audit.routes";
 import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
 import { oidcRoutes } from "./routes/oidc.routes";
+import { oidcAdminRoutes } from "./routes/oidc-admin.routes";
 import { rolesRoutes } from "./routes/roles.routes";
+import { sessionsRoutes } from "./routes/sessions.routes";
 import { tenantsRoutes } from "./routes/tenants.routes";
 import { trpcRoutes } from "./routes/trpc.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
@@ -124,18 +121,17 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   await app.register(rolesRoutes, { services });
   await app.register(groupsRoutes, { services });
   await app.register(tenantsRoutes, { services });
-  await app.register(currenciesRoutes, { services });
+  await app.register(auditRoutes, { services });
+  await app.register(sessionsRoutes, { services });
   await app.register(uploadsRoutes, { services });
-  await app.register(financeAccountsRoutes, { services });
-  await app.register(financeDocumentsRoutes, { services });
-  await app.register(financeCounterpartiesRoutes, { services });
-  await app.register(financeCategoriesRoutes, { services });
-  await app.register(financeDebtsRoutes, { services });
-  await app.register(financeInventoryRoutes, { services });
-  await app.register(financeReportsRoutes, { services });
-  await app.register(financeExportsRoutes, { services });
+  // Routes derived from the modules' operation catalogs (core's account and currencies; all of finance).
+  await app.register(async (scope: App) => registerOperationRoutes(scope, coreOperations, services));
+  await app.register(async (scope: App) =>
+    registerOperationRoutes(scope, financeOperations, services.finance),
+  );
   await app.register(trpcRoutes, { services });
   await app.register(webAppsRoutes, { apps: deps.webApps });
   await app.register(graphqlRoutes, { services, env, events: deps.events, clock, ...deps.graphql });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
+  if (oidc) await app.register(oidcAdminRoutes, { oidc });
 };

@@ -1,6 +1,7 @@
 import type { Db, Outbox } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccountService } from "./account/account.service";
+import { createAuditService } from "./audit/audit.service";
 import { createCoreBudgets, type ThrottleStore } from "./auth/attempt-budget";
 import { createAuthService, type PasswordVerifier } from "./auth/auth.service";
 import { createContextService } from "./auth/context.service";
@@ -48,6 +49,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     groups: createGroupsService({ db, clock }),
     account: createAccountService({ db, outbox, currentPasswordBudget: budgets.currentPassword }),
     tenants: createTenantsService({ db, outbox }),
+    audit: createAuditService({ db }),
     currencies: createCurrenciesService({ db }),
     uploads: createUploadsService({
       db,

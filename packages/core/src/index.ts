@@ -6,6 +6,15 @@ export {
   ZUpdateAccountInput,
 } from "./account/account.service";
 export {
+  type TAuditEntryDto,
+  type TAuditFilters,
+  type TListAuditQuery,
+  ZAuditEntryDto,
+  ZAuditFilters,
+  ZListAuditQuery,
+} from "./audit/audit.schema";
+export { type AuditService, createAuditService, ZExportAuditQuery } from "./audit/audit.service";
+export {
   type AttemptBudget,
   createAttemptBudget,
   createCoreBudgets,
@@ -22,10 +31,12 @@ export {
   ZLoginInput,
 } from "./auth/auth.service";
 export {
+  type CachedContext,
   type ContextService,
   type Credentials,
   createContextService,
 } from "./auth/context.service";
+export { coreOperations } from "./core.operations";
 export { type CoreServiceDeps, type CoreServices, createCoreServices } from "./core-services";
 export {
   type TCurrencyDto,
@@ -64,6 +75,7 @@ export {
   ZUpdateGroupInput,
 } from "./groups/groups.schema";
 export { createGroupsService, type GroupsService } from "./groups/groups.service";
+export type { CorePermission } from "./permissions/core.permissions";
 export { CORE_PERMISSIONS, PLATFORM_PERMISSIONS } from "./permissions/core.permissions";
 export { loadEffectivePermissions } from "./permissions/effective-permissions";
 export { syncPermissions } from "./permissions/permissions.sync";

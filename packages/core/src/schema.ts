@@ -3,6 +3,7 @@
  * import a service, Prisma, exceljs or Node (a test bundles this entry for the browser).
  */
 export * from "./account/account.schema";
+export * from "./audit/audit.schema";
 export * from "./auth/auth.schema";
 export * from "./currencies/currencies.schema";
 export * from "./groups/groups.schema";

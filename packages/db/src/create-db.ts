@@ -1,15 +1,17 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { pendingCallerCheck } from "./caller-check";
 import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
+import { deferBegin, SCOPE_STATEMENT_PREFIX } from "./deferred-begin";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
-
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
-import { createSystemQueries, type SystemQueries } from "./system";
+import { type CallerRow, createSystemQueries, type SystemQueries, toResolvedCaller } from "./system";
 import { beginHooks, runHooks } from "./tx-hooks";
 
 export type DbConfig = {
@@ -66,6 +68,10 @@ const describeOpenError = (error: unknown): string => {
   return String(error);
 };
 
+/** PostgreSQL's shared_buffers inside the embedded database (its default is 128MB). */
+const EMBEDDED_SHARED_BUFFERS = "16MB";
+
+const TOKEN_HASH = /^[0-9a-f]{64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const createDb = async (config: DbConfig): Promise<Db> => {
@@ -86,12 +92,17 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     };
     // Fail fast with a clear message when the server is unreachable.
     await (await openConnection()).close();
-    prisma = new PrismaClient({
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: config.poolSize ?? 10,
       // The adapter sends timestamps as zone-less UTC strings: make every session read them as UTC.
-      adapter: new PrismaPg({
-        connectionString: databaseUrl,
-        max: config.poolSize ?? 10,
-        options: "-c TimeZone=UTC",
+      options: "-c TimeZone=UTC",
+    });
+    pool.on("connect", deferBegin);
+    prisma = new PrismaClient({
+      // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
+      adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], {
+        disposeExternalPool: true,
       }),
       transactionOptions: { maxWait: 5_000, timeout: 15_000 },
       ...queryLog,
@@ -102,7 +113,11 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     } else {
       lock = await lockDataDir(config.dataDir, config.purpose ?? "a Hisob process");
       try {
-        pglite = new PGlite(path.join(config.dataDir, "pglite"));
+        pglite = new PGlite(path.join(config.dataDir, "pglite"), {
+          // PostgreSQL's 128 MB of shared buffers live in the WebAssembly memory, which never
+          // shrinks; the files are in the OS page cache anyway (see README, "Memory").
+          startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+        });
         await pglite.waitReady;
       } catch (error) {
         await lock.release();
@@ -140,8 +155,30 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     const result = await prisma.$transaction(async (tx) => {
       hooks = beginHooks(tx);
       if (options.snapshot) await tx.$executeRaw`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
-      // One round trip: both settings are transaction-local and vanish at commit/rollback.
-      await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId ?? ""}, true), set_config('role', ${role}, true)`;
+      // The statement that scopes the transaction goes with literals, so that on PostgreSQL it can
+      // travel with the BEGIN in one round trip (deferred-begin.ts); every value is checked first:
+      // the tenant is a UUID (withTenant), the role one of ours, a token hash 64 hex digits.
+      const scope = `set_config('app.tenant_id', '${tenantId ?? ""}', true), set_config('role', '${role}', true)`;
+      const check = tenantId ? pendingCallerCheck(tenantId) : undefined;
+      if (check) {
+        if (
+          !TOKEN_HASH.test(check.tokenHash) ||
+          !check.kinds.every((kind) => kind === "session" || kind === "oidc")
+        )
+          throw new Error("A caller check needs a SHA-256 token hash and known kinds");
+        // A cached caller is confirmed in the same statement. The function is evaluated (as the
+        // owner, SECURITY DEFINER) before the select list switches the role; the LEFT JOIN keeps the
+        // one row, so the settings apply even when it finds nothing.
+        const [row] = await tx.$queryRawUnsafe<Array<Partial<CallerRow> & { scoped: unknown }>>(
+          `${SCOPE_STATEMENT_PREFIX}SELECT ${scope}, c.* FROM (SELECT 1) AS one
+             LEFT JOIN LATERAL hisob_resolve_caller('${check.tokenHash}', '${check.kinds.join(",")}') AS c ON true`,
+        );
+        check.accept(row?.kind ? toResolvedCaller(row as CallerRow) : null);
+        check.verified = true;
+      } else {
+        // Both settings are transaction-local and vanish at commit/rollback.
+        await tx.$queryRawUnsafe(`${SCOPE_STATEMENT_PREFIX}SELECT ${scope}`);
+      }
       return fn(tx);
     });
     runHooks(hooks);

@@ -113,3 +113,35 @@ export const appErrorFromDatabase = (error: unknown): AppError | null => {
   }
   return null;
 };
+
+const UNREACHABLE_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TlsConnectionError",
+]);
+const UNREACHABLE_PRISMA = new Set(["P1001", "P1002", "P1017"]);
+const UNREACHABLE_SYSTEM = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"]);
+/** node-postgres's own words when the server goes away mid-connection (it sets no code). */
+const PG_TERMINATED = /^Connection terminated (unexpectedly|due to connection timeout)$/;
+
+/**
+ * The database cannot be reached right now (refused, dropped, timed out, out of connections): a
+ * retry later may succeed. Read from structured codes (the driver adapter's kind, Prisma's P1xxx,
+ * SQLSTATE 08xxx/53300/57P0x, the socket's errno) — never from arbitrary message text.
+ */
+export const isDatabaseUnreachable = (error: unknown): boolean => {
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnreachable);
+  if (typeof error !== "object" || error === null) return false;
+  const { postgres } = codesOf(error);
+  if (postgres && (postgres.startsWith("08") || postgres === "53300" || /^57P0[1-3]$/.test(postgres)))
+    return true;
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta;
+  const kind = meta?.driverAdapterError?.cause?.kind ?? (error as { cause?: { kind?: unknown } }).cause?.kind;
+  if (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) return true;
+  const code =
+    (error as { code?: unknown; errorCode?: unknown }).code ?? (error as { errorCode?: unknown }).errorCode;
+  if (typeof code === "string" && (UNREACHABLE_PRISMA.has(code) || UNREACHABLE_SYSTEM.has(code))) return true;
+  return error instanceof Error && PG_TERMINATED.test(error.message);
+};

@@ -1,9 +1,17 @@
+export { type AuditChange, type AuditWho, asPlatformEvent, audit, diffFields } from "./audit";
+export {
+  CallerChangedError,
+  type CallerCheck,
+  pendingCallerCheck,
+  withCallerCheck,
+} from "./caller-check";
 export { Prisma, PrismaClient, type Tx } from "./client";
 export { createDb, type Db, type DbConfig, type TxOptions } from "./create-db";
 export { lockDataDir } from "./data-dir-lock";
 export {
   appErrorFromDatabase,
   DatabaseSetupError,
+  isDatabaseUnreachable,
   isNumericOverflow,
   isUniqueViolation,
   violatedForeignKey,
@@ -17,6 +25,7 @@ export {
   readMigrations,
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
+export { toProblem } from "./problem";
 export { DB_ROLES } from "./roles";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

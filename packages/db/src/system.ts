@@ -1,3 +1,4 @@
+import { type AuditWho, audit } from "./audit";
 import { Prisma, type Tx } from "./client";
 
 /**
@@ -43,6 +44,33 @@ export type ResolvedCaller = {
   permissions: string[];
 };
 
+/** A row of `hisob_resolve_caller` as the driver returns it. */
+export type CallerRow = {
+  kind: "session" | "oidc";
+  tenant_id: string;
+  user_id: string;
+  session_id: string;
+  auth_time: Date;
+  expires_at: Date;
+  usable: boolean;
+  is_platform: boolean;
+  ui_language: string;
+  permissions: string[];
+};
+
+export const toResolvedCaller = (row: CallerRow): ResolvedCaller => ({
+  kind: row.kind,
+  tenantId: row.tenant_id,
+  userId: row.user_id,
+  sessionId: row.session_id,
+  authTime: row.auth_time,
+  expiresAt: row.expires_at,
+  usable: row.usable,
+  isPlatform: row.is_platform,
+  uiLanguage: row.ui_language,
+  permissions: row.permissions,
+});
+
 /** One statement outside any transaction, for lookups that a SECURITY DEFINER function narrows itself. */
 export type QueryOnce = <T>(query: Prisma.Sql) => Promise<T[]>;
 
@@ -65,32 +93,11 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOn
     tokenHash: string,
     kinds: ReadonlyArray<"session" | "oidc">,
   ): Promise<ResolvedCaller | null> => {
-    const rows = await queryOnce<{
-      kind: "session" | "oidc";
-      tenant_id: string;
-      user_id: string;
-      session_id: string;
-      auth_time: Date;
-      expires_at: Date;
-      usable: boolean;
-      is_platform: boolean;
-      ui_language: string;
-      permissions: string[];
-    }>(Prisma.sql`SELECT * FROM hisob_resolve_caller(${tokenHash}, ${kinds.join(",")})`);
+    const rows = await queryOnce<CallerRow>(
+      Prisma.sql`SELECT * FROM hisob_resolve_caller(${tokenHash}, ${kinds.join(",")})`,
+    );
     const row = rows[0];
-    if (!row) return null;
-    return {
-      kind: row.kind,
-      tenantId: row.tenant_id,
-      userId: row.user_id,
-      sessionId: row.session_id,
-      authTime: row.auth_time,
-      expiresAt: row.expires_at,
-      usable: row.usable,
-      isPlatform: row.is_platform,
-      uiLanguage: row.ui_language,
-      permissions: row.permissions,
-    };
+    return row ? toResolvedCaller(row) : null;
   },
 
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
@@ -120,6 +127,15 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOn
           }
         : null;
     }),
+
+  /**
+   * A failed sign-in, in the audit log of the user's tenant (or of the platform, for an unknown email).
+   * Nothing changed, so it has its own transaction.
+   */
+  recordFailedSignIn: (who: AuditWho, email: string, reason: string): Promise<void> =>
+    runAsSystem((tx) =>
+      audit(tx, who, "session", null, "sign_in_failed", { after: { email: email.slice(0, 254), reason } }),
+    ),
 
   /** Session cookie → its session, with the activity of its user and tenant. */
   findSessionByTokenHash: (tokenHash: string): Promise<SessionLookup | null> =>

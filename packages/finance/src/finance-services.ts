@@ -6,7 +6,7 @@ import { createCategoriesService, EXPENSE_CATEGORY, PAYMENT_CATEGORY } from "./c
 import { createCounterpartiesService } from "./counterparties/counterparties.service";
 import { createDebtsService } from "./debts/debts.service";
 import { createDocumentsService, EXPENSE, PAYMENT } from "./documents/documents.service";
-import { createFinanceExports } from "./exports/finance-exports";
+import { createFinanceExports } from "./exports/exports.service";
 import { createInventoryService } from "./inventory/inventory.service";
 import { createReconcileService } from "./reconcile/reconcile.service";
 import { createReportsService } from "./reports/reports.service";

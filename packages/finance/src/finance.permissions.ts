@@ -40,3 +40,4 @@ export const FINANCE_PERMISSIONS = registerPermissions("finance", {
   "reports:read:all": "Read financial reports",
   "reports:create:all": "Generate financial reports",
 });
+export type FinancePermission = (typeof FINANCE_PERMISSIONS)[number];

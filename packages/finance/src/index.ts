@@ -5,7 +5,6 @@ export * from "./counterparties/counterparties.schema";
 export { dateOf, toIsoDate, ZIsoDate } from "./dates";
 export * from "./debts/debts.schema";
 export * from "./documents/documents.schema";
-export type { PreparedExport } from "./exports/finance-export";
 export {
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,
@@ -16,6 +15,9 @@ export {
   ZExportDebtsQuery,
   ZExportInventoryQuery,
 } from "./exports/records.export";
+export type { PreparedExport } from "./exports/sheet-helpers";
+export { financeOperations } from "./finance.operations";
+export type { FinancePermission } from "./finance.permissions";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./inventory/inventory.schema";

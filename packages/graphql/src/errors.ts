@@ -1,15 +1,13 @@
-import { appErrorFromDatabase } from "@hisob/db";
+import { toProblem } from "@hisob/db";
 import {
   AppError,
   type ErrorCode,
   type FieldIssue,
-  isAppError,
   type Locale,
-  toFieldIssues,
-  validationError,
+  type Problem,
+  problemOf,
 } from "@hisob/kernel";
 import { GraphQLError } from "graphql";
-import { ZodError } from "zod";
 
 /*
  * The one GraphQL error mapping. A processed request answers 200 with
@@ -21,8 +19,8 @@ import { ZodError } from "zod";
  * message; the host logs it with the request id.
  */
 
-/** The host's wording of an AppError in a language (REST's localisation, shared). */
-export type DescribeError = (error: AppError, locale: Locale) => { message: string; issues?: FieldIssue[] };
+/** The host's wording of a problem in a language (the localisation REST uses too). */
+export type DescribeError = (problem: Problem, locale: Locale) => { message: string; issues?: FieldIssue[] };
 
 export type ErrorMappingOptions = {
   describe: DescribeError;
@@ -39,13 +37,6 @@ export type MappedExtensions = {
   retryAfterSeconds?: number;
 };
 
-/** Anything a resolver threw, as an AppError when it is a known failure; null for a bug. */
-export const toAppError = (error: unknown): AppError | null => {
-  if (isAppError(error)) return error;
-  if (error instanceof ZodError) return validationError(toFieldIssues(error.issues));
-  return appErrorFromDatabase(error);
-};
-
 const isGraphQLError = (error: unknown): error is GraphQLError => error instanceof GraphQLError;
 
 /**
@@ -59,45 +50,45 @@ export const mapExecutionError = (
   options: ErrorMappingOptions,
 ): GraphQLError => {
   const original = error.originalError;
-  let appError: AppError | null;
+  let problem: Problem;
   if (original === undefined || original === null || isGraphQLError(original)) {
     const source = isGraphQLError(original) ? original : error;
     const code = source.extensions?.code;
     if (typeof code === "string" && code !== "VALIDATION_ERROR") {
-      appError = new AppError(code as ErrorCode, {
-        reason: typeof source.extensions.reason === "string" ? source.extensions.reason : undefined,
-        message: source.message,
-      });
+      problem = problemOf(
+        new AppError(code as ErrorCode, {
+          reason: typeof source.extensions.reason === "string" ? source.extensions.reason : undefined,
+          message: source.message,
+        }),
+      );
     } else {
       const input = inputProblem(error.message) ?? inputProblem(source.message);
       const issues = input?.issues ?? source.extensions?.issues;
-      appError = new AppError("VALIDATION_ERROR", {
-        reason:
-          typeof source.extensions?.reason === "string" ? source.extensions.reason : "validation.invalid",
-        message: input?.message ?? prefixed(source.message),
-        ...(Array.isArray(issues) ? { params: { issues } } : {}),
-      });
+      problem = problemOf(
+        new AppError("VALIDATION_ERROR", {
+          reason:
+            typeof source.extensions?.reason === "string" ? source.extensions.reason : "validation.invalid",
+          message: input?.message ?? prefixed(source.message),
+          ...(Array.isArray(issues) ? { params: { issues } } : {}),
+        }),
+      );
     }
   } else {
-    appError = toAppError(original);
+    // What a resolver threw: the one transport-agnostic mapping.
+    problem = toProblem(original);
   }
-  if (!appError || appError.code === "INTERNAL") {
-    options.logUnexpected(original ?? error, context.requestId);
-    appError = new AppError("INTERNAL");
-  }
-  const described = options.describe(appError, context.locale);
-  const issues = appError.code === "VALIDATION_ERROR" ? described.issues : undefined;
+  if (problem.code === "INTERNAL") options.logUnexpected(original ?? error, context.requestId);
+  const described = options.describe(problem, context.locale);
+  const issues = problem.code === "VALIDATION_ERROR" ? described.issues : undefined;
   const extensions: MappedExtensions = {
-    code: appError.code,
-    reason: appError.reason,
+    code: problem.code,
+    reason: problem.reason,
     localizedMessage: described.message,
     requestId: context.requestId,
     ...(issues ? { issues } : {}),
-    ...(typeof appError.params.retryAfterSeconds === "number"
-      ? { retryAfterSeconds: appError.params.retryAfterSeconds }
-      : {}),
+    ...(problem.retryAfterSeconds !== undefined ? { retryAfterSeconds: problem.retryAfterSeconds } : {}),
   };
-  return new GraphQLError(appError.message, {
+  return new GraphQLError(problem.message, {
     ...(error.nodes ? { nodes: error.nodes } : {}),
     ...(error.source ? { source: error.source } : {}),
     ...(error.positions ? { positions: error.positions } : {}),

@@ -4,7 +4,7 @@ export {
   type GraphqlRequestContext,
   type GraphqlServices,
 } from "./context";
-export { type DescribeError, type ErrorMappingOptions, mapExecutionError, toAppError } from "./errors";
+export { type DescribeError, type ErrorMappingOptions, mapExecutionError } from "./errors";
 export { DEFAULT_LIMITS, type GraphqlLimits, operationCost } from "./limits";
 export { createLoaders, type Loaders } from "./loaders";
 export { GRAPHQL_MODULES } from "./modules";

@@ -20,4 +20,6 @@ export type TenantContext = {
   requestId: string;
   /** Set for the platform admin (the bootstrap admin of the default tenant): may manage tenants. */
   isPlatformAdmin?: boolean;
+  /** Where the request came from, for the audit log. */
+  client?: { ip: string; userAgent: string };
 };

@@ -1,3 +1,4 @@
+export * from "./authorization";
 export * from "./clock";
 export * from "./context";
 export * from "./errors";
@@ -6,9 +7,11 @@ export * from "./filters";
 export * from "./ids";
 export * from "./locale";
 export * from "./money";
+export * from "./operations";
 export * from "./pagination";
 export * from "./password";
 export * from "./password-rule";
 export * from "./permissions";
+export * from "./problem";
 export * from "./text";
 export * from "./validation";

@@ -33,13 +33,13 @@ export const parsePermission = (
  */
 const registry = new Map<string, PermissionDefinition>();
 
-export const registerPermissions = (
+export const registerPermissions = <const N extends Permission>(
   module: string,
-  entries: Record<Permission, string>,
+  entries: Record<N, string>,
   options: { platformOnly?: boolean } = {},
-): Permission[] => {
+): N[] => {
   // Check every entry before registering any: a refused module leaves the registry as it was.
-  const definitions = (Object.entries(entries) as [Permission, string][]).map(([name, description]) => {
+  const definitions = (Object.entries(entries) as [N, string][]).map(([name, description]) => {
     const parsed = parsePermission(name);
     if (!parsed) throw new Error(`Invalid permission string "${name}" in module ${module}`);
     const existing = registry.get(name);
@@ -49,7 +49,8 @@ export const registerPermissions = (
     return { ...parsed, module, description, platformOnly: options.platformOnly ?? false };
   });
   for (const definition of definitions) registry.set(definition.name, definition);
-  return definitions.map((definition) => definition.name);
+  // The names as the module wrote them: a module's permission type is `(typeof ITS_PERMISSIONS)[number]`.
+  return definitions.map((definition) => definition.name as N);
 };
 
 /**

@@ -1,4 +1,21 @@
 export type { ValidAccessToken } from "./access-tokens";
+export {
+  createOidcAdmin,
+  OIDC_ADMIN_PERMISSIONS,
+  type OidcAdmin,
+  type OidcAdminCaller,
+} from "./admin/oidc-admin";
+export {
+  type TOidcClientDto,
+  type TRegisterClientInput,
+  type TUpdateClientInput,
+  ZOidcClientDto,
+  ZRegisterClientInput,
+  ZRegisteredClientDto,
+  ZRotatedSecretDto,
+  ZSigningKeyDto,
+  ZUpdateClientInput,
+} from "./admin/oidc-admin.schema";
 export { type AuthorizeOutcome, type LoginSession, redirectTo } from "./authorize/authorize";
 export {
   type CreatedClient,

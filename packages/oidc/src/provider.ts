@@ -1,6 +1,7 @@
 import type { Db } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccessTokenVerifier } from "./access-tokens";
+import { createOidcAdmin } from "./admin/oidc-admin";
 import { createAuthorize } from "./authorize/authorize";
 import { createClients } from "./clients/clients";
 import { DEFAULT_CODE_LIFETIME_SECONDS, discoveryDocument, type OidcConfig } from "./config";
@@ -45,11 +46,14 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     ),
   });
   const verifyAccessToken = createAccessTokenVerifier({ db, clock, clients });
+  const admin = createOidcAdmin({ db, clients, keys });
 
   return {
     config,
     clients,
     keys,
+    /** Clients and keys management, shared by the REST routes and the CLI. */
+    admin,
     verifyAccessToken,
     discovery: () => discoveryDocument(config),
     authorize: createAuthorize({ db, clients, config, clock }),

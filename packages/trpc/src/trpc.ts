@@ -1,17 +1,17 @@
 import type { CoreServices } from "@hisob/core";
-import { appErrorFromDatabase } from "@hisob/db";
+import { toProblem } from "@hisob/db";
 import type { FinanceServices } from "@hisob/finance";
 import {
   AppError,
+  ERROR_STATUS,
   type ErrorCode,
   type FieldIssue,
+  type Problem,
+  problemOf,
   type TenantContext,
-  toFieldIssues,
-  validationError,
 } from "@hisob/kernel";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { ZodError } from "zod";
 
 /** Every module's services: the same ones REST and GraphQL call. */
 export type ApiServices = CoreServices & { finance: FinanceServices };
@@ -32,68 +32,104 @@ export type ApiContext = {
   csrfRefused: boolean;
   requestId: string;
   services: ApiServices;
-  /** The host's one error mapping, shared with REST: status, code, reason, localized message. */
-  describe: (error: AppError) => DescribedError;
+  /** The host's wording of a problem, shared with REST: status, code, reason, localized message. */
+  describe: (problem: Problem) => DescribedError;
 };
 
-const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
-  VALIDATION_ERROR: "BAD_REQUEST",
-  UNAUTHENTICATED: "UNAUTHORIZED",
-  FORBIDDEN: "FORBIDDEN",
-  NOT_FOUND: "NOT_FOUND",
-  CONFLICT: "CONFLICT",
-  BUSINESS_RULE: "UNPROCESSABLE_CONTENT",
-  RATE_LIMITED: "TOO_MANY_REQUESTS",
-  INTERNAL: "INTERNAL_SERVER_ERROR",
-  UNAVAILABLE: "SERVICE_UNAVAILABLE",
-};
-
-/** Anything a procedure or tRPC itself threw, as one of our AppErrors. */
-const toAppError = (error: TRPCError): AppError => {
-  const cause = error.cause;
-  if (cause instanceof AppError) return cause;
-  if (cause instanceof ZodError) return validationError(toFieldIssues(cause.issues));
-  switch (error.code) {
-    case "PARSE_ERROR":
-    case "BAD_REQUEST":
-      return new AppError("VALIDATION_ERROR", { reason: "request.invalid", message: error.message });
+/** tRPC's code for each of ours: an exhaustive switch, so a new code cannot go unmapped. */
+const trpcCodeOf = (code: ErrorCode): TRPC_ERROR_CODE_KEY => {
+  switch (code) {
+    case "VALIDATION_ERROR":
+      return "BAD_REQUEST";
+    case "UNAUTHENTICATED":
+      return "UNAUTHORIZED";
+    case "FORBIDDEN":
+      return "FORBIDDEN";
     case "NOT_FOUND":
-      return new AppError("NOT_FOUND", { reason: "route.not_found", message: "No such procedure" });
-    case "METHOD_NOT_SUPPORTED":
-      return new AppError("VALIDATION_ERROR", { reason: "request.invalid", message: error.message });
-    case "PAYLOAD_TOO_LARGE":
-      return new AppError("VALIDATION_ERROR", {
-        reason: "request.too_large",
-        message: "Request body is too large",
-      });
-    case "UNSUPPORTED_MEDIA_TYPE":
-      return new AppError("VALIDATION_ERROR", {
-        reason: "request.unsupported_media_type",
-        message: "Unsupported media type",
-      });
-    case "UNAUTHORIZED":
-      return new AppError("UNAUTHENTICATED");
-    default:
-      return new AppError("INTERNAL");
+      return "NOT_FOUND";
+    case "CONFLICT":
+      return "CONFLICT";
+    case "BUSINESS_RULE":
+      return "UNPROCESSABLE_CONTENT";
+    case "RATE_LIMITED":
+      return "TOO_MANY_REQUESTS";
+    case "INTERNAL":
+      return "INTERNAL_SERVER_ERROR";
+    case "UNAVAILABLE":
+      return "SERVICE_UNAVAILABLE";
+    default: {
+      const unmapped: never = code;
+      throw new Error(`No tRPC code for ${String(unmapped)}`);
+    }
   }
 };
 
-const t = initTRPC.context<ApiContext>().create({
+/**
+ * Anything a procedure or tRPC itself threw, as a problem: what a procedure threw goes through the
+ * one mapping (`toProblem`); tRPC's own failures (no such procedure, unreadable request) are worded here,
+ * and a bug is INTERNAL.
+ */
+const problemOfTrpc = (error: TRPCError): Problem => {
+  // tRPC wraps what it could not read (a SyntaxError for broken JSON) as a cause too: only a cause
+  // the mapping knows decides; otherwise tRPC's own code says what happened.
+  const fromCause = error.cause === undefined ? null : toProblem(error.cause);
+  if (fromCause && fromCause.code !== "INTERNAL") return fromCause;
+  switch (error.code) {
+    case "PARSE_ERROR":
+    case "BAD_REQUEST":
+      return problemOf(
+        new AppError("VALIDATION_ERROR", { reason: "request.invalid", message: error.message }),
+      );
+    case "NOT_FOUND":
+      return problemOf(
+        new AppError("NOT_FOUND", { reason: "route.not_found", message: "No such procedure" }),
+      );
+    case "METHOD_NOT_SUPPORTED":
+      return problemOf(
+        new AppError("VALIDATION_ERROR", { reason: "request.invalid", message: error.message }),
+      );
+    case "PAYLOAD_TOO_LARGE":
+      return problemOf(
+        new AppError("VALIDATION_ERROR", {
+          reason: "request.too_large",
+          message: "Request body is too large",
+        }),
+      );
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return problemOf(
+        new AppError("VALIDATION_ERROR", {
+          reason: "request.unsupported_media_type",
+          message: "Unsupported media type",
+        }),
+      );
+    case "UNAUTHORIZED":
+      return problemOf(new AppError("UNAUTHENTICATED"));
+    default:
+      return problemOf(new AppError("INTERNAL"));
+  }
+};
+
+export const t = initTRPC.context<ApiContext>().create({
   /**
    * Errors leave as tRPC errors whose `data` carries what REST's envelope carries: our code, the
    * stable reason, field issues and the request id; the message is in the caller's language.
    */
   errorFormatter: ({ shape, error, ctx }) => {
-    const appError = toAppError(error);
+    const problem = problemOfTrpc(error);
     const described: DescribedError = ctx
-      ? ctx.describe(appError)
-      : { status: appError.status, code: appError.code, reason: appError.reason, message: appError.message };
+      ? ctx.describe(problem)
+      : {
+          status: ERROR_STATUS[problem.code],
+          code: problem.code,
+          reason: problem.reason,
+          message: problem.message,
+        };
     return {
       ...shape,
       message: described.message,
       data: {
         ...shape.data,
-        code: TRPC_CODE[described.code],
+        code: trpcCodeOf(described.code),
         httpStatus: described.status,
         stack: undefined,
         appCode: described.code,
@@ -111,11 +147,11 @@ export const router = t.router;
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
-    // A database failure that is the input's fault or worth a retry becomes that AppError too.
+    // The HTTP status follows the tRPC code: give every known failure its own (a bug stays 500).
     const cause = result.error.cause;
-    const appError = cause instanceof AppError ? cause : appErrorFromDatabase(cause);
-    if (appError) {
-      throw new TRPCError({ code: TRPC_CODE[appError.code], message: appError.message, cause: appError });
+    const problem = cause === undefined ? null : toProblem(cause);
+    if (problem && problem.code !== "INTERNAL") {
+      throw new TRPCError({ code: trpcCodeOf(problem.code), message: problem.message, cause });
     }
   }
   return result;

@@ -159,8 +159,8 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     pubsub,
     endpoint: GRAPHQL_PATH,
     ...(options.limits ? { limits: options.limits } : {}),
-    describe: (error, locale) => {
-      const problem = localizeProblem(toHttpProblem(error), locale);
+    describe: (failure, locale) => {
+      const problem = localizeProblem(failure, locale);
       return { message: problem.message, ...(problem.issues ? { issues: problem.issues } : {}) };
     },
     logUnexpected: (error, requestId) => app.log.error({ err: error, requestId }, "graphql request failed"),
@@ -345,7 +345,11 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       if (typeof raw === "string") {
         const token = bearerOf(raw);
         caller = token
-          ? await services.context.resolveContext({ bearerToken: token, requestId: request.id })
+          ? await services.context.resolveContext({
+              bearerToken: token,
+              requestId: request.id,
+              client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+            })
           : null;
       } else {
         // No bearer in connection_init: the upgrade request's own credentials (cookie or header).

@@ -1,7 +1,8 @@
 import fastifyCookie from "@fastify/cookie";
-import type { ContextService } from "@hisob/core";
-import { AppError, type TenantContext } from "@hisob/kernel";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { CachedContext, ContextService, Credentials } from "@hisob/core";
+import { CallerChangedError, withCallerCheck } from "@hisob/db";
+import { AppError, isAppError, parseAuthorization, type TenantContext } from "@hisob/kernel";
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { App } from "../server";
 
 declare module "fastify" {
@@ -9,10 +10,14 @@ declare module "fastify" {
     /** The caller's context when it sent valid credentials (a session cookie or a bearer token). */
     ctx: TenantContext | null;
     authMethod: "cookie" | "bearer" | null;
+    /** Set when `ctx` came from the cache of resolved callers and is still to be confirmed. */
+    cachedCaller: CachedContext | null;
   }
   interface FastifyContextConfig {
     /** The route works without credentials (health, docs, login). Every other route requires them. */
     public?: boolean;
+    /** Set by registerAuthContext on the reads that may start from a cached caller. */
+    cachedCaller?: boolean;
   }
 }
 
@@ -31,10 +36,11 @@ export const ctxOf = (request: FastifyRequest): TenantContext => {
   return request.ctx;
 };
 
+/** The bearer token of an Authorization header; undefined without one, null for one we cannot use. */
 export const bearerOf = (header: string | undefined): string | undefined | null => {
-  if (header === undefined) return undefined;
-  const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim());
-  return match?.[1] ?? null; // null: an Authorization header we cannot use
+  const authorization = parseAuthorization(header);
+  if (authorization.scheme === "none") return undefined;
+  return authorization.scheme === "bearer" ? authorization.token : null;
 };
 
 /**
@@ -57,10 +63,67 @@ const isPublicRoute = (request: FastifyRequest): boolean => {
   return PUBLIC_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
 };
 
+/**
+ * Reads whose handler may be run a second time: GET/HEAD of the REST API, except the streamed
+ * exports (the reply may be on its way before the caller is confirmed) and the routes that resolve
+ * callers themselves (tRPC, GraphQL, OIDC).
+ */
+const mayStartFromCache = (method: string | string[], url: string, isPublic: boolean): boolean =>
+  !isPublic &&
+  [method].flat().every((m) => m === "GET" || m === "HEAD") &&
+  !/\/export(\/|$)|\/content$/.test(url) &&
+  !["/trpc", "/graphql", "/api/graphql", "/oidc/", "/.well-known/", ...PUBLIC_PREFIXES].some((prefix) =>
+    url.startsWith(prefix),
+  );
+
+const credentialsOf = (request: FastifyRequest): Credentials | null => {
+  const bearer = bearerOf(request.headers.authorization);
+  const cookie = request.cookies[SESSION_COOKIE];
+  // The request's address and user agent ride on the context for the audit log.
+  const client = { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" };
+  if (typeof bearer === "string") return { bearerToken: bearer, requestId: request.id, client };
+  if (bearer === undefined && cookie) return { sessionToken: cookie, requestId: request.id, client };
+  return null;
+};
+
+const isForbidden = (error: unknown) => isAppError(error) && error.code === "FORBIDDEN";
+
 export const registerAuthContext = async (app: App, deps: { context: ContextService }) => {
   await app.register(fastifyCookie);
   app.decorateRequest("ctx", null);
   app.decorateRequest("authMethod", null);
+  app.decorateRequest("cachedCaller", null);
+
+  // A read that started from a cached caller is confirmed by its first transaction (see CallerCheck);
+  // if the caller changed — or it was refused, or opened no transaction, and the caller changed —
+  // it runs once more with the caller as the database sees it now.
+  app.addHook("onRoute", (route) => {
+    if (!mayStartFromCache(route.method, route.url, route.config?.public === true)) return;
+    route.config = { ...route.config, cachedCaller: true };
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
+      const cached = request.cachedCaller;
+      const check = cached?.check;
+      if (!cached || !check) return handler.call(this as never, request, reply);
+      try {
+        const result = await withCallerCheck(check, () => handler.call(this as never, request, reply));
+        if (check.verified || reply.sent || (await cached.recheck())) return result;
+      } catch (error) {
+        const changed =
+          error instanceof CallerChangedError || (isForbidden(error) && !(await cached.recheck()));
+        if (!changed) throw error;
+      }
+      request.cachedCaller = null;
+      const credentials = credentialsOf(request);
+      request.ctx = credentials ? await deps.context.resolveContext(credentials) : null;
+      if (!request.ctx)
+        throw new AppError("UNAUTHENTICATED", {
+          reason: "auth.invalid_credentials",
+          message: "Unauthorized",
+        });
+      return handler.call(this as never, request, reply);
+    } as RouteHandlerMethod;
+  });
 
   app.addHook("onRequest", async (request) => {
     // The OpenID provider authenticates its callers itself (clients, its own tokens, the login
@@ -69,12 +132,15 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
     if (url.startsWith("/oidc/") || url.startsWith("/.well-known/")) return;
     const bearer = bearerOf(request.headers.authorization);
     const cookie = request.cookies[SESSION_COOKIE];
-    if (typeof bearer === "string") {
-      request.ctx = await deps.context.resolveContext({ bearerToken: bearer, requestId: request.id });
-      request.authMethod = request.ctx ? "bearer" : null;
-    } else if (bearer === undefined && cookie) {
-      request.ctx = await deps.context.resolveContext({ sessionToken: cookie, requestId: request.id });
-      request.authMethod = request.ctx ? "cookie" : null;
+    const credentials = credentialsOf(request);
+    if (credentials) {
+      if (request.routeOptions.config?.cachedCaller) {
+        request.cachedCaller = await deps.context.resolveCachedContext(credentials);
+        request.ctx = request.cachedCaller?.ctx ?? null;
+      } else {
+        request.ctx = await deps.context.resolveContext(credentials);
+      }
+      request.authMethod = request.ctx ? (credentials.bearerToken ? "bearer" : "cookie") : null;
     }
     if (isPublicRoute(request)) return;
     if (!request.ctx) {

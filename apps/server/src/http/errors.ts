@@ -1,13 +1,13 @@
-import { appErrorFromDatabase } from "@hisob/db";
-import { errorMessage, issueMessage, type TranslationParams, t } from "@hisob/i18n";
+import { toProblem } from "@hisob/db";
+import { errorMessage, issueMessage, t } from "@hisob/i18n";
 import {
   AppError,
   ERROR_STATUS,
   type ErrorCode,
   type FieldIssue,
   isAppError,
-  isMoneyParam,
   type Locale,
+  type Problem,
   toFieldIssues,
   validationError,
 } from "@hisob/kernel";
@@ -17,7 +17,8 @@ import type { App } from "../server";
 import { requestLocale } from "./locale";
 
 /*
- * The one REST error mapping. Every failure leaves as
+ * The REST error mapping. What a failure is comes from the transport-agnostic `toProblem` (packages/db);
+ * here only Fastify's own failures are recognised and each code gets its status. Every failure leaves as
  * `{ error: { code, reason, message, requestId, issues? } }` with the status of its code.
  * `message` and the issues' messages are in the caller's language (see `localizeProblem`); `code`,
  * `reason` and the issues' paths never change.
@@ -40,32 +41,35 @@ export const ZErrorResponse = z
   .describe("Error envelope");
 export type TErrorResponse = z.infer<typeof ZErrorResponse>;
 
-/** What a failure turns into, before the request id is attached. */
-export type HttpProblem = {
-  status: number;
-  code: ErrorCode;
-  reason: string;
-  message: string;
-  issues?: FieldIssue[];
-  /** Seconds a rate-limited caller should wait (sent as Retry-After). */
-  retryAfterSeconds?: number;
-  /** Values the localized message may name (amounts stay data until a language formats them); never sent. */
-  params?: TranslationParams;
-};
+/** What a failure turns into, before the request id is attached (`retryAfterSeconds` is sent as Retry-After). */
+export type HttpProblem = Problem & { status: number };
 
-/** The error's params a message can name: text, numbers and amounts. */
-const messageParams = (params: Record<string, unknown>): TranslationParams =>
-  Object.fromEntries(
-    Object.entries(params).filter(
-      ([, value]) => typeof value === "string" || typeof value === "number" || isMoneyParam(value),
-    ),
-  ) as TranslationParams;
-
-const INTERNAL: HttpProblem = {
-  status: 500,
-  code: "INTERNAL",
-  reason: "internal",
-  message: "Internal server error",
+/** The HTTP status of each code: an exhaustive switch, so a new code cannot go unmapped. */
+export const httpStatusOf = (code: ErrorCode): number => {
+  switch (code) {
+    case "VALIDATION_ERROR":
+      return 400;
+    case "UNAUTHENTICATED":
+      return 401;
+    case "FORBIDDEN":
+      return 403;
+    case "NOT_FOUND":
+      return 404;
+    case "CONFLICT":
+      return 409;
+    case "BUSINESS_RULE":
+      return 422;
+    case "RATE_LIMITED":
+      return 429;
+    case "INTERNAL":
+      return 500;
+    case "UNAVAILABLE":
+      return 503;
+    default: {
+      const unmapped: never = code;
+      throw new Error(`No HTTP status for ${String(unmapped)}`);
+    }
+  }
 };
 
 /** Fastify's own errors whose text we replace with a stable reason and a message we control. */
@@ -164,33 +168,18 @@ const toFieldIssuesFromValidation = (entries: unknown[], context: unknown): Fiel
     return toFieldIssues([issue]).map((field) => ({ ...field, path: field.path || fallbackPath }));
   });
 
-const isFieldIssueList = (value: unknown): value is FieldIssue[] =>
-  z.array(ZFieldIssue).safeParse(value).success;
-
 /** Reasons whose HTTP status is more precise than their code's (the code stays the same). */
 const STATUS_BY_REASON: Record<string, number> = { "upload.too_large": 413 };
 
+/** A transport-agnostic problem with its REST status. */
+export const withStatus = (problem: Problem): HttpProblem => ({
+  ...problem,
+  status: STATUS_BY_REASON[problem.reason] ?? httpStatusOf(problem.code),
+});
+
 /** Maps anything thrown to the problem we report. Pure: no reply, no logging. */
 export const toHttpProblem = (error: unknown): HttpProblem => {
-  // A database failure that is the input's fault or worth a retry, not a bug.
-  const fromDatabase = isAppError(error) ? null : appErrorFromDatabase(error);
-  if (fromDatabase) return toHttpProblem(fromDatabase);
-  if (isAppError(error)) {
-    // INTERNAL may carry details meant for logs only.
-    if (error.code === "INTERNAL") return INTERNAL;
-    const issues = error.params.issues;
-    return {
-      status: STATUS_BY_REASON[error.reason] ?? error.status,
-      code: error.code,
-      reason: error.reason,
-      message: error.message,
-      params: messageParams(error.params),
-      ...(error.code === "VALIDATION_ERROR" && isFieldIssueList(issues) ? { issues } : {}),
-      ...(typeof error.params.retryAfterSeconds === "number"
-        ? { retryAfterSeconds: error.params.retryAfterSeconds }
-        : {}),
-    };
-  }
+  if (isAppError(error)) return withStatus(toProblem(error));
 
   const like = asErrorLike(error);
   if (Array.isArray(like.validation) && like.validation.length > 0) {
@@ -221,8 +210,9 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
     return { status, ...mapped, message };
   }
 
-  // Includes response-serialization failures (FST_ERR_RESPONSE_SERIALIZATION): our bug, not the client's.
-  return INTERNAL;
+  // Database failures, zod errors that escaped, and bugs — including response-serialization
+  // failures (FST_ERR_RESPONSE_SERIALIZATION), ours and not the client's: INTERNAL, masked.
+  return withStatus(toProblem(error));
 };
 
 /**
@@ -232,7 +222,7 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
  * message: it is the source text and may carry detail (values, names) a translation by reason
  * cannot. Without a translation the English text stays.
  */
-export const localizeProblem = (problem: HttpProblem, locale: Locale): HttpProblem => {
+export const localizeProblem = <P extends Problem>(problem: P, locale: Locale): P => {
   if (locale === "en") return problem;
   const message = localizeMessage(problem, locale);
   if (!problem.issues) return { ...problem, message };
@@ -240,7 +230,7 @@ export const localizeProblem = (problem: HttpProblem, locale: Locale): HttpProbl
   return { ...problem, message, issues };
 };
 
-const localizeMessage = (problem: HttpProblem, locale: Locale): string => {
+const localizeMessage = (problem: Problem, locale: Locale): string => {
   const first = problem.issues?.[0];
   const field = first?.path || "input";
   const byReason = errorMessage(locale, problem.reason, { ...problem.params, field });

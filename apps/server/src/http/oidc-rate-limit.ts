@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import fastifyRateLimit, { type FastifyRateLimitStore, normalizeIP } from "@fastify/rate-limit";
-import { type Clock, systemClock } from "@hisob/kernel";
+import { type Clock, parseAuthorization, systemClock } from "@hisob/kernel";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Redis } from "ioredis";
@@ -176,19 +176,8 @@ const stringField = (body: unknown, name: string): string | undefined => {
 
 /** client_id and secret of an HTTP Basic header (RFC 6749 §2.3.1), or undefined when it is not one. */
 const basicCredentials = (header: string | undefined): { clientId: string; secret: string } | undefined => {
-  const match = header === undefined ? null : /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(header.trim());
-  if (!match?.[1]) return undefined;
-  const decoded = Buffer.from(match[1], "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  if (colon < 0) return undefined;
-  try {
-    return {
-      clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " ")),
-      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " ")),
-    };
-  } catch {
-    return undefined;
-  }
+  const authorization = parseAuthorization(header);
+  return authorization.scheme === "basic" ? authorization : undefined;
 };
 
 /**

@@ -1,13 +1,13 @@
-import { type CoreServices, ZAccountDto, ZLoginInput, ZUpdateAccountInput } from "@hisob/core";
+import { type CoreServices, ZLoginInput } from "@hisob/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ctxOf, isSecureRequest, setSessionCookie } from "../http/auth-context";
+import { isSecureRequest, setSessionCookie } from "../http/auth-context";
 
 export const ZLoginResponse = z
   .object({ sessionId: z.uuid(), userId: z.uuid(), tenantId: z.uuid(), expiresAt: z.iso.datetime() })
   .meta({ id: "LoginResult" });
 
-/** JSON login and one's own account. */
+/** JSON login (GET/PUT /account come from the core operation catalog). */
 export const accountRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuerUrl: string }> = async (
   app,
   { services, issuerUrl },
@@ -27,6 +27,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issu
       const { token, session } = await services.auth.login(request.body, {
         ip: request.ip,
         userAgent: request.headers["user-agent"] ?? "",
+        requestId: request.id,
       });
       setSessionCookie(reply, token, session.expiresAt, isSecureRequest(request, issuerUrl));
       return {
@@ -36,31 +37,5 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issu
         expiresAt: session.expiresAt.toISOString(),
       };
     },
-  );
-
-  app.get(
-    "/account",
-    {
-      schema: {
-        tags: ["account"],
-        summary: "One's own account (any signed-in user)",
-        response: { 200: ZAccountDto },
-      },
-    },
-    (request) => services.account.get(ctxOf(request)),
-  );
-
-  app.put(
-    "/account",
-    {
-      schema: {
-        tags: ["account"],
-        summary:
-          "Update one's own name, language, avatar or password (the current password is required to change it)",
-        body: ZUpdateAccountInput,
-        response: { 200: ZAccountDto },
-      },
-    },
-    (request) => services.account.update(ctxOf(request), request.body),
   );
 };

@@ -138,7 +138,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuer
     try {
       const { token, session } = await services.auth.login(
         { email, password },
-        { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+        { ip: request.ip, userAgent: request.headers["user-agent"] ?? "", requestId: request.id },
       );
       setSessionCookie(reply, token, session.expiresAt, secure(request));
       return reply.redirect(next, 303);

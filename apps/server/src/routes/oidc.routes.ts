@@ -1,6 +1,7 @@
 import fastifyFormbody from "@fastify/formbody";
 import type { CoreServices } from "@hisob/core";
-import type { Clock } from "@hisob/kernel";
+import { toProblem } from "@hisob/db";
+import { type Clock, type ErrorCode, parseAuthorization } from "@hisob/kernel";
 import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "../env";
@@ -33,12 +34,30 @@ const sendOidcError = (reply: FastifyReply, error: OidcError) => {
     .send(error.toJSON());
 };
 
-/** Database outages answer 503 temporarily_unavailable; anything else unexpected is a masked 500. */
-const isDatabaseDown = (error: unknown): boolean => {
-  const text = `${(error as { code?: string }).code ?? ""} ${(error as Error).message ?? ""}`;
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|Connection terminated|too many clients/i.test(
-    text,
-  );
+/**
+ * A failure that is not the provider's own OidcError, in the RFC's words: what it is comes from the
+ * one transport-agnostic mapping (`toProblem`); each code gets its OIDC error here, exhaustively.
+ */
+const oidcErrorOf = (code: ErrorCode): OidcError => {
+  switch (code) {
+    case "VALIDATION_ERROR":
+      return new OidcError("invalid_request", "Malformed request");
+    case "UNAVAILABLE":
+    case "RATE_LIMITED":
+      return new OidcError("temporarily_unavailable", "The service is temporarily unavailable");
+    case "UNAUTHENTICATED":
+    case "FORBIDDEN":
+    case "NOT_FOUND":
+    case "CONFLICT":
+    case "BUSINESS_RULE":
+    case "INTERNAL":
+      // The provider raises OidcErrors for its own refusals; any of these reaching here is a bug.
+      return new OidcError("server_error", "Internal server error");
+    default: {
+      const unmapped: never = code;
+      throw new Error(`No OIDC error for ${String(unmapped)}`);
+    }
+  }
 };
 
 const formOf = (request: FastifyRequest): FormBody => {
@@ -50,11 +69,11 @@ const formOf = (request: FastifyRequest): FormBody => {
 };
 
 const bearerToken = (request: FastifyRequest): string | undefined => {
-  const header = request.headers.authorization;
-  if (header === undefined) return undefined;
-  const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim());
-  if (!match?.[1]) throw new OidcError("invalid_token", "Malformed Authorization header");
-  return match[1];
+  const authorization = parseAuthorization(request.headers.authorization);
+  if (authorization.scheme === "none") return undefined;
+  if (authorization.scheme !== "bearer")
+    throw new OidcError("invalid_token", "Malformed Authorization header");
+  return authorization.token;
 };
 
 export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc, env, clock }) => {
@@ -69,15 +88,11 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
       // Malformed bodies and the like, caught by Fastify before our code.
       return sendOidcError(reply, new OidcError("invalid_request", "Malformed request"));
     }
-    if (isDatabaseDown(error)) {
-      request.log.error({ err: error }, "oidc: database unavailable");
-      return sendOidcError(
-        reply,
-        new OidcError("temporarily_unavailable", "The service is temporarily unavailable"),
-      );
-    }
-    request.log.error({ err: error }, "oidc: unexpected error");
-    return sendOidcError(reply, new OidcError("server_error", "Internal server error"));
+    const problem = toProblem(error);
+    if (problem.code === "VALIDATION_ERROR")
+      request.log.info({ reason: problem.reason }, "oidc: invalid input");
+    else request.log.error({ err: error, code: problem.code }, "oidc: request failed");
+    return sendOidcError(reply, oidcErrorOf(problem.code));
   });
 
   const loginSession = async (request: FastifyRequest): Promise<LoginSession | null> => {

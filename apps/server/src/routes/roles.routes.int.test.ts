@@ -501,6 +501,7 @@ describe("GET /permissions", () => {
       action: "read",
       modifier: "all",
       description: "Read roles",
+      module: "core",
       platformOnly: false,
     });
     const names = list.map((p) => p.name);

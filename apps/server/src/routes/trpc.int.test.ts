@@ -411,6 +411,11 @@ describe("every procedure checks the caller", () => {
     ["accounts.create", (api) => api.accounts.create.mutate({ name: "N", currency: "UZS" })],
     ["accounts.update", (api) => api.accounts.update.mutate({ id: ID, data: { name: "N" } })],
     ["accounts.delete", (api) => api.accounts.delete.mutate({ id: ID })],
+    ["accounts.openingBalance", (api) => api.accounts.openingBalance.query({ id: ID })],
+    [
+      "accounts.setOpeningBalance",
+      (api) => api.accounts.setOpeningBalance.mutate({ id: ID, data: { amount: "1", date: DATE } }),
+    ],
     ["transactions.list", (api) => api.transactions.list.query({ accountId: ID })],
     ["payments.list", (api) => api.payments.list.query({})],
     ["payments.get", (api) => api.payments.get.query({ id: ID })],

@@ -3,7 +3,7 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/a
 import type { FastifyPluginAsync } from "fastify";
 import type { AppServices } from "../app-services";
 import { isNonSimple } from "../http/auth-context";
-import { localizeProblem, toHttpProblem } from "../http/errors";
+import { localizeProblem, withStatus } from "../http/errors";
 import { requestLocale } from "../http/locale";
 
 /**
@@ -24,8 +24,8 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
         csrfRefused: req.authMethod === "cookie" && !isNonSimple(req),
         requestId: req.id,
         services,
-        describe: (error) => {
-          const problem = localizeProblem(toHttpProblem(error), requestLocale(req));
+        describe: (failure) => {
+          const problem = localizeProblem(withStatus(failure), requestLocale(req));
           return {
             status: problem.status,
             code: problem.code,

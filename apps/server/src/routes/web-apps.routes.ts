@@ -8,6 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, "../../../..");
 /** The single-page apps the server hosts: built by `npm run build:web` (run by `npm install`). */
 export const WEB_APPS = [
   { prefix: "/app", dir: path.join(ROOT, "apps/desktop/dist/web"), workspace: "@hisob/desktop" },
+  { prefix: "/admin", dir: path.join(ROOT, "apps/admin/dist/web"), workspace: "@hisob/admin" },
 ] as const;
 
 export type WebApp = { prefix: string; dir: string; workspace: string };

@@ -1,4 +1,4 @@
-import type { Db, Outbox } from "@hisob/db";
+import { type AuditWho, audit, type Db, type Outbox } from "@hisob/db";
 import { AppError, type Clock, parseInput, verifyAgainstDummy, verifyPassword } from "@hisob/kernel";
 import { endSessionsWhere } from "../sessions/end-sessions";
 import { hashToken, looksLikeToken, newSessionToken } from "../sessions/session-token";
@@ -53,6 +53,17 @@ export const tooManyAttempts = (retryAfterSeconds: number) =>
     params: { retryAfterSeconds },
   });
 
+/** The audit log's "who" of a sign-in attempt (no tenant for an unknown email: a platform event). */
+const whoSignsIn = (
+  candidate: { tenantId: string; userId: string } | null,
+  client: { ip: string; userAgent: string; requestId?: string },
+): AuditWho => ({
+  tenantId: candidate?.tenantId ?? null,
+  actor: candidate ? { userId: candidate.userId } : null,
+  client,
+  ...(client.requestId ? { requestId: client.requestId } : {}),
+});
+
 export const createAuthService = (deps: AuthDeps) => {
   const passwords: PasswordVerifier = deps.passwords ?? {
     verify: verifyPassword,
@@ -69,7 +80,10 @@ export const createAuthService = (deps: AuthDeps) => {
      * from the email + IP budget before the password is checked, so parallel guesses cannot
      * outrun it; a success starts the budget afresh (RATE_LIMITED with retryAfterSeconds when spent).
      */
-    login: async (raw: unknown, client: { ip: string; userAgent: string }): Promise<LoginResult> => {
+    login: async (
+      raw: unknown,
+      client: { ip: string; userAgent: string; requestId?: string },
+    ): Promise<LoginResult> => {
       const input = parseInput(ZLoginInput, raw);
       const email = input.email.toLowerCase();
       const budgetKey = `${email}|${client.ip}`;
@@ -82,13 +96,15 @@ export const createAuthService = (deps: AuthDeps) => {
       // Inactive users and tenants get the same answer: nothing to learn about accounts here.
       // A failure keeps its reservation: it counts against the budget.
       if (!candidate || !passwordOk || !candidate.isActive || !candidate.tenantIsActive) {
+        const reason = !candidate ? "unknown_email" : !passwordOk ? "wrong_password" : "inactive";
+        await deps.db.system.recordFailedSignIn(whoSignsIn(candidate, client), email, reason);
         throw invalidCredentials();
       }
       await deps.loginBudget.clear(budgetKey);
       const token = newSessionToken();
       const now = deps.clock.now();
-      const session = await deps.db.withTenant(candidate.tenantId, (tx) =>
-        tx.session.create({
+      const session = await deps.db.withTenant(candidate.tenantId, async (tx) => {
+        const created = await tx.session.create({
           data: {
             tenantId: candidate.tenantId,
             userId: candidate.userId,
@@ -99,8 +115,10 @@ export const createAuthService = (deps: AuthDeps) => {
             expiresAt: new Date(now.getTime() + lifetimeMs),
           },
           select: { id: true, userId: true, tenantId: true, expiresAt: true, createdAt: true },
-        }),
-      );
+        });
+        await audit(tx, whoSignsIn(candidate, client), "session", created.id, "sign_in");
+        return created;
+      });
       return { token, session };
     },
 

@@ -1,4 +1,4 @@
-import type { Db } from "@hisob/db";
+import { CallerChangedError, type CallerCheck, type Db, type ResolvedCaller } from "@hisob/db";
 import { type Clock, isPlatformOnlyPermission, type TenantContext, ZLocale } from "@hisob/kernel";
 import { hashToken, looksLikeToken } from "../sessions/session-token";
 
@@ -6,7 +6,37 @@ export type Credentials = {
   sessionToken?: string | undefined;
   bearerToken?: string | undefined;
   requestId: string;
+  /** The request's address and user agent, kept on the context for the audit log. */
+  client?: { ip: string; userAgent: string };
 };
+
+/** A context from the cache: `check` must be confirmed by the request (see CallerCheck in @hisob/db). */
+export type CachedContext = {
+  ctx: TenantContext;
+  /** Null when the caller was just resolved (nothing to confirm). */
+  check: CallerCheck | null;
+  /** Confirms the cached caller with a statement of its own (a request that opened no transaction in its tenant). */
+  recheck(): Promise<boolean>;
+};
+
+/** How long a resolved caller may be served from memory; every use is still confirmed (CallerCheck). */
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+type Kinds = ReadonlyArray<"session" | "oidc">;
+
+const sameCaller = (a: ResolvedCaller, b: ResolvedCaller): boolean =>
+  a.kind === b.kind &&
+  a.tenantId === b.tenantId &&
+  a.userId === b.userId &&
+  a.sessionId === b.sessionId &&
+  a.usable === b.usable &&
+  a.isPlatform === b.isPlatform &&
+  a.uiLanguage === b.uiLanguage &&
+  a.authTime.getTime() === b.authTime.getTime() &&
+  a.expiresAt.getTime() === b.expiresAt.getTime() &&
+  a.permissions.length === b.permissions.length &&
+  a.permissions.every((name, i) => name === b.permissions[i]);
 
 /**
  * `resolveContext`: the one function every transport (REST, GraphQL, tRPC, WebSocket) calls to turn
@@ -14,22 +44,22 @@ export type Credentials = {
  * token is a session token (e.g. from the GraphQL `authenticate` mutation) or a first-party OIDC
  * access token (the accountant app). Either way the caller — tenant, user, activity of user, tenant
  * and client, language and effective permissions — is one statement, one round trip, no transaction
- * (`db.system.resolveCaller`). Nothing is cached, so ending a session, deactivating a user or tenant,
- * revoking a token or changing a role's permissions counts from the very next request on every
- * instance. Returns null when the credential is missing or dead — unknown, expired, revoked, or its
- * user, tenant or client deactivated.
+ * (`db.system.resolveCaller`). Returns null when the credential is missing or dead — unknown,
+ * expired, revoked, or its user, tenant or client deactivated.
+ *
+ * `resolveCachedContext` (REST reads) may answer from an in-process cache of resolved callers; the
+ * request then confirms the cached caller inside its first tenant transaction, in the statement
+ * that sets the tenant and role anyway, and runs again from scratch when it changed. So ending a
+ * session, deactivating a user or tenant, revoking a token or changing a role's permissions counts
+ * from the very next request on every instance, with no invalidation messages to lose.
  */
-export const createContextService = (deps: { db: Db; clock: Clock }) => ({
-  resolveContext: async (credentials: Credentials): Promise<TenantContext | null> => {
-    const token = credentials.bearerToken ?? credentials.sessionToken;
-    // Session tokens and OIDC access tokens are both base64url: garbage never reaches the database.
-    if (!token || !looksLikeToken(token)) return null;
-    const caller = await deps.db.system.resolveCaller(
-      hashToken(token),
-      credentials.bearerToken ? ["session", "oidc"] : ["session"],
-    );
-    if (!caller?.usable) return null;
-    if (caller.expiresAt.getTime() <= deps.clock.now().getTime()) return null;
+export const createContextService = (deps: { db: Db; clock: Clock }) => {
+  const cache = new Map<string, { caller: ResolvedCaller; until: number }>();
+
+  const live = (caller: ResolvedCaller | null): caller is ResolvedCaller =>
+    caller?.usable === true && caller.expiresAt.getTime() > deps.clock.now().getTime();
+
+  const toContext = (caller: ResolvedCaller, credentials: Credentials): TenantContext => {
     // Defence in depth: platform-only permissions count only inside the platform tenant.
     const permissions = caller.isPlatform
       ? caller.permissions
@@ -40,8 +70,77 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => ({
       locale: ZLocale.catch("en").parse(caller.uiLanguage),
       requestId: credentials.requestId,
       isPlatformAdmin: caller.isPlatform,
+      ...(credentials.client ? { client: credentials.client } : {}),
     };
-  },
-});
+  };
+
+  const credential = (credentials: Credentials): { tokenHash: string; kinds: Kinds; key: string } | null => {
+    const token = credentials.bearerToken ?? credentials.sessionToken;
+    // Session tokens and OIDC access tokens are both base64url: garbage never reaches the database.
+    if (!token || !looksLikeToken(token)) return null;
+    const tokenHash = hashToken(token);
+    const kinds: Kinds = credentials.bearerToken ? ["session", "oidc"] : ["session"];
+    return { tokenHash, kinds, key: `${kinds.join(",")}:${tokenHash}` };
+  };
+
+  const remember = (key: string, caller: ResolvedCaller) => {
+    cache.delete(key);
+    if (cache.size >= CACHE_MAX_ENTRIES) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    cache.set(key, { caller, until: deps.clock.now().getTime() + CACHE_TTL_MS });
+  };
+
+  const resolveFresh = async (credentials: Credentials): Promise<TenantContext | null> => {
+    const found = credential(credentials);
+    if (!found) return null;
+    const caller = await deps.db.system.resolveCaller(found.tokenHash, found.kinds);
+    if (!live(caller)) {
+      cache.delete(found.key);
+      return null;
+    }
+    remember(found.key, caller);
+    return toContext(caller, credentials);
+  };
+
+  return {
+    resolveContext: resolveFresh,
+
+    resolveCachedContext: async (credentials: Credentials): Promise<CachedContext | null> => {
+      const found = credential(credentials);
+      if (!found) return null;
+      const entry = cache.get(found.key);
+      if (!entry || entry.until <= deps.clock.now().getTime() || !live(entry.caller)) {
+        const ctx = await resolveFresh(credentials);
+        return ctx ? { ctx, check: null, recheck: async () => true } : null;
+      }
+      const cached = entry.caller;
+      const confirm = (fresh: ResolvedCaller | null): boolean => {
+        if (live(fresh) && sameCaller(fresh, cached)) return true;
+        cache.delete(found.key);
+        return false;
+      };
+      const check: CallerCheck = {
+        tenantId: cached.tenantId,
+        tokenHash: found.tokenHash,
+        kinds: found.kinds,
+        verified: false,
+        accept: (fresh) => {
+          if (!confirm(fresh)) throw new CallerChangedError();
+        },
+      };
+      return {
+        ctx: toContext(cached, credentials),
+        check,
+        recheck: async () => {
+          if (check.verified) return true;
+          check.verified = confirm(await deps.db.system.resolveCaller(found.tokenHash, found.kinds));
+          return check.verified;
+        },
+      };
+    },
+  };
+};
 
 export type ContextService = ReturnType<typeof createContextService>;

@@ -1,4 +1,11 @@
-import { type Db, isUniqueViolation, violatedForeignKey } from "@hisob/db";
+import {
+  asPlatformEvent,
+  audit,
+  type Db,
+  diffFields,
+  isUniqueViolation,
+  violatedForeignKey,
+} from "@hisob/db";
 import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import {
   type TCurrencyDto,
@@ -38,7 +45,11 @@ export const createCurrenciesService = (deps: { db: Db }) => {
       requirePermission(ctx, "currencies:create:all");
       const input = parseInput(ZCreateCurrencyInput, raw);
       try {
-        return toDto(await db.withPlatform((tx) => tx.currency.create({ data: input })));
+        return await db.withPlatform(async (tx) => {
+          const created = toDto(await tx.currency.create({ data: input }));
+          await audit(tx, asPlatformEvent(ctx), "currency", created.code, "create", { after: created });
+          return created;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) {
           throw new AppError("CONFLICT", {
@@ -56,7 +67,7 @@ export const createCurrenciesService = (deps: { db: Db }) => {
       return db.withPlatform(async (tx) => {
         const found = await tx.currency.findUnique({ where: { code } });
         if (!found) throw notFound(code);
-        return toDto(
+        const updated = toDto(
           await tx.currency.update({
             where: { code },
             data: {
@@ -66,6 +77,8 @@ export const createCurrenciesService = (deps: { db: Db }) => {
             },
           }),
         );
+        await audit(tx, asPlatformEvent(ctx), "currency", code, "update", diffFields(toDto(found), updated));
+        return updated;
       });
     },
 
@@ -94,6 +107,10 @@ export const createCurrenciesService = (deps: { db: Db }) => {
             params: { issues: [{ path: "codes", message: `unknown or inactive: ${missing.join(", ")}` }] },
           });
         }
+        const before = await tx.tenantCurrency.findMany({
+          where: { tenantId: ctx.tenantId },
+          orderBy: { currencyCode: "asc" },
+        });
         // Money accounts reference their currency's selection: the database refuses to drop one in use.
         await tx.tenantCurrency
           .deleteMany({ where: { tenantId: ctx.tenantId, currencyCode: { notIn: codes } } })
@@ -111,6 +128,14 @@ export const createCurrenciesService = (deps: { db: Db }) => {
           data: codes.map((currencyCode) => ({ tenantId: ctx.tenantId, currencyCode })),
           skipDuplicates: true,
         });
+        await audit(
+          tx,
+          ctx,
+          "tenant_currencies",
+          ctx.tenantId,
+          "select",
+          diffFields({ codes: before.map((row) => row.currencyCode) }, { codes: [...codes].sort() }),
+        );
         return known.sort((a, b) => a.code.localeCompare(b.code)).map(toDto);
       });
     },

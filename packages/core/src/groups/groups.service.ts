@@ -1,4 +1,4 @@
-import { type Db, isUniqueViolation, type Tx } from "@hisob/db";
+import { audit, type Db, diffFields, isUniqueViolation, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -93,7 +93,9 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
           });
           await groupsRepository.addRoles(tx, ctx.tenantId, group.id, roleIds);
           await groupsRepository.addUsers(tx, ctx.tenantId, group.id, userIds);
-          return current(tx, ctx.tenantId, group.id);
+          const created = await current(tx, ctx.tenantId, group.id);
+          await audit(tx, ctx, "group", group.id, "create", { after: created });
+          return created;
         })
         .catch(rethrowConflict);
     },
@@ -110,6 +112,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
             await requireRoles(tx, ctx.tenantId, roleIds);
             assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { roleIds }));
           }
+          const before = await current(tx, ctx.tenantId, id);
           await tx.group.updateMany({
             where: { tenantId: ctx.tenantId, id },
             data: {
@@ -122,7 +125,9 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
             await groupsRepository.removeAllRoles(tx, ctx.tenantId, id);
             await groupsRepository.addRoles(tx, ctx.tenantId, id, roleIds);
           }
-          return current(tx, ctx.tenantId, id);
+          const after = await current(tx, ctx.tenantId, id);
+          await audit(tx, ctx, "group", id, "update", diffFields(before, after));
+          return after;
         })
         .catch(rethrowConflict);
     },
@@ -130,9 +135,10 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
     delete: async (ctx: TenantContext, id: string): Promise<void> => {
       requirePermission(ctx, "groups:delete:all");
       await db.withTenant(ctx.tenantId, async (tx) => {
+        const before = await current(tx, ctx.tenantId, id);
         // Foreign keys cascade: memberships and role grants go with the group.
-        const deleted = await tx.group.deleteMany({ where: { tenantId: ctx.tenantId, id } });
-        if (deleted.count === 0) throw notFound();
+        await tx.group.deleteMany({ where: { tenantId: ctx.tenantId, id } });
+        await audit(tx, ctx, "group", id, "delete", { before });
       });
     },
 
@@ -147,6 +153,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
         assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { groupIds: [id] }));
         if ((await groupsRepository.addUsers(tx, ctx.tenantId, id, userIds)) > 0) {
           await groupsRepository.touch(tx, ctx.tenantId, id, clock.now());
+          await audit(tx, ctx, "group_member", id, "add", { after: { userIds } });
         }
         return current(tx, ctx.tenantId, id);
       });
@@ -163,6 +170,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
           });
         }
         await groupsRepository.touch(tx, ctx.tenantId, id, clock.now());
+        await audit(tx, ctx, "group_member", id, "remove", { before: { userId } });
         return current(tx, ctx.tenantId, id);
       });
     },

@@ -22,7 +22,9 @@ export const CORE_PERMISSIONS = registerPermissions("core", {
   "uploads:read:own": "Read one's own uploads",
   "uploads:delete:all": "Delete uploads",
   "uploads:delete:own": "Delete one's own uploads",
+  "sessions:read:all": "List other users' sessions (everyone may list their own)",
   "sessions:delete:all": "End other users' sessions (everyone may end their own)",
+  "audit:read:all": "Read and export the audit log",
 });
 
 // Managing tenants crosses tenant lines: only roles of the platform tenant may hold these.
@@ -37,3 +39,4 @@ export const PLATFORM_PERMISSIONS = registerPermissions(
   },
   { platformOnly: true },
 );
+export type CorePermission = (typeof CORE_PERMISSIONS)[number] | (typeof PLATFORM_PERMISSIONS)[number];

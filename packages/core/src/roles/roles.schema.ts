@@ -64,6 +64,8 @@ export const ZPermissionDto = z
     action: z.string(),
     modifier: z.enum(["all", "own"]),
     description: z.string(),
+    /** The module that registered it (core, finance, oidc…): the admin screens group by it. */
+    module: z.string(),
     /** Grantable only in the platform tenant. */
     platformOnly: z.boolean(),
   })

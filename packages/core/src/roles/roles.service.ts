@@ -1,4 +1,4 @@
-import { type Db, isUniqueViolation, type Tx } from "@hisob/db";
+import { audit, type Db, diffFields, isUniqueViolation, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -113,7 +113,9 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
           });
           const permissionIds = await rolesRepository.permissionIds(tx, permissions);
           await rolesRepository.grant(tx, ctx.tenantId, role.id, permissionIds);
-          return current(tx, ctx.tenantId, role.id);
+          const created = await current(tx, ctx.tenantId, role.id);
+          await audit(tx, ctx, "role", role.id, "create", { after: created });
+          return created;
         })
         .catch(rethrowConflict);
     },
@@ -132,6 +134,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
           }
           // The admin role always holds every permission: changing its set could lock a tenant out.
           if (name === ADMIN_ROLE_NAME && permissions !== undefined) throw builtin("changed");
+          const before = await current(tx, ctx.tenantId, id);
           await tx.role.updateMany({
             where: { tenantId: ctx.tenantId, id },
             data: {
@@ -145,7 +148,9 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
             await rolesRepository.revokeAll(tx, ctx.tenantId, id);
             await rolesRepository.grant(tx, ctx.tenantId, id, permissionIds);
           }
-          return current(tx, ctx.tenantId, id);
+          const after = await current(tx, ctx.tenantId, id);
+          await audit(tx, ctx, "role", id, "update", diffFields(before, after));
+          return after;
         })
         .catch(rethrowConflict);
     },
@@ -156,8 +161,10 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
         const name = await rolesRepository.findName(tx, ctx.tenantId, id);
         if (name === null) throw notFound();
         if (name === ADMIN_ROLE_NAME) throw builtin("deleted");
+        const before = await current(tx, ctx.tenantId, id);
         // Foreign keys cascade: its permissions and its user and group assignments go with it.
         await tx.role.deleteMany({ where: { tenantId: ctx.tenantId, id } });
+        await audit(tx, ctx, "role", id, "delete", { before });
       });
     },
 
@@ -181,6 +188,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
         const permissionIds = await rolesRepository.permissionIds(tx, permissions);
         if ((await rolesRepository.grant(tx, ctx.tenantId, id, permissionIds)) > 0) {
           await rolesRepository.touch(tx, ctx.tenantId, id, clock.now());
+          await audit(tx, ctx, "role_permission", id, "grant", { after: { permissions } });
         }
         return rolesRepository.permissionsOf(tx, ctx.tenantId, id);
       });
@@ -201,6 +209,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
           });
         }
         await rolesRepository.touch(tx, ctx.tenantId, id, clock.now());
+        await audit(tx, ctx, "role_permission", id, "revoke", { before: { permission } });
         return rolesRepository.permissionsOf(tx, ctx.tenantId, id);
       });
     },
@@ -210,8 +219,9 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
       requirePermission(ctx, "roles:read:all");
       return listPermissions()
         .filter((definition) => ctx.isPlatformAdmin === true || !definition.platformOnly)
-        .map(({ name, resource, action, modifier, description, platformOnly }) => ({
+        .map(({ name, resource, action, modifier, description, platformOnly, module }) => ({
           name,
+          module,
           resource,
           action,
           modifier,

@@ -1,4 +1,4 @@
-import type { Db, Outbox } from "@hisob/db";
+import { audit, type Db, type Outbox } from "@hisob/db";
 import { AppError, type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { z } from "zod";
 import { endSessionsWhere, SESSION_SELECT } from "./end-sessions";
@@ -19,6 +19,8 @@ export { ZSessionRef };
 
 const notFound = () =>
   new AppError("NOT_FOUND", { reason: "session.not_found", message: "Session not found" });
+
+const userNotFound = () => new AppError("NOT_FOUND", { reason: "user.not_found", message: "User not found" });
 
 const toDto = (row: TSessionDto): TSessionDto => ({
   id: row.id,
@@ -47,6 +49,34 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
       return rows.map(toDto);
     }),
 
+  /** A user's live sessions, newest first: one's own, or anyone's in the tenant with `sessions:read:all`. */
+  listForUser: async (ctx: TenantContext, userId: string): Promise<TSessionDto[]> => {
+    if (userId !== ctx.actor.userId) requirePermission(ctx, "sessions:read:all");
+    return deps.db.withTenant(ctx.tenantId, async (tx) => {
+      if ((await tx.user.count({ where: { tenantId: ctx.tenantId, id: userId } })) === 0)
+        throw userNotFound();
+      const rows = await tx.session.findMany({
+        where: { tenantId: ctx.tenantId, userId, expiresAt: { gt: deps.clock.now() } },
+        select: SESSION_SELECT,
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: 100,
+      });
+      return rows.map(toDto);
+    });
+  },
+
+  /** Ends every session of a user (another user's needs `sessions:delete:all`); answers how many ended. */
+  endAllForUser: async (ctx: TenantContext, userId: string): Promise<{ ended: number }> => {
+    if (userId !== ctx.actor.userId) requirePermission(ctx, "sessions:delete:all");
+    return deps.db.withTenant(ctx.tenantId, async (tx) => {
+      if ((await tx.user.count({ where: { tenantId: ctx.tenantId, id: userId } })) === 0)
+        throw userNotFound();
+      const ended = await endSessionsWhere(tx, deps.outbox, ctx.tenantId, { userId });
+      await audit(tx, ctx, "session", null, "end_all", { after: { userId, ended } });
+      return { ended };
+    });
+  },
+
   /** Ends the session named by its public id or its secret token; returns what it was. */
   end: async (ctx: TenantContext, rawRef: unknown): Promise<TSessionDto> => {
     const ref = parseInput(ZSessionRef, rawRef);
@@ -62,6 +92,7 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
       if (!session) throw notFound();
       if (session.userId !== ctx.actor.userId) requirePermission(ctx, "sessions:delete:all");
       await endSessionsWhere(tx, deps.outbox, ctx.tenantId, { id: session.id });
+      await audit(tx, ctx, "session", session.id, "end", { before: toDto(session) });
       return toDto(session);
     });
   },

@@ -1,4 +1,12 @@
-import { type Db, isUniqueViolation, type Outbox, type Prisma } from "@hisob/db";
+import {
+  asPlatformEvent,
+  audit,
+  type Db,
+  diffFields,
+  isUniqueViolation,
+  type Outbox,
+  type Prisma,
+} from "@hisob/db";
 import { AppError, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
 import { provisionTenant } from "./provision-tenant";
@@ -72,7 +80,11 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
     create: async (ctx: TenantContext, raw: unknown): Promise<TTenantDto> => {
       requirePermission(ctx, "tenants:create:all");
       const input = parseInput(ZCreateTenantInput, raw);
-      const tenant = await provisionTenant(deps, input);
+      const tenant = await provisionTenant(deps, input, (tx, created) =>
+        audit(tx, asPlatformEvent(ctx), "tenant", created.id, "create", {
+          after: { ...input, name: created.name },
+        }),
+      );
       return get(ctx, tenant.id);
     },
 
@@ -83,7 +95,7 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
         await db.withPlatform(async (tx) => {
           const current = await tx.tenant.findUnique({
             where: { id },
-            select: { isPlatform: true, isActive: true },
+            select: { isPlatform: true, isActive: true, name: true, domain: true },
           });
           if (!current) throw notFound();
           if (current.isPlatform && input.active === false) {
@@ -92,14 +104,16 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
               message: "The platform tenant cannot be deactivated",
             });
           }
-          await tx.tenant.update({
+          const after = await tx.tenant.update({
             where: { id },
             data: {
               ...(input.name === undefined ? {} : { name: input.name }),
               ...(input.domain === undefined ? {} : { domain: input.domain }),
               ...(input.active === undefined ? {} : { isActive: input.active }),
             },
+            select: { isPlatform: true, isActive: true, name: true, domain: true },
           });
+          await audit(tx, asPlatformEvent(ctx), "tenant", id, "update", diffFields(current, after));
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw domainTaken();

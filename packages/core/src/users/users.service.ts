@@ -1,4 +1,12 @@
-import { type Db, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
+import {
+  type AuditChange,
+  audit,
+  type Db,
+  diffFields,
+  isUniqueViolation,
+  type Outbox,
+  type Tx,
+} from "@hisob/db";
 import {
   AppError,
   hashPassword,
@@ -30,6 +38,12 @@ import {
   ZListUsersQuery,
   ZUpdateUserInput,
 } from "./users.schema";
+
+/** Marks a password change in an audit diff without recording anything about the password. */
+const withPasswordFlag = (change: AuditChange, passwordHash: string | undefined): AuditChange =>
+  passwordHash === undefined
+    ? change
+    : { before: change.before ?? {}, after: { ...change.after, passwordChanged: true } };
 
 const notFound = () => new AppError("NOT_FOUND", { reason: "user.not_found", message: "User not found" });
 const emailTaken = () =>
@@ -146,7 +160,9 @@ export const createUsersService = (deps: {
         db.withTenant(ctx.tenantId, async (tx) => {
           assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, input));
           const created = await insertUser(tx, outbox, ctx.tenantId, input);
-          return loadDto(tx, ctx.tenantId, created.id);
+          const dto = await loadDto(tx, ctx.tenantId, created.id);
+          await audit(tx, ctx, "user", created.id, "create", { after: dto });
+          return dto;
         }),
       );
     },
@@ -181,6 +197,7 @@ export const createUsersService = (deps: {
             await assertDoesNotOutrank(tx, ctx, id);
           }
           await assertAvatarIsOwnUpload(tx, ctx.tenantId, input.avatarUrl);
+          const before = await usersRepository.findDto(tx, ctx.tenantId, id);
           const updated = await tx.user.updateMany({
             where: { tenantId: ctx.tenantId, id },
             data: {
@@ -198,7 +215,17 @@ export const createUsersService = (deps: {
           // (one's own email change keeps the session that made it).
           if (input.active === false || passwordHash !== undefined || (input.email !== undefined && !isSelf))
             await endSessions(tx, outbox, ctx.tenantId, id);
-          return loadDto(tx, ctx.tenantId, id);
+          const after = await loadDto(tx, ctx.tenantId, id);
+          // A new password shows as `passwordChanged` only: the hash never reaches the log.
+          await audit(
+            tx,
+            ctx,
+            "user",
+            id,
+            "update",
+            withPasswordFlag(diffFields(before, after), passwordHash),
+          );
+          return after;
         }),
       );
     },
@@ -214,7 +241,9 @@ export const createUsersService = (deps: {
       await db.withTenant(ctx.tenantId, async (tx) => {
         if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
         await assertDoesNotOutrank(tx, ctx, id);
+        const before = await usersRepository.findDto(tx, ctx.tenantId, id);
         await endSessions(tx, outbox, ctx.tenantId, id);
+        await audit(tx, ctx, "user", id, "delete", { before });
         await tx.user.deleteMany({ where: { tenantId: ctx.tenantId, id } });
         await outbox.raise(tx, { type: "UserDeleted", tenantId: ctx.tenantId, payload: { userId: id } });
       });
@@ -243,6 +272,7 @@ export const createUsersService = (deps: {
           data: roleIds.map((roleId) => ({ tenantId: ctx.tenantId, userId: id, roleId })),
           skipDuplicates: true,
         });
+        await audit(tx, ctx, "user_role", id, "assign", { after: { roleIds } });
         return loadDto(tx, ctx.tenantId, id);
       });
     },
@@ -261,6 +291,7 @@ export const createUsersService = (deps: {
             message: "The user does not have this role",
           });
         }
+        await audit(tx, ctx, "user_role", id, "unassign", { before: { roleId } });
         return loadDto(tx, ctx.tenantId, id);
       });
     },

@@ -1,4 +1,12 @@
-import { type Db, isUniqueViolation, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import {
+  audit,
+  type Db,
+  diffFields,
+  isUniqueViolation,
+  type Prisma,
+  type Tx,
+  violatedForeignKey,
+} from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -148,6 +156,7 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
             },
             select: accountSelect,
           });
+          await audit(tx, ctx, "money_account", row.id, "create", { after: toAccountDto(row) });
           return toAccountDto(row);
         })
         .catch(rethrowNameTaken);
@@ -170,6 +179,7 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
               params: { balance: current.balance },
             });
           }
+          const before = await findAccount(tx, ctx.tenantId, id);
           await tx.moneyAccount.updateMany({
             where: { tenantId: ctx.tenantId, id },
             data: {
@@ -182,6 +192,7 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
           });
           const account = await findAccount(tx, ctx.tenantId, id);
           if (!account) throw accountNotFound();
+          await audit(tx, ctx, "money_account", id, "update", diffFields(before, account));
           return account;
         })
         .catch(rethrowNameTaken);
@@ -192,8 +203,10 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
       requirePermission(ctx, "accounts:delete:all");
       try {
         await db.withTenant(ctx.tenantId, async (tx) => {
+          const before = await findAccount(tx, ctx.tenantId, id);
           const deleted = await tx.moneyAccount.deleteMany({ where: { tenantId: ctx.tenantId, id } });
           if (deleted.count === 0) throw accountNotFound();
+          await audit(tx, ctx, "money_account", id, "delete", { before });
         });
       } catch (error) {
         if (violatedForeignKey(error) !== null) {

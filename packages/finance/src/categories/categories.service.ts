@@ -1,4 +1,4 @@
-import { type Db, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, diffFields, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -171,8 +171,8 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
       const input = parseInput(ZCreateCategoryInput, raw);
       const now = clock.now();
       const row = await db
-        .withTenant(ctx.tenantId, (tx) =>
-          table(tx).create({
+        .withTenant(ctx.tenantId, async (tx) => {
+          const created = await table(tx).create({
             data: {
               tenantId: ctx.tenantId,
               parentId: input.parentId,
@@ -182,8 +182,10 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
               updatedAt: now,
             },
             select: categorySelect,
-          }),
-        )
+          });
+          await audit(tx, ctx, `${kind.name}_category`, created.id, "create", { after: toDto(created) });
+          return created;
+        })
         .catch(rethrowUnknownParent);
       return toDto(row);
     },
@@ -199,7 +201,8 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
             // (A under B, B under A) cannot both pass the check below.
             await tx.$executeRaw`SELECT pg_advisory_xact_lock(${kind.lockClass}::int, hashtext(${tenantId}))`;
           }
-          if (!(await find(tx, tenantId, id))) throw categoryNotFound();
+          const before = await find(tx, tenantId, id);
+          if (!before) throw categoryNotFound();
           if (input.parentId) {
             if (input.parentId === id) throw cycle();
             if (!(await find(tx, tenantId, input.parentId))) throw unknownParent();
@@ -216,6 +219,7 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
           });
           const dto = await find(tx, tenantId, id);
           if (!dto) throw categoryNotFound();
+          await audit(tx, ctx, `${kind.name}_category`, id, "update", diffFields(before, dto));
           return dto;
         })
         .catch(rethrowUnknownParent);
@@ -226,8 +230,10 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
       requirePermission(ctx, "categories:delete:all");
       try {
         await db.withTenant(ctx.tenantId, async (tx) => {
+          const before = await find(tx, ctx.tenantId, id);
           const deleted = await table(tx).deleteMany({ where: { tenantId: ctx.tenantId, id } });
           if (deleted.count === 0) throw categoryNotFound();
+          await audit(tx, ctx, `${kind.name}_category`, id, "delete", { before });
         });
       } catch (error) {
         const constraint = violatedForeignKey(error);

@@ -1,4 +1,4 @@
-import { type Db, type Outbox, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, diffFields, type Outbox, type Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import {
   AppError,
@@ -281,6 +281,7 @@ export const createDebtsService = (deps: {
           });
           const detail = await detailOrThrow(tx, tenantId, id);
           await raise(tx, ctx, "DebtCreated", { debtId: id, ...toEventPayload(detail) });
+          await audit(tx, ctx, "debt", id, "create", { after: toEventPayload(detail) });
           return detail;
         })
         .catch(rethrowReference);
@@ -300,6 +301,7 @@ export const createDebtsService = (deps: {
         .withTenant(tenantId, async (tx) => {
           const debt = await lockDebt(tx, tenantId, id);
           if (!debt) throw debtNotFound();
+          const before = await detailOrThrow(tx, tenantId, id);
           const newAmount = input.amount === undefined ? debt.amount : BigInt(input.amount);
           const changes = {
             kind: input.kind !== undefined && input.kind !== debt.kind,
@@ -345,6 +347,7 @@ export const createDebtsService = (deps: {
           });
           const detail = await detailOrThrow(tx, tenantId, id);
           await raise(tx, ctx, "DebtUpdated", { debtId: id, ...toEventPayload(detail) });
+          await audit(tx, ctx, "debt", id, "update", diffFields(before, detail));
           return detail;
         })
         .catch(rethrowReference);
@@ -430,6 +433,7 @@ export const createDebtsService = (deps: {
           const detail = await detailOrThrow(tx, tenantId, id);
           const settlement = detail.settlements.find((candidate) => candidate.id === settlementId);
           if (!settlement) throw new Error("settlement vanished within its transaction");
+          await audit(tx, ctx, "debt", id, "settle", { after: { settlementId, amount: input.amount } });
           await raise(tx, ctx, "DebtSettled", {
             debtId: id,
             settlementId,
@@ -484,6 +488,7 @@ export const createDebtsService = (deps: {
           },
         });
         const detail = await detailOrThrow(tx, tenantId, id);
+        await audit(tx, ctx, "debt", id, "reverse_settlement", { before: { settlementId, ...settlement } });
         await raise(tx, ctx, "DebtSettlementReversed", {
           debtId: id,
           settlementId,
@@ -518,6 +523,9 @@ export const createDebtsService = (deps: {
           },
         });
         const detail = await detailOrThrow(tx, tenantId, id);
+        await audit(tx, ctx, "debt", id, "write_off", {
+          after: { amount: debt.outstanding, reason: input.reason },
+        });
         await raise(tx, ctx, "DebtWrittenOff", {
           debtId: id,
           amount: debt.outstanding.toString(),
@@ -544,6 +552,7 @@ export const createDebtsService = (deps: {
         }
         await tx.debt.deleteMany({ where: { tenantId, id } });
         await raise(tx, ctx, "DebtDeleted", { debtId: id });
+        await audit(tx, ctx, "debt", id, "delete", { before: debt });
       });
     },
   };

@@ -1,4 +1,4 @@
-import { type Db, type Outbox, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, diffFields, type Outbox, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -14,6 +14,7 @@ import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
+import { postDocument } from "../ledger/post-document";
 import {
   type TDocumentDto,
   type TListDocumentsQuery,
@@ -152,56 +153,33 @@ export const createDocumentsService = (
     input: z.output<typeof ZCreateDocumentInput>,
   ): Promise<TDocumentDto> => {
     const amount = BigInt(input.amount);
-    const date = dateOf(input.date);
     const { tenantId } = ctx;
     await checkCurrency(tx, tenantId, input.accountId, input.currency);
     const now = clock.now();
-    // Rows first, balance last: the account's row lock (taken by the balance UPDATE) is then held
-    // only for the UPDATE, the event and the commit, so postings to a busy account queue briefly.
-    // An unknown account, counterparty or category fails the inserts' tenant-scoped foreign keys.
     const transactionId = newId();
-    await tx.financeTransaction.create({
-      data: {
-        id: transactionId,
-        tenantId,
-        type: kind.transactionType,
-        amount,
-        date,
-        ...accountSide(input.accountId),
-        comment: input.comment,
-        createdBy: ctx.actor.userId,
-        createdAt: now,
-      },
-      select: { id: true },
-    });
     const id = newId();
-    await table(tx).create({
-      data: {
-        id,
-        tenantId,
-        accountId: input.accountId,
-        counterpartyId: input.counterpartyId,
-        categoryId: input.categoryId,
-        amount,
-        date,
-        comment: input.comment,
-        transactionId,
-        createdBy: ctx.actor.userId,
-        createdAt: now,
-        updatedAt: now,
-      },
-      select: { id: true },
-    });
-    const moved = await moveBalances(
-      tx,
+    // One statement: balance (with its overdraft condition), ledger entry and document.
+    const currency = await postDocument(tx, {
       tenantId,
-      [{ accountId: input.accountId, delta: kind.direction * amount, field: "accountId" }],
+      table: kind.name === "payment" ? "payments" : "expenses",
+      transactionType: kind.transactionType,
+      delta: kind.direction * amount,
+      accountId: input.accountId,
+      side: kind.direction === 1n ? "destination" : "origin",
+      transactionId,
+      documentId: id,
+      amount,
+      date: input.date,
+      counterpartyId: input.counterpartyId,
+      categoryId: input.categoryId,
+      comment: input.comment,
+      createdBy: ctx.actor.userId,
       now,
-    );
+    });
     const dto: TDocumentDto = {
       id,
       accountId: input.accountId,
-      currency: moved.get(input.accountId)?.currency ?? "",
+      currency,
       amount: input.amount,
       date: input.date,
       counterpartyId: input.counterpartyId,
@@ -269,6 +247,7 @@ export const createDocumentsService = (
         .withTenant(tenantId, async (tx) => {
           const old = await lockDocument(tx, tenantId, id);
           if (!old) throw documentNotFound();
+          const before = await find(tx, tenantId, id);
           const accountId = input.accountId ?? old.accountId;
           const amount = input.amount === undefined ? old.amount : BigInt(input.amount);
           // A settlement's money, account and counterparty are the debt's: change them through the debt.
@@ -317,6 +296,7 @@ export const createDocumentsService = (
           const dto = await find(tx, tenantId, id);
           if (!dto) throw documentNotFound();
           await outbox.raise(tx, { type: kind.events.updated, tenantId, payload: eventPayload(dto) });
+          await audit(tx, ctx, kind.name, id, "update", diffFields(before, dto));
           return dto;
         })
         .catch(rethrowUnknownReference);
@@ -332,6 +312,7 @@ export const createDocumentsService = (
         // The debt would still count it as paid: a settlement is reversed through its debt.
         if (old.settlesDebt) throw settlesDebt();
         await remove(tx, tenantId, id, old);
+        await audit(tx, ctx, kind.name, id, "delete", { before: old });
       });
     },
 
@@ -344,6 +325,7 @@ export const createDocumentsService = (
       const old = await lockDocument(tx, ctx.tenantId, id);
       if (!old) return false;
       await remove(tx, ctx.tenantId, id, old);
+      await audit(tx, ctx, kind.name, id, "delete", { before: old });
       return true;
     },
   };

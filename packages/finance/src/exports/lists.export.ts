@@ -20,7 +20,7 @@ import {
   prepared,
   sheetName,
   typeLabel,
-} from "./finance-export";
+} from "./sheet-helpers";
 
 /*
  * Finance lists as spreadsheets: the same filters and order as the JSON list; every matching row

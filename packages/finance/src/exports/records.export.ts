@@ -1,7 +1,11 @@
 import { afterInOrder, type ExportColumn, listRows } from "@hisob/core";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { counterpartiesWhere } from "../counterparties/counterparties.service";
+import {
+  type CounterpartyRow,
+  counterpartiesWhere,
+  counterpartySelect,
+} from "../counterparties/counterparties.repository";
 import { toIsoDate } from "../dates";
 import { debtsOrder, debtsWhere } from "../debts/debts.service";
 import { inventoryWhere } from "../inventory/inventory.service";
@@ -19,7 +23,7 @@ import {
   type PreparedExport,
   prepared,
   sheetName,
-} from "./finance-export";
+} from "./sheet-helpers";
 
 /* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
 
@@ -39,20 +43,6 @@ const debtSelect = {
   counterparty: { select: { name: true } },
 } satisfies Prisma.DebtSelect;
 type DebtRow = Prisma.DebtGetPayload<{ select: typeof debtSelect }>;
-
-const counterpartySelect = {
-  id: true,
-  name: true,
-  tin: true,
-  type: true,
-  phone: true,
-  email: true,
-  address: true,
-  notes: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.CounterpartySelect;
-type CounterpartyRow = Prisma.CounterpartyGetPayload<{ select: typeof counterpartySelect }>;
 
 const itemSelect = {
   id: true,

@@ -29,7 +29,7 @@ import {
   rowLabel,
   sheetName,
   typeLabel,
-} from "./finance-export";
+} from "./sheet-helpers";
 
 /*
  * Reports as spreadsheets, laid out as an accountant reads them: a summary sheet, then one sheet per
@@ -361,7 +361,9 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
       accountId: string,
       raw: unknown,
     ): Promise<PreparedExport> => {
-      // The JSON statement's first row checks permission, input and the account, and gives the balances.
+      // Permission first, like every service (a caller without it hears 403 whatever it sent); the
+      // JSON statement's first row then checks the account and gives the balances.
+      requirePermission(ctx, "reports:read:all");
       const period = parseInput(ZAccountStatementExportQuery, raw);
       const head: TAccountStatement = await reports.accountStatement(ctx, accountId, { ...period, limit: 1 });
       const formats = await loadCurrencyFormats(db);

@@ -37,7 +37,7 @@ const insufficientBalance = (
   });
 
 /** Why a conditional balance update touched no row: an unknown account, or not enough money. */
-const explainRefusedMove = async (tx: Tx, tenantId: string, move: Move): Promise<AppError> => {
+export const explainRefusedMove = async (tx: Tx, tenantId: string, move: Move): Promise<AppError> => {
   const account = await tx.moneyAccount.findFirst({
     where: { tenantId, id: move.accountId },
     select: {

@@ -69,7 +69,15 @@ export const en = {
       unknown_user: "validation error: {{field}} has users that do not exist",
       user_not_member: "The user is not a member of this group.",
     },
+    audit: {
+      platform_only: "Only platform administrators can read platform events.",
+    },
     oidc: {
+      client_not_found: "OIDC client not found.",
+      public_client_needs_pkce: "A public client must require PKCE.",
+      public_client_has_no_secret: "A public client has no secret to rotate.",
+      key_not_found: "Signing key not found.",
+      key_still_needed: "This key cannot be retired yet: it signs, or tokens it signed may still be valid.",
       client_exists: "A client with this client_id is already registered.",
     },
     tenant: {
@@ -291,6 +299,20 @@ export const en = {
     rate_overflow: "times rate is beyond what an amount can hold",
   },
   export: {
+    audit: {
+      sheet: "Audit log",
+      occurredAt: "When",
+      user: "User",
+      userId: "User id",
+      ip: "IP address",
+      userAgent: "User agent",
+      requestId: "Request id",
+      entity: "Entity",
+      entityId: "Entity id",
+      action: "Action",
+      before: "Before",
+      after: "After",
+    },
     users: {
       sheet: "Users",
       email: "Email",

@@ -67,7 +67,16 @@ export const ru: Messages = {
       unknown_user: "Ошибка проверки данных: в поле {{field}} указаны несуществующие пользователи",
       user_not_member: "Пользователь не состоит в этой группе.",
     },
+    audit: {
+      platform_only: "События платформы видят только администраторы платформы.",
+    },
     oidc: {
+      client_not_found: "Клиент OIDC не найден.",
+      public_client_needs_pkce: "Публичный клиент обязан требовать PKCE.",
+      public_client_has_no_secret: "У публичного клиента нет секрета.",
+      key_not_found: "Ключ подписи не найден.",
+      key_still_needed:
+        "Этот ключ пока нельзя вывести: он подписывает или подписанные им токены ещё действительны.",
       client_exists: "Клиент с таким client_id уже зарегистрирован.",
     },
     tenant: {
@@ -286,6 +295,20 @@ export const ru: Messages = {
     rate_overflow: "при умножении на курс превышает допустимую сумму",
   },
   export: {
+    audit: {
+      sheet: "Журнал аудита",
+      occurredAt: "Когда",
+      user: "Пользователь",
+      userId: "Id пользователя",
+      ip: "IP-адрес",
+      userAgent: "Браузер (user agent)",
+      requestId: "Id запроса",
+      entity: "Объект",
+      entityId: "Id объекта",
+      action: "Действие",
+      before: "До",
+      after: "После",
+    },
     users: {
       sheet: "Пользователи",
       email: "Электронная почта",

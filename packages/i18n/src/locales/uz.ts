@@ -71,7 +71,16 @@ export const uz: Messages = {
         "Kiritilgan ma’lumotlarda xato: {{field}} maydonida mavjud bo‘lmagan foydalanuvchilar ko‘rsatilgan",
       user_not_member: "Foydalanuvchi bu guruh a’zosi emas.",
     },
+    audit: {
+      platform_only: "Platforma hodisalarini faqat platforma administratorlari ko‘radi.",
+    },
     oidc: {
+      client_not_found: "OIDC mijozi topilmadi.",
+      public_client_needs_pkce: "Ochiq mijoz PKCE talab qilishi shart.",
+      public_client_has_no_secret: "Ochiq mijozning siri yo‘q.",
+      key_not_found: "Imzo kaliti topilmadi.",
+      key_still_needed:
+        "Bu kalitni hozircha chiqarib bo‘lmaydi: u imzolaydi yoki u imzolagan tokenlar hali amal qiladi.",
       client_exists: "Bunday client_id bilan mijoz allaqachon ro‘yxatdan o‘tgan.",
     },
     tenant: {
@@ -298,6 +307,20 @@ export const uz: Messages = {
     rate_overflow: "kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
   },
   export: {
+    audit: {
+      sheet: "Audit jurnali",
+      occurredAt: "Qachon",
+      user: "Foydalanuvchi",
+      userId: "Foydalanuvchi id",
+      ip: "IP manzil",
+      userAgent: "Brauzer (user agent)",
+      requestId: "So‘rov id",
+      entity: "Obyekt",
+      entityId: "Obyekt id",
+      action: "Amal",
+      before: "Oldin",
+      after: "Keyin",
+    },
     users: {
       sheet: "Foydalanuvchilar",
       email: "Elektron pochta",

@@ -1,5 +1,5 @@
-import type { Db } from "@hisob/db";
-import { AppError, parseInput } from "@hisob/kernel";
+import type { Db, Tx } from "@hisob/db";
+import { AppError, parseAuthorization, parseInput } from "@hisob/kernel";
 import { z } from "zod";
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
 import { OidcError } from "../oidc-error";
@@ -111,12 +111,19 @@ export const createClients = (deps: { db: Db }) => {
     findActive,
 
     /** Registers a client; the secret of a confidential client is returned once and stored hashed. */
-    create: async (raw: unknown): Promise<CreatedClient> => {
+    create: async (
+      raw: unknown,
+      /** More work that must commit with the registration (its audit entry). */
+      alsoInTransaction?: (
+        tx: Tx,
+        client: OidcClientRecord & { createdAt: Date; updatedAt: Date },
+      ) => Promise<void>,
+    ): Promise<CreatedClient> => {
       const input = parseInput(ZCreateClientInput, raw);
       const clientSecret = input.isPublic ? undefined : newOpaqueToken();
       try {
-        const client = await db.withPlatform((tx) =>
-          tx.oidcClient.create({
+        const client = await db.withPlatform(async (tx) => {
+          const created = await tx.oidcClient.create({
             data: {
               clientId: input.clientId ?? `c_${newOpaqueToken().slice(0, 22)}`,
               name: input.name,
@@ -131,8 +138,10 @@ export const createClients = (deps: { db: Db }) => {
               requirePkce: input.isPublic || input.requirePkce,
               isFirstParty: input.isFirstParty,
             },
-          }),
-        );
+          });
+          await alsoInTransaction?.(tx, created);
+          return created;
+        });
         return clientSecret ? { client, clientSecret } : { client };
       } catch (error) {
         if ((error as { code?: string }).code === "P2002") {
@@ -185,20 +194,12 @@ export const createClients = (deps: { db: Db }) => {
       let clientId: string | undefined;
       let secret: string | undefined;
       if (request.authorization !== undefined) {
-        const match = /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(request.authorization.trim());
-        if (!match?.[1]) throw fail("Client authentication failed");
+        const basic = parseAuthorization(request.authorization);
+        if (basic.scheme !== "basic") throw fail("Client authentication failed");
         if (request.clientSecret !== undefined)
           throw new OidcError("invalid_request", "Use one client authentication method");
-        const decoded = Buffer.from(match[1], "base64").toString("utf8");
-        const colon = decoded.indexOf(":");
-        if (colon < 0) throw fail("Client authentication failed");
-        try {
-          // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
-          clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
-          secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
-        } catch {
-          throw fail("Client authentication failed");
-        }
+        clientId = basic.clientId;
+        secret = basic.secret;
         if (request.clientId !== undefined && request.clientId !== clientId) {
           throw new OidcError("invalid_request", "client_id does not match the authenticated client");
         }

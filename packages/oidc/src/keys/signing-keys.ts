@@ -7,7 +7,7 @@ import {
   type webcrypto,
 } from "node:crypto";
 import { promisify } from "node:util";
-import type { Db } from "@hisob/db";
+import type { Db, Tx } from "@hisob/db";
 import { type Clock, newId, systemClock } from "@hisob/kernel";
 import { SignJWT } from "jose";
 import { decryptPrivateKey, deriveEncryptionKey, encryptPrivateKey } from "./key-encryption";
@@ -70,9 +70,9 @@ export type SigningKeys = {
   /** OIDC Core 3.1.3.6 `at_hash` for an RS256 ID token. */
   atHash(accessToken: string): string;
   /** A new signing key; older keys stay published (they no longer sign) until retired. */
-  rotate(): Promise<SigningKeyInfo>;
+  rotate(alsoInTransaction?: (tx: Tx, kid: string) => Promise<void>): Promise<SigningKeyInfo>;
   /** Unpublishes an older key once nothing signed with it can still be valid. */
-  retire(kid: string): Promise<SigningKeyInfo>;
+  retire(kid: string, alsoInTransaction?: (tx: Tx) => Promise<void>): Promise<SigningKeyInfo>;
   list(): Promise<SigningKeyInfo[]>;
 };
 
@@ -223,11 +223,12 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
     }));
   };
 
-  const rotate = async (): Promise<SigningKeyInfo> => {
+  const rotate: SigningKeys["rotate"] = async (alsoInTransaction) => {
     const row = await generateKeyRow();
     await db.withPlatform(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEY_CREATION_LOCK}::bigint)`;
       await tx.oidcSigningKey.create({ data: { ...row, createdAt: clock.now() } });
+      await alsoInTransaction?.(tx, row.id);
     });
     await load();
     const created = (await list()).find((key) => key.kid === row.id);
@@ -235,7 +236,7 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
     return created;
   };
 
-  const retire = async (kid: string): Promise<SigningKeyInfo> => {
+  const retire: SigningKeys["retire"] = async (kid, alsoInTransaction) => {
     const keys = await list();
     const index = keys.findIndex((key) => key.kid === kid);
     const key = keys[index];
@@ -251,9 +252,13 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
         `Key ${kid} may still verify valid tokens until ${new Date(safeAt).toISOString()}`,
       );
     }
-    await db.withPlatform((tx) =>
-      tx.oidcSigningKey.update({ where: { id: kid }, data: { isActive: false, retiredAt: clock.now() } }),
-    );
+    await db.withPlatform(async (tx) => {
+      await tx.oidcSigningKey.update({
+        where: { id: kid },
+        data: { isActive: false, retiredAt: clock.now() },
+      });
+      await alsoInTransaction?.(tx);
+    });
     await load();
     const retired = (await list()).find((other) => other.kid === kid);
     if (!retired) throw new Error("retired key not found");

@@ -1,3 +1,4 @@
+// Shared by every finance download: currency formats, localized headers and labels, file names.
 import { type ExportColumn, type PreparedExport, prepareXlsx } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type MessageKey, type Messages, t } from "@hisob/i18n";

@@ -1,0 +1,329 @@
+import { ZRegisterClientInput } from "@hisob/oidc/schema";
+import {
+  Alert,
+  App,
+  Button,
+  Drawer,
+  Form,
+  Input,
+  Modal,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+} from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../api";
+import { showServerError, zodRule } from "../forms";
+import { useT } from "../i18n";
+import { useCan } from "../session";
+
+type Client = {
+  clientId: string;
+  name: string;
+  isPublic: boolean;
+  applicationType: "web" | "native";
+  redirectUris: string[];
+  grantTypes: string[];
+  scopes: string[];
+  requirePkce: boolean;
+  isFirstParty: boolean;
+  isActive: boolean;
+  createdAt: string;
+};
+
+const GRANTS = ["authorization_code", "refresh_token"];
+const SCOPES = ["openid", "profile", "email", "offline_access"];
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+export const OidcClientsPage = () => {
+  const t = useT();
+  const can = useCan();
+  const { message } = App.useApp();
+  const [clients, setClients] = useState<Client[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Client | "new" | null>(null);
+  const [secret, setSecret] = useState<{ clientId: string; clientSecret: string } | null>(null);
+
+  const load = useCallback(() => {
+    setError(null);
+    api<Client[]>("GET", "/oidc-clients").then(setClients, (caught: unknown) =>
+      setError(caught instanceof Error ? caught.message : String(caught)),
+    );
+  }, []);
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  const act = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+      load();
+    } catch (caught) {
+      message.error(caught instanceof Error ? caught.message : String(caught));
+    }
+  };
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
+      <Space style={{ width: "100%", justifyContent: "space-between" }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t("oidc.title")}
+        </Typography.Title>
+        {can("oidc_clients:create:all") && (
+          <Button type="primary" onClick={() => setEditing("new")}>
+            {t("oidc.new")}
+          </Button>
+        )}
+      </Space>
+      {error && (
+        <Alert type="error" message={error} action={<Button onClick={load}>{t("common.retry")}</Button>} />
+      )}
+      <Table<Client>
+        rowKey="clientId"
+        size="middle"
+        loading={clients === null && !error}
+        dataSource={clients ?? []}
+        pagination={false}
+        columns={[
+          { title: t("common.name"), dataIndex: "name" },
+          {
+            title: t("oidc.clientId"),
+            dataIndex: "clientId",
+            render: (id: string) => (
+              <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+                {id}
+              </Typography.Text>
+            ),
+          },
+          {
+            title: t("oidc.type"),
+            render: (_, client) => (
+              <Space size={4} wrap>
+                <Tag>{client.isPublic ? t("oidc.public") : t("oidc.confidential")}</Tag>
+                <Tag>{client.applicationType}</Tag>
+                {client.isFirstParty && <Tag color="blue">{t("oidc.firstPartyTag")}</Tag>}
+              </Space>
+            ),
+          },
+          {
+            title: t("oidc.redirectUrisColumn"),
+            render: (_, client) => (
+              <Space direction="vertical" size={0}>
+                {client.redirectUris.map((uri) => (
+                  <Typography.Text key={uri} style={{ fontSize: 12 }}>
+                    {uri}
+                  </Typography.Text>
+                ))}
+              </Space>
+            ),
+          },
+          {
+            title: t("users.status"),
+            render: (_, client) =>
+              client.isActive ? (
+                <Tag color="green">{t("common.active")}</Tag>
+              ) : (
+                <Tag>{t("common.inactive")}</Tag>
+              ),
+          },
+          {
+            title: t("common.actions"),
+            render: (_, client) =>
+              can("oidc_clients:update:all") && (
+                <Space size={4} wrap>
+                  <Button size="small" onClick={() => setEditing(client)}>
+                    {t("common.edit")}
+                  </Button>
+                  {!client.isPublic && (
+                    <Button
+                      size="small"
+                      onClick={() =>
+                        act(async () =>
+                          setSecret(
+                            await api("POST", `/oidc-clients/${encodeURIComponent(client.clientId)}/secret`),
+                          ),
+                        )
+                      }
+                    >
+                      {t("oidc.rotateSecret")}
+                    </Button>
+                  )}
+                  <Button
+                    size="small"
+                    danger={client.isActive}
+                    onClick={() =>
+                      act(() =>
+                        api("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, {
+                          isActive: !client.isActive,
+                        }),
+                      )
+                    }
+                  >
+                    {client.isActive ? t("oidc.deactivate") : t("oidc.activate")}
+                  </Button>
+                </Space>
+              ),
+          },
+        ]}
+      />
+      {editing && (
+        <ClientDrawer
+          client={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(registered) => {
+            setEditing(null);
+            if (registered?.clientSecret)
+              setSecret({ clientId: registered.client.clientId, clientSecret: registered.clientSecret });
+            load();
+          }}
+        />
+      )}
+      <Modal
+        open={secret !== null}
+        title={t("oidc.secretTitle")}
+        onOk={() => setSecret(null)}
+        onCancel={() => setSecret(null)}
+        cancelButtonProps={{ style: { display: "none" } }}
+      >
+        <Typography.Paragraph>{t("oidc.secretHelp")}</Typography.Paragraph>
+        <Typography.Paragraph>
+          {t("oidc.clientId")}:{" "}
+          <Typography.Text code copyable data-testid="client-id">
+            {secret?.clientId}
+          </Typography.Text>
+        </Typography.Paragraph>
+        <Typography.Paragraph
+          code
+          copyable={{ text: secret?.clientSecret ?? "" }}
+          data-testid="client-secret"
+        >
+          {secret?.clientSecret}
+        </Typography.Paragraph>
+      </Modal>
+    </Space>
+  );
+};
+
+const ClientDrawer = (props: {
+  client: Client | null;
+  onClose: () => void;
+  onSaved: (registered?: { client: Client; clientSecret?: string }) => void;
+}) => {
+  const t = useT();
+  const [form] = Form.useForm();
+  const [banner, setBanner] = useState<string | null>(null);
+  const { client } = props;
+  const save = async () => {
+    const values = (await form.validateFields()) as Record<string, unknown> & {
+      redirectUris: string;
+      kind: string;
+    };
+    const { kind, ...rest } = values;
+    const body = { ...rest, redirectUris: lines(values.redirectUris) };
+    try {
+      if (client) {
+        await api("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, body);
+        props.onSaved();
+      } else {
+        props.onSaved(await api("POST", "/oidc-clients", { ...body, isPublic: kind === "public" }));
+      }
+    } catch (caught) {
+      setBanner(
+        showServerError(form, caught, ["name", "redirectUris", "grantTypes", "scopes", "requirePkce"]),
+      );
+    }
+  };
+  const shape = ZRegisterClientInput.shape;
+  return (
+    <Drawer
+      open
+      width={520}
+      title={client ? t("oidc.editTitle") : t("oidc.new")}
+      onClose={props.onClose}
+      extra={
+        <Space>
+          <Button onClick={props.onClose}>{t("common.cancel")}</Button>
+          <Button type="primary" onClick={save}>
+            {client ? t("common.save") : t("common.create")}
+          </Button>
+        </Space>
+      }
+    >
+      {banner && <Alert type="error" message={banner} style={{ marginBottom: 16 }} />}
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={
+          client
+            ? { ...client, redirectUris: client.redirectUris.join("\n") }
+            : {
+                kind: "confidential",
+                applicationType: "web",
+                grantTypes: GRANTS,
+                scopes: SCOPES,
+                requirePkce: true,
+                isFirstParty: false,
+                redirectUris: "",
+              }
+        }
+      >
+        <Form.Item name="name" label={t("common.name")} rules={[{ required: true }, zodRule(shape.name)]}>
+          <Input />
+        </Form.Item>
+        {!client && (
+          <Form.Item name="kind" label={t("oidc.type")}>
+            <Radio.Group
+              options={[
+                { value: "confidential", label: t("oidc.confidential") },
+                { value: "public", label: t("oidc.public") },
+              ]}
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="applicationType" label={t("oidc.applicationType")}>
+          <Select
+            options={[
+              { value: "web", label: "web" },
+              { value: "native", label: "native" },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item
+          name="redirectUris"
+          label={t("oidc.redirectUris")}
+          rules={[
+            { required: true },
+            {
+              validator: async (_: unknown, value: string) => {
+                const result = shape.redirectUris.safeParse(lines(value ?? ""));
+                if (!result.success) throw new Error(result.error.issues[0]?.message ?? "invalid");
+              },
+            },
+          ]}
+        >
+          <Input.TextArea rows={3} placeholder="https://app.example/callback" />
+        </Form.Item>
+        <Form.Item name="grantTypes" label={t("oidc.grantTypes")}>
+          <Select mode="multiple" options={GRANTS.map((value) => ({ value, label: value }))} />
+        </Form.Item>
+        <Form.Item name="scopes" label={t("oidc.scopes")}>
+          <Select mode="multiple" options={SCOPES.map((value) => ({ value, label: value }))} />
+        </Form.Item>
+        <Form.Item name="requirePkce" label={t("oidc.requirePkce")} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <Form.Item name="isFirstParty" label={t("oidc.firstParty")} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </Form>
+    </Drawer>
+  );
+};

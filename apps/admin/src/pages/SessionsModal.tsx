@@ -1,0 +1,92 @@
+import { Alert, App, Button, Modal, Popconfirm, Table } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../api";
+import { useFormatDate, useT } from "../i18n";
+import { useCan, useMe } from "../session";
+
+type Session = { id: string; ip: string; userAgent: string; createdAt: string; expiresAt: string };
+
+/** A user's live sessions; ending one also ends the OIDC grants made from it. */
+export const SessionsModal = (props: { user: { id: string; email: string }; onClose: () => void }) => {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const can = useCan();
+  const me = useMe();
+  const { message } = App.useApp();
+  const [sessions, setSessions] = useState<Session[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const mayEnd = props.user.id === me?.id || can("sessions:delete:all");
+
+  const load = useCallback(() => {
+    setError(null);
+    api<Session[]>("GET", `/users/${props.user.id}/sessions`).then(setSessions, (caught: unknown) =>
+      setError(caught instanceof Error ? caught.message : String(caught)),
+    );
+  }, [props.user.id]);
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  const end = async (id: string) => {
+    await api("DELETE", `/sessions/${id}`);
+    load();
+  };
+  const endAll = async () => {
+    const { ended } = await api<{ ended: number }>("DELETE", `/users/${props.user.id}/sessions`);
+    message.success(t("sessions.ended", { count: ended }));
+    load();
+  };
+
+  return (
+    <Modal
+      open
+      width={900}
+      title={t("sessions.title", { name: props.user.email })}
+      onCancel={props.onClose}
+      footer={[
+        mayEnd && (
+          <Popconfirm key="all" title={t("sessions.endAll")} onConfirm={endAll}>
+            <Button danger>{t("sessions.endAll")}</Button>
+          </Popconfirm>
+        ),
+        <Button key="close" onClick={props.onClose}>
+          {t("common.cancel")}
+        </Button>,
+      ]}
+    >
+      {error && <Alert type="error" message={error} />}
+      <Table<Session>
+        rowKey="id"
+        size="small"
+        loading={sessions === null && !error}
+        dataSource={sessions ?? []}
+        pagination={false}
+        columns={[
+          {
+            title: t("sessions.created"),
+            dataIndex: "createdAt",
+            render: (value: string) => formatDate(value),
+          },
+          {
+            title: t("sessions.expires"),
+            dataIndex: "expiresAt",
+            render: (value: string) => formatDate(value),
+          },
+          { title: t("sessions.ip"), dataIndex: "ip" },
+          { title: t("sessions.userAgent"), dataIndex: "userAgent", ellipsis: true },
+          {
+            title: t("common.actions"),
+            render: (_, session) =>
+              mayEnd && (
+                <Popconfirm title={t("sessions.end")} onConfirm={() => end(session.id)}>
+                  <Button size="small" danger>
+                    {t("sessions.end")}
+                  </Button>
+                </Popconfirm>
+              ),
+          },
+        ]}
+      />
+    </Modal>
+  );
+};

@@ -1,0 +1,21 @@
+import { createContext, useContext } from "react";
+
+/** The signed-in user (GET /account) and what they may do. */
+export type Me = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  uiLanguage: "en" | "ru" | "uz";
+  permissions: string[];
+  tenant: { id: string; name: string };
+};
+
+export const MeContext = createContext<Me | null>(null);
+
+/** `can("users:create:all")`: hides or disables what the user may not do (the server refuses it anyway). */
+export const useCan = () => {
+  const me = useContext(MeContext);
+  return (permission: string) => me?.permissions.includes(permission) === true;
+};
+export const useMe = () => useContext(MeContext);

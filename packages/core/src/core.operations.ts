@@ -1,0 +1,88 @@
+import { operationsOf, ZCurrencyCode } from "@hisob/kernel";
+import { z } from "zod";
+import { ZAccountDto, ZUpdateAccountInput } from "./account/account.schema";
+import type { CoreServices } from "./core-services";
+import {
+  ZCreateCurrencyInput,
+  ZCurrencyDto,
+  ZSelectCurrenciesInput,
+  ZUpdateCurrencyInput,
+} from "./currencies/currencies.schema";
+import type { CorePermission } from "./permissions/core.permissions";
+
+/*
+ * Core operations declared once (see `@hisob/kernel`'s operations): the REST routes and OpenAPI
+ * entries are derived from this catalog; the tRPC router picks the ones the accountant app calls.
+ * Users, roles, groups, tenants and uploads keep hand-written routes for now.
+ */
+
+const op = operationsOf<CoreServices, CorePermission>();
+const signedIn = { requires: [] };
+
+export const coreOperations = {
+  account: {
+    get: op.query({
+      http: { method: "GET", path: "/account", status: 200 },
+      output: ZAccountDto,
+      access: signedIn,
+      summary: "One's own account: name, language, roles and effective permissions",
+      tag: "account",
+      call: (services, ctx) => services.account.get(ctx),
+    }),
+    update: op.mutation({
+      http: { method: "PUT", path: "/account", status: 200 },
+      input: ZUpdateAccountInput,
+      output: ZAccountDto,
+      access: signedIn,
+      summary:
+        "Update one's own name, language, avatar or password (the current password is required to change it)",
+      tag: "account",
+      call: (services, ctx, input) => services.account.update(ctx, input),
+    }),
+  },
+  currencies: {
+    all: op.query({
+      http: { method: "GET", path: "/currencies", status: 200 },
+      output: z.array(ZCurrencyDto),
+      access: signedIn,
+      summary: "The global currency list",
+      tag: "currencies",
+      call: (services, ctx) => services.currencies.listAll(ctx),
+    }),
+    create: op.mutation({
+      http: { method: "POST", path: "/currencies", status: 201 },
+      input: ZCreateCurrencyInput,
+      output: ZCurrencyDto,
+      access: { requires: ["currencies:create:all"], platformOnly: true },
+      summary: "Add a currency",
+      tag: "currencies",
+      call: (services, ctx, input) => services.currencies.create(ctx, input),
+    }),
+    update: op.mutation({
+      http: { method: "PUT", path: "/currencies/:code", status: 200, rest: "data" },
+      input: z.object({ code: ZCurrencyCode, data: ZUpdateCurrencyInput }),
+      output: ZCurrencyDto,
+      access: { requires: ["currencies:update:all"], platformOnly: true },
+      summary: "Change or deactivate a currency",
+      tag: "currencies",
+      call: (services, ctx, input) => services.currencies.update(ctx, input.code, input.data),
+    }),
+    selected: op.query({
+      http: { method: "GET", path: "/tenant/currencies", status: 200 },
+      output: z.array(ZCurrencyDto),
+      access: signedIn,
+      summary: "The currencies the caller's organization uses (what accounts may use)",
+      tag: "currencies",
+      call: (services, ctx) => services.currencies.listSelected(ctx),
+    }),
+    select: op.mutation({
+      http: { method: "PUT", path: "/tenant/currencies", status: 200 },
+      input: ZSelectCurrenciesInput,
+      output: z.array(ZCurrencyDto),
+      access: { requires: ["currencies:select:all"] },
+      summary: "Replace the organization's currency selection",
+      tag: "currencies",
+      call: (services, ctx, input) => services.currencies.setSelected(ctx, input),
+    }),
+  },
+};

@@ -1,0 +1,87 @@
+import { XLSX_CONTENT_TYPE } from "@hisob/core";
+import {
+  type AnyOperation,
+  type Download,
+  isOperation,
+  type NoInput,
+  type OperationCatalog,
+  operationUrl,
+  type QueryOrMutation,
+  type TenantContext,
+} from "@hisob/kernel";
+import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
+import { z } from "zod";
+import { type ApiServices, authed, type t } from "./trpc";
+
+/** Where the app downloads a file: the REST route and query (fetched with the same credentials). */
+export const ZDownload = z.object({ url: z.string(), fileName: z.string(), contentType: z.string() });
+
+type ProcedureDef<I, O> = {
+  input: I;
+  output: O;
+  meta: (typeof t)["_config"]["$types"]["meta"];
+  errorShape: (typeof t)["_config"]["$types"]["errorShape"];
+};
+// tRPC's own input type of a procedure without `.input()`: callers may pass nothing.
+// biome-ignore lint/suspicious/noConfusingVoidType: as tRPC declares it
+type Nothing = void;
+type InputOf<I> = I extends NoInput ? Nothing : I extends z.ZodType ? z.input<I> : Nothing;
+
+/** The procedure tRPC would infer for `authed.input(I).output(O).query|mutation(…)`. */
+type ProcedureOf<Op> =
+  // biome-ignore lint/suspicious/noExplicitAny: matching any services and permission
+  Op extends Download<any, any, infer I, unknown>
+    ? TRPCQueryProcedure<ProcedureDef<InputOf<I>, z.output<typeof ZDownload>>>
+    : // biome-ignore lint/suspicious/noExplicitAny: as above
+      Op extends QueryOrMutation<any, any, infer I, infer O> & { kind: infer K }
+      ? K extends "mutation"
+        ? TRPCMutationProcedure<ProcedureDef<InputOf<I>, z.output<O>>>
+        : TRPCQueryProcedure<ProcedureDef<InputOf<I>, z.output<O>>>
+      : { [Key in keyof Op]: ProcedureOf<Op[Key]> };
+
+export type ProceduresOf<C> = { [Key in keyof C]: ProcedureOf<C[Key]> };
+
+const procedureOf = (operation: AnyOperation, services: (all: ApiServices) => unknown) => {
+  const base = operation.input ? authed.input(operation.input) : authed;
+  if (operation.kind === "download") {
+    // Preparing the download checks permission, input and ids exactly as the REST route will (so
+    // the app hears a 403/400/404 here, typed); the answer is the route's URL, from the catalog.
+    return base.output(ZDownload).query(async ({ ctx, input }) => {
+      const prepared = (await operation.call(services(ctx.services), ctx.caller, input)) as {
+        fileName: string;
+      };
+      return {
+        url: operationUrl(operation.http, input),
+        fileName: prepared.fileName,
+        contentType: XLSX_CONTENT_TYPE,
+      };
+    });
+  }
+  const typed = base.output(operation.output);
+  const resolve = ({
+    ctx,
+    input,
+  }: {
+    ctx: { caller: TenantContext; services: ApiServices };
+    input: unknown;
+  }) => operation.call(services(ctx.services), ctx.caller, input);
+  return operation.kind === "mutation" ? typed.mutation(resolve) : typed.query(resolve);
+};
+
+/**
+ * The catalog's operations as tRPC procedures, nested as the catalog is (`payments.create`).
+ * Operations marked `rpc: false` are REST only. The types are what tRPC infers for a
+ * hand-written `authed.input(…).output(…)` procedure, so the app's client stays fully typed.
+ */
+export const proceduresOf = <C extends OperationCatalog>(
+  catalog: C,
+  services: (all: ApiServices) => unknown,
+): ProceduresOf<C> => {
+  const build = (entries: OperationCatalog): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(entries)
+        .filter(([, entry]) => !isOperation(entry) || entry.rpc !== false)
+        .map(([name, entry]) => [name, isOperation(entry) ? procedureOf(entry, services) : build(entry)]),
+    );
+  return build(catalog) as ProceduresOf<C>;
+};
