@@ -238,6 +238,7 @@ export const en = {
    * the exact text the code produces, `{{name}}` standing for a value that is carried over verbatim.
    */
   issues: {
+    lowercase_word: "must be a lowercase word like user or sign_in",
     stages_exactly_once: "must list every stage of the project exactly once",
     code_chars: "must contain only letters, digits and . _ -",
     letters_digits_dashes: "must contain only letters, digits and dashes",

@@ -231,6 +231,7 @@ export const ru: Messages = {
     },
   },
   issues: {
+    lowercase_word: "должно быть словом из строчных латинских букв, например user или sign_in",
     stages_exactly_once: "должен перечислять каждый этап проекта ровно один раз",
     code_chars: "может содержать только буквы, цифры и . _ -",
     letters_digits_dashes: "может содержать только буквы, цифры и дефисы",

@@ -242,6 +242,7 @@ export const uz: Messages = {
     },
   },
   issues: {
+    lowercase_word: "kichik lotin harflaridagi so‘z bo‘lishi kerak, masalan user yoki sign_in",
     stages_exactly_once: "loyihaning har bir bosqichini aynan bir marta ko‘rsatishi kerak",
     code_chars: "faqat harflar, raqamlar va . _ - bo‘lishi mumkin",
     letters_digits_dashes: "faqat harflar, raqamlar va chiziqchalar bo‘lishi mumkin",
