@@ -1,6 +1,7 @@
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { appDashboardBench } from "./app-dashboard.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
@@ -37,6 +38,7 @@ const benches: Bench[] = [
   financeReportsBench,
   graphqlBench,
   memoryBench,
+  appDashboardBench,
 ];
 
 const ZArgs = z.object({

@@ -101,6 +101,8 @@ describe("npm start on the embedded database", () => {
     const stopped = await first.done;
     expect(stopped.code, stopped.stderr.slice(-2000)).toBe(0);
     expect(stopped.stdout).toMatch(/Password \(shown only this once.*\): \S{20,}/);
+    // The first-start message sends people to the accountant app.
+    expect(stopped.stdout).toMatch(/Open the accountant app at http:\/\/\S+\/app /);
 
     // Restarting keeps the data and does not bootstrap again.
     const again = await startServer(port);

@@ -1,8 +1,12 @@
 import { type CoreServiceDeps, createCoreServices, syncPermissions } from "@hisob/core";
+import { createCrmServices } from "@hisob/crm";
 import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
+import { createHrmServices } from "@hisob/hrm";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createOidcProvider, type OidcProvider } from "@hisob/oidc";
+import { createProjectsServices } from "@hisob/projects";
+import { createWarehouseServices } from "@hisob/warehouse";
 import type { AppServices } from "./app-services";
 import { type BootstrapResult, bootstrapPlatform } from "./bootstrap";
 import type { ResolvedEnv } from "./env";
@@ -41,6 +45,10 @@ export const composeServices = (
       ...options.core,
     }),
     finance: createFinanceServices({ db, outbox, clock }),
+    crm: createCrmServices({ db, outbox, clock }),
+    warehouse: createWarehouseServices({ db, outbox, clock }),
+    projects: createProjectsServices({ db, outbox, clock }),
+    hrm: createHrmServices({ db, outbox, clock }),
   };
   const oidc = createOidcProvider({
     db,

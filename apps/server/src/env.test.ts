@@ -395,3 +395,60 @@ describe("resolveDevCryptoKey", () => {
     expect(env.oidc.cryptoKey).toBe(readFileSync(path.join(dataDir, DEV_CRYPTO_KEY_FILE), "utf8").trim());
   });
 });
+
+describe("EXTERNAL_OIDC_* (sign-in through an upstream OpenID provider)", () => {
+  const EXTERNAL = {
+    EXTERNAL_OIDC_ISSUER_URL: "https://accounts.google.com/",
+    EXTERNAL_OIDC_CLIENT_ID: "hisob-client",
+    EXTERNAL_OIDC_CLIENT_SECRET: "upstream-secret",
+  };
+
+  it("is off when none is set", () => {
+    expect(loadEnv({}).externalOidc).toBeUndefined();
+  });
+
+  it("needs issuer, client id and secret together; names Google's issuer Google; our callback is the redirect URI", () => {
+    expect(loadEnv({ ...EXTERNAL, OIDC_ISSUER_URL: "https://id.example.com" }).externalOidc).toEqual({
+      issuerUrl: "https://accounts.google.com",
+      clientId: "hisob-client",
+      clientSecret: "upstream-secret",
+      name: "Google",
+      redirectUri: "https://id.example.com/auth/external/callback",
+    });
+    expect(loadEnv({ ...EXTERNAL, EXTERNAL_OIDC_ISSUER_URL: "https://sso.firm.uz" }).externalOidc?.name).toBe(
+      "sso.firm.uz",
+    );
+    expect(loadEnv({ ...EXTERNAL, EXTERNAL_OIDC_NAME: "Firm SSO" }).externalOidc?.name).toBe("Firm SSO");
+  });
+
+  it("refuses a half configuration, naming what is missing and never echoing the secret", () => {
+    const error = envError({ EXTERNAL_OIDC_CLIENT_SECRET: "upstream-secret" });
+    expect(error.issues).toEqual([
+      {
+        variable: "EXTERNAL_OIDC_ISSUER_URL",
+        message: "is required when EXTERNAL_OIDC_CLIENT_SECRET is set",
+      },
+      { variable: "EXTERNAL_OIDC_CLIENT_ID", message: "is required when EXTERNAL_OIDC_CLIENT_SECRET is set" },
+    ]);
+    expect(error.message).not.toContain("upstream-secret");
+    expect(envError({ EXTERNAL_OIDC_NAME: "SSO" }).issues.map((issue) => issue.variable)).toEqual([
+      "EXTERNAL_OIDC_ISSUER_URL",
+      "EXTERNAL_OIDC_CLIENT_ID",
+      "EXTERNAL_OIDC_CLIENT_SECRET",
+    ]);
+  });
+
+  it("refuses a malformed issuer, an http issuer in production and a label with control characters", () => {
+    expect(
+      envError({ ...EXTERNAL, EXTERNAL_OIDC_ISSUER_URL: "accounts.google.com" }).issues[0]?.variable,
+    ).toBe("EXTERNAL_OIDC_ISSUER_URL");
+    expect(
+      envError({ ...PRODUCTION, ...EXTERNAL, EXTERNAL_OIDC_ISSUER_URL: "http://sso.firm.uz" }).issues,
+    ).toEqual([
+      { variable: "EXTERNAL_OIDC_ISSUER_URL", message: "must be an https:// URL when NODE_ENV=production" },
+    ]);
+    expect(envError({ ...EXTERNAL, EXTERNAL_OIDC_NAME: "a\u0007b" }).issues).toEqual([
+      { variable: "EXTERNAL_OIDC_NAME", message: "must be at most 40 printable characters" },
+    ]);
+  });
+});

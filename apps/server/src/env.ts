@@ -51,6 +51,22 @@ export type Env = {
     userinfo: number;
     keys: number;
   };
+  /**
+   * Sign-in through an upstream OpenID provider (`googleAuthenticate`, the login page's button); undefined
+   * when EXTERNAL_OIDC_* is not set.
+   */
+  externalOidc:
+    | {
+        /** The upstream issuer, no trailing slash (e.g. https://accounts.google.com). */
+        issuerUrl: string;
+        clientId: string;
+        clientSecret: string;
+        /** Shown on the button: "Sign in with <name>". */
+        name: string;
+        /** Ours, registered at the upstream: `<OIDC_ISSUER_URL>/auth/external/callback`. */
+        redirectUri: string;
+      }
+    | undefined;
   graphql: {
     /** Serve the GraphiQL IDE at /graphql (default: on except in production). */
     graphiql: boolean;
@@ -233,6 +249,14 @@ const shape = {
   OIDC_RATE_LIMIT_KEYS: positiveInteger(),
   OIDC_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
   OIDC_ALLOWED_ORIGINS: originList(),
+  EXTERNAL_OIDC_ISSUER_URL: issuerUrl(),
+  EXTERNAL_OIDC_CLIENT_ID: nonEmpty(),
+  EXTERNAL_OIDC_CLIENT_SECRET: nonEmpty(),
+  EXTERNAL_OIDC_NAME: variable((raw) =>
+    raw.length <= 40 && !/\p{Cc}/u.test(raw)
+      ? ok(raw)
+      : bad<string>("must be at most 40 printable characters"),
+  ),
   GRAPHIQL_ENABLED: boolean(),
   GRAPHQL_RATE_LIMIT: positiveInteger(),
   GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
@@ -282,12 +306,36 @@ const ZEnv = z
         }
         if (vars.ADMIN_PASSWORD !== undefined) requireVariable("ADMIN_EMAIL", "when ADMIN_PASSWORD is set");
         if (vars.ADMIN_EMAIL !== undefined) requireVariable("ADMIN_PASSWORD", "when ADMIN_EMAIL is set");
+        // The external sign-in is all or nothing: a half-configured provider is a typo, not a choice.
+        const external = [
+          "EXTERNAL_OIDC_ISSUER_URL",
+          "EXTERNAL_OIDC_CLIENT_ID",
+          "EXTERNAL_OIDC_CLIENT_SECRET",
+        ] as const;
+        const externalSet = external.filter((name) => vars[name] !== undefined);
+        if (externalSet.length > 0 || vars.EXTERNAL_OIDC_NAME !== undefined) {
+          for (const name of external)
+            requireVariable(name, `when ${externalSet[0] ?? "EXTERNAL_OIDC_NAME"} is set`);
+        }
+        if (vars.NODE_ENV === "production" && vars.EXTERNAL_OIDC_ISSUER_URL?.startsWith("http://")) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["EXTERNAL_OIDC_ISSUER_URL"],
+            message: "must be an https:// URL when NODE_ENV=production",
+          });
+        }
       },
       // Run even when single fields failed, so one boot lists every problem.
       { when: (payload) => typeof payload.value === "object" && payload.value !== null },
     ),
   )
   .transform((vars) => toEnv(vars));
+
+/** The button's default label: Google for Google's issuer, else the issuer's host. */
+const externalProviderName = (issuer: string): string => {
+  const host = new URL(issuer).hostname;
+  return host === "accounts.google.com" ? "Google" : host;
+};
 
 const toEnv = (vars: TEnvVariables): Env => {
   const nodeEnv = vars.NODE_ENV ?? "development";
@@ -338,6 +386,18 @@ const toEnv = (vars: TEnvVariables): Env => {
       userinfo: vars.OIDC_RATE_LIMIT_USERINFO ?? 200,
       keys: vars.OIDC_RATE_LIMIT_KEYS ?? 500,
     },
+    externalOidc:
+      vars.EXTERNAL_OIDC_ISSUER_URL !== undefined &&
+      vars.EXTERNAL_OIDC_CLIENT_ID !== undefined &&
+      vars.EXTERNAL_OIDC_CLIENT_SECRET !== undefined
+        ? {
+            issuerUrl: vars.EXTERNAL_OIDC_ISSUER_URL,
+            clientId: vars.EXTERNAL_OIDC_CLIENT_ID,
+            clientSecret: vars.EXTERNAL_OIDC_CLIENT_SECRET,
+            name: vars.EXTERNAL_OIDC_NAME ?? externalProviderName(vars.EXTERNAL_OIDC_ISSUER_URL),
+            redirectUri: `${issuerUrl}/auth/external/callback`,
+          }
+        : undefined,
     graphql: {
       graphiql: vars.GRAPHIQL_ENABLED ?? !isProduction,
       rateLimit: vars.GRAPHQL_RATE_LIMIT ?? 1000,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { coreOperations } from "@hisob/core";
 import { financeOperations } from "@hisob/finance";
-import type { Clock } from "@hisob/kernel";
+import { type Clock, systemClock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import Fastify, {
   type FastifyBaseLogger,
@@ -15,8 +15,11 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppServices } from "./app-services";
 import type { Env } from "./env";
+import { createExternalSignIn, type ExternalSignIn } from "./external-sign-in/external-sign-in";
+import { externalSignInRoutes } from "./external-sign-in/external-sign-in.routes";
 import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.routes";
 import { registerAuthContext } from "./http/auth-context";
+import { desktopCors } from "./http/desktop-cors";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { registerOperationRoutes } from "./http/operation-routes";
@@ -111,9 +114,19 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
 /** Every API route, behind one context hook (cookie or bearer → TenantContext; CSRF rules). */
 const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDeps) => {
   const { env, oidc, clock } = deps;
+  const externalSignIn = createConfiguredExternalSignIn(app, services, env, clock);
+  // Before authentication: a CORS preflight carries no credentials.
+  await app.register(desktopCors);
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
-  await app.register(loginRoutes, { services, issuerUrl: env.oidc.issuerUrl });
+  await app.register(loginRoutes, {
+    services,
+    issuerUrl: env.oidc.issuerUrl,
+    ...(externalSignIn ? { external: { name: externalSignIn.name } } : {}),
+  });
+  if (externalSignIn) {
+    await app.register(externalSignInRoutes, { externalSignIn, issuerUrl: env.oidc.issuerUrl });
+  }
   await app.register(usersRoutes, { services });
   await app.register(rolesRoutes, { services });
   await app.register(groupsRoutes, { services });
@@ -128,7 +141,34 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   );
   await app.register(trpcRoutes, { services });
   await app.register(webAppsRoutes, { apps: deps.webApps });
-  await app.register(graphqlRoutes, { services, env, events: deps.events, clock, ...deps.graphql });
+  await app.register(graphqlRoutes, {
+    services,
+    env,
+    events: deps.events,
+    clock,
+    externalSignIn,
+    ...deps.graphql,
+  });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
   if (oidc) await app.register(oidcAdminRoutes, { oidc });
+};
+
+/** The upstream OpenID sign-in when EXTERNAL_OIDC_* is set (it seals its flow cookie with OIDC_CRYPTO_KEY). */
+const createConfiguredExternalSignIn = (
+  app: App,
+  services: AppServices,
+  env: Env,
+  clock: Clock | undefined,
+): ExternalSignIn | undefined => {
+  if (!env.externalOidc) return undefined;
+  const cryptoKey = env.oidc.cryptoKey;
+  if (!cryptoKey)
+    throw new Error("external sign-in needs OIDC_CRYPTO_KEY (resolve the development key first)");
+  return createExternalSignIn({
+    config: env.externalOidc,
+    cryptoKey,
+    auth: services.auth,
+    clock: clock ?? systemClock,
+    log: app.log,
+  });
 };

@@ -10,7 +10,16 @@ export { createLoaders, type Loaders } from "./loaders";
 export { GRAPHQL_MODULES } from "./modules";
 export { toSessionDeleted } from "./modules/core.graphql";
 export { createMemoryPubSub, iterateTopic, type PubSub, sessionDeletedTopic } from "./pubsub";
-export { createRegistry, type GraphqlModule, type GraphqlRegistry } from "./registry";
+export {
+  loadRecord,
+  mergeResolvers,
+  type RecordListArgs,
+  type RecordSdlOptions,
+  recordListQuery,
+  recordResolvers,
+  recordSdl,
+} from "./records";
+export { createRegistry, type EventSource, type GraphqlModule, type GraphqlRegistry } from "./registry";
 export { Int64Scalar, TimeScalar } from "./scalars";
 export { printServedSchema, SDL_PATH } from "./sdl";
 export { bridgeSessionEvents } from "./session-events";

@@ -1,6 +1,8 @@
+import type { EventHandler } from "@hisob/kernel";
 import type { GraphQLScalarType } from "graphql";
 import { createSchema } from "graphql-yoga";
 import type { GraphqlContext } from "./context";
+import type { PubSub } from "./pubsub";
 import { FilterValueScalar, Int64Scalar, TimeScalar } from "./scalars";
 
 /* biome-ignore lint/suspicious/noExplicitAny: resolver maps are checked by the schema, not by TypeScript */
@@ -16,7 +18,15 @@ export type GraphqlModule = {
   name: string;
   typeDefs: string;
   resolvers: Record<string, Record<string, Resolver> | GraphQLScalarType>;
+  /**
+   * Domain events (from the outbox, after commit) → pub/sub topics of the module's subscriptions. The host
+   * calls it once at start; it returns the function that stops listening.
+   */
+  bridgeEvents?: (events: EventSource, pubsub: PubSub) => () => void;
 };
+
+/** Where committed domain events come from (the outbox). */
+export type EventSource = { subscribe(type: string, handler: EventHandler): () => void };
 
 /** The root types and shared scalars every module builds on. */
 const BASE_TYPE_DEFS = /* GraphQL */ `

@@ -1,6 +1,12 @@
-import { type Plugin, usePayloadFormatter } from "@envelop/core";
+import { handleStreamOrSingleExecutionResult, type Plugin, usePayloadFormatter } from "@envelop/core";
 import { EnvelopArmor } from "@escape.tech/graphql-armor";
-import { type DefinitionNode, GraphQLError, type GraphQLSchema, type ValidationContext } from "graphql";
+import {
+  type DefinitionNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  type ValidationContext,
+} from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type { GraphqlContext, GraphqlRequestContext, GraphqlServices } from "./context";
 import { documentError, type ErrorMappingOptions, mapExecutionError } from "./errors";
@@ -30,9 +36,12 @@ const reasonOf = (message: string): string => {
   return "graphql.invalid_document";
 };
 
-/** Maps every error of a result (execution, validation, limits) through the one mapping. */
-const mapResultErrors = (options: ErrorMappingOptions): Plugin<GraphqlContext> =>
-  usePayloadFormatter((result, args) => {
+/**
+ * Maps every error of a result (execution, validation, limits) through the one mapping — subscriptions
+ * too (envelop's usePayloadFormatter covers execution only): a refused subscribe and each event's errors.
+ */
+const mapResultErrors = (options: ErrorMappingOptions): Plugin<GraphqlContext> => {
+  const format = (result: ExecutionResult, args: { contextValue: unknown }): ExecutionResult | false => {
     if (!result.errors?.length) return false;
     const context = args.contextValue as GraphqlContext;
     return {
@@ -45,7 +54,19 @@ const mapResultErrors = (options: ErrorMappingOptions): Plugin<GraphqlContext> =
         ),
       ),
     };
-  }) as Plugin<GraphqlContext>;
+  };
+  const formatter = usePayloadFormatter(format) as Plugin<GraphqlContext>;
+  return {
+    ...formatter,
+    onSubscribe: () => ({
+      onSubscribeResult: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, ({ args, result, setResult }) => {
+          const mapped = format(result, args);
+          if (mapped !== false) setResult(mapped);
+        }),
+    }),
+  };
+};
 
 /** Parse and validation errors (including graphql-armor's limits) as VALIDATION_ERROR with a reason. */
 const mapDocumentErrors = (): Plugin<GraphqlContext> => ({

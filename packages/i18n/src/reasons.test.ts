@@ -40,11 +40,14 @@ const sourceFiles = (dir: string): string[] =>
     return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
   });
 
+const BROWSER_WORKSPACES = ["ui", "desktop", "admin"];
+
 const reasonsInSource = (): string[] => {
   const found = new Set<string>();
   for (const area of ["packages", "apps"]) {
     for (const workspace of readdirSync(join(ROOT, area), { withFileTypes: true })) {
-      if (!workspace.isDirectory()) continue;
+      // The apps' own client-side reasons (network down, …) carry their own texts in the UI's catalogue.
+      if (!workspace.isDirectory() || BROWSER_WORKSPACES.includes(workspace.name)) continue;
       const src = join(ROOT, area, workspace.name, "src");
       let files: string[];
       try {

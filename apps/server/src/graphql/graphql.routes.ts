@@ -20,6 +20,8 @@ import { renderGraphiQL } from "graphql-yoga";
 import type { Redis } from "ioredis";
 import type { AppServices } from "../app-services";
 import type { Env } from "../env";
+import type { ExternalSignIn } from "../external-sign-in/external-sign-in";
+import { setFlowCookie } from "../external-sign-in/external-sign-in.routes";
 import {
   bearerOf,
   clearSessionCookie,
@@ -35,6 +37,7 @@ import {
   RATE_LIMIT_HEADERS,
   type WindowCounter,
 } from "../http/oidc-rate-limit";
+import { safeNextPath } from "../pages/form-security";
 import { connectRedis } from "../redis";
 import type { App } from "../server";
 import { createRedisPubSub } from "./redis-pubsub";
@@ -60,6 +63,8 @@ export type GraphqlRoutesOptions = {
   /** Tests lower the limits (timeout, cost) or add modules (a slow field). */
   limits?: Partial<GraphqlLimits> | undefined;
   extraModules?: readonly GraphqlModule[] | undefined;
+  /** Sign-in through the upstream OpenID provider, when configured (`googleAuthenticate`). */
+  externalSignIn?: ExternalSignIn | undefined;
   /** Exposes the pub/sub (tests wait for a subscription to be listening). */
   onPubSub?: ((pubsub: PubSub) => void) | undefined;
 };
@@ -130,7 +135,17 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const clock = options.clock ?? systemClock;
 
   const pubsub = env.redis.url ? await createRedisPubSub(env.redis.url, app.log) : createMemoryPubSub();
-  const unbridge = options.events ? bridgeSessionEvents(options.events, pubsub) : () => {};
+  const modules = [...GRAPHQL_MODULES, ...(options.extraModules ?? [])];
+  const { events } = options;
+  const unbridges = events
+    ? [
+        bridgeSessionEvents(events, pubsub),
+        ...modules.flatMap((module) => (module.bridgeEvents ? [module.bridgeEvents(events, pubsub)] : [])),
+      ]
+    : [];
+  const unbridge = () => {
+    for (const stop of unbridges) stop();
+  };
   options.onPubSub?.(pubsub);
 
   let counter: WindowCounter;
@@ -152,7 +167,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   });
 
   const registry = createRegistry();
-  for (const module of [...GRAPHQL_MODULES, ...(options.extraModules ?? [])]) registry.register(module);
+  for (const module of modules) registry.register(module);
   const { yoga, limits } = createGraphqlServer({
     registry,
     services,
@@ -220,6 +235,24 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       },
       executed: { operations: new Set() },
     };
+    const { externalSignIn } = options;
+    if (externalSignIn) {
+      context.externalSignIn = {
+        provider: externalSignIn.name,
+        start: async (next) => {
+          // The flow cookie binds the sign-in to this browser; a WebSocket has no response to carry it.
+          if (!reply) {
+            throw new AppError("VALIDATION_ERROR", {
+              reason: "auth.external_needs_http",
+              message: "Start the external sign-in over HTTP: the browser must receive its cookie",
+            });
+          }
+          const started = await externalSignIn.start({ next: safeNextPath(next), locale: context.locale });
+          setFlowCookie(reply, started.cookie, secure);
+          return { url: started.url, expiresAt: started.expiresAt };
+        },
+      };
+    }
     return context;
   };
 

@@ -17,6 +17,9 @@ input{display:block;width:100%;margin:0 0 1rem;padding:.625rem .75rem;border:1px
 button{width:100%;margin-top:.5rem;padding:.7rem 1rem;border:0;border-radius:.375rem;background:var(--brand);color:#fff;font:inherit;font-weight:600;cursor:pointer}
 button:hover{background:var(--brand-dark)}
 a{color:var(--brand)}
+.separator{margin:1rem 0 .5rem;text-align:center;font-size:.875rem}
+a.button{display:block;padding:.65rem 1rem;border:1px solid var(--brand);border-radius:.375rem;text-align:center;font-weight:600;text-decoration:none}
+a.button:hover{background:#eef4fb}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 nav{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #d9e2ec}
 nav ul{display:flex;flex-wrap:wrap;justify-content:center;gap:.5rem 1.25rem;margin:0;padding:0;list-style:none}

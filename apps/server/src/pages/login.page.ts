@@ -19,6 +19,8 @@ export type LoginPageInput = {
   action?: string | undefined;
   /** The language switcher's link for `locale`; default: this page with `ui_locales`. */
   localeHref?: ((locale: Locale) => string) | undefined;
+  /** Sign-in through the configured upstream provider: a "Sign in with <name>" link to `href`. */
+  external?: { name: string; href: string } | undefined;
 };
 
 // The form's own fields; a hidden field must not shadow them.
@@ -72,6 +74,12 @@ ${Object.entries(input.hiddenFields ?? {})
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${focusPassword ? html` autofocus` : ""}${described}>
 <button type="submit">${t(locale, "login.submit")}</button>
 </form>
+${
+  input.external
+    ? html`<p class="separator">${t(locale, "login.or")}</p>
+<a class="button secondary" href="${input.external.href}">${t(locale, "login.external", { provider: input.external.name })}</a>`
+    : ""
+}
 ${languageSwitcher(locale, input.localeHref ?? defaultLocaleHref(action, next))}
 </main>`,
   });

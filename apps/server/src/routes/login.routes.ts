@@ -5,6 +5,7 @@ import { AppError, isAppError, type Locale } from "@hisob/kernel";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { startHref } from "../external-sign-in/external-sign-in.routes";
 import {
   bearerOf,
   CSRF_HEADER,
@@ -84,10 +85,12 @@ const loginFailure = (
   }
 };
 
-export const loginRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuerUrl: string }> = async (
-  app,
-  { services, issuerUrl },
-) => {
+export const loginRoutes: FastifyPluginAsyncZod<{
+  services: CoreServices;
+  issuerUrl: string;
+  /** The configured upstream OpenID provider: the page shows "Sign in with <name>". */
+  external?: { name: string };
+}> = async (app, { services, issuerUrl, external }) => {
   // HTML forms post here (and only here and to the OIDC endpoints): form bodies are parsed in this
   // scope alone, so the JSON API (POST /auth/login above all) never accepts what a cross-site form sends.
   await app.register(fastifyFormbody);
@@ -104,7 +107,16 @@ export const loginRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuer
     page: { locale: Locale; next: string; error?: string; email?: string },
   ) => {
     const csrfToken = issueCsrfToken(request, reply, secure(request));
-    return sendPage(reply, status, page.locale, renderLoginPage({ ...page, csrfToken }));
+    return sendPage(
+      reply,
+      status,
+      page.locale,
+      renderLoginPage({
+        ...page,
+        csrfToken,
+        ...(external ? { external: { name: external.name, href: startHref(page.next, page.locale) } } : {}),
+      }),
+    );
   };
 
   app.get("/login", { config: { public: true }, schema: { hide: true } }, async (request, reply) => {

@@ -12,6 +12,40 @@ afterAll(async () => {
   await t?.close();
 });
 
+describe("the desktop app's origin (app://hisob) may call /trpc", () => {
+  it("answers its preflight and its calls with its own origin, no credentials", async () => {
+    const preflight = await t.app.inject({
+      method: "OPTIONS",
+      url: "/trpc/session.me",
+      headers: {
+        origin: "app://hisob",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("app://hisob");
+    expect(preflight.headers["access-control-allow-headers"]).toContain("authorization");
+    expect(preflight.headers["access-control-allow-credentials"]).toBeUndefined();
+    const call = await t.app.inject({
+      url: "/trpc/session.me",
+      headers: { origin: "app://hisob", ...user.headers },
+    });
+    expect(call.statusCode).toBe(200);
+    expect(call.headers["access-control-allow-origin"]).toBe("app://hisob");
+  });
+
+  it("gives no CORS to other origins or other routes", async () => {
+    const other = await t.app.inject({
+      url: "/trpc/session.me",
+      headers: { origin: "https://evil.example", ...user.headers },
+    });
+    expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+    const rest = await t.app.inject({ url: "/account", headers: { origin: "app://hisob", ...user.headers } });
+    expect(rest.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});
+
 describe("/ and the web apps", () => {
   it("sends a browser without a session to the login page, which returns to /app", async () => {
     const reply = await t.app.inject("/");

@@ -64,12 +64,48 @@ const whoSignsIn = (
   ...(client.requestId ? { requestId: client.requestId } : {}),
 });
 
+/** Why an email that an upstream identity provider vouched for cannot sign in here. */
+const externalRefusal = (reason: "auth.external_unknown_user" | "auth.external_account_disabled") =>
+  new AppError("UNAUTHENTICATED", {
+    reason,
+    message:
+      reason === "auth.external_unknown_user"
+        ? "No user with this email exists here"
+        : "This user or their organization is deactivated",
+  });
+
 export const createAuthService = (deps: AuthDeps) => {
   const passwords: PasswordVerifier = deps.passwords ?? {
     verify: verifyPassword,
     verifyDummy: verifyAgainstDummy,
   };
   const lifetimeMs = deps.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS;
+
+  /** A new session of a user who has just proven who they are (password, or an upstream provider). */
+  const openSession = async (
+    candidate: { tenantId: string; userId: string },
+    client: { ip: string; userAgent: string; requestId?: string },
+  ): Promise<LoginResult> => {
+    const token = newSessionToken();
+    const now = deps.clock.now();
+    const session = await deps.db.withTenant(candidate.tenantId, async (tx) => {
+      const created = await tx.session.create({
+        data: {
+          tenantId: candidate.tenantId,
+          userId: candidate.userId,
+          tokenHash: hashToken(token),
+          ip: client.ip.slice(0, 64),
+          userAgent: client.userAgent.slice(0, 512),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + lifetimeMs),
+        },
+        select: { id: true, userId: true, tenantId: true, expiresAt: true, createdAt: true },
+      });
+      await audit(tx, whoSignsIn(candidate, client), "session", created.id, "sign_in");
+      return created;
+    });
+    return { token, session };
+  };
 
   return {
     sessionLifetimeMs: lifetimeMs,
@@ -101,25 +137,24 @@ export const createAuthService = (deps: AuthDeps) => {
         throw invalidCredentials();
       }
       await deps.loginBudget.clear(budgetKey);
-      const token = newSessionToken();
-      const now = deps.clock.now();
-      const session = await deps.db.withTenant(candidate.tenantId, async (tx) => {
-        const created = await tx.session.create({
-          data: {
-            tenantId: candidate.tenantId,
-            userId: candidate.userId,
-            tokenHash: hashToken(token),
-            ip: client.ip.slice(0, 64),
-            userAgent: client.userAgent.slice(0, 512),
-            createdAt: now,
-            expiresAt: new Date(now.getTime() + lifetimeMs),
-          },
-          select: { id: true, userId: true, tenantId: true, expiresAt: true, createdAt: true },
-        });
-        await audit(tx, whoSignsIn(candidate, client), "session", created.id, "sign_in");
-        return created;
-      });
-      return { token, session };
+      return openSession(candidate, client);
+    },
+
+    /**
+     * An email an upstream OpenID provider verified (the caller checked `email_verified`) → a new
+     * session of the platform user with that email. No password and no attempt budget: the upstream
+     * authenticated the person. Unknown emails and disabled users or organizations are refused by name,
+     * since whoever gets here has proven they own the address.
+     */
+    signInWithVerifiedEmail: async (
+      email: string,
+      client: { ip: string; userAgent: string; requestId?: string },
+    ): Promise<LoginResult> => {
+      const candidate = await deps.db.system.findLoginByEmail(email.trim().toLowerCase());
+      if (!candidate) throw externalRefusal("auth.external_unknown_user");
+      if (!candidate.isActive || !candidate.tenantIsActive)
+        throw externalRefusal("auth.external_account_disabled");
+      return openSession(candidate, client);
     },
 
     /** Ends the session behind `token` (no error when it is already gone). */

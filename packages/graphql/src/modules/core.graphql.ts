@@ -65,6 +65,16 @@ const typeDefs = /* GraphQL */ `
     session: Session!
   }
 
+  "Where to send the browser to sign in through the configured upstream OpenID provider."
+  type ExternalAuthorization {
+    "The upstream authorization URL (with state, nonce and a PKCE S256 challenge)."
+    url: String!
+    "The provider's name, e.g. Google."
+    provider: String!
+    "The sign-in must finish before this time."
+    expiresAt: Time!
+  }
+
   type Query {
     "The signed-in user."
     me: User!
@@ -91,6 +101,13 @@ const typeDefs = /* GraphQL */ `
     \`authenticate\` returned. One's own sessions; another user's with \`sessions:delete:all\`.
     """
     deleteSession(token: String!): Boolean!
+    """
+    Starts a sign-in through the configured upstream OpenID provider (Google or another issuer): sets a
+    short-lived flow cookie and returns the URL to send the browser to. The provider sends the browser back
+    to /auth/external/callback, which sets the \`session\` cookie and redirects to \`next\` (a local path;
+    default /account). UNAVAILABLE (auth.external_not_configured) when no provider is configured.
+    """
+    googleAuthenticate(next: String): ExternalAuthorization!
   }
 
   type Subscription {
@@ -198,6 +215,17 @@ export const coreModule: GraphqlModule = {
             createdAt: session.createdAt,
           },
         };
+      },
+      googleAuthenticate: async (_: unknown, args: { next?: string | null }, context: GraphqlContext) => {
+        const external = context.externalSignIn;
+        if (!external) {
+          throw new AppError("UNAVAILABLE", {
+            reason: "auth.external_not_configured",
+            message: "Sign-in through an external identity provider is not configured on this server",
+          });
+        }
+        const started = await external.start(args.next ?? undefined);
+        return { url: started.url, provider: external.provider, expiresAt: started.expiresAt };
       },
       deleteSession: async (_: unknown, args: { token: string }, context: GraphqlContext) => {
         const caller = callerOf(context);

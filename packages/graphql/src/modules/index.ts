@@ -1,6 +1,17 @@
 import type { GraphqlModule } from "../registry";
 import { coreModule } from "./core.graphql";
+import { crmModule } from "./crm.graphql";
 import { financeModule } from "./finance.graphql";
+import { hrmModule } from "./hrm.graphql";
+import { projectsModule } from "./projects.graphql";
+import { warehouseModule } from "./warehouse.graphql";
 
 /** The modules the server serves; a module adds its file and one line here. */
-export const GRAPHQL_MODULES: readonly GraphqlModule[] = [coreModule, financeModule];
+export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
+  coreModule,
+  financeModule,
+  crmModule,
+  warehouseModule,
+  projectsModule,
+  hrmModule,
+];

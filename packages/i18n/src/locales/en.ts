@@ -5,6 +5,43 @@
  */
 export const en = {
   errors: {
+    hrm: {
+      employee_not_found: "Employee not found.",
+      currency_not_selected: "The currency is not one of the organization's currencies.",
+      user_already_employee: "Another employee record is linked to this user.",
+    },
+    projects: {
+      project_not_found: "Project not found.",
+      stage_not_found: "Stage not found.",
+      currency_not_selected: "The currency is not one of the organization's currencies.",
+      end_before_start: "The end date must not be before the start date.",
+      too_many_stages: "A project has at most 200 stages.",
+      reorder_mismatch: "List every stage of the project exactly once.",
+    },
+    warehouse: {
+      currency_not_selected: "The currency is not one of the organization's currencies.",
+      product_not_found: "Product not found.",
+      location_not_found: "Location not found.",
+      order_not_found: "Order not found.",
+      sku_in_finance_inventory:
+        "Finance keeps this SKU as an inventory item with its own quantity; move it to the warehouse first.",
+      sku_taken: "Another product has this SKU.",
+      product_in_use: "Stock or orders refer to this product; it cannot be deleted.",
+      location_code_taken: "Another location has this code.",
+      location_in_use: "Stock or orders refer to this location; it cannot be deleted.",
+      insufficient_stock: "Not enough in stock.",
+      order_wrong_status: "The order is not in a state that allows this.",
+      unit_price_required: "Give a unit price: the product is priced in another currency.",
+      total_too_large: "The order's lines add up to more than can be stored.",
+    },
+    crm: {
+      client_not_found: "Client not found.",
+      counterparty_not_found: "Counterparty not found.",
+      client_in_use: "Chats or projects refer to this client; it cannot be deleted.",
+      chat_not_found: "Chat not found.",
+      chat_has_messages: "The chat has messages; close it instead of deleting it.",
+      chat_closed: "The chat is closed; reopen it to add messages.",
+    },
     auth: {
       unauthenticated: "You need to sign in.",
       forbidden: "You do not have permission to do this.",
@@ -13,6 +50,23 @@ export const en = {
       csrf_required: "This request must be sent as JSON or with the x-csrf-token header.",
       unsupported_scheme: "Unsupported authorization scheme. Use a Bearer token.",
       cannot_grant: "You cannot grant permissions you do not hold yourself.",
+      external_not_configured:
+        "Sign-in through an external identity provider is not configured on this server.",
+      external_needs_http: "Start the external sign-in over HTTP: the browser must receive its cookie.",
+      external_unavailable: "The external identity provider cannot be reached. Try again later.",
+      external_flow_missing: "The sign-in expired or was started in another browser. Please start it again.",
+      external_state_mismatch:
+        "The sign-in response does not match the sign-in this browser started. Please start again.",
+      external_denied: "The identity provider did not sign you in.",
+      external_nonce_mismatch:
+        "The identity provider's answer was not issued for this sign-in. Please start again.",
+      external_failed: "The identity provider's answer could not be verified. Please start again.",
+      external_no_email: "The identity provider did not give an email address.",
+      external_email_unverified:
+        "The identity provider has not verified this email address, so it cannot be used to sign in.",
+      external_unknown_user:
+        "There is no user with this email address. Ask your administrator to create one.",
+      external_account_disabled: "This user or their organization is deactivated.",
     },
     validation: {
       invalid: "validation error",
@@ -184,6 +238,13 @@ export const en = {
    * the exact text the code produces, `{{name}}` standing for a value that is carried over verbatim.
    */
   issues: {
+    lowercase_word: "must be a lowercase word like user or sign_in",
+    stages_exactly_once: "must list every stage of the project exactly once",
+    code_chars: "must contain only letters, digits and . _ -",
+    letters_digits_dashes: "must contain only letters, digits and dashes",
+    unit_price_other_currency:
+      "is required: the product is priced in {{productCurrency}}, the order is in {{orderCurrency}}",
+    sum_too_large: "add up to more than can be stored",
     required: "is required",
     not_allowed: "is not allowed",
     invalid: "is invalid",
@@ -434,6 +495,8 @@ export const en = {
     password: "Password",
     submit: "Sign in",
     language: "Language",
+    or: "or",
+    external: "Sign in with {{provider}}",
     error: {
       invalid_credentials: "Invalid email or password",
       too_many_attempts: "Too many failed attempts. Try again in {{minutes}} min.",

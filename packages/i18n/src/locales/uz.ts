@@ -3,6 +3,43 @@ import type { Messages } from "../messages";
 // Uzbek in Latin script: o‘ and g‘ with U+2018, the tutuq belgisi (ma’lumot) with U+2019.
 export const uz: Messages = {
   errors: {
+    hrm: {
+      employee_not_found: "Xodim topilmadi.",
+      currency_not_selected: "Bu valyuta tashkilot valyutalari qatorida yo‘q.",
+      user_already_employee: "Bu foydalanuvchiga boshqa xodim yozuvi bog‘langan.",
+    },
+    projects: {
+      project_not_found: "Loyiha topilmadi.",
+      stage_not_found: "Bosqich topilmadi.",
+      currency_not_selected: "Bu valyuta tashkilot valyutalari qatorida yo‘q.",
+      end_before_start: "Tugash sanasi boshlanish sanasidan oldin bo‘lishi mumkin emas.",
+      too_many_stages: "Loyihada ko‘pi bilan 200 ta bosqich bo‘ladi.",
+      reorder_mismatch: "Loyihaning har bir bosqichini aynan bir marta ko‘rsating.",
+    },
+    warehouse: {
+      currency_not_selected: "Bu valyuta tashkilot valyutalari qatorida yo‘q.",
+      product_not_found: "Mahsulot topilmadi.",
+      location_not_found: "Ombor topilmadi.",
+      order_not_found: "Buyurtma topilmadi.",
+      sku_in_finance_inventory:
+        "Bu artikul moliya bo‘limida o‘z miqdori bilan tovar-moddiy qiymat sifatida yuritiladi; avval uni omborga o‘tkazing.",
+      sku_taken: "Bu artikulli mahsulot allaqachon bor.",
+      product_in_use: "Bu mahsulotga qoldiqlar yoki buyurtmalar bog‘langan; uni o‘chirib bo‘lmaydi.",
+      location_code_taken: "Bu kodli ombor allaqachon bor.",
+      location_in_use: "Bu omborga qoldiqlar yoki buyurtmalar bog‘langan; uni o‘chirib bo‘lmaydi.",
+      insufficient_stock: "Omborda yetarli emas.",
+      order_wrong_status: "Buyurtma holati bunga ruxsat bermaydi.",
+      unit_price_required: "Birlik narxini kiriting: mahsulot narxi boshqa valyutada.",
+      total_too_large: "Buyurtma qatorlari summasi juda katta.",
+    },
+    crm: {
+      client_not_found: "Mijoz topilmadi.",
+      counterparty_not_found: "Kontragent topilmadi.",
+      client_in_use: "Bu mijozga chatlar yoki loyihalar bog‘langan; uni o‘chirib bo‘lmaydi.",
+      chat_not_found: "Chat topilmadi.",
+      chat_has_messages: "Chatda xabarlar bor; uni o‘chirish o‘rniga yoping.",
+      chat_closed: "Chat yopilgan; xabar qo‘shish uchun uni qayta oching.",
+    },
     auth: {
       unauthenticated: "Tizimga kirishingiz kerak.",
       forbidden: "Bu amalni bajarish uchun huquqingiz yo‘q.",
@@ -11,6 +48,21 @@ export const uz: Messages = {
       csrf_required: "So‘rov JSON formatida yoki x-csrf-token sarlavhasi bilan yuborilishi kerak.",
       unsupported_scheme: "Avtorizatsiya sxemasi qo‘llab-quvvatlanmaydi. Bearer tokenidan foydalaning.",
       cannot_grant: "O‘zingizda yo‘q huquqlarni boshqalarga bera olmaysiz.",
+      external_not_configured: "Bu serverda tashqi identifikatsiya provayderi orqali kirish sozlanmagan.",
+      external_needs_http: "Tashqi kirishni HTTP orqali boshlang: brauzer o‘z cookie faylini olishi kerak.",
+      external_unavailable: "Tashqi identifikatsiya provayderiga ulanib bo‘lmadi. Keyinroq urinib ko‘ring.",
+      external_flow_missing: "Kirish muddati tugadi yoki u boshqa brauzerda boshlangan. Qaytadan boshlang.",
+      external_state_mismatch: "Javob ushbu brauzerda boshlangan kirishga mos kelmaydi. Qaytadan boshlang.",
+      external_denied: "Identifikatsiya provayderi sizni tizimga kiritmadi.",
+      external_nonce_mismatch:
+        "Identifikatsiya provayderining javobi bu kirish uchun berilmagan. Qaytadan boshlang.",
+      external_failed: "Identifikatsiya provayderining javobini tekshirib bo‘lmadi. Qaytadan boshlang.",
+      external_no_email: "Identifikatsiya provayderi elektron pochta manzilini bermadi.",
+      external_email_unverified:
+        "Identifikatsiya provayderi bu elektron pochta manzilini tasdiqlamagan, shuning uchun u bilan kirib bo‘lmaydi.",
+      external_unknown_user:
+        "Bu elektron pochta manzilli foydalanuvchi yo‘q. Administratordan uni yaratishni so‘rang.",
+      external_account_disabled: "Bu foydalanuvchi yoki uning tashkiloti faolsizlantirilgan.",
     },
     validation: {
       invalid: "Kiritilgan ma’lumotlarda xato",
@@ -190,6 +242,13 @@ export const uz: Messages = {
     },
   },
   issues: {
+    lowercase_word: "kichik lotin harflaridagi so‘z bo‘lishi kerak, masalan user yoki sign_in",
+    stages_exactly_once: "loyihaning har bir bosqichini aynan bir marta ko‘rsatishi kerak",
+    code_chars: "faqat harflar, raqamlar va . _ - bo‘lishi mumkin",
+    letters_digits_dashes: "faqat harflar, raqamlar va chiziqchalar bo‘lishi mumkin",
+    unit_price_other_currency:
+      "majburiy: mahsulot narxi {{productCurrency}} da, buyurtma {{orderCurrency}} da",
+    sum_too_large: "yig‘indisi saqlash mumkin bo‘lgandan katta",
     required: "to‘ldirilishi shart",
     not_allowed: "ruxsat etilmagan",
     invalid: "noto‘g‘ri",
@@ -442,6 +501,8 @@ export const uz: Messages = {
     password: "Parol",
     submit: "Kirish",
     language: "Til",
+    or: "yoki",
+    external: "{{provider}} orqali kirish",
     error: {
       invalid_credentials: "Elektron pochta yoki parol noto‘g‘ri",
       too_many_attempts:

@@ -1,0 +1,25 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "electron-vite";
+
+// The desktop build (`npm run build:desktop -w @hisob/desktop`): main, the sandboxed preload (one
+// CommonJS file that only requires "electron"), and the same renderer the server serves at /app.
+export default defineConfig({
+  main: {
+    build: { outDir: "dist/electron/main", rollupOptions: { input: "src/main/index.ts" } },
+  },
+  preload: {
+    build: {
+      outDir: "dist/electron/preload",
+      rollupOptions: {
+        input: "src/preload/index.ts",
+        output: { format: "cjs", entryFileNames: "[name].cjs" },
+      },
+    },
+  },
+  renderer: {
+    root: "src/renderer",
+    base: "/app/",
+    plugins: [react()],
+    build: { outDir: "dist/electron/renderer", rollupOptions: { input: "src/renderer/index.html" } },
+  },
+});

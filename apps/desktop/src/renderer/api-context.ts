@@ -1,0 +1,62 @@
+import type { ApiClient, Locale } from "@hisob/ui";
+import { formatMoney } from "@hisob/ui";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { createContext, useContext } from "react";
+
+export const ApiContext = createContext<ApiClient | null>(null);
+
+export const useApi = (): ApiClient => {
+  const api = useContext(ApiContext);
+  if (!api) throw new Error("useApi outside ApiContext");
+  return api;
+};
+
+/** Query keys by what they show: a posting invalidates every view of money. */
+export const KEYS = {
+  me: ["me"],
+  currencies: ["currencies"],
+  accounts: ["accounts"],
+  statement: ["statement"],
+  payments: ["payments"],
+  expenses: ["expenses"],
+  reports: ["reports"],
+  debts: ["debts"],
+} as const;
+
+/** What a posting (payment, expense, transfer, exchange, or its edit or deletion) changes. */
+export const invalidateMoney = (client: QueryClient) =>
+  Promise.all(
+    [KEYS.accounts, KEYS.statement, KEYS.payments, KEYS.expenses, KEYS.reports, KEYS.debts].map((queryKey) =>
+      client.invalidateQueries({ queryKey }),
+    ),
+  );
+
+export const useCurrencies = () => {
+  const api = useApi();
+  return useQuery({
+    queryKey: KEYS.currencies,
+    queryFn: () => api.currencies.selected.query(),
+    staleTime: 5 * 60_000,
+  });
+};
+
+/** Digits after the point per currency code (2 when unknown: the ISO default). */
+export const useMinorUnits = () => {
+  const currencies = useCurrencies();
+  return (code: string) => currencies.data?.find((currency) => currency.code === code)?.minorUnits ?? 2;
+};
+
+/** Every account (an organization has tens, not thousands): for pickers and the dashboard. */
+export const useAllAccounts = () => {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...KEYS.accounts, "all"],
+    queryFn: () => api.accounts.list.query({ limit: 100, sortBy: "name", order: "asc" }),
+  });
+};
+
+export const useMoney = (locale: Locale) => {
+  const minorUnits = useMinorUnits();
+  return (minor: string | bigint, currency: string) =>
+    formatMoney(minor, currency, minorUnits(currency), locale);
+};

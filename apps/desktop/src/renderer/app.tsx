@@ -1,0 +1,209 @@
+import {
+  AppFrame,
+  createApiClient,
+  createI18n,
+  describeFailure,
+  I18nProvider,
+  isLocale,
+  type Locale,
+  useLocale,
+} from "@hisob/ui";
+import {
+  QueryClient,
+  QueryClientProvider,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { App as AntApp, Button, Result, Spin } from "antd";
+import type { i18n as I18n } from "i18next";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from "react-router-dom";
+import { z } from "zod";
+import type { HisobBridge, SessionInfo } from "../shared/bridge";
+import { ApiContext, KEYS, useApi } from "./api-context";
+import { APP_MESSAGES } from "./locales";
+import { AccountDetailScreen } from "./screens/account-detail";
+import { AccountsScreen } from "./screens/accounts";
+import { DashboardScreen } from "./screens/dashboard";
+import { DocumentsScreen } from "./screens/documents";
+import { TransfersScreen } from "./screens/transfers";
+
+const ZOD_LOCALES = { en: z.locales.en, ru: z.locales.ru, uz: z.locales.uz };
+
+/** Client-side checks (the server's schemas) speak the user's language too. */
+const useZodLocale = (locale: Locale) => {
+  useEffect(() => {
+    z.config(ZOD_LOCALES[locale]());
+  }, [locale]);
+};
+
+type Start =
+  | { state: "starting" }
+  | { state: "signed-in"; session: SessionInfo }
+  | { state: "failed"; message: string };
+
+/** Signs in (or resumes the session) through the bridge, then shows the app. */
+export const Root = ({ bridge, i18n }: { bridge: HisobBridge; i18n: I18n }) => {
+  const [start, setStart] = useState<Start>({ state: "starting" });
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        const session = (await bridge.restoreSession()) ?? (await bridge.signIn());
+        if (!cancelled && session) setStart({ state: "signed-in", session });
+      } catch (error) {
+        if (!cancelled)
+          setStart({ state: "failed", message: error instanceof Error ? error.message : String(error) });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [bridge]);
+
+  return (
+    <I18nProvider i18n={i18n}>
+      <AntApp>
+        {start.state === "signed-in" ? (
+          <SignedIn bridge={bridge} session={start.session} />
+        ) : start.state === "failed" ? (
+          <SignInFailed message={start.message} onRetry={() => void bridge.signIn()} />
+        ) : (
+          <Starting />
+        )}
+      </AntApp>
+    </I18nProvider>
+  );
+};
+
+const Starting = () => {
+  const { t } = useTranslation();
+  return (
+    <output style={{ display: "grid", placeItems: "center", minHeight: "100vh" }}>
+      <Spin size="large" description={t("signIn.title")} />
+    </output>
+  );
+};
+
+const SignInFailed = ({ message, onRetry }: { message: string; onRetry: () => void }) => {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="warning"
+      title={t("signIn.failed")}
+      subTitle={message}
+      extra={
+        <Button type="primary" onClick={onRetry}>
+          {t("ui:signInAgain")}
+        </Button>
+      }
+    />
+  );
+};
+
+const SignedIn = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 },
+        },
+      }),
+  );
+  const [serverUrl, setServerUrl] = useState<string | null>(null);
+  useEffect(() => {
+    void bridge.serverUrl().then((url) => setServerUrl(bridge.host === "browser" ? "" : url));
+  }, [bridge]);
+  const api = useMemo(
+    () =>
+      serverUrl === null
+        ? null
+        : createApiClient({
+            baseUrl: serverUrl,
+            accessToken: () => bridge.accessToken(),
+          }),
+    [bridge, serverUrl],
+  );
+  if (!api) return <Starting />;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ApiContext.Provider value={api}>
+        <BrowserRouter basename="/app">
+          <Shell bridge={bridge} session={session} />
+        </BrowserRouter>
+      </ApiContext.Provider>
+    </QueryClientProvider>
+  );
+};
+
+const NAV = [
+  { key: "dashboard", href: "/" },
+  { key: "accounts", href: "/accounts" },
+  { key: "payments", href: "/payments" },
+  { key: "expenses", href: "/expenses" },
+  { key: "transfers", href: "/transfers" },
+] as const;
+
+const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
+  const { t, i18n } = useTranslation();
+  const locale = useLocale();
+  useZodLocale(locale);
+  const api = useApi();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
+
+  // The user's saved language wins over the browser's, once, when it is first known.
+  const saved = me.data?.uiLanguage;
+  const applied = useRef(false);
+  useEffect(() => {
+    if (applied.current || !isLocale(saved)) return;
+    applied.current = true;
+    if (saved !== i18n.language) void i18n.changeLanguage(saved);
+  }, [saved, i18n]);
+
+  const queryClient = useQueryClient();
+  const saveLanguage = useMutation({
+    mutationFn: (uiLanguage: Locale) => api.session.update.mutate({ uiLanguage }),
+    onSuccess: (account) => queryClient.setQueryData(KEYS.me, account),
+  });
+  const { message } = AntApp.useApp();
+  const changeLocale = (next: Locale) => {
+    void i18n.changeLanguage(next);
+    saveLanguage.mutate(next, {
+      onError: (error) => void message.error(describeFailure(error, t).message),
+    });
+  };
+
+  const section = location.pathname.split("/")[1] || "dashboard";
+  const user = me.data
+    ? { name: `${me.data.firstName} ${me.data.lastName}`.trim() || me.data.email, email: me.data.email }
+    : { name: session.user.name ?? session.user.email ?? "", email: session.user.email ?? "" };
+  return (
+    <AppFrame
+      appName={t("appName")}
+      organization={me.data?.tenant.name ?? ""}
+      user={user}
+      nav={NAV.map((item) => ({ key: item.key, href: `/app${item.href}`, label: t(`nav.${item.key}`) }))}
+      selectedKey={section}
+      onNavigate={(href) => navigate(href.slice("/app".length) || "/")}
+      locale={locale}
+      onLocaleChange={changeLocale}
+      onSignOut={() => void bridge.signOut()}
+    >
+      <Routes>
+        <Route path="/" element={<DashboardScreen />} />
+        <Route path="/accounts" element={<AccountsScreen />} />
+        <Route path="/accounts/:id" element={<AccountDetailScreen />} />
+        <Route path="/payments" element={<DocumentsScreen kind="payments" />} />
+        <Route path="/expenses" element={<DocumentsScreen kind="expenses" />} />
+        <Route path="/transfers" element={<TransfersScreen />} />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </AppFrame>
+  );
+};
+
+export const createAppI18n = (locale: Locale) => createI18n(APP_MESSAGES, locale);

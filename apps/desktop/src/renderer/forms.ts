@@ -1,0 +1,47 @@
+import type { ApiFailure } from "@hisob/ui";
+import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { z } from "zod";
+
+/*
+ * Forms check their input with the server's own zod schema before posting (the same rules the server
+ * applies), and the server's answer is put back next to the field it names. The form keeps every value.
+ */
+
+export type Checked<T> = { ok: true; input: T } | { ok: false; errors: Record<string, string> };
+
+/**
+ * Parses `input` with the server's schema; each failing path gets `messageFor(path)` (our own,
+ * translated text for the fields a person types) or the schema's message.
+ */
+export const checkWith = <S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  messageFor: (path: string) => string | undefined,
+): Checked<z.output<S>> => {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, input: result.data };
+  const errors: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const path = issue.path.join(".") || "form";
+    errors[path] ??= messageFor(path) ?? issue.message;
+  }
+  return { ok: false, errors };
+};
+
+/** Puts field errors on the form; returns the ones no field of `fields` shows (for the form's alert). */
+export const showFieldErrors = <V extends FieldValues>(
+  setError: UseFormSetError<V>,
+  fields: readonly string[],
+  errors: Record<string, string>,
+): string[] => {
+  const rest: string[] = [];
+  for (const [path, message] of Object.entries(errors)) {
+    if (fields.includes(path)) setError(path as Path<V>, { type: "server", message });
+    else rest.push(message);
+  }
+  return rest;
+};
+
+/** A failure from the server → its field issues as errors (message in the user's language). */
+export const failureErrors = (failure: ApiFailure): Record<string, string> =>
+  Object.fromEntries(failure.issues.map((issue) => [issue.path, issue.message]));

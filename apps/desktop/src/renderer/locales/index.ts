@@ -1,0 +1,5 @@
+import { en } from "./en";
+import { ru } from "./ru";
+import { uz } from "./uz";
+
+export const APP_MESSAGES = { app: { en, ru, uz } };

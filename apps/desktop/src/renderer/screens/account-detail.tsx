@@ -1,0 +1,184 @@
+import { FIRST_DATE, LAST_DATE, type TAccountStatement } from "@hisob/finance/schema";
+import { formatDate, QueryState, useLocale } from "@hisob/ui";
+import { useQueries, useQuery } from "@tanstack/react-query";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { Button, Card, Descriptions, Skeleton, Space, Typography } from "antd";
+import { useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router-dom";
+import { KEYS, useApi, useMoney } from "../api-context";
+
+/*
+ * An account and its transactions, newest first, with the balance after each. Rows are virtual and
+ * fetched from the server a page at a time as they scroll into view, so 100,000 entries scroll as
+ * smoothly as 10: only the visible pages are ever requested or rendered.
+ */
+
+const PAGE = 200;
+const ROW_HEIGHT = 40;
+const WHOLE_LEDGER = { startDate: FIRST_DATE, endDate: LAST_DATE };
+const GRID = "120px 130px 1fr 170px 170px";
+
+type Entry = TAccountStatement["entries"][number];
+
+const ROW_STYLE = {
+  display: "grid",
+  gridTemplateColumns: GRID,
+  alignItems: "center",
+  gap: 12,
+  padding: "0 16px",
+  borderBottom: "1px solid #f0f0f0",
+  boxSizing: "border-box",
+} as const;
+const LEFT = { textAlign: "left", fontWeight: 600 } as const;
+const RIGHT = { textAlign: "right", whiteSpace: "nowrap" } as const;
+
+export const AccountDetailScreen = () => {
+  const { id = "" } = useParams();
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const api = useApi();
+  const navigate = useNavigate();
+  const account = useQuery({
+    queryKey: [...KEYS.accounts, "one", id],
+    queryFn: () => api.accounts.get.query({ id }),
+  });
+  const statementPage = (page: number) => ({
+    queryKey: [...KEYS.statement, id, page],
+    queryFn: () =>
+      api.reports.accountStatement.query({
+        accountId: id,
+        query: { ...WHOLE_LEDGER, limit: PAGE, offset: page * PAGE },
+      }),
+    staleTime: 60_000,
+  });
+  // The first page tells the total (and the opening and closing balances).
+  const first = useQuery(statementPage(0));
+  const total = first.data?.total ?? 0;
+
+  const scroller = useRef<HTMLTableSectionElement>(null);
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  // Row i (newest first) is statement entry total-1-i (oldest first).
+  const offsetOf = (index: number) => total - 1 - index;
+  const pages = [...new Set(items.map((item) => Math.floor(offsetOf(item.index) / PAGE)))].sort(
+    (a, b) => a - b,
+  );
+  const loaded = useQueries({ queries: pages.map(statementPage) });
+  const entryAt = (index: number): Entry | undefined => {
+    const offset = offsetOf(index);
+    const page = Math.floor(offset / PAGE);
+    const data = page === 0 ? first.data : loaded[pages.indexOf(page)]?.data;
+    return data?.entries[offset - page * PAGE];
+  };
+
+  return (
+    <div>
+      <Space style={{ marginBottom: 16 }}>
+        <Button onClick={() => navigate("/accounts")}>← {t("accounts.back")}</Button>
+      </Space>
+      <QueryState query={account} rows={3}>
+        {(row) => (
+          <Card style={{ marginBottom: 16 }}>
+            <Typography.Title level={3} style={{ marginTop: 0 }}>
+              {row.name}
+            </Typography.Title>
+            <Descriptions size="small" column={{ xs: 1, md: 3 }}>
+              <Descriptions.Item label={t("accounts.number")}>{row.number || "—"}</Descriptions.Item>
+              <Descriptions.Item label={t("accounts.currency")}>{row.currency}</Descriptions.Item>
+              <Descriptions.Item label={t("accounts.balance")}>
+                <strong data-testid="account-balance">{money(row.balance, row.currency)}</strong>
+              </Descriptions.Item>
+            </Descriptions>
+          </Card>
+        )}
+      </QueryState>
+      <Card
+        title={t("accounts.transactions")}
+        extra={first.data ? t("accounts.entries", { count: total }) : null}
+        styles={{ body: { padding: 0 } }}
+      >
+        <QueryState
+          query={first}
+          isEmpty={(data) => data.total === 0}
+          empty={t("accounts.noTransactions")}
+          rows={8}
+        >
+          {(data) => (
+            <table
+              aria-label={t("accounts.transactions")}
+              aria-rowcount={total}
+              style={{ display: "block", width: "100%" }}
+            >
+              <thead style={{ display: "block", background: "#fafafa" }}>
+                <tr style={{ ...ROW_STYLE, height: ROW_HEIGHT }}>
+                  <th style={LEFT}>{t("documents.date")}</th>
+                  <th style={LEFT}>{t("accounts.type")}</th>
+                  <th style={LEFT}>{t("documents.comment")}</th>
+                  <th style={RIGHT}>{t("accounts.change")}</th>
+                  <th style={RIGHT}>{t("accounts.runningBalance")}</th>
+                </tr>
+              </thead>
+              <tbody
+                ref={scroller}
+                style={{
+                  display: "block",
+                  height: Math.min(480, Math.max(total, 1) * ROW_HEIGHT + 2),
+                  overflow: "auto",
+                  position: "relative",
+                }}
+                data-testid="statement-scroller"
+              >
+                <tr style={{ display: "block", height: virtualizer.getTotalSize() }} aria-hidden />
+                {items.map((item) => {
+                  const entry = entryAt(item.index);
+                  return (
+                    <tr
+                      key={item.key}
+                      aria-rowindex={item.index + 2}
+                      style={{
+                        ...ROW_STYLE,
+                        position: "absolute",
+                        top: 0,
+                        left: 0,
+                        right: 0,
+                        height: ROW_HEIGHT,
+                        transform: `translateY(${item.start}px)`,
+                      }}
+                    >
+                      {entry ? (
+                        <>
+                          <td>{formatDate(entry.date, locale)}</td>
+                          <td>{t(`types.${entry.type}`)}</td>
+                          <td style={{ overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
+                            {entry.comment}
+                          </td>
+                          <td
+                            style={{ ...RIGHT, color: entry.change.startsWith("-") ? "#b42318" : "#0f6e5c" }}
+                          >
+                            {money(entry.change, data.account.currency)}
+                          </td>
+                          <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
+                        </>
+                      ) : (
+                        <td style={{ gridColumn: "1 / -1" }}>
+                          <Skeleton.Input active size="small" block />
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
+      </Card>
+    </div>
+  );
+};

@@ -1,0 +1,270 @@
+import {
+  type TMoneyAccountDto,
+  ZCreateMoneyAccountInput,
+  ZUpdateMoneyAccountInput,
+} from "@hisob/finance/schema";
+import { describeFailure, QueryState, useLocale } from "@hisob/ui";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { App as AntApp, Button, Checkbox, Input, Select, Space, Table, Typography } from "antd";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { KEYS, useApi, useCurrencies, useMoney } from "../api-context";
+import { Field } from "../components/field";
+import { FormModal } from "../components/form-modal";
+import { checkWith, failureErrors, showFieldErrors } from "../forms";
+
+const PAGE_SIZE = 20;
+type Sort = { sortBy: "name" | "balance" | "createdAt"; order: "asc" | "desc" };
+
+export const AccountsScreen = () => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const api = useApi();
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [sort, setSort] = useState<Sort>({ sortBy: "name", order: "asc" });
+  const [search, setSearch] = useState("");
+  const [editing, setEditing] = useState<TMoneyAccountDto | "new" | null>(null);
+  const query = {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+    ...sort,
+    ...(search.trim() ? { search: search.trim() } : {}),
+  };
+  const accounts = useQuery({
+    queryKey: [...KEYS.accounts, "page", query],
+    queryFn: () => api.accounts.list.query(query),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <div>
+      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 16 }} wrap>
+        <Typography.Title level={2} style={{ margin: 0 }}>
+          {t("accounts.title")}
+        </Typography.Title>
+        <Space>
+          <Input.Search
+            aria-label={t("accounts.name")}
+            placeholder={`${t("accounts.name")} / ${t("accounts.number")}`}
+            allowClear
+            onSearch={(value) => {
+              setSearch(value);
+              setPage(1);
+            }}
+            style={{ width: 260 }}
+          />
+          <Button type="primary" onClick={() => setEditing("new")} data-testid="new-account">
+            {t("accounts.new")}
+          </Button>
+        </Space>
+      </Space>
+      <QueryState query={accounts} rows={8}>
+        {(data) => (
+          <Table
+            rowKey="id"
+            dataSource={data.items}
+            loading={accounts.isFetching && accounts.isPlaceholderData}
+            locale={{ emptyText: t("accounts.empty") }}
+            pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, showSizeChanger: false }}
+            onChange={(pagination, _filters, sorter) => {
+              setPage(pagination.current ?? 1);
+              const one = Array.isArray(sorter) ? sorter[0] : sorter;
+              if (one?.order && one.field) {
+                setSort({
+                  sortBy: one.field as Sort["sortBy"],
+                  order: one.order === "ascend" ? "asc" : "desc",
+                });
+              }
+            }}
+            onRow={(row) => ({ onDoubleClick: () => navigate(`/accounts/${row.id}`) })}
+            columns={[
+              {
+                title: t("accounts.name"),
+                dataIndex: "name",
+                sorter: true,
+                sortOrder: sort.sortBy === "name" ? (sort.order === "asc" ? "ascend" : "descend") : null,
+                render: (name: string, row) => (
+                  <a
+                    href={`/app/accounts/${row.id}`}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      navigate(`/accounts/${row.id}`);
+                    }}
+                  >
+                    {name}
+                  </a>
+                ),
+              },
+              { title: t("accounts.number"), dataIndex: "number" },
+              { title: t("accounts.currency"), dataIndex: "currency", width: 100 },
+              {
+                title: t("accounts.balance"),
+                dataIndex: "balance",
+                align: "right",
+                sorter: true,
+                sortOrder: sort.sortBy === "balance" ? (sort.order === "asc" ? "ascend" : "descend") : null,
+                render: (balance: string, row) => (
+                  <span style={{ whiteSpace: "nowrap" }} data-testid={`account-balance-${row.name}`}>
+                    {money(balance, row.currency)}
+                  </span>
+                ),
+              },
+              {
+                title: t("ui:actions"),
+                width: 120,
+                render: (_, row) => (
+                  <Button
+                    size="small"
+                    onClick={() => setEditing(row)}
+                    aria-label={`${t("ui:edit")} ${row.name}`}
+                  >
+                    {t("ui:edit")}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryState>
+      {editing ? (
+        <AccountForm account={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
+    </div>
+  );
+};
+
+type Values = {
+  name: string;
+  number: string;
+  currency: string;
+  allowOverdraft: boolean;
+  description: string;
+};
+const FIELDS = ["name", "number", "currency", "allowOverdraft", "description"] as const;
+
+const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { message } = AntApp.useApp();
+  const currencies = useCurrencies();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<Values>({
+    defaultValues: {
+      name: account?.name ?? "",
+      number: account?.number ?? "",
+      currency: account?.currency ?? "",
+      allowOverdraft: account?.allowOverdraft ?? false,
+      description: account?.description ?? "",
+    },
+  });
+  const { errors } = form.formState;
+  const save = useMutation({
+    mutationFn: async (values: Values) => {
+      if (account) {
+        const { currency: _fixed, ...changes } = values;
+        return api.accounts.update.mutate({ id: account.id, data: changes });
+      }
+      return api.accounts.create.mutate(values);
+    },
+  });
+  const required = (path: string) =>
+    (path === "name" || path === "currency") && !form.getValues(path) ? t("form.required") : undefined;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    const input = account ? { ...values, currency: undefined } : values;
+    const checked = account
+      ? checkWith(ZUpdateMoneyAccountInput, { ...input, currency: undefined }, required)
+      : checkWith(ZCreateMoneyAccountInput, input, required);
+    if (!checked.ok) {
+      const rest = showFieldErrors(form.setError, FIELDS, checked.errors);
+      if (rest.length) setFormError(rest.join(" "));
+      return;
+    }
+    try {
+      await save.mutateAsync(values);
+      await queryClient.invalidateQueries({ queryKey: KEYS.accounts });
+      void message.success(t(account ? "accounts.saved" : "accounts.created"));
+      onClose();
+    } catch (error) {
+      const failure = describeFailure(error, t);
+      const rest = showFieldErrors(form.setError, FIELDS, failureErrors(failure));
+      setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+    }
+  });
+
+  return (
+    <FormModal
+      id="account-form"
+      title={t(account ? "accounts.edit" : "accounts.new")}
+      open
+      busy={save.isPending}
+      error={formError}
+      onSubmit={() => void submit()}
+      onCancel={onClose}
+    >
+      <Field id="account-name" label={t("accounts.name")} error={errors.name?.message}>
+        <Controller
+          control={form.control}
+          name="name"
+          render={({ field }) => (
+            <Input {...field} id="account-name" autoFocus status={errors.name ? "error" : ""} />
+          )}
+        />
+      </Field>
+      <Field id="account-number" label={t("accounts.number")} error={errors.number?.message}>
+        <Controller
+          control={form.control}
+          name="number"
+          render={({ field }) => <Input {...field} id="account-number" />}
+        />
+      </Field>
+      <Field id="account-currency" label={t("accounts.currency")} error={errors.currency?.message}>
+        <Controller
+          control={form.control}
+          name="currency"
+          render={({ field }) => (
+            <Select
+              {...field}
+              id="account-currency"
+              disabled={account !== null}
+              loading={currencies.isPending}
+              status={errors.currency ? "error" : ""}
+              style={{ width: "100%" }}
+              showSearch
+              options={(currencies.data ?? []).map((c) => ({
+                value: c.code,
+                label: `${c.code} — ${c.name}`,
+              }))}
+            />
+          )}
+        />
+      </Field>
+      <Field id="account-description" label={t("accounts.description")} error={errors.description?.message}>
+        <Controller
+          control={form.control}
+          name="description"
+          render={({ field }) => <Input {...field} id="account-description" />}
+        />
+      </Field>
+      <Controller
+        control={form.control}
+        name="allowOverdraft"
+        render={({ field }) => (
+          <Checkbox
+            id="account-overdraft"
+            checked={field.value}
+            onChange={(event) => field.onChange(event.target.checked)}
+          >
+            {t("accounts.allowOverdraft")}
+          </Checkbox>
+        )}
+      />
+    </FormModal>
+  );
+};

@@ -1,0 +1,343 @@
+import {
+  formatDate,
+  formatMonth,
+  type Locale,
+  minorToDecimal,
+  numberLocale,
+  QueryState,
+  todayIso,
+  totalsByCurrency,
+  useLocale,
+} from "@hisob/ui";
+import { useQuery } from "@tanstack/react-query";
+import { Card, Col, List, Row, Segmented, Statistic, Table, Tag, Typography } from "antd";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
+
+const CARD_HEIGHT = 300;
+
+/** The first day of the month `back` months before today's. */
+const monthStart = (today: string, back: number) => {
+  const [year, month] = today.split("-").map(Number);
+  const date = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1 - back, 1));
+  return date.toISOString().slice(0, 10);
+};
+
+export const DashboardScreen = () => {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Typography.Title level={2} style={{ marginTop: 0 }}>
+        {t("dashboard.title")}
+      </Typography.Title>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={14}>
+          <Balances />
+        </Col>
+        <Col xs={24} xl={10}>
+          <ThisMonth />
+        </Col>
+        <Col xs={24} xl={14}>
+          <TwelveMonths />
+        </Col>
+        <Col xs={24} xl={10}>
+          <NextDebts />
+        </Col>
+      </Row>
+    </div>
+  );
+};
+
+const Balances = () => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const accounts = useAllAccounts();
+  return (
+    <Card title={t("dashboard.balances")} style={{ minHeight: CARD_HEIGHT }} data-testid="balances">
+      <QueryState
+        query={accounts}
+        isEmpty={(page) => page.items.length === 0}
+        empty={t("dashboard.noAccounts")}
+      >
+        {(page) => (
+          <>
+            <Table
+              size="small"
+              pagination={false}
+              rowKey="id"
+              dataSource={page.items}
+              scroll={{ y: 220 }}
+              columns={[
+                { title: t("accounts.name"), dataIndex: "name", ellipsis: true },
+                { title: t("accounts.currency"), dataIndex: "currency", width: 90 },
+                {
+                  title: t("accounts.balance"),
+                  dataIndex: "balance",
+                  align: "right",
+                  render: (_, row) => (
+                    <span data-testid={`balance-${row.name}`} style={{ whiteSpace: "nowrap" }}>
+                      {money(row.balance, row.currency)}
+                    </span>
+                  ),
+                },
+              ]}
+            />
+            <Typography.Title level={5} style={{ marginTop: 16 }}>
+              {t("dashboard.totals")}
+            </Typography.Title>
+            <div style={{ display: "flex", gap: 24, flexWrap: "wrap" }} data-testid="totals">
+              {totalsByCurrency(
+                page.items,
+                (row) => row.currency,
+                (row) => row.balance,
+              ).map((total) => (
+                <Statistic
+                  key={total.currency}
+                  title={total.currency}
+                  value={money(total.total, total.currency)}
+                  styles={{ content: { fontSize: 20 } }}
+                />
+              ))}
+            </div>
+          </>
+        )}
+      </QueryState>
+    </Card>
+  );
+};
+
+const ThisMonth = () => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const api = useApi();
+  const today = todayIso();
+  const period = { startDate: monthStart(today, 0), endDate: today };
+  const report = useQuery({
+    queryKey: [...KEYS.reports, "income", period],
+    queryFn: () => api.reports.incomeStatement.query(period),
+  });
+  return (
+    <Card title={t("dashboard.thisMonth")} style={{ minHeight: CARD_HEIGHT }} data-testid="this-month">
+      <QueryState
+        query={report}
+        isEmpty={(data) => data.currencies.length === 0}
+        empty={t("dashboard.noMovement")}
+      >
+        {(data) => (
+          <List
+            dataSource={data.currencies}
+            renderItem={(row) => (
+              <List.Item style={{ display: "block" }}>
+                <Tag>{row.currency}</Tag>
+                {(
+                  [
+                    ["dashboard.income", row.revenue, "#0f6e5c"],
+                    ["dashboard.expenses", row.expenses, "#b42318"],
+                    ["dashboard.net", row.netIncome, undefined],
+                  ] as const
+                ).map(([label, amount, color]) => (
+                  <div
+                    key={label}
+                    style={{ display: "flex", justifyContent: "space-between", gap: 12, marginTop: 8 }}
+                  >
+                    <Typography.Text type="secondary">{t(label)}</Typography.Text>
+                    <Typography.Text strong style={{ color, whiteSpace: "nowrap", fontSize: 16 }}>
+                      {money(amount, row.currency)}
+                    </Typography.Text>
+                  </div>
+                ))}
+              </List.Item>
+            )}
+          />
+        )}
+      </QueryState>
+    </Card>
+  );
+};
+
+type MonthRow = { period: string; income: bigint; expense: bigint };
+
+/** Per currency, income and expenses of each of the last 12 months (summed within a currency only). */
+const monthlyByCurrency = (
+  accounts: readonly {
+    currency: string;
+    periods: readonly { period: string; income: string; expense: string }[];
+  }[],
+  months: readonly string[],
+) => {
+  const byCurrency = new Map<string, Map<string, MonthRow>>();
+  for (const account of accounts) {
+    let rows = byCurrency.get(account.currency);
+    if (!rows) {
+      rows = new Map(months.map((period) => [period, { period, income: 0n, expense: 0n }]));
+      byCurrency.set(account.currency, rows);
+    }
+    for (const period of account.periods) {
+      const row = rows.get(period.period);
+      if (!row) continue;
+      row.income += BigInt(period.income);
+      row.expense += BigInt(period.expense);
+    }
+  }
+  return byCurrency;
+};
+
+const TwelveMonths = () => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const minorUnits = useMinorUnits();
+  const api = useApi();
+  const today = todayIso();
+  const months = useMemo(() => Array.from({ length: 12 }, (_, i) => monthStart(today, 11 - i)), [today]);
+  const period = { startDate: months[0] ?? today, endDate: today, granularity: "month" as const };
+  const report = useQuery({
+    queryKey: [...KEYS.reports, "cashflow", period],
+    queryFn: () => api.reports.cashflow.query(period),
+  });
+  const [chosen, setChosen] = useState<string | null>(null);
+  return (
+    <Card title={t("dashboard.last12Months")} style={{ minHeight: CARD_HEIGHT }} data-testid="twelve-months">
+      <QueryState
+        query={report}
+        isEmpty={(data) => data.accounts.length === 0}
+        empty={t("dashboard.noMovement")}
+        rows={8}
+      >
+        {(data) => {
+          const byCurrency = monthlyByCurrency(data.accounts, months);
+          // The currency with the most months of income or expenses first (never compared by amount).
+          const activeMonths = (code: string) =>
+            [...(byCurrency.get(code)?.values() ?? [])].filter(
+              (row) => row.income !== 0n || row.expense !== 0n,
+            ).length;
+          const currencies = [...byCurrency.keys()].sort(
+            (a, b) => activeMonths(b) - activeMonths(a) || a.localeCompare(b),
+          );
+          const currency = chosen && byCurrency.has(chosen) ? chosen : (currencies[0] ?? "");
+          const units = minorUnits(currency);
+          // Bar heights only: amounts are shown (tooltip) from the exact bigint.
+          const rows = [...(byCurrency.get(currency)?.values() ?? [])].map((row) => ({
+            label: formatMonth(row.period, locale),
+            income: Number(minorToDecimal(row.income, units)),
+            expense: Number(minorToDecimal(row.expense, units)),
+            incomeText: money(row.income, currency),
+            expenseText: money(row.expense, currency),
+          }));
+          return (
+            <>
+              {currencies.length > 1 ? (
+                <Segmented
+                  aria-label={t("dashboard.currency")}
+                  options={currencies}
+                  value={currency}
+                  onChange={(value) => setChosen(String(value))}
+                  style={{ marginBottom: 12 }}
+                />
+              ) : null}
+              <div
+                style={{ height: 240 }}
+                role="img"
+                aria-label={`${t("dashboard.last12Months")} (${currency})`}
+              >
+                <ResponsiveContainer width="100%" height="100%">
+                  <BarChart data={rows} margin={{ left: 8, right: 8 }}>
+                    <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                    <XAxis
+                      dataKey="label"
+                      tick={{ fontSize: 11 }}
+                      interval={0}
+                      angle={-30}
+                      textAnchor="end"
+                      height={50}
+                    />
+                    <YAxis tickFormatter={compact(locale)} width={84} tick={{ fontSize: 11 }} />
+                    <Tooltip
+                      formatter={(_value, name, item) =>
+                        name === "income"
+                          ? [item.payload.incomeText, t("dashboard.income")]
+                          : [item.payload.expenseText, t("dashboard.expenses")]
+                      }
+                    />
+                    <Legend
+                      formatter={(name) =>
+                        name === "income" ? t("dashboard.income") : t("dashboard.expenses")
+                      }
+                    />
+                    <Bar dataKey="income" fill="#0f6e5c" />
+                    <Bar dataKey="expense" fill="#d4634a" />
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
+            </>
+          );
+        }}
+      </QueryState>
+    </Card>
+  );
+};
+
+const compact = (locale: Locale) => {
+  // Uzbek has no compact forms in browsers' data (they come out Russian): whole numbers instead.
+  const format = new Intl.NumberFormat(numberLocale(locale), {
+    notation: locale === "uz" ? "standard" : "compact",
+    maximumFractionDigits: locale === "uz" ? 0 : 1,
+  });
+  return (value: number) => format.format(value);
+};
+
+const NextDebts = () => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const api = useApi();
+  const debts = useQuery({
+    queryKey: [...KEYS.debts, "next"],
+    queryFn: async () => {
+      const open = { sortBy: "dueDate", order: "asc", limit: 5 } as const;
+      const [pending, partial, counterparties] = await Promise.all([
+        api.debts.list.query({ ...open, status: "pending" }),
+        api.debts.list.query({ ...open, status: "partial" }),
+        api.counterparties.list.query({ limit: 100 }),
+      ]);
+      const names = new Map(counterparties.items.map((c) => [c.id, c.name]));
+      const rows = [...pending.items, ...partial.items]
+        .sort((a, b) => (a.dueDate ?? "9999").localeCompare(b.dueDate ?? "9999"))
+        .slice(0, 5);
+      return rows.map((row) => ({ ...row, counterparty: names.get(row.counterpartyId) ?? "" }));
+    },
+  });
+  return (
+    <Card title={t("dashboard.nextDebts")} style={{ minHeight: CARD_HEIGHT }} data-testid="next-debts">
+      <QueryState query={debts} isEmpty={(rows) => rows.length === 0} empty={t("dashboard.noDebts")}>
+        {(rows) => (
+          <List
+            dataSource={rows}
+            renderItem={(row) => (
+              <List.Item>
+                <List.Item.Meta
+                  title={row.counterparty || row.description}
+                  description={
+                    <>
+                      <Tag color={row.kind === "receivable" ? "green" : "orange"}>
+                        {t(row.kind === "receivable" ? "dashboard.receivable" : "dashboard.payable")}
+                      </Tag>
+                      {row.dueDate
+                        ? `${t("dashboard.due")}: ${formatDate(row.dueDate, locale)}`
+                        : t("dashboard.noDueDate")}
+                    </>
+                  }
+                />
+                <span style={{ whiteSpace: "nowrap" }}>{money(row.outstanding, row.currency)}</span>
+              </List.Item>
+            )}
+          />
+        )}
+      </QueryState>
+    </Card>
+  );
+};

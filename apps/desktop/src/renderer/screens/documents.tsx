@@ -1,0 +1,325 @@
+import { type TDocumentDto, ZCreateDocumentInput, ZUpdateDocumentInput } from "@hisob/finance/schema";
+import {
+  amountInput,
+  describeFailure,
+  formatDate,
+  parseAmount,
+  QueryState,
+  todayIso,
+  useLocale,
+} from "@hisob/ui";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Typography } from "antd";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
+import { Field } from "../components/field";
+import { FormModal } from "../components/form-modal";
+import { checkWith, failureErrors, showFieldErrors } from "../forms";
+
+/* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
+
+export type DocumentKind = "payments" | "expenses";
+const PAGE_SIZE = 20;
+
+type Filters = {
+  accountId?: string;
+  from?: string;
+  to?: string;
+  sortBy: "date" | "amount" | "createdAt";
+  order: "asc" | "desc";
+};
+
+export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { message } = AntApp.useApp();
+  const accounts = useAllAccounts();
+  const accountName = (id: string) => accounts.data?.items.find((a) => a.id === id)?.name ?? "";
+  const [page, setPage] = useState(1);
+  const [filters, setFilters] = useState<Filters>({ sortBy: "date", order: "desc" });
+  const [editing, setEditing] = useState<TDocumentDto | "new" | null>(null);
+  const query = {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+    ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)),
+  } as Filters & { limit: number; offset: number };
+  const procedures = api[kind];
+  const list = useQuery({
+    queryKey: [...KEYS[kind], query],
+    queryFn: () => procedures.list.query(query),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({ mutationFn: (id: string) => procedures.delete.mutate({ id }) });
+  const filter = (change: Partial<Filters>) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setPage(1);
+  };
+  const order = (field: Filters["sortBy"]) =>
+    filters.sortBy === field ? (filters.order === "asc" ? ("ascend" as const) : ("descend" as const)) : null;
+
+  return (
+    <div>
+      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 16 }} wrap>
+        <Typography.Title level={2} style={{ margin: 0 }}>
+          {t(`documents.${kind}`)}
+        </Typography.Title>
+        <Button type="primary" onClick={() => setEditing("new")} data-testid="new-document">
+          {t(kind === "payments" ? "documents.newPayment" : "documents.newExpense")}
+        </Button>
+      </Space>
+      <Space wrap style={{ marginBottom: 16 }} role="search" aria-label={t("documents.filters")}>
+        <Select
+          aria-label={t("documents.account")}
+          style={{ width: 240 }}
+          value={filters.accountId ?? ""}
+          onChange={(value) => filter({ accountId: value || undefined })}
+          options={[
+            { value: "", label: t("documents.allAccounts") },
+            ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
+          ]}
+        />
+        <label htmlFor="filter-from">{t("documents.from")}</label>
+        <Input
+          id="filter-from"
+          type="date"
+          style={{ width: 160 }}
+          value={filters.from ?? ""}
+          onChange={(e) => filter({ from: e.target.value || undefined })}
+        />
+        <label htmlFor="filter-to">{t("documents.to")}</label>
+        <Input
+          id="filter-to"
+          type="date"
+          style={{ width: 160 }}
+          value={filters.to ?? ""}
+          onChange={(e) => filter({ to: e.target.value || undefined })}
+        />
+      </Space>
+      <QueryState query={list} rows={8}>
+        {(data) => (
+          <Table
+            rowKey="id"
+            dataSource={data.items}
+            locale={{
+              emptyText: t(kind === "payments" ? "documents.emptyPayments" : "documents.emptyExpenses"),
+            }}
+            pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, showSizeChanger: false }}
+            onChange={(pagination, _f, sorter) => {
+              setPage(pagination.current ?? 1);
+              const one = Array.isArray(sorter) ? sorter[0] : sorter;
+              if (one?.order && one.field) {
+                setFilters((current) => ({
+                  ...current,
+                  sortBy: one.field as Filters["sortBy"],
+                  order: one.order === "ascend" ? "asc" : "desc",
+                }));
+              }
+            }}
+            columns={[
+              {
+                title: t("documents.date"),
+                dataIndex: "date",
+                sorter: true,
+                sortOrder: order("date"),
+                width: 150,
+                render: (date: string) => formatDate(date, locale),
+              },
+              {
+                title: t("documents.account"),
+                dataIndex: "accountId",
+                render: (id: string) => accountName(id),
+              },
+              { title: t("documents.comment"), dataIndex: "comment", ellipsis: true },
+              {
+                title: t("documents.amount"),
+                dataIndex: "amount",
+                align: "right",
+                sorter: true,
+                sortOrder: order("amount"),
+                render: (amount: string, row) => (
+                  <span style={{ whiteSpace: "nowrap" }}>{money(amount, row.currency)}</span>
+                ),
+              },
+              {
+                title: t("ui:actions"),
+                width: 200,
+                render: (_, row) => (
+                  <Space>
+                    <Button size="small" onClick={() => setEditing(row)}>
+                      {t("ui:edit")}
+                    </Button>
+                    <Popconfirm
+                      title={t("documents.deleteTitle")}
+                      description={t("documents.deleteText")}
+                      okText={t("ui:delete")}
+                      cancelText={t("ui:cancel")}
+                      okButtonProps={{ danger: true }}
+                      onConfirm={async () => {
+                        try {
+                          await remove.mutateAsync(row.id);
+                          await invalidateMoney(queryClient);
+                          void message.success(t("documents.deleted"));
+                        } catch (error) {
+                          void message.error(describeFailure(error, t).message);
+                        }
+                      }}
+                    >
+                      <Button size="small" danger>
+                        {t("ui:delete")}
+                      </Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryState>
+      {editing ? (
+        <DocumentForm
+          kind={kind}
+          document={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+    </div>
+  );
+};
+
+type Values = { accountId: string; amount: string; date: string; comment: string };
+const FIELDS = ["accountId", "amount", "date", "comment"] as const;
+
+const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null; onClose: () => void }) => {
+  const { kind, document } = props;
+  const { t } = useTranslation();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { message } = AntApp.useApp();
+  const accounts = useAllAccounts();
+  const minorUnits = useMinorUnits();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<Values>({
+    defaultValues: {
+      accountId: document?.accountId ?? "",
+      amount: document ? amountInput(document.amount, minorUnits(document.currency)) : "",
+      date: document?.date ?? todayIso(),
+      comment: document?.comment ?? "",
+    },
+  });
+  const { errors } = form.formState;
+  const currencyOf = (accountId: string) => accounts.data?.items.find((a) => a.id === accountId)?.currency;
+  const currency = currencyOf(form.watch("accountId"));
+  const save = useMutation({
+    mutationFn: (input: { accountId: string; amount: string; date: string; comment: string }) =>
+      document ? api[kind].update.mutate({ id: document.id, data: input }) : api[kind].create.mutate(input),
+  });
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    const digits = minorUnits(currency ?? "");
+    const amount = parseAmount(values.amount, digits);
+    const input = { ...values, amount: amount ?? values.amount };
+    const messageFor = (path: string) => {
+      if (path === "accountId") return t("form.chooseAccount");
+      if (path === "amount") {
+        if (!values.amount.trim()) return t("form.required");
+        return amount === null ? t("form.invalidAmount", { digits }) : t("form.positiveAmount");
+      }
+      if (path === "date" && !values.date) return t("form.required");
+      return undefined;
+    };
+    const checked = checkWith(document ? ZUpdateDocumentInput : ZCreateDocumentInput, input, messageFor);
+    if (!checked.ok) {
+      const rest = showFieldErrors(form.setError, FIELDS, checked.errors);
+      if (rest.length) setFormError(rest.join(" "));
+      return;
+    }
+    try {
+      await save.mutateAsync(input);
+      await invalidateMoney(queryClient);
+      void message.success(t(document ? "documents.saved" : "documents.created"));
+      props.onClose();
+    } catch (error) {
+      // The form stays open with what was typed; the server's message is in the user's language.
+      const failure = describeFailure(error, t);
+      const rest = showFieldErrors(form.setError, FIELDS, failureErrors(failure));
+      setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+    }
+  });
+
+  const title =
+    kind === "payments"
+      ? t(document ? "documents.editPayment" : "documents.newPayment")
+      : t(document ? "documents.editExpense" : "documents.newExpense");
+  return (
+    <FormModal
+      id="document-form"
+      title={title}
+      open
+      busy={save.isPending}
+      error={formError}
+      onSubmit={() => void submit()}
+      onCancel={props.onClose}
+    >
+      <Field id="document-account" label={t("documents.account")} error={errors.accountId?.message}>
+        <Controller
+          control={form.control}
+          name="accountId"
+          render={({ field }) => (
+            <Select
+              {...field}
+              id="document-account"
+              autoFocus
+              showSearch
+              optionFilterProp="label"
+              status={errors.accountId ? "error" : ""}
+              style={{ width: "100%" }}
+              loading={accounts.isPending}
+              options={(accounts.data?.items ?? []).map((a) => ({
+                value: a.id,
+                label: `${a.name} (${a.currency})`,
+              }))}
+            />
+          )}
+        />
+      </Field>
+      <Field id="document-amount" label={t("documents.amount")} error={errors.amount?.message}>
+        <Controller
+          control={form.control}
+          name="amount"
+          render={({ field }) => (
+            <Input
+              {...field}
+              id="document-amount"
+              inputMode="decimal"
+              autoComplete="off"
+              suffix={currency ?? ""}
+              status={errors.amount ? "error" : ""}
+            />
+          )}
+        />
+      </Field>
+      <Field id="document-date" label={t("documents.date")} error={errors.date?.message}>
+        <Controller
+          control={form.control}
+          name="date"
+          render={({ field }) => (
+            <Input {...field} id="document-date" type="date" status={errors.date ? "error" : ""} />
+          )}
+        />
+      </Field>
+      <Field id="document-comment" label={t("documents.comment")} error={errors.comment?.message}>
+        <Controller
+          control={form.control}
+          name="comment"
+          render={({ field }) => <Input {...field} id="document-comment" />}
+        />
+      </Field>
+    </FormModal>
+  );
+};

@@ -1,0 +1,302 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en as appEn } from "../apps/desktop/src/renderer/locales/en";
+import { ru as appRu } from "../apps/desktop/src/renderer/locales/ru";
+import { uz as appUz } from "../apps/desktop/src/renderer/locales/uz";
+import { en } from "../packages/i18n/src/locales/en";
+import { ru } from "../packages/i18n/src/locales/ru";
+import { uz } from "../packages/i18n/src/locales/uz";
+import { browserSkipReason, launchChromium, requireChromium } from "./browser";
+import { freePort, ROOT, serverEnv, startServer } from "./server-process";
+
+// The accountant app at /app in a real browser (Debian's Chromium) against the real server started
+// the README's way on a fresh embedded database: sign in through the login page and the OIDC flow,
+// post a day's work, see balances move, a refused posting in the user's language, three languages,
+// sign out (the tokens stop working). Screenshots of every screen in en, ru, uz go to .tmp/screenshots/.
+
+const SCREENSHOTS = path.join(ROOT, ".tmp/screenshots");
+const APP = { en: appEn, ru: appRu, uz: appUz } as const;
+const SERVER = { en, ru, uz } as const;
+type Lang = keyof typeof APP;
+const LANG_NAMES: Record<Lang, string> = { en: "English", ru: "Русский", uz: "Oʻzbekcha" };
+
+/** Text that looks like an i18n key left untranslated ("dashboard.title", "ui:save"). */
+const RAW_KEY =
+  /\b(?:ui:[a-zA-Z]+|(?:nav|dashboard|accounts|documents|transfers|types|form|signIn)\.[a-zA-Z_]+)\b/;
+
+const skipReason = browserSkipReason();
+if (skipReason) console.warn(`accountant-app.browser.spec.ts skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real browser", () => {
+  let dataDir = "";
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const email = "accountant@firm.uz";
+  const password = "Accountant-Passw0rd-2026";
+  let lastBearer = "";
+
+  const consoleErrors: string[] = [];
+  beforeAll(async () => {
+    requireChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    dataDir = mkdtempSync(path.join(tmpdir(), "hisob-e2e-app-"));
+    const env = serverEnv(dataDir, await freePort());
+    env.ADMIN_EMAIL = email;
+    env.ADMIN_PASSWORD = password;
+    const launching = launchChromium();
+    launching.catch(() => undefined);
+    server = await startServer(env);
+    browser = await launching;
+    // Seed in code, not through the UI: the organization works in so'm and dollars.
+    const login = await fetch(`${server.base}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const currencies = await fetch(`${server.base}/tenant/currencies`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ codes: ["UZS", "USD"] }),
+    });
+    expect(currencies.status).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+    page = await context.newPage();
+    page.on("console", (msg) => {
+      if (msg.type() === "error") consoleErrors.push(msg.text());
+    });
+    page.on("pageerror", (error) => consoleErrors.push(String(error)));
+    page.on("request", (request) => {
+      const authorization = request.headers().authorization;
+      if (authorization?.startsWith("Bearer ")) lastBearer = authorization.slice(7);
+    });
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    const result = await server?.stop();
+    if (result && result.code !== 0) console.error(result.stderr);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(SCREENSHOTS, `app-${name}.png`), fullPage: true });
+  const nav = async (label: string) => {
+    await page.getByRole("navigation").getByRole("link", { name: label, exact: true }).click();
+  };
+  /** Picks an option of an Ant Design select by typing into it (as a keyboard user does). */
+  const choose = async (label: string, text: string, scope: Pick<Page, "getByLabel"> = page) => {
+    const input = scope.getByLabel(label, { exact: true });
+    await input.click();
+    await input.fill(text);
+    await page.locator(".ant-select-item-option-active:visible").first().waitFor();
+    await input.press("Enter");
+    await page
+      .locator(".ant-select-dropdown:visible")
+      .waitFor({ state: "hidden", timeout: 3000 })
+      .catch(() => undefined);
+  };
+  const noRawKeys = async () => {
+    const text = await page.locator("body").innerText();
+    expect(text).not.toMatch(RAW_KEY);
+    expect(text).not.toMatch(/\bNaN\b|\bundefined\b|\[object Object\]/);
+  };
+
+  it("opens /, signs in on the real login page through OIDC and lands on the dashboard", async () => {
+    if (!server) throw new Error("no server");
+    await page.goto(`${server.base}/`);
+    await page.waitForURL(/\/login\?/);
+    await page.getByLabel(en.login.email, { exact: true }).fill(email);
+    await page.getByLabel(en.login.password, { exact: true }).fill(password);
+    await page.getByLabel(en.login.password, { exact: true }).press("Enter");
+    await page.getByRole("heading", { name: appEn.dashboard.title }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/app/");
+    // The callback's code is never left in the address or history.
+    expect(page.url()).not.toContain("code=");
+    await page.getByText(appEn.dashboard.noAccounts).waitFor();
+    await expect.poll(() => page.getByTestId("organization").innerText()).not.toBe("");
+    await shot("dashboard-empty-en");
+  });
+
+  it("creates accounts with the keyboard (Enter posts)", async () => {
+    await nav(appEn.nav.accounts);
+    await page.getByRole("heading", { name: appEn.accounts.title }).waitFor();
+    for (const [name, currency] of [
+      ["Cash", "UZS"],
+      ["Bank", "UZS"],
+      ["Dollars", "USD"],
+    ] as const) {
+      await page.getByTestId("new-account").click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel(appEn.accounts.name).fill(name);
+      await choose(appEn.accounts.currency, currency, dialog);
+      await dialog.getByLabel(appEn.accounts.name).press("Enter");
+      await dialog.waitFor({ state: "detached" });
+      await page.getByRole("link", { name, exact: true }).waitFor();
+    }
+    await shot("accounts-en");
+  });
+
+  const postDocument = async (
+    kind: "payments" | "expenses",
+    account: string,
+    amount: string,
+    comment: string,
+  ) => {
+    await nav(kind === "payments" ? appEn.nav.payments : appEn.nav.expenses);
+    await page.getByTestId("new-document").click();
+    const dialog = page.getByRole("dialog");
+    await choose(appEn.documents.account, account, dialog);
+    await dialog.getByLabel(appEn.documents.amount).fill(amount);
+    await dialog.getByLabel(appEn.documents.comment).fill(comment);
+    await dialog.getByLabel(appEn.documents.comment).press("Enter");
+    await dialog.waitFor({ state: "detached" });
+    await page.getByRole("cell", { name: comment }).waitFor();
+  };
+
+  it("posts a payment and an expense; balances change", async () => {
+    await postDocument("payments", "Cash", "1 500 000,50", "Client paid invoice 7");
+    await shot("payments-en");
+    await postDocument("expenses", "Cash", "200000", "Office rent");
+    await shot("expenses-en");
+    await nav(appEn.nav.accounts);
+    await expect
+      .poll(() => page.getByTestId("account-balance-Cash").innerText())
+      .toMatch(/UZS\s*1,300,000\.50/);
+  });
+
+  it("posts a transfer and an exchange; the exchange form shows trunc(amount × rate) before posting", async () => {
+    await nav(appEn.nav.transfers);
+    await choose(appEn.transfers.from, "Cash");
+    await choose(appEn.transfers.to, "Bank");
+    await page.getByLabel(appEn.transfers.amount).fill("300000");
+    await page.getByLabel(appEn.transfers.amount).press("Enter");
+    // Posted: the form is emptied for the next entry.
+    await expect.poll(() => page.getByLabel(appEn.transfers.amount).inputValue()).toBe("");
+
+    await page.getByText(appEn.transfers.exchange, { exact: true }).click();
+    await choose(appEn.transfers.from, "Bank");
+    await choose(appEn.transfers.to, "Dollars");
+    await page.getByLabel(appEn.transfers.amount).fill("127000");
+    // 12,700,000 tiyin × 0.0000787 = 999.49 cents → trunc → 999 cents = USD 9.99
+    await page.getByLabel(appEn.transfers.rate).fill("0.0000787");
+    await expect.poll(() => page.getByTestId("exchange-destination").innerText()).toContain("9.99");
+    await shot("exchange-en");
+    await page.getByLabel(appEn.transfers.rate).press("Enter");
+    await expect.poll(() => page.getByLabel(appEn.transfers.rate).inputValue()).toBe("");
+
+    await nav(appEn.nav.dashboard);
+    await expect.poll(() => page.getByTestId("balance-Cash").innerText()).toMatch(/1,000,000\.50/);
+    await expect.poll(() => page.getByTestId("balance-Bank").innerText()).toMatch(/173,000\.00/);
+    await expect.poll(() => page.getByTestId("balance-Dollars").innerText()).toMatch(/9\.99/);
+    // Totals per currency, never summed across currencies.
+    const totals = await page.getByTestId("totals").innerText();
+    expect(totals).toMatch(/1,173,000\.50/);
+    expect(totals).toMatch(/9\.99/);
+    await page
+      .getByTestId("this-month")
+      .getByText(/1,500,000\.50/)
+      .waitFor();
+    await shot("dashboard-en");
+  });
+
+  /** An expense larger than the balance: refused by the server, in `lang`, with the form kept. */
+  const refusedExpense = async (lang: Lang) => {
+    const app = APP[lang];
+    await nav(app.nav.expenses);
+    await page.getByTestId("new-document").click();
+    const dialog = page.getByRole("dialog");
+    await choose(app.documents.account, "Dollars", dialog);
+    await dialog.getByLabel(app.documents.amount).fill("50");
+    await dialog.getByLabel(app.documents.comment).fill("Too much");
+    await dialog.getByLabel(app.documents.amount).press("Enter");
+    // The server's own message in the user's language, naming the account (its template's text around
+    // {{account}} and {{available}} must all be there).
+    const template = SERVER[lang].errors.finance.insufficient_balance;
+    const expected =
+      lang === "en" ? ['Insufficient balance on account "Dollars"'] : template.split(/\{\{\w+\}\}/);
+    await expect.poll(() => dialog.getByTestId("form-error").innerText()).toContain("Dollars");
+    const shown = await dialog.getByTestId("form-error").innerText();
+    for (const part of expected) expect(shown).toContain(part.trim());
+    // Nothing typed is lost.
+    expect(await dialog.getByLabel(app.documents.amount).inputValue()).toBe("50");
+    expect(await dialog.getByLabel(app.documents.comment).inputValue()).toBe("Too much");
+    await shot(`expense-refused-${lang}`);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+  };
+
+  it("a refused posting shows the server's message in English and keeps the form", async () => {
+    await refusedExpense("en");
+  });
+
+  it("an account's transactions show the running balance", async () => {
+    await nav(appEn.nav.accounts);
+    await page.getByRole("link", { name: "Cash", exact: true }).click();
+    await page.getByTestId("account-balance").waitFor();
+    const rows = page.getByTestId("statement-scroller").locator("tr[aria-rowindex]");
+    await expect.poll(() => rows.count()).toBe(3);
+    // Newest first: the transfer out leaves 1,000,000.50.
+    expect(await rows.first().innerText()).toMatch(/1,000,000\.50/);
+    await shot("account-en");
+  });
+
+  for (const lang of ["ru", "uz"] as const) {
+    it(`switches to ${lang}: every screen translated, the server's refusal in ${lang}`, async () => {
+      const app = APP[lang];
+      await nav(APP.en.nav.dashboard).catch(() => nav(APP.ru.nav.dashboard));
+      await choose(lang === "ru" ? "Language" : "Язык", LANG_NAMES[lang]);
+      await page.getByRole("heading", { name: app.dashboard.title }).waitFor();
+      await noRawKeys();
+      await shot(`dashboard-${lang}`);
+      for (const [key, heading] of [
+        ["accounts", app.accounts.title],
+        ["payments", app.documents.payments],
+        ["expenses", app.documents.expenses],
+        ["transfers", app.transfers.title],
+      ] as const) {
+        await nav(app.nav[key]);
+        await page.getByRole("heading", { name: heading }).waitFor();
+        await page
+          .locator(".ant-skeleton:visible")
+          .first()
+          .waitFor({ state: "hidden", timeout: 5000 })
+          .catch(() => undefined);
+        await noRawKeys();
+        await shot(`${key}-${lang}`);
+      }
+      await nav(app.nav.accounts);
+      await page.getByRole("link", { name: "Dollars", exact: true }).click();
+      await page.getByTestId("account-balance").waitFor();
+      await noRawKeys();
+      await shot(`account-${lang}`);
+      await refusedExpense(lang);
+    });
+  }
+
+  it("signs out: the tokens are revoked (401) and the browser is at the login page", async () => {
+    if (!server) throw new Error("no server");
+    const token = lastBearer;
+    expect(token).not.toBe("");
+    const before = await fetch(`${server.base}/trpc/session.me`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(before.status).toBe(200);
+    await page.getByRole("button", { name: /Foydalanuvchi menyusi|User menu|Меню пользователя/ }).click();
+    await page.getByRole("menuitem", { name: "Chiqish" }).click();
+    await page.waitForURL(/\/login/);
+    await shot("signed-out");
+    const after = await fetch(`${server.base}/trpc/session.me`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(after.status).toBe(401);
+    // The provider's session ended too: opening the app asks for the password again.
+    await page.goto(`${server.base}/app/`);
+    await page.waitForURL(/\/login/);
+  });
+});

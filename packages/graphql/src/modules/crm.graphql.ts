@@ -1,0 +1,284 @@
+import type { TChatDto, TClientDto, TMessageDto } from "@hisob/crm";
+import { MESSAGE_ADDED } from "@hisob/crm";
+import { requirePermission } from "@hisob/kernel";
+import { z } from "zod";
+import { callerOf, type GraphqlContext } from "../context";
+import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
+import type { GraphqlModule } from "../registry";
+
+/*
+ * CRM: clients, chats with them and the chats' messages. Clients and chats are records of the building
+ * block (list/get/create/update/delete); messages are appended to open chats and, once committed, heard by
+ * the organization's users who may read chats (`messageAdded`).
+ */
+
+const CLIENT_PERMISSIONS = {
+  read: "clients:read:all",
+  create: "clients:create:all",
+  update: "clients:update:all",
+  delete: "clients:delete:all",
+};
+const CHAT_PERMISSIONS = {
+  read: "chats:read:all",
+  create: "chats:create:all",
+  update: "chats:update:all",
+  delete: "chats:delete:all",
+};
+
+const typeDefs = /* GraphQL */ `
+  enum ClientKind {
+    person
+    company
+  }
+
+  "A person or a company the organization works with."
+  type Client {
+    id: ID!
+    kind: ClientKind!
+    name: String!
+    phone: String!
+    email: String!
+    tin: String!
+    notes: String!
+    "The finance counterparty this client is in the books (its payments, expenses and debts filter by it)."
+    counterpartyId: ID
+    "Needs counterparties:read:all (else null with a FORBIDDEN error at this path)."
+    counterparty: Counterparty
+    createdAt: Time!
+    updatedAt: Time!
+  }
+
+  input ClientInput {
+    kind: ClientKind
+    name: String!
+    phone: String
+    email: String
+    tin: String
+    notes: String
+    counterpartyId: ID
+  }
+
+  "Only the fields given change; counterpartyId: null unlinks."
+  input ClientPatch {
+    kind: ClientKind
+    name: String
+    phone: String
+    email: String
+    tin: String
+    notes: String
+    counterpartyId: ID
+  }
+
+  enum ChatChannel {
+    phone
+    email
+    telegram
+    whatsapp
+    sms
+    web
+    visit
+    other
+  }
+
+  enum ChatStatus {
+    open
+    closed
+  }
+
+  enum MessageDirection {
+    "From the client."
+    inbound
+    "From the organization."
+    outbound
+  }
+
+  "A conversation with a client over one channel."
+  type Chat {
+    id: ID!
+    clientId: ID!
+    "Needs clients:read:all (else null with a FORBIDDEN error at this path)."
+    client: Client
+    channel: ChatChannel!
+    subject: String!
+    status: ChatStatus!
+    lastMessageAt: Time
+    createdBy: ID!
+    createdAt: Time!
+    updatedAt: Time!
+    "The chat's messages, oldest first unless ascending: false."
+    messages(offset: Int = 0, limit: Int = 50, ascending: Boolean = true): PaginatedMessages!
+  }
+
+  input ChatInput {
+    clientId: ID!
+    channel: ChatChannel!
+    subject: String
+  }
+
+  "Closing a chat (status: closed) stops new messages until it is reopened."
+  input ChatPatch {
+    channel: ChatChannel
+    subject: String
+    status: ChatStatus
+  }
+
+  "One message of a chat; never changed once written."
+  type Message {
+    id: ID!
+    chatId: ID!
+    direction: MessageDirection!
+    "The user who recorded it."
+    authorUserId: ID!
+    body: String!
+    sentAt: Time!
+  }
+
+  type PaginatedMessages {
+    data: [Message!]!
+    total: Int64!
+  }
+
+  input MessageInput {
+    direction: MessageDirection = outbound
+    body: String!
+  }
+
+  type Mutation {
+    "Adds a message to an open chat (messages:create:all); BUSINESS_RULE crm.chat_closed when it is closed."
+    addMessage(chatId: ID!, input: MessageInput!): Message!
+  }
+
+  type Subscription {
+    "New messages in the caller's organization as they are committed (chats:read:all); chatId narrows to one chat."
+    messageAdded(chatId: ID): Message!
+  }
+${recordSdl({
+  type: "Client",
+  plural: "clients",
+  permissions: CLIENT_PERMISSIONS,
+  sortFields: ["name", "createdAt", "updatedAt"],
+  filterFields: ["name", "kind", "phone", "email", "tin", "counterpartyId", "createdAt", "updatedAt"],
+})}
+${recordSdl({
+  type: "Chat",
+  plural: "chats",
+  permissions: CHAT_PERMISSIONS,
+  sortFields: ["updatedAt", "createdAt", "lastMessageAt"],
+  filterFields: [
+    "clientId",
+    "channel",
+    "status",
+    "subject",
+    "createdBy",
+    "lastMessageAt",
+    "createdAt",
+    "updatedAt",
+  ],
+  ascending: false,
+})}
+`;
+
+/** The topic of one organization's new messages. */
+export const messageAddedTopic = (tenantId: string) => `crm-message-added:${tenantId}`;
+
+const ZMessageEvent = z.object({
+  id: z.string(),
+  chatId: z.string(),
+  direction: z.enum(["inbound", "outbound"]),
+  authorUserId: z.string(),
+  body: z.string(),
+  sentAt: z.string(),
+});
+
+/**
+ * The topic's payloads as messages, only those of `chatId` when given. A plain iterator rather than an
+ * async generator: a generator queues `return()` behind its pending `next()`, so an unsubscribe would only
+ * stop listening at the next event; here it stops at once.
+ */
+const messagesOf = (
+  source: AsyncIterableIterator<unknown>,
+  chatId: string | null | undefined,
+): AsyncIterableIterator<TMessageDto> => {
+  const wanted = chatId?.toLowerCase();
+  const iterator: AsyncIterableIterator<TMessageDto> = {
+    next: async () => {
+      for (;;) {
+        const result = await source.next();
+        if (result.done) return { done: true, value: undefined };
+        const message = ZMessageEvent.safeParse(result.value);
+        if (message.success && (!wanted || message.data.chatId === wanted)) {
+          return { done: false, value: message.data };
+        }
+      }
+    },
+    return: async () => {
+      await source.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+};
+
+const clientOf = (context: GraphqlContext, id: string | null) =>
+  loadRecord<TClientDto>(
+    context,
+    "crm.clients",
+    (caller, ids) => context.services.crm.clients.findByIds(caller, ids),
+    id,
+  );
+
+export const crmModule: GraphqlModule = {
+  name: "crm",
+  typeDefs,
+  resolvers: mergeResolvers(
+    recordResolvers({ type: "Client", plural: "clients" }, (services) => services.crm.clients),
+    recordResolvers({ type: "Chat", plural: "chats" }, (services) => services.crm.chats),
+    {
+      Client: {
+        counterparty: (client: TClientDto, _: unknown, context: GraphqlContext) =>
+          loadRecord(
+            context,
+            "finance.counterparties",
+            (caller, ids) => context.services.finance.counterparties.findByIds(caller, ids),
+            client.counterpartyId,
+          ),
+      },
+      Chat: {
+        client: (chat: TChatDto, _: unknown, context: GraphqlContext) => clientOf(context, chat.clientId),
+        messages: async (
+          chat: TChatDto,
+          args: { offset?: number | null; limit?: number | null; ascending?: boolean | null },
+          context: GraphqlContext,
+        ) => {
+          const page = await context.services.crm.chats.listMessages(callerOf(context), chat.id, {
+            offset: args.offset ?? 0,
+            limit: args.limit ?? 50,
+            order: args.ascending === false ? "desc" : "asc",
+          });
+          return { data: page.items, total: page.total };
+        },
+      },
+      Mutation: {
+        addMessage: (_: unknown, args: { chatId: string; input: unknown }, context: GraphqlContext) =>
+          context.services.crm.chats.postMessage(callerOf(context), args.chatId, args.input),
+      },
+      Subscription: {
+        messageAdded: {
+          // Checked when subscribing (UNAUTHENTICATED / FORBIDDEN answer at once, not on the first event).
+          subscribe: (_: unknown, args: { chatId?: string | null }, context: GraphqlContext) => {
+            const caller = callerOf(context);
+            requirePermission(caller, "chats:read:all");
+            return messagesOf(context.pubsub.subscribe(messageAddedTopic(caller.tenantId)), args.chatId);
+          },
+          resolve: (payload: TMessageDto) => payload,
+        },
+      },
+    },
+  ),
+  bridgeEvents: (events, pubsub) =>
+    events.subscribe(MESSAGE_ADDED, async (event) => {
+      if (!event.tenantId) return;
+      await pubsub.publish(messageAddedTopic(event.tenantId), event.payload);
+    }),
+};

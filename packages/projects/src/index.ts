@@ -1,0 +1,4 @@
+export * from "./projects/projects.schema";
+export { PROJECTS_PERMISSIONS } from "./projects.permissions";
+export { createProjectsServices, type ProjectsServices } from "./projects-services";
+export * from "./stages/stages.schema";

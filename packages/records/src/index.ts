@@ -1,0 +1,11 @@
+export {
+  createRecordService,
+  existsIn,
+  notFound,
+  type RecordDefinition,
+  type RecordDelegate,
+  type RecordDeps,
+  type RecordReference,
+  type RecordService,
+  type TRecordListQuery,
+} from "./record-service";

@@ -1,0 +1,22 @@
+export {
+  type ApiClient,
+  type ApiClientOptions,
+  type ApiFailure,
+  createApiClient,
+  describeFailure,
+  type FieldIssue,
+} from "./api";
+export { AppFrame, type NavItem } from "./app-frame";
+export { formatDate, formatMonth, todayIso } from "./dates";
+export { browserLocale, createI18n, I18nProvider, isLocale, LOCALE_NAMES, LOCALES, useLocale } from "./i18n";
+export {
+  amountInput,
+  exchangeDestination,
+  formatMoney,
+  type Locale,
+  minorToDecimal,
+  numberLocale,
+  parseAmount,
+  totalsByCurrency,
+} from "./money";
+export { QueryState } from "./query-state";

@@ -1,0 +1,27 @@
+import type { UiMessages } from "./en";
+
+export const ru: UiMessages = {
+  loading: "Загрузка…",
+  empty: "Здесь пока ничего нет",
+  error: "Не удалось загрузить",
+  retry: "Повторить",
+  save: "Сохранить",
+  cancel: "Отмена",
+  delete: "Удалить",
+  edit: "Изменить",
+  create: "Создать",
+  close: "Закрыть",
+  confirm: "Подтвердить",
+  actions: "Действия",
+  language: "Язык",
+  signOut: "Выйти",
+  signingIn: "Выполняется вход…",
+  signInFailed: "Не удалось войти",
+  signInAgain: "Войти снова",
+  userMenu: "Меню пользователя",
+  navigation: "Навигация",
+  total: "Итого",
+  networkError: "Сервер недоступен. Проверьте подключение и повторите попытку.",
+  unexpectedError: "Что-то пошло не так. Повторите попытку.",
+  keyboardHint: "Enter — сохранить, Esc — отмена",
+};

@@ -1,0 +1,27 @@
+import type { UiMessages } from "./en";
+
+export const uz: UiMessages = {
+  loading: "Yuklanmoqda…",
+  empty: "Hozircha bu yerda hech narsa yoʻq",
+  error: "Yuklab boʻlmadi",
+  retry: "Qayta urinish",
+  save: "Saqlash",
+  cancel: "Bekor qilish",
+  delete: "Oʻchirish",
+  edit: "Tahrirlash",
+  create: "Yaratish",
+  close: "Yopish",
+  confirm: "Tasdiqlash",
+  actions: "Amallar",
+  language: "Til",
+  signOut: "Chiqish",
+  signingIn: "Kirilmoqda…",
+  signInFailed: "Kirib boʻlmadi",
+  signInAgain: "Qayta kirish",
+  userMenu: "Foydalanuvchi menyusi",
+  navigation: "Navigatsiya",
+  total: "Jami",
+  networkError: "Serverga ulanib boʻlmadi. Ulanishni tekshirib, qayta urinib koʻring.",
+  unexpectedError: "Nimadir notoʻgʻri ketdi. Qayta urinib koʻring.",
+  keyboardHint: "Enter — saqlash, Esc — bekor qilish",
+};

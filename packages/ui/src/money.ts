@@ -1,0 +1,90 @@
+import { applyRate, ZRate } from "@hisob/kernel/schema";
+
+/*
+ * Money in the apps: amounts travel as decimal strings of minor units and are handled as bigint;
+ * Intl formats them from an exact decimal string, so no amount ever goes through a float.
+ */
+
+export type Locale = "en" | "ru" | "uz";
+
+/** Minor units → an exact decimal string ("-1234.56"). */
+export const minorToDecimal = (minor: bigint, minorUnits: number): string => {
+  const negative = minor < 0n;
+  const digits = (negative ? -minor : minor).toString().padStart(minorUnits + 1, "0");
+  const whole = minorUnits === 0 ? digits : digits.slice(0, -minorUnits);
+  const fraction = minorUnits === 0 ? "" : `.${digits.slice(-minorUnits)}`;
+  return `${negative ? "-" : ""}${whole}${fraction}`;
+};
+
+/**
+ * The locale whose number format we use. Uzbek writes numbers as Russian does (spaces between
+ * thousands, a decimal comma: "1 234 567,89 UZS"), and browsers' ICU data often lacks Uzbek and falls
+ * back to English ("UZS 1,234,567.89"), which our users would misread.
+ */
+export const numberLocale = (locale: Locale): string => (locale === "uz" ? "ru" : locale);
+
+/** "123456" (minor units of UZS, 2 digits) → "1 234,56 UZS" in ru; exact for any size. */
+export const formatMoney = (
+  minor: bigint | string,
+  currency: string,
+  minorUnits: number,
+  locale: Locale,
+): string => {
+  const value = typeof minor === "bigint" ? minor : BigInt(minor);
+  const format = new Intl.NumberFormat(numberLocale(locale), {
+    style: "currency",
+    currency,
+    currencyDisplay: "code",
+    minimumFractionDigits: minorUnits,
+    maximumFractionDigits: minorUnits,
+  });
+  // Intl.NumberFormat.format takes a decimal string exactly (ES2023 "Intl.NumberFormat v3").
+  return format.format(minorToDecimal(value, minorUnits) as unknown as number);
+};
+
+/**
+ * What a person typed ("1 234,5", "1234.50", "-0,01") → minor units as a decimal string, or null when it
+ * is not an amount in this currency (too many fraction digits, letters). Spaces and no-break spaces
+ * are thousands separators; "," or "." is the decimal separator.
+ */
+export const parseAmount = (text: string, minorUnits: number): string | null => {
+  const cleaned = text.replace(/[\s\u00a0\u202f']/g, "").replace(",", ".");
+  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(cleaned);
+  if (!match) return null;
+  const [, sign, whole, fraction = ""] = match;
+  if (fraction.length > minorUnits) return null;
+  const minor = BigInt(`${whole}${fraction.padEnd(minorUnits, "0")}`);
+  return (sign === "-" ? -minor : minor).toString();
+};
+
+/** Minor units → the text an amount field shows for editing ("1234.56"). */
+export const amountInput = (minor: string, minorUnits: number): string =>
+  minorToDecimal(BigInt(minor), minorUnits);
+
+/** Totals per currency (never across currencies), in first-seen order. */
+export const totalsByCurrency = <T>(
+  rows: readonly T[],
+  currencyOf: (row: T) => string,
+  amountOf: (row: T) => string,
+): { currency: string; total: bigint }[] => {
+  const totals = new Map<string, bigint>();
+  for (const row of rows) {
+    const currency = currencyOf(row);
+    totals.set(currency, (totals.get(currency) ?? 0n) + BigInt(amountOf(row)));
+  }
+  return [...totals].map(([currency, total]) => ({ currency, total }));
+};
+
+/**
+ * What the destination of an exchange receives: trunc(amount × rate), by the server's own function
+ * (`applyRate`, exact bigint arithmetic). Null when the rate is not a valid positive decimal.
+ */
+export const exchangeDestination = (amountMinor: string, rate: string): bigint | null => {
+  const normalized = rate.trim().replace(",", ".");
+  if (!ZRate.safeParse(normalized).success) return null;
+  try {
+    return applyRate(BigInt(amountMinor), normalized);
+  } catch {
+    return null;
+  }
+};
