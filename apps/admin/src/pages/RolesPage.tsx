@@ -209,7 +209,7 @@ export const RolesPage = () => {
                           title: label(ACTION_LABELS, language, action),
                           key: action,
                           render: (_: unknown, [, items]: [string, Permission[]]) => (
-                            <Space size={2}>
+                            <Space size={2} wrap>
                               {items
                                 .filter((p) => p.action === action)
                                 .sort((a, b) => (a.modifier < b.modifier ? -1 : 1))
