@@ -25,4 +25,5 @@ export { normalizeQuantity, ZQuantity, ZQuantityChange } from "./inventory/quant
 export * from "./ledger/ledger.schema";
 export * from "./reconcile/reconcile.schema";
 export * from "./reports/reports.schema";
+export * from "./transfers/rates";
 export * from "./transfers/transfers.schema";
