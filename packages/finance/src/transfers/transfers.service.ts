@@ -97,7 +97,7 @@ const tooSmall = (field: string) =>
   fieldError(field, "finance.exchange_too_small", "times rate rounds down to zero");
 
 /** The last exchange of the same two currencies (either direction) not reversed and not a reversal. */
-type LastRateRow = { exchange_rate: string; from_code: string };
+type LastRateRow = { amount: string; destination_amount: string; from_code: string };
 const lastRateOf = async (
   tx: Tx,
   tenantId: string,
@@ -105,7 +105,7 @@ const lastRateOf = async (
   to: string,
 ): Promise<LastRateRow | null> => {
   const rows = await tx.$queryRaw<LastRateRow[]>`
-    SELECT t.exchange_rate::text AS exchange_rate, o.currency_code AS from_code
+    SELECT t.amount::text AS amount, t.destination_amount::text AS destination_amount, o.currency_code AS from_code
       FROM transactions t
       JOIN money_accounts o ON o.tenant_id = t.tenant_id AND o.id = t.origin_account_id
       JOIN money_accounts d ON d.tenant_id = t.tenant_id AND d.id = t.destination_account_id
@@ -217,8 +217,10 @@ export const createTransfersService = (deps: { db: Db; outbox: Outbox; clock?: C
     if (!last && o.form !== "rate") return;
     let reference: Ratio | null = null;
     if (last) {
-      const stored = decimalRatio(normalizeRate(last.exchange_rate));
-      reference = last.from_code === from.code ? stored : { num: stored.den, den: stored.num };
+      // What actually moved last time (exact), read in this exchange's direction.
+      const out = BigInt(last.amount);
+      const received = BigInt(last.destination_amount);
+      reference = last.from_code === from.code ? { num: received, den: out } : { num: out, den: received };
       if (!differsBeyond(o.ratio, reference, EXCHANGE_RATE_MARGIN_PERCENT)) return;
     }
     const major = asMajor(o.ratio, from, to);
