@@ -170,34 +170,100 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
       .toMatch(/UZS\s*1,300,000\.50/);
   });
 
-  it("posts a transfer and an exchange; the exchange form shows trunc(amount × rate) before posting", async () => {
+  it("posts a transfer and an exchange at the market rate; the guard stops an implausible one until confirmed; a reversal undoes it", async () => {
     await nav(appEn.nav.transfers);
     await choose(appEn.transfers.from, "Cash");
     await choose(appEn.transfers.to, "Bank");
-    await page.getByLabel(appEn.transfers.amount).fill("300000");
-    await page.getByLabel(appEn.transfers.amount).press("Enter");
+    await page.getByLabel(appEn.transfers.amount, { exact: true }).fill("300000");
+    await page.getByLabel(appEn.transfers.amount, { exact: true }).press("Enter");
     // Posted: the form is emptied for the next entry.
-    await expect.poll(() => page.getByLabel(appEn.transfers.amount).inputValue()).toBe("");
+    await expect
+      .poll(() => page.getByLabel(appEn.transfers.amount, { exact: true }).inputValue(), { timeout: 15_000 })
+      .toBe("");
 
     await page.getByText(appEn.transfers.exchange, { exact: true }).click();
     await choose(appEn.transfers.from, "Bank");
     await choose(appEn.transfers.to, "Dollars");
-    await page.getByLabel(appEn.transfers.amount).fill("127000");
-    // 12,700,000 tiyin × 0.0000787 = 999.49 cents → trunc → 999 cents = USD 9.99
-    await page.getByLabel(appEn.transfers.rate).fill("0.0000787");
-    await expect.poll(() => page.getByTestId("exchange-destination").innerText()).toContain("9.99");
+    await page.getByLabel(appEn.transfers.amount, { exact: true }).fill("127000");
+    // As the bank quotes it: 1 USD = 12,700 UZS, so 127,000 UZS is exactly USD 10.00.
+    await page.getByText(appEn.transfers.byQuote, { exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId("quote-base").innerText(), { timeout: 15_000 })
+      .toContain("1 USD =");
+    await page.getByLabel(appEn.transfers.marketRate, { exact: true }).fill("12700");
+    await expect
+      .poll(() => page.getByTestId("exchange-destination").innerText(), { timeout: 15_000 })
+      .toContain("10.00");
+    await expect
+      .poll(() => page.getByTestId("exchange-rate").innerText(), { timeout: 15_000 })
+      .toContain("1 USD = 12,700 UZS");
     await shot("exchange-en");
-    await page.getByLabel(appEn.transfers.rate).press("Enter");
-    await expect.poll(() => page.getByLabel(appEn.transfers.rate).inputValue()).toBe("");
+    await page.getByLabel(appEn.transfers.marketRate, { exact: true }).press("Enter");
+    await expect
+      .poll(() => page.getByLabel(appEn.transfers.marketRate, { exact: true }).inputValue())
+      .toBe("");
+
+    // The amount received, mistyped (USD 100 for 12,700 UZS): 99% off the last rate, so the guard asks.
+    await page.getByText(appEn.transfers.byReceived, { exact: true }).click();
+    await choose(appEn.transfers.from, "Bank");
+    await choose(appEn.transfers.to, "Dollars");
+    await page.getByLabel(appEn.transfers.amount, { exact: true }).fill("12700");
+    await page.getByLabel(appEn.transfers.amountReceived, { exact: true }).fill("100");
+    await page.getByLabel(appEn.transfers.amountReceived, { exact: true }).press("Enter");
+    const guard = page.getByTestId("rate-guard");
+    await guard.waitFor();
+    const warning = await guard.innerText();
+    expect(warning).toContain("1 USD = 127 UZS");
+    expect(warning).toContain("1 UZS = 127 USD");
+    expect(warning).toContain("1 USD = 12,700 UZS");
+    await shot("exchange-guard-en");
+    await page.getByTestId("confirm-rate").click();
+    await expect
+      .poll(() => page.getByLabel(appEn.transfers.amountReceived, { exact: true }).inputValue())
+      .toBe("");
+
+    // Reverse it from the dollar account: the exact opposite is posted, both entries stay.
+    await nav(appEn.nav.accounts);
+    await page.getByRole("link", { name: "Dollars", exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId("account-balance").innerText(), { timeout: 15_000 })
+      .toMatch(/110\.00/);
+    const rows = page.getByTestId("statement-scroller").locator("tr[aria-rowindex]");
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    await rows.first().getByRole("button", { name: appEn.transfers.reverse }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(appEn.transfers.reason, { exact: true }).fill("Typed the wrong amount");
+    await shot("reverse-en");
+    await dialog.getByLabel(appEn.transfers.reason, { exact: true }).press("Enter");
+    await dialog.waitFor({ state: "detached" });
+    await expect
+      .poll(() => page.getByTestId("account-balance").innerText(), { timeout: 15_000 })
+      .toMatch(/10\.00/);
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+    // A second reversal is refused with the server's message.
+    await rows.nth(1).getByRole("button", { name: appEn.transfers.reverse }).click();
+    await page.getByRole("dialog").getByLabel(appEn.transfers.reason, { exact: true }).fill("Again");
+    await page.getByRole("dialog").getByLabel(appEn.transfers.reason, { exact: true }).press("Enter");
+    await expect
+      .poll(() => page.getByTestId("reverse-error").innerText())
+      .toContain(SERVER.en.errors.finance.already_reversed.replace(/\.$/, ""));
+    await page.keyboard.press("Escape");
+    await shot("account-reversed-en");
 
     await nav(appEn.nav.dashboard);
-    await expect.poll(() => page.getByTestId("balance-Cash").innerText()).toMatch(/1,000,000\.50/);
-    await expect.poll(() => page.getByTestId("balance-Bank").innerText()).toMatch(/173,000\.00/);
-    await expect.poll(() => page.getByTestId("balance-Dollars").innerText()).toMatch(/9\.99/);
+    await expect
+      .poll(() => page.getByTestId("balance-Cash").innerText(), { timeout: 15_000 })
+      .toMatch(/1,000,000\.50/);
+    await expect
+      .poll(() => page.getByTestId("balance-Bank").innerText(), { timeout: 15_000 })
+      .toMatch(/173,000\.00/);
+    await expect
+      .poll(() => page.getByTestId("balance-Dollars").innerText(), { timeout: 15_000 })
+      .toMatch(/10\.00/);
     // Totals per currency, never summed across currencies.
     const totals = await page.getByTestId("totals").innerText();
     expect(totals).toMatch(/1,173,000\.50/);
-    expect(totals).toMatch(/9\.99/);
+    expect(totals).toMatch(/10\.00/);
     await page
       .getByTestId("this-month")
       .getByText(/1,500,000\.50/)
@@ -270,11 +336,44 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
         await noRawKeys();
         await shot(`${key}-${lang}`);
       }
+      // The exchange form's guard, in the user's language, with both readings of the rate.
+      await nav(app.nav.transfers);
+      await page.getByText(app.transfers.exchange, { exact: true }).click();
+      await choose(app.transfers.from, "Bank");
+      await choose(app.transfers.to, "Dollars");
+      await page.getByLabel(app.transfers.amount, { exact: true }).fill("12700");
+      await page.getByLabel(app.transfers.amountReceived, { exact: true }).fill("100");
+      await page.getByLabel(app.transfers.amountReceived, { exact: true }).press("Enter");
+      await page.getByTestId("rate-guard").waitFor();
+      const guard = (await page.getByTestId("rate-guard").innerText()).replace(/[\u00a0\u202f]/g, " ");
+      expect(guard).toContain(app.transfers.checkRate);
+      expect(guard).toContain("1 USD = 127 UZS");
+      expect(guard).toContain("1 USD = 12 700 UZS");
+      await noRawKeys();
+      await shot(`exchange-guard-${lang}`);
+      await page.getByText(app.transfers.byQuote, { exact: true }).click();
+      await page.getByLabel(app.transfers.marketRate, { exact: true }).fill("12650");
+      await expect.poll(() => page.getByTestId("exchange-destination").innerText()).toMatch(/1,00/);
+      await shot(`exchange-quote-${lang}`);
       await nav(app.nav.accounts);
       await page.getByRole("link", { name: "Dollars", exact: true }).click();
       await page.getByTestId("account-balance").waitFor();
       await noRawKeys();
       await shot(`account-${lang}`);
+      await page
+        .getByTestId("statement-scroller")
+        .locator("tr[aria-rowindex]")
+        .first()
+        .getByRole("button", { name: app.transfers.reverse })
+        .click();
+      await page
+        .getByRole("dialog")
+        .getByLabel(app.transfers.reason, { exact: true })
+        .fill(lang === "ru" ? "Ошибка" : "Xato");
+      await noRawKeys();
+      await shot(`reverse-${lang}`);
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
       await refusedExpense(lang);
     });
   }

@@ -684,3 +684,50 @@ describe("over tRPC", () => {
     await reconcileOk(user);
   });
 });
+
+describe("audit entries", () => {
+  it("payments, expenses, transfers and exchanges record their creation (and documents their deletion)", async () => {
+    const { user } = await newTenant();
+    const actions = async (entity: string, id: string) => {
+      const res = await call(user, "GET", `/audit?entity=${entity}&entityId=${id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().items as Array<{ action: string; userId: string }>).map((item) => [
+        item.action,
+        item.userId,
+      ]);
+    };
+    const from = await account(user, "UZS");
+    const to = await account(user, "UZS");
+    const payment = await call(user, "POST", "/finance/payments", {
+      accountId: from.id,
+      amount: "900",
+      date: TODAY,
+    });
+    const expense = await call(user, "POST", "/finance/expenses", {
+      accountId: from.id,
+      amount: "100",
+      date: TODAY,
+    });
+    expect(await actions("payment", payment.json().id)).toEqual([["create", user.id]]);
+    expect((await call(user, "DELETE", `/finance/expenses/${expense.json().id}`)).statusCode).toBe(204);
+    expect(await actions("expense", expense.json().id)).toEqual([
+      ["delete", user.id],
+      ["create", user.id],
+    ]);
+    const transfer = await call(user, "POST", "/finance/transfers", {
+      fromAccountId: from.id,
+      toAccountId: to.id,
+      amount: "300",
+      date: TODAY,
+    });
+    expect(await actions("transfer", transfer.json().id)).toEqual([["create", user.id]]);
+    const ids = await pair(user, "USD", "UZS", "100");
+    const entry = await posted(user, {
+      fromAccountId: ids.origin,
+      toAccountId: ids.destination,
+      amount: "100",
+      amountReceived: "1265000",
+    });
+    expect(await actions("exchange", entry.id)).toEqual([["create", user.id]]);
+  });
+});

@@ -192,6 +192,7 @@ export const createDocumentsService = (
     };
     // Dispatched by the outbox only once this transaction has committed.
     await outbox.raise(tx, { type: kind.events.created, tenantId, payload: eventPayload(dto) });
+    await audit(tx, ctx, kind.name, id, "create", { after: dto });
     return dto;
   };
 

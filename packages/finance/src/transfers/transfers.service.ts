@@ -223,12 +223,12 @@ export const createTransfersService = (deps: { db: Db; outbox: Outbox; clock?: C
       reference = last.from_code === from.code ? { num: received, den: out } : { num: out, den: received };
       if (!differsBeyond(o.ratio, reference, EXCHANGE_RATE_MARGIN_PERCENT)) return;
     }
-    const major = asMajor(o.ratio, from, to);
-    const shown = readableRatio(major);
+    // What the rate means, the way banks write it, and the same number read the other way round.
+    const reading = conventional(asMajor(o.ratio, from, to), from.code, to.code);
     const params = {
       field: o.form,
-      reading: { base: from.code, quote: to.code, rate: shown },
-      swapped: { base: to.code, quote: from.code, rate: shown },
+      reading,
+      swapped: { base: reading.quote, quote: reading.base, rate: reading.rate },
       amount: moneyParam(o.amount, from.code, from.minorUnits),
       received: moneyParam(o.received, to.code, to.minorUnits),
       margin: EXCHANGE_RATE_MARGIN_PERCENT,

@@ -1,12 +1,23 @@
-import { FIRST_DATE, LAST_DATE, type TAccountStatement } from "@hisob/finance/schema";
-import { formatDate, QueryState, useLocale } from "@hisob/ui";
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { FIRST_DATE, LAST_DATE, type TAccountStatement, ZReverseInput } from "@hisob/finance/schema";
+import { describeFailure, formatDate, QueryState, useLocale } from "@hisob/ui";
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { Button, Card, Descriptions, Skeleton, Space, Typography } from "antd";
-import { useRef } from "react";
+import {
+  Alert,
+  App as AntApp,
+  Button,
+  Card,
+  Descriptions,
+  Input,
+  Modal,
+  Skeleton,
+  Space,
+  Typography,
+} from "antd";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
-import { KEYS, useApi, useMoney } from "../api-context";
+import { invalidateMoney, KEYS, useApi, useMoney } from "../api-context";
 
 /*
  * An account and its transactions, newest first, with the balance after each. Rows are virtual and
@@ -17,7 +28,7 @@ import { KEYS, useApi, useMoney } from "../api-context";
 const PAGE = 200;
 const ROW_HEIGHT = 40;
 const WHOLE_LEDGER = { startDate: FIRST_DATE, endDate: LAST_DATE };
-const GRID = "120px 130px 1fr 170px 170px";
+const GRID = "120px 130px 1fr 170px 170px 120px";
 
 type Entry = TAccountStatement["entries"][number];
 
@@ -71,6 +82,7 @@ export const AccountDetailScreen = () => {
     (a, b) => a - b,
   );
   const loaded = useQueries({ queries: pages.map(statementPage) });
+  const [reversing, setReversing] = useState<Entry | null>(null);
   const entryAt = (index: number): Entry | undefined => {
     const offset = offsetOf(index);
     const page = Math.floor(offset / PAGE);
@@ -123,6 +135,7 @@ export const AccountDetailScreen = () => {
                   <th style={LEFT}>{t("documents.comment")}</th>
                   <th style={RIGHT}>{t("accounts.change")}</th>
                   <th style={RIGHT}>{t("accounts.runningBalance")}</th>
+                  <th />
                 </tr>
               </thead>
               <tbody
@@ -165,6 +178,17 @@ export const AccountDetailScreen = () => {
                             {money(entry.change, data.account.currency)}
                           </td>
                           <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
+                          <td style={RIGHT}>
+                            {entry.type === "transfer" || entry.type === "exchange" ? (
+                              <Button
+                                size="small"
+                                onClick={() => setReversing(entry)}
+                                data-testid={`reverse-${entry.id}`}
+                              >
+                                {t("transfers.reverse")}
+                              </Button>
+                            ) : null}
+                          </td>
                         </>
                       ) : (
                         <td style={{ gridColumn: "1 / -1" }}>
@@ -179,6 +203,62 @@ export const AccountDetailScreen = () => {
           )}
         </QueryState>
       </Card>
+      {reversing ? <ReverseDialog entry={reversing} onClose={() => setReversing(null)} /> : null}
     </div>
+  );
+};
+
+/** Reverses a transfer or an exchange: the server posts its exact opposite, with the reason given. */
+const ReverseDialog = ({ entry, onClose }: { entry: Entry; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { message } = AntApp.useApp();
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const reverse = useMutation({
+    mutationFn: (input: { id: string; data: { reason: string } }) =>
+      entry.type === "exchange" ? api.exchanges.reverse.mutate(input) : api.transfers.reverse.mutate(input),
+  });
+  const submit = async () => {
+    setError(null);
+    const checked = ZReverseInput.safeParse({ reason });
+    if (!checked.success) {
+      setError(t("form.required"));
+      return;
+    }
+    try {
+      await reverse.mutateAsync({ id: entry.id, data: { reason: checked.data.reason } });
+      await invalidateMoney(queryClient);
+      void message.success(t("transfers.reversed"));
+      onClose();
+    } catch (failure) {
+      setError(describeFailure(failure, t).message);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t("transfers.reverseTitle")}
+      okText={t("transfers.reverse")}
+      okButtonProps={{ danger: true, loading: reverse.isPending, id: "confirm-reverse" }}
+      onOk={() => void submit()}
+      onCancel={onClose}
+    >
+      <Typography.Paragraph type="secondary">{t("transfers.reverseText")}</Typography.Paragraph>
+      {error ? (
+        <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} data-testid="reverse-error" />
+      ) : null}
+      <label htmlFor="reverse-reason" style={{ display: "block", marginBottom: 4, fontWeight: 500 }}>
+        {t("transfers.reason")}
+      </label>
+      <Input
+        id="reverse-reason"
+        value={reason}
+        maxLength={500}
+        onChange={(event) => setReason(event.target.value)}
+        onPressEnter={() => void submit()}
+      />
+    </Modal>
   );
 };
