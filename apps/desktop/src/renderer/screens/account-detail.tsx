@@ -241,6 +241,7 @@ const ReverseDialog = ({ entry, onClose }: { entry: Entry; onClose: () => void }
       open
       title={t("transfers.reverseTitle")}
       okText={t("transfers.reverse")}
+      cancelText={t("ui:cancel")}
       okButtonProps={{ danger: true, loading: reverse.isPending, id: "confirm-reverse" }}
       onOk={() => void submit()}
       onCancel={onClose}

@@ -300,8 +300,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
           <Alert
             type="warning"
             showIcon
-            title={t("transfers.checkRate")}
-            description={guard}
+            title={guard}
             style={{ marginBottom: 16 }}
             data-testid="rate-guard"
             action={
