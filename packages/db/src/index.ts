@@ -25,6 +25,7 @@ export {
   readMigrations,
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
+export { lockSku } from "./sku-lock";
 export { toProblem } from "./problem";
 export { DB_ROLES } from "./roles";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
