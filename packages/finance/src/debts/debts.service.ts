@@ -13,9 +13,9 @@ import {
 } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
-import type { DocumentsService } from "../documents/documents.service";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies } from "../ledger/ledger";
+import type { PaymentsExpensesService } from "../payments-expenses/payments-expenses.service";
 import {
   type TDebtDetailDto,
   type TDebtDto,
@@ -191,8 +191,8 @@ const isSelected = async (tx: Tx, tenantId: string, currency: string) =>
 export const createDebtsService = (deps: {
   db: Db;
   outbox: Outbox;
-  payments: DocumentsService;
-  expenses: DocumentsService;
+  payments: PaymentsExpensesService;
+  expenses: PaymentsExpensesService;
   clock?: Clock;
 }) => {
   const { db, outbox, payments, expenses } = deps;

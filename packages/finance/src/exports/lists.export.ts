@@ -3,9 +3,9 @@ import type { Db, Prisma, Tx } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
-import type { DocumentKind } from "../documents/documents.service";
-import { documentsWhere } from "../documents/documents.where";
 import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
+import type { PaymentOrExpenseKind } from "../payments-expenses/payments-expenses.service";
+import { paymentsExpensesWhere } from "../payments-expenses/payments-expenses.where";
 import {
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,
@@ -57,10 +57,14 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
   const { db, clock } = deps;
   const today = () => toIsoDate(clock.now());
 
-  const documents = async (kind: DocumentKind, ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+  const documents = async (
+    kind: PaymentOrExpenseKind,
+    ctx: TenantContext,
+    raw: unknown,
+  ): Promise<PreparedExport> => {
     const scope = requireScope(ctx, kind.resource, "read");
     const query = parseInput(ZExportDocumentsQuery, raw);
-    const where = documentsWhere(ctx.tenantId, query, scope === "own" ? ctx.actor.userId : null);
+    const where = paymentsExpensesWhere(ctx.tenantId, query, scope === "own" ? ctx.actor.userId : null);
     // Payments and expenses have identical columns: one delegate type serves both tables.
     const table = (tx: Tx) => (kind.name === "payment" ? tx.payment : tx.expense) as unknown as Tx["payment"];
     const formats = await loadCurrencyFormats(db);
@@ -107,7 +111,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
   };
 
   return {
-    documents: (ctx: TenantContext, raw: unknown, kind: DocumentKind) => documents(kind, ctx, raw),
+    documents: (ctx: TenantContext, raw: unknown, kind: PaymentOrExpenseKind) => documents(kind, ctx, raw),
 
     accounts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
       requirePermission(ctx, "accounts:read:all");

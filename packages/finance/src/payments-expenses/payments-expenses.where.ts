@@ -1,7 +1,7 @@
 import type { Prisma } from "@hisob/db";
 import type { z } from "zod";
 import { dateOf } from "../dates";
-import type { ZListDocumentsQuery } from "./documents.schema";
+import type { ZListDocumentsQuery } from "./payments-expenses.schema";
 
 type DocumentFilters = Omit<z.output<typeof ZListDocumentsQuery>, "limit" | "offset">;
 
@@ -10,7 +10,7 @@ type DocumentFilters = Omit<z.output<typeof ZListDocumentsQuery>, "limit" | "off
  * The scope narrows the filter, never replaces it: an own reader asking for someone else's
  * documents gets none.
  */
-export const documentsWhere = (
+export const paymentsExpensesWhere = (
   tenantId: string,
   query: DocumentFilters,
   ownerId: string | null,

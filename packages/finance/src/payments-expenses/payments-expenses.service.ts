@@ -21,11 +21,11 @@ import {
   ZCreateDocumentInput,
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
-} from "./documents.schema";
-import { documentsWhere } from "./documents.where";
+} from "./payments-expenses.schema";
+import { paymentsExpensesWhere } from "./payments-expenses.where";
 
 /** What differs between a payment and an expense; everything else is one implementation. */
-export type DocumentKind = {
+export type PaymentOrExpenseKind = {
   name: "payment" | "expense";
   resource: "payments" | "expenses";
   transactionType: "income" | "expense";
@@ -34,7 +34,7 @@ export type DocumentKind = {
   events: { created: string; updated: string; deleted: string };
 };
 
-export const PAYMENT: DocumentKind = {
+export const PAYMENT: PaymentOrExpenseKind = {
   name: "payment",
   resource: "payments",
   transactionType: "income",
@@ -42,7 +42,7 @@ export const PAYMENT: DocumentKind = {
   events: { created: "PaymentCreated", updated: "PaymentUpdated", deleted: "PaymentDeleted" },
 };
 
-export const EXPENSE: DocumentKind = {
+export const EXPENSE: PaymentOrExpenseKind = {
   name: "expense",
   resource: "expenses",
   transactionType: "expense",
@@ -101,8 +101,8 @@ export const rethrowUnknownReference = (error: unknown): never => {
   throw error;
 };
 
-export const createDocumentsService = (
-  kind: DocumentKind,
+export const createPaymentsExpensesService = (
+  kind: PaymentOrExpenseKind,
   deps: { db: Db; outbox: Outbox; clock?: Clock },
 ) => {
   const { db, outbox } = deps;
@@ -199,7 +199,7 @@ export const createDocumentsService = (
     list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentDto>> => {
       const owner = readableOwner(ctx);
       const query = parseInput(ZListDocumentsQuery, rawQuery);
-      const where = documentsWhere(ctx.tenantId, query, owner);
+      const where = paymentsExpensesWhere(ctx.tenantId, query, owner);
       const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
         Promise.all([
           table(tx).findMany({
@@ -380,4 +380,4 @@ export const createDocumentsService = (
   }
 };
 
-export type DocumentsService = ReturnType<typeof createDocumentsService>;
+export type PaymentsExpensesService = ReturnType<typeof createPaymentsExpensesService>;
