@@ -1,11 +1,15 @@
 import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
-import type { Db, Prisma, Tx } from "@hisob/db";
+import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
 import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
+import {
+  type DocumentExportRow,
+  paymentsExpensesRepository,
+  paymentsExpensesWhere,
+} from "../payments-expenses/payments-expenses.repository";
 import type { PaymentOrExpenseKind } from "../payments-expenses/payments-expenses.service";
-import { paymentsExpensesWhere } from "../payments-expenses/payments-expenses.where";
 import {
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,
@@ -28,18 +32,6 @@ import {
  */
 
 export { ZExportAccountsQuery, ZExportAccountTransactionsQuery, ZExportDocumentsQuery };
-
-const documentSelect = {
-  id: true,
-  date: true,
-  amount: true,
-  comment: true,
-  createdAt: true,
-  account: { select: { name: true, currencyCode: true } },
-  counterparty: { select: { name: true } },
-  category: { select: { name: true } },
-} satisfies Prisma.PaymentSelect;
-type DocumentRow = Prisma.PaymentGetPayload<{ select: typeof documentSelect }>;
 
 const accountSelect = {
   id: true,
@@ -65,10 +57,9 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
     const scope = requireScope(ctx, kind.resource, "read");
     const query = parseInput(ZExportDocumentsQuery, raw);
     const where = paymentsExpensesWhere(ctx.tenantId, query, scope === "own" ? ctx.actor.userId : null);
-    // Payments and expenses have identical columns: one delegate type serves both tables.
-    const table = (tx: Tx) => (kind.name === "payment" ? tx.payment : tx.expense) as unknown as Tx["payment"];
+    const repository = paymentsExpensesRepository(kind.resource);
     const formats = await loadCurrencyFormats(db);
-    const columns: ExportColumn<DocumentRow>[] = [
+    const columns: ExportColumn<DocumentExportRow>[] = [
       { header: header(ctx.locale, "date"), kind: "date", value: (row) => row.date },
       { header: header(ctx.locale, "account"), kind: "text", value: (row) => row.account.name },
       {
@@ -95,15 +86,10 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       fileName: exportFileName(kind.resource, today()),
       sheet: sheetName(ctx.locale, kind.resource),
       columns,
-      rows: listRows<DocumentRow, typeof where>(db, ctx.tenantId, {
+      rows: listRows<DocumentExportRow, typeof where>(db, ctx.tenantId, {
         where,
         after: (last) => afterInOrder(query.sortBy, last, query.order),
-        find: (tx, args) =>
-          table(tx).findMany({
-            ...args,
-            select: documentSelect,
-            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-          }),
+        find: (tx, args) => repository.exportBatch(tx, args, query),
         limit: query.limit,
         offset: query.offset,
       }),
