@@ -1,6 +1,5 @@
 import { operationsOf, ZCurrencyCode } from "@hisob/kernel";
 import { z } from "zod";
-import { ZAccountDto, ZUpdateAccountInput } from "./account/account.schema";
 import type { CoreServices } from "./core-services";
 import {
   ZCreateCurrencyInput,
@@ -9,6 +8,7 @@ import {
   ZUpdateCurrencyInput,
 } from "./currencies/currencies.schema";
 import type { CorePermission } from "./permissions/core.permissions";
+import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
 
 /*
  * Core operations declared once (see `@hisob/kernel`'s operations): the REST routes and OpenAPI
@@ -20,24 +20,25 @@ const op = operationsOf<CoreServices, CorePermission>();
 const signedIn = { requires: [] };
 
 export const coreOperations = {
-  account: {
+  /** The signed-in user's own profile, at `/account`. */
+  profile: {
     get: op.query({
       http: { method: "GET", path: "/account", status: 200 },
-      output: ZAccountDto,
+      output: ZProfileDto,
       access: signedIn,
       summary: "One's own account: name, language, roles and effective permissions",
       tag: "account",
-      call: (services, ctx) => services.account.get(ctx),
+      call: (services, ctx) => services.profile.get(ctx),
     }),
     update: op.mutation({
       http: { method: "PUT", path: "/account", status: 200 },
-      input: ZUpdateAccountInput,
-      output: ZAccountDto,
+      input: ZUpdateProfileInput,
+      output: ZProfileDto,
       access: signedIn,
       summary:
         "Update one's own name, language, avatar or password (the current password is required to change it)",
       tag: "account",
-      call: (services, ctx, input) => services.account.update(ctx, input),
+      call: (services, ctx, input) => services.profile.update(ctx, input),
     }),
   },
   currencies: {

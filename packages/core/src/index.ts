@@ -1,11 +1,4 @@
 export {
-  type AccountService,
-  createAccountService,
-  type TAccountDto,
-  ZAccountDto,
-  ZUpdateAccountInput,
-} from "./account/account.service";
-export {
   type TAuditEntryDto,
   type TAuditFilters,
   type TListAuditQuery,
@@ -79,6 +72,13 @@ export type { CorePermission } from "./permissions/core.permissions";
 export { CORE_PERMISSIONS, PLATFORM_PERMISSIONS } from "./permissions/core.permissions";
 export { loadEffectivePermissions } from "./permissions/effective-permissions";
 export { syncPermissions } from "./permissions/permissions.sync";
+export {
+  createProfileService,
+  type ProfileService,
+  type TProfileDto,
+  ZProfileDto,
+  ZUpdateProfileInput,
+} from "./profile/profile.service";
 export {
   ROLE_SORT_FIELDS,
   type TAddRolePermissionsInput,

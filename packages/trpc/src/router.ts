@@ -18,9 +18,9 @@ export const appRouter = router({
     {
       /** The signed-in user: name, language, roles and effective permissions (GET /account). */
       session: {
-        me: coreOperations.account.get,
+        me: coreOperations.profile.get,
         /** One's own name, language (the app's language switch) or password (PUT /account). */
-        update: coreOperations.account.update,
+        update: coreOperations.profile.update,
       },
       /** The organization's currencies, what accounts may use (GET /tenant/currencies). */
       currencies: { selected: coreOperations.currencies.selected },
