@@ -66,6 +66,7 @@ beforeAll(async () => {
     toAccountId: ids.cash,
     amount: "5000",
     rate: "126.5057",
+    confirmRate: true,
     date: "2026-02-15",
   });
   await spend(ids.bank, "100000", "2026-02-28", rent); // the last day: inside
@@ -535,6 +536,7 @@ describe("reports agree with the stored balances after random postings", () => {
             toAccountId: account,
             amount: value,
             rate: "13987.123456",
+            confirmRate: true,
             date: day(),
           },
           user,
