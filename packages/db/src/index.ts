@@ -26,6 +26,7 @@ export {
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
 export { toProblem } from "./problem";
+export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
 export { DB_ROLES } from "./roles";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";
