@@ -8,6 +8,7 @@ import { financeReportsBench } from "./finance-reports.bench";
 import { graphqlBench } from "./graphql.bench";
 import { memoryBench } from "./memory.bench";
 import { oidcBench } from "./oidc.bench";
+import { oidcPeerBench } from "./oidc-peer.bench";
 import { type Figure, writeReport } from "./report";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
@@ -34,6 +35,7 @@ const benches: Bench[] = [
   authenticatedReadBench,
   usersBench,
   oidcBench,
+  oidcPeerBench,
   financeLedgerBench,
   financeReportsBench,
   graphqlBench,

@@ -27,6 +27,7 @@ export {
 export { createOutbox, type Outbox } from "./outbox";
 export { lockSku } from "./sku-lock";
 export { toProblem } from "./problem";
+export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
 export { DB_ROLES } from "./roles";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";
