@@ -21,6 +21,9 @@ export const KEYS = {
   expenses: ["expenses"],
   reports: ["reports"],
   debts: ["debts"],
+  counterparties: ["counterparties"],
+  paymentCategories: ["paymentCategories"],
+  expenseCategories: ["expenseCategories"],
 } as const;
 
 /** What a posting (payment, expense, transfer, exchange, or its edit or deletion) changes. */

@@ -54,6 +54,10 @@ export const en = {
     runningBalance: "Balance after",
   },
   documents: {
+    category: "Category",
+    counterparty: "Counterparty",
+    allCategories: "All categories",
+    allCounterparties: "All counterparties",
     payments: "Payments",
     expenses: "Expenses",
     newPayment: "New payment",
@@ -96,6 +100,12 @@ export const en = {
     transfer: "Transfer",
     exchange: "Exchange",
     opening_balance: "Opening balance",
+  },
+  picker: {
+    none: "None",
+    noMatch: "Nothing matches",
+    noCategory: "No category",
+    noCounterparty: "No counterparty",
   },
   form: {
     required: "Required",

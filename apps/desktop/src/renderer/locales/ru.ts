@@ -57,6 +57,10 @@ export const ru: AppMessages = {
     runningBalance: "Остаток после",
   } as AppMessages["accounts"],
   documents: {
+    category: "Статья",
+    counterparty: "Контрагент",
+    allCategories: "Все статьи",
+    allCounterparties: "Все контрагенты",
     payments: "Поступления",
     expenses: "Расходы",
     newPayment: "Новое поступление",
@@ -99,6 +103,12 @@ export const ru: AppMessages = {
     transfer: "Перевод",
     exchange: "Обмен",
     opening_balance: "Начальный остаток",
+  },
+  picker: {
+    none: "Не выбрано",
+    noMatch: "Ничего не найдено",
+    noCategory: "Без статьи",
+    noCounterparty: "Без контрагента",
   },
   form: {
     required: "Обязательное поле",

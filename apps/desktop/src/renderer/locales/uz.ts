@@ -55,6 +55,10 @@ export const uz: AppMessages = {
     runningBalance: "Keyingi qoldiq",
   },
   documents: {
+    category: "Modda",
+    counterparty: "Kontragent",
+    allCategories: "Barcha moddalar",
+    allCounterparties: "Barcha kontragentlar",
     payments: "Tushumlar",
     expenses: "Xarajatlar",
     newPayment: "Yangi tushum",
@@ -97,6 +101,12 @@ export const uz: AppMessages = {
     transfer: "Oʻtkazma",
     exchange: "Ayirboshlash",
     opening_balance: "Boshlangʻich qoldiq",
+  },
+  picker: {
+    none: "Tanlanmagan",
+    noMatch: "Hech narsa topilmadi",
+    noCategory: "Moddasiz",
+    noCounterparty: "Kontragentsiz",
   },
   form: {
     required: "Majburiy maydon",

@@ -16,6 +16,7 @@ import { useTranslation } from "react-i18next";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { Field } from "../components/field";
 import { FormModal } from "../components/form-modal";
+import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
 import { checkWith, failureErrors, showFieldErrors } from "../forms";
 
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
@@ -25,6 +26,8 @@ const PAGE_SIZE = 20;
 
 type Filters = {
   accountId?: string;
+  categoryId?: string;
+  counterpartyId?: string;
   from?: string;
   to?: string;
   sortBy: "date" | "amount" | "createdAt";
@@ -83,6 +86,23 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
             ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
           ]}
         />
+        <div style={{ width: 200 }}>
+          <CategoryPicker
+            kind={kind}
+            id="filter-category"
+            value={filters.categoryId ?? null}
+            onChange={(value) => filter({ categoryId: value ?? undefined })}
+            placeholder={t("documents.allCategories")}
+          />
+        </div>
+        <div style={{ width: 200 }}>
+          <CounterpartyPicker
+            id="filter-counterparty"
+            value={filters.counterpartyId ?? null}
+            onChange={(value) => filter({ counterpartyId: value ?? undefined })}
+            placeholder={t("documents.allCounterparties")}
+          />
+        </div>
         <label htmlFor="filter-from">{t("documents.from")}</label>
         <Input
           id="filter-from"
@@ -191,8 +211,15 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
   );
 };
 
-type Values = { accountId: string; amount: string; date: string; comment: string };
-const FIELDS = ["accountId", "amount", "date", "comment"] as const;
+type Values = {
+  accountId: string;
+  amount: string;
+  date: string;
+  categoryId: string | null;
+  counterpartyId: string | null;
+  comment: string;
+};
+const FIELDS = ["accountId", "amount", "date", "categoryId", "counterpartyId", "comment"] as const;
 
 const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null; onClose: () => void }) => {
   const { kind, document } = props;
@@ -208,6 +235,8 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
       accountId: document?.accountId ?? "",
       amount: document ? amountInput(document.amount, minorUnits(document.currency)) : "",
       date: document?.date ?? todayIso(),
+      categoryId: document?.categoryId ?? null,
+      counterpartyId: document?.counterpartyId ?? null,
       comment: document?.comment ?? "",
     },
   });
@@ -215,7 +244,7 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
   const currencyOf = (accountId: string) => accounts.data?.items.find((a) => a.id === accountId)?.currency;
   const currency = currencyOf(form.watch("accountId"));
   const save = useMutation({
-    mutationFn: (input: { accountId: string; amount: string; date: string; comment: string }) =>
+    mutationFn: (input: Values) =>
       document ? api[kind].update.mutate({ id: document.id, data: input }) : api[kind].create.mutate(input),
   });
 
@@ -310,6 +339,41 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
           name="date"
           render={({ field }) => (
             <Input {...field} id="document-date" type="date" status={errors.date ? "error" : ""} />
+          )}
+        />
+      </Field>
+      <Field id="document-category" label={t("documents.category")} error={errors.categoryId?.message}>
+        <Controller
+          control={form.control}
+          name="categoryId"
+          render={({ field }) => (
+            <CategoryPicker
+              kind={kind}
+              id="document-category"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.categoryId ? "error" : ""}
+            />
+          )}
+        />
+      </Field>
+      <Field
+        id="document-counterparty"
+        label={t("documents.counterparty")}
+        error={errors.counterpartyId?.message}
+      >
+        <Controller
+          control={form.control}
+          name="counterpartyId"
+          render={({ field }) => (
+            <CounterpartyPicker
+              id="document-counterparty"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.counterpartyId ? "error" : ""}
+            />
           )}
         />
       </Field>
