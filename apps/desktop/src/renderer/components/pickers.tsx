@@ -13,6 +13,7 @@ type PickerProps = {
   onBlur?: () => void;
   status?: "" | "error";
   placeholder?: string;
+  "aria-label"?: string;
 };
 
 /** A payment category (money in) or an expense category (money out). */

@@ -25,6 +25,8 @@ type Props = {
   placeholder?: string;
   status?: "" | "error";
   onBlur?: () => void;
+  /** The control's name when no <label> points at it (a filter bar). */
+  "aria-label"?: string;
 };
 
 const DEBOUNCE_MS = 200;
@@ -55,6 +57,7 @@ export const RecordPicker = (props: Props) => {
   return (
     <Select
       id={props.id}
+      aria-label={props["aria-label"]}
       showSearch={{ filterOption: false, onSearch: setText, searchValue: text }}
       allowClear
       value={props.value || null}

@@ -30,6 +30,12 @@ export const uz: AppMessages = {
     outstanding: "Qarz qoldigʻi",
   },
   accounts: {
+    backToAccount: "Hisobga qaytish",
+    statement: "Hisob koʻchirmasi",
+    periodOrder: "Davr oxiri boshidan oldin",
+    printTooLong:
+      "{{count}} ta amaldan dastlabki {{shown}} tasi: hammasini chop etish uchun qisqaroq davrni tanlang (.xlsx da barcha amallar bor)",
+    printView: "Chop etish koʻrinishi",
     title: "Hisobvaraqlar",
     new: "Yangi hisobvaraq",
     edit: "Hisobvaraqni tahrirlash",
@@ -102,6 +108,12 @@ export const uz: AppMessages = {
     exchange: "Ayirboshlash",
     opening_balance: "Boshlangʻich qoldiq",
   },
+  downloads: {
+    xlsx: ".xlsx yuklab olish",
+    xlsxHint: "Ekrandagi maʼlumotlar jadvali, xuddi shu filtrlar bilan",
+    saved: "Saqlandi: {{name}}",
+    print: "Chop etish / PDF",
+  },
   picker: {
     none: "Tanlanmagan",
     noMatch: "Hech narsa topilmadi",
@@ -109,6 +121,7 @@ export const uz: AppMessages = {
     noCounterparty: "Kontragentsiz",
   },
   form: {
+    datePlaceholder: "kk.oo.yyyy",
     required: "Majburiy maydon",
     invalidAmount: "Summani kiriting, masalan 1 234,56 (nuqtadan keyin koʻpi bilan {{digits}} ta raqam)",
     positiveAmount: "Summa noldan katta boʻlishi kerak",

@@ -14,6 +14,8 @@ import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
+import { DateInput } from "../components/date-input";
+import { DownloadButton } from "../components/downloads";
 import { Field } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
@@ -71,14 +73,24 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
         <Typography.Title level={2} style={{ margin: 0 }}>
           {t(`documents.${kind}`)}
         </Typography.Title>
-        <Button type="primary" onClick={() => setEditing("new")} data-testid="new-document">
-          {t(kind === "payments" ? "documents.newPayment" : "documents.newExpense")}
-        </Button>
+        <Space>
+          <DownloadButton
+            testId="download-documents"
+            prepare={() =>
+              api.exports[kind].query(
+                Object.fromEntries(Object.entries(filters).filter(([, value]) => value)) as Filters,
+              )
+            }
+          />
+          <Button type="primary" onClick={() => setEditing("new")} data-testid="new-document">
+            {t(kind === "payments" ? "documents.newPayment" : "documents.newExpense")}
+          </Button>
+        </Space>
       </Space>
       <Space wrap style={{ marginBottom: 16 }} role="search" aria-label={t("documents.filters")}>
         <Select
           aria-label={t("documents.account")}
-          style={{ width: 240 }}
+          style={{ width: 200 }}
           value={filters.accountId ?? ""}
           onChange={(value) => filter({ accountId: value || undefined })}
           options={[
@@ -86,38 +98,40 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
             ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
           ]}
         />
-        <div style={{ width: 200 }}>
+        <div style={{ width: 170 }}>
           <CategoryPicker
             kind={kind}
             id="filter-category"
+            aria-label={t("documents.category")}
             value={filters.categoryId ?? null}
             onChange={(value) => filter({ categoryId: value ?? undefined })}
             placeholder={t("documents.allCategories")}
           />
         </div>
-        <div style={{ width: 200 }}>
+        <div style={{ width: 170 }}>
           <CounterpartyPicker
             id="filter-counterparty"
+            aria-label={t("documents.counterparty")}
             value={filters.counterpartyId ?? null}
             onChange={(value) => filter({ counterpartyId: value ?? undefined })}
             placeholder={t("documents.allCounterparties")}
           />
         </div>
         <label htmlFor="filter-from">{t("documents.from")}</label>
-        <Input
+        <DateInput
           id="filter-from"
-          type="date"
-          style={{ width: 160 }}
+          width={140}
+          allowClear
           value={filters.from ?? ""}
-          onChange={(e) => filter({ from: e.target.value || undefined })}
+          onChange={(date) => filter({ from: date || undefined })}
         />
         <label htmlFor="filter-to">{t("documents.to")}</label>
-        <Input
+        <DateInput
           id="filter-to"
-          type="date"
-          style={{ width: 160 }}
+          width={140}
+          allowClear
           value={filters.to ?? ""}
-          onChange={(e) => filter({ to: e.target.value || undefined })}
+          onChange={(date) => filter({ to: date || undefined })}
         />
       </Space>
       <QueryState query={list} rows={8}>
@@ -338,7 +352,13 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
           control={form.control}
           name="date"
           render={({ field }) => (
-            <Input {...field} id="document-date" type="date" status={errors.date ? "error" : ""} />
+            <DateInput
+              id="document-date"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.date ? "error" : ""}
+            />
           )}
         />
       </Field>
