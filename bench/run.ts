@@ -1,6 +1,7 @@
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { appAccount100kBench } from "./app-account-100k.bench";
 import { appDashboardBench } from "./app-dashboard.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
@@ -41,6 +42,7 @@ const benches: Bench[] = [
   graphqlBench,
   memoryBench,
   appDashboardBench,
+  appAccount100kBench,
 ];
 
 const ZArgs = z.object({
