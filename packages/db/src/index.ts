@@ -25,9 +25,9 @@ export {
   readMigrations,
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
-export { lockSku } from "./sku-lock";
 export { toProblem } from "./problem";
 export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
 export { DB_ROLES } from "./roles";
+export { lockSku } from "./sku-lock";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

@@ -533,7 +533,11 @@ describe("hostile input", () => {
     ],
     ["a float quote", { marketRate: { base: "USD", quote: "UZS", rate: 12650 } }, "marketRate.rate"],
     ["a quote of one currency", { marketRate: { base: "USD", quote: "USD", rate: "1" } }, "marketRate.quote"],
-    ["a quote with extra keys", { marketRate: { base: "USD", quote: "UZS", rate: "1", x: 1 } }, "marketRate.x"],
+    [
+      "a quote with extra keys",
+      { marketRate: { base: "USD", quote: "UZS", rate: "1", x: 1 } },
+      "marketRate.x",
+    ],
     ["both forms", { amountReceived: "100", rate: "0.0001" }, "rate"],
     [
       "all three forms",

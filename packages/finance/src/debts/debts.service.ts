@@ -32,7 +32,6 @@ import {
   ZUpdateDebtInput,
 } from "./debts.schema";
 
-
 /**
  * Debts owed to the tenant (receivable) or by it (payable): the record's verbs here, settling,
  * reversing and writing off in debt-settlements.service. Every change that depends on the
