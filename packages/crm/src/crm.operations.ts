@@ -1,5 +1,5 @@
 import { operationsOf, ZPage } from "@hisob/kernel";
-import { recordOperationsOf } from "@hisob/records";
+import { crudPermissions, recordOperationsOf } from "@hisob/records";
 import { z } from "zod";
 import {
   CHAT_SORT_FIELDS,
@@ -33,12 +33,7 @@ export const crmOperations = {
     service: (services) => services.clients,
     sortFields: CLIENT_SORT_FIELDS,
     schemas: { create: ZCreateClientInput, update: ZUpdateClientInput, item: ZClientDto },
-    permissions: {
-      read: "clients:read:all",
-      create: "clients:create:all",
-      update: "clients:update:all",
-      delete: "clients:delete:all",
-    },
+    permissions: crudPermissions("clients"),
     summaries: {
       list: "List clients",
       get: "Get a client",
@@ -54,12 +49,7 @@ export const crmOperations = {
       service: (services) => services.chats,
       sortFields: CHAT_SORT_FIELDS,
       schemas: { create: ZCreateChatInput, update: ZUpdateChatInput, item: ZChatDto },
-      permissions: {
-        read: "chats:read:all",
-        create: "chats:create:all",
-        update: "chats:update:all",
-        delete: "chats:delete:all",
-      },
+      permissions: crudPermissions("chats"),
       summaries: {
         list: "List chats with clients, recently active first",
         get: "Get a chat",

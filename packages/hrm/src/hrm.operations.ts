@@ -1,4 +1,4 @@
-import { recordOperationsOf } from "@hisob/records";
+import { crudPermissions, recordOperationsOf } from "@hisob/records";
 import {
   EMPLOYEE_SORT_FIELDS,
   ZCreateEmployeeInput,
@@ -19,12 +19,7 @@ export const hrmOperations = {
     service: (services) => services.employees,
     sortFields: EMPLOYEE_SORT_FIELDS,
     schemas: { create: ZCreateEmployeeInput, update: ZUpdateEmployeeInput, item: ZEmployeeDto },
-    permissions: {
-      read: "employees:read:all",
-      create: "employees:create:all",
-      update: "employees:update:all",
-      delete: "employees:delete:all",
-    },
+    permissions: crudPermissions("employees"),
     summaries: {
       list: "List employees (salaries only with salaries:read:all, else null)",
       get: "Get an employee (the salary only with salaries:read:all, else null)",

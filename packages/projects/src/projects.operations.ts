@@ -1,5 +1,5 @@
 import { operationsOf } from "@hisob/kernel";
-import { recordOperationsOf } from "@hisob/records";
+import { crudPermissions, recordOperationsOf } from "@hisob/records";
 import { z } from "zod";
 import {
   PROJECT_SORT_FIELDS,
@@ -26,12 +26,7 @@ export const projectsOperations = {
     service: (services) => services.projects,
     sortFields: PROJECT_SORT_FIELDS,
     schemas: { create: ZCreateProjectInput, update: ZUpdateProjectInput, item: ZProjectDto },
-    permissions: {
-      read: "projects:read:all",
-      create: "projects:create:all",
-      update: "projects:update:all",
-      delete: "projects:delete:all",
-    },
+    permissions: crudPermissions("projects"),
     summaries: {
       list: "List projects",
       get: "Get a project",

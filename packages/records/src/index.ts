@@ -1,4 +1,4 @@
-export { recordListQuery, recordOperationsOf, ZRecordFilters } from "./record-operations";
+export { crudPermissions, recordListQuery, recordOperationsOf, ZRecordFilters } from "./record-operations";
 export {
   createRecordService,
   existsIn,

@@ -49,6 +49,14 @@ export const recordListQuery = <const F extends readonly [string, ...string[]]>(
 
 type Verb = "list" | "get" | "create" | "update" | "delete";
 
+/** The usual permissions of a record: `<resource>:read:all`, `:create:all`, `:update:all`, `:delete:all`. */
+export const crudPermissions = <const R extends string>(resource: R) => ({
+  read: `${resource}:read:all` as const,
+  create: `${resource}:create:all` as const,
+  update: `${resource}:update:all` as const,
+  delete: `${resource}:delete:all` as const,
+});
+
 /**
  * The declaration helper of one module's records (its services and permissions): `GET path`,
  * `POST path` (201), `GET path/:id`, `PUT path/:id`, `DELETE path/:id` (204), and the tRPC

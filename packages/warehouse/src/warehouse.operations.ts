@@ -1,5 +1,5 @@
 import { operationsOf, ZPage, ZPagination, ZQueryBoolean } from "@hisob/kernel";
-import { recordOperationsOf, ZRecordFilters } from "@hisob/records";
+import { crudPermissions, recordOperationsOf, ZRecordFilters } from "@hisob/records";
 import { z } from "zod";
 import {
   LOCATION_SORT_FIELDS,
@@ -48,12 +48,7 @@ export const warehouseOperations = {
     service: (services) => services.products,
     sortFields: PRODUCT_SORT_FIELDS,
     schemas: { create: ZCreateProductInput, update: ZUpdateProductInput, item: ZProductDto },
-    permissions: {
-      read: "products:read:all",
-      create: "products:create:all",
-      update: "products:update:all",
-      delete: "products:delete:all",
-    },
+    permissions: crudPermissions("products"),
     summaries: {
       list: "List products",
       get: "Get a product",
@@ -68,12 +63,7 @@ export const warehouseOperations = {
     service: (services) => services.locations,
     sortFields: LOCATION_SORT_FIELDS,
     schemas: { create: ZCreateLocationInput, update: ZUpdateLocationInput, item: ZLocationDto },
-    permissions: {
-      read: "locations:read:all",
-      create: "locations:create:all",
-      update: "locations:update:all",
-      delete: "locations:delete:all",
-    },
+    permissions: crudPermissions("locations"),
     summaries: {
       list: "List warehouse locations",
       get: "Get a location",
@@ -113,12 +103,7 @@ export const warehouseOperations = {
       service: (services) => services.orders,
       sortFields: ORDER_SORT_FIELDS,
       schemas: { create: ZCreateOrderInput, update: ZUpdateOrderInput, item: ZOrderDto },
-      permissions: {
-        read: "orders:read:all",
-        create: "orders:create:all",
-        update: "orders:update:all",
-        delete: "orders:delete:all",
-      },
+      permissions: crudPermissions("orders"),
       summaries: {
         list: "List purchase and sales orders, newest first",
         get: "Get an order with its lines",

@@ -1,6 +1,6 @@
 import type { Db, Outbox } from "@hisob/db";
 import { type Clock, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { createRecordService } from "@hisob/records";
+import { createRecordService, crudPermissions } from "@hisob/records";
 import {
   type CounterpartyRow,
   counterpartyFilters,
@@ -30,12 +30,7 @@ export const createCounterpartiesService = (deps: { db: Db; outbox: Outbox; cloc
     {
       name: "Counterparty",
       missing: { reason: "finance.counterparty_not_found", message: "Counterparty not found" },
-      permissions: {
-        read: "counterparties:read:all",
-        create: "counterparties:create:all",
-        update: "counterparties:update:all",
-        delete: "counterparties:delete:all",
-      },
+      permissions: crudPermissions("counterparties"),
       model: (tx) => tx.counterparty,
       select: counterpartySelect,
       toDto: (row: CounterpartyRow) => toDto(row),

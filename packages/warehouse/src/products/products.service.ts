@@ -1,6 +1,6 @@
 import { lockSku, type Prisma, type Tx } from "@hisob/db";
 import { AppError } from "@hisob/kernel";
-import { createRecordService, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/records";
 import { currencyNotSelected } from "../warehouse-errors";
 import {
   PRODUCT_SORT_FIELDS,
@@ -46,12 +46,7 @@ export const createProductsService = (deps: RecordDeps) =>
     {
       name: "Product",
       missing: { reason: "warehouse.product_not_found", message: "Product not found" },
-      permissions: {
-        read: "products:read:all",
-        create: "products:create:all",
-        update: "products:update:all",
-        delete: "products:delete:all",
-      },
+      permissions: crudPermissions("products"),
       model: (tx) => tx.warehouseProduct,
       select: productSelect,
       toDto: ({ currencyCode, price, ...row }: ProductRow): TProductDto => ({
