@@ -1,8 +1,7 @@
-import { audit, type Db, type Outbox, type Tx } from "@hisob/db";
+import { audit } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import {
   AppError,
-  type Clock,
   moneyParam,
   newId,
   parseInput,
@@ -13,9 +12,10 @@ import {
 import { dateOf } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies } from "../ledger/ledger";
-import type { PaymentsExpensesService } from "../payments-expenses/payments-expenses.service";
 import { debtsRepository as repository } from "./debts.repository";
 import {
+  type DebtsDeps,
+  debtEvents,
   debtNotFound,
   debtDetail as detailOrThrow,
   refuseIfClosed,
@@ -34,17 +34,10 @@ import {
  * the same transaction), reversing a settlement, writing off what is outstanding. Each locks the
  * debt's row first (see debts.service).
  */
-export const createDebtSettlementsService = (deps: {
-  db: Db;
-  outbox: Outbox;
-  payments: PaymentsExpensesService;
-  expenses: PaymentsExpensesService;
-  clock?: Clock;
-}) => {
+export const createDebtSettlementsService = (deps: DebtsDeps) => {
   const { db, outbox, payments, expenses } = deps;
   const clock = deps.clock ?? systemClock;
-  const raise = (tx: Tx, ctx: TenantContext, type: string, payload: Record<string, unknown>) =>
-    outbox.raise(tx, { type, tenantId: ctx.tenantId, payload });
+  const raise = debtEvents(outbox);
 
   return {
     /**

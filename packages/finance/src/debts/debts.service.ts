@@ -1,8 +1,7 @@
-import { audit, type Db, diffFields, type Outbox, type Tx } from "@hisob/db";
+import { audit, diffFields } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import {
   AppError,
-  type Clock,
   moneyParam,
   newId,
   type Page,
@@ -12,11 +11,12 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { dateOf } from "../dates";
-import type { PaymentsExpensesService } from "../payments-expenses/payments-expenses.service";
 import { createDebtSettlementsService } from "./debt-settlements.service";
 import { debtsRepository as repository } from "./debts.repository";
 import {
   currencyNotSelected,
+  type DebtsDeps,
+  debtEvents,
   debtNotFound,
   debtDetail as detailOrThrow,
   refuseIfClosed,
@@ -32,25 +32,17 @@ import {
   ZUpdateDebtInput,
 } from "./debts.schema";
 
-
 /**
  * Debts owed to the tenant (receivable) or by it (payable): the record's verbs here, settling,
  * reversing and writing off in debt-settlements.service. Every change that depends on the
  * outstanding amount first locks the debt's row (SELECT … FOR UPDATE), so concurrent settlements,
  * write-offs and edits of one debt queue and each sees what the previous one committed.
  */
-export const createDebtsService = (deps: {
-  db: Db;
-  outbox: Outbox;
-  payments: PaymentsExpensesService;
-  expenses: PaymentsExpensesService;
-  clock?: Clock;
-}) => {
+export const createDebtsService = (deps: DebtsDeps) => {
   const { db, outbox } = deps;
   const clock = deps.clock ?? systemClock;
 
-  const raise = (tx: Tx, ctx: TenantContext, type: string, payload: Record<string, unknown>) =>
-    outbox.raise(tx, { type, tenantId: ctx.tenantId, payload });
+  const raise = debtEvents(outbox);
 
   return {
     list: async (ctx: TenantContext, rawQuery: TListDebtsQuery): Promise<Page<TDebtDto>> => {
