@@ -17,8 +17,10 @@ import {
 } from "../ledger/ledger.schema";
 import { accountsRepository as repository } from "./accounts.repository";
 import {
+  type TCreateMoneyAccountInput,
   type TListMoneyAccountsQuery,
   type TMoneyAccountDto,
+  type TUpdateMoneyAccountInput,
   ZCreateMoneyAccountInput,
   ZListMoneyAccountsQuery,
   ZUpdateMoneyAccountInput,
@@ -65,7 +67,7 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
       return account;
     },
 
-    create: async (ctx: TenantContext, raw: unknown): Promise<TMoneyAccountDto> => {
+    create: async (ctx: TenantContext, raw: TCreateMoneyAccountInput): Promise<TMoneyAccountDto> => {
       requirePermission(ctx, "accounts:create:all");
       const input = parseInput(ZCreateMoneyAccountInput, raw);
       return db
@@ -94,7 +96,11 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
         .catch(rethrowNameTaken);
     },
 
-    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TMoneyAccountDto> => {
+    update: async (
+      ctx: TenantContext,
+      id: string,
+      raw: TUpdateMoneyAccountInput,
+    ): Promise<TMoneyAccountDto> => {
       requirePermission(ctx, "accounts:update:all");
       const input = parseInput(ZUpdateMoneyAccountInput, raw);
       return db

@@ -25,6 +25,8 @@ import {
 import {
   type TDebtDetailDto,
   type TDebtSettlementResult,
+  type TSettleDebtInput,
+  type TWriteOffDebtInput,
   ZSettleDebtInput,
   ZWriteOffDebtInput,
 } from "./debts.schema";
@@ -47,7 +49,7 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
      * Needs debts:update:all and the right to post the money (payments:create:all for a
      * receivable, expenses:create:all for a payable).
      */
-    settle: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDebtSettlementResult> => {
+    settle: async (ctx: TenantContext, id: string, raw: TSettleDebtInput): Promise<TDebtSettlementResult> => {
       requirePermission(ctx, "debts:update:all");
       const input = parseInput(ZSettleDebtInput, raw);
       const amount = BigInt(input.amount);
@@ -180,7 +182,7 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
     },
 
     /** What is outstanding will not be collected (or paid): recorded with who, when and why. */
-    writeOff: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDebtDetailDto> => {
+    writeOff: async (ctx: TenantContext, id: string, raw: TWriteOffDebtInput): Promise<TDebtDetailDto> => {
       requirePermission(ctx, "debts:update:all");
       const input = parseInput(ZWriteOffDebtInput, raw);
       const { tenantId } = ctx;

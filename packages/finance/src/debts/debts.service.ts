@@ -24,9 +24,11 @@ import {
   toEventPayload,
 } from "./debts.rules";
 import {
+  type TCreateDebtInput,
   type TDebtDetailDto,
   type TDebtDto,
   type TListDebtsQuery,
+  type TUpdateDebtInput,
   ZCreateDebtInput,
   ZListDebtsQuery,
   ZUpdateDebtInput,
@@ -57,7 +59,7 @@ export const createDebtsService = (deps: DebtsDeps) => {
       return db.withTenant(ctx.tenantId, (tx) => detailOrThrow(tx, ctx.tenantId, id));
     },
 
-    create: async (ctx: TenantContext, raw: unknown): Promise<TDebtDetailDto> => {
+    create: async (ctx: TenantContext, raw: TCreateDebtInput): Promise<TDebtDetailDto> => {
       requirePermission(ctx, "debts:create:all");
       const input = parseInput(ZCreateDebtInput, raw);
       const { tenantId } = ctx;
@@ -96,7 +98,7 @@ export const createDebtsService = (deps: DebtsDeps) => {
      * may not fall to what was settled. A settled or written-off debt is closed: only its due
      * date and description may change.
      */
-    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDebtDetailDto> => {
+    update: async (ctx: TenantContext, id: string, raw: TUpdateDebtInput): Promise<TDebtDetailDto> => {
       requirePermission(ctx, "debts:update:all");
       const input = parseInput(ZUpdateDebtInput, raw);
       const { tenantId } = ctx;
