@@ -9,11 +9,13 @@ import {
 } from "./currencies/currencies.schema";
 import type { CorePermission } from "./permissions/core.permissions";
 import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
+import { ZSetUserGroupsInput, ZUserDto } from "./users/users.schema";
 
 /*
  * Core operations declared once (see `@hisob/kernel`'s operations): the REST routes and OpenAPI
  * entries are derived from this catalog; the tRPC router picks the ones the accountant app calls.
- * Users, roles, groups, tenants and uploads keep hand-written routes for now.
+ * Users, roles, groups, tenants and uploads keep hand-written routes for now; their new operations
+ * are declared here.
  */
 
 const op = operationsOf<CoreServices, CorePermission>();
@@ -84,6 +86,18 @@ export const coreOperations = {
       summary: "Replace the organization's currency selection",
       tag: "currencies",
       call: (services, ctx, input) => services.currencies.setSelected(ctx, input),
+    }),
+  },
+  users: {
+    setGroups: op.mutation({
+      http: { method: "PUT", path: "/users/:id/groups", status: 200, rest: "data" },
+      input: z.object({ id: z.uuid(), data: ZSetUserGroupsInput }),
+      output: ZUserDto,
+      access: { requires: ["users:update:all", "groups:update:all"] },
+      summary:
+        "Replace a user's groups (joining needs every permission the group's roles carry; leaving, every permission the user holds)",
+      tag: "users",
+      call: (services, ctx, input) => services.users.setGroups(ctx, input.id, input.data),
     }),
   },
 };

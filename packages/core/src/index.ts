@@ -107,9 +107,11 @@ export {
 } from "./tenants/provision-tenant";
 export {
   type TTenantDto,
+  type TTenantFirstAdmin,
   ZCreateTenantInput,
   ZListTenantsQuery,
   ZTenantDto,
+  ZTenantFirstAdmin,
   ZUpdateTenantInput,
 } from "./tenants/tenants.schema";
 export { createTenantsService, type TenantsService } from "./tenants/tenants.service";
@@ -138,6 +140,7 @@ export {
   ZEmail,
   ZListUsersQuery,
   ZPassword,
+  ZSetUserGroupsInput,
   ZUpdateUserInput,
   ZUserDto,
 } from "./users/users.schema";

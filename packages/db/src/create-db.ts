@@ -9,6 +9,7 @@ import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { deferBegin, SCOPE_STATEMENT_PREFIX } from "./deferred-begin";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
+import { pgliteRawSql, postgresRawSql, type RawSql } from "./raw-sql";
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
 import { type CallerRow, createSystemQueries, type SystemQueries, toResolvedCaller } from "./system";
@@ -45,6 +46,8 @@ export type Db = {
   withPlatform<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The named lookups that happen before a tenant is known; nothing else. */
   readonly system: SystemQueries;
+  /** SQL straight to the driver for the OpenID provider's hot paths (raw-sql.ts), same tenancy wall. */
+  readonly raw: RawSql;
   /**
    * Applies pending migrations, then runs `whileLocked` (first-start bootstrap) still holding the
    * migration lock, so instances starting together neither migrate nor bootstrap twice.
@@ -80,6 +83,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
   let pglite: PGlite | undefined;
   let prisma: PrismaClient;
   let openConnection: () => Promise<SqlConnection>;
+  let raw: RawSql;
 
   if (config.databaseUrl) {
     const databaseUrl = config.databaseUrl;
@@ -99,6 +103,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       options: "-c TimeZone=UTC",
     });
     pool.on("connect", deferBegin);
+    raw = postgresRawSql(pool, config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
       adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], {
@@ -129,6 +134,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     }
     const embedded = pglite;
     openConnection = async () => pgliteConnection(embedded);
+    raw = pgliteRawSql(embedded, config.onQuery);
     prisma = new PrismaClient({
       adapter: new PrismaPGlite(embedded),
       // One connection serialises every transaction: allow a queue to form rather than time out.
@@ -192,6 +198,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       return runAs(DB_ROLES.tenant, tenantId, fn, options);
     },
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
+    raw,
     system: createSystemQueries(
       (fn) => runAs(DB_ROLES.system, null, fn),
       (query) => prisma.$queryRaw(query),

@@ -25,4 +25,5 @@ export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
 export * from "./reconcile/reconcile.schema";
 export * from "./reports/reports.schema";
+export * from "./transfers/rates";
 export * from "./transfers/transfers.schema";

@@ -1,4 +1,4 @@
-import type { Locale, MoneyParam } from "@hisob/kernel";
+import type { Locale, MoneyParam, QuoteParam } from "@hisob/kernel";
 import { createInstance } from "i18next";
 import { formatMoney } from "./format";
 import { FALLBACK_LOCALE, SUPPORTED_LOCALES } from "./locales";
@@ -9,8 +9,25 @@ import type { MessageKey, Messages } from "./messages";
 
 export const RESOURCES: Record<Locale, Messages> = { en, ru, uz };
 
-/** Values for `{{name}}` placeholders; an amount is rendered in the locale's money format. */
-export type TranslationParams = Record<string, string | number | MoneyParam>;
+/** Values for `{{name}}` placeholders; an amount is rendered in the locale's money format, a quote as "1 USD = 12,650 UZS". */
+export type TranslationParams = Record<string, string | number | MoneyParam | QuoteParam>;
+
+const isQuote = (value: unknown): value is QuoteParam => {
+  if (typeof value !== "object" || value === null) return false;
+  const { base, quote, rate } = value as Partial<QuoteParam>;
+  return (
+    typeof base === "string" &&
+    /^[A-Z]{3}$/.test(base) &&
+    typeof quote === "string" &&
+    /^[A-Z]{3}$/.test(quote) &&
+    typeof rate === "string" &&
+    /^[0-9]{1,40}(\.[0-9]{1,40})?$/.test(rate)
+  );
+};
+
+/** "1 USD = 12,650 UZS" in `locale` (Intl formats the decimal string exactly, no float). */
+export const formatQuote = (quote: QuoteParam, locale: Locale): string =>
+  `1 ${quote.base} = ${new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(quote.rate as `${number}`)} ${quote.quote}`;
 
 // Kept local (not the kernel's isMoneyParam): the kernel's index is Node-only and this package runs in browsers.
 const isMoney = (value: unknown): value is MoneyParam => {
@@ -29,7 +46,11 @@ const rendered = (locale: Locale, params: TranslationParams | undefined): Record
   Object.fromEntries(
     Object.entries(params ?? {}).map(([name, value]) => [
       name,
-      isMoney(value) ? formatMoney(BigInt(value.minor), value.currency, value.minorUnits, locale) : value,
+      isMoney(value)
+        ? formatMoney(BigInt(value.minor), value.currency, value.minorUnits, locale)
+        : isQuote(value)
+          ? formatQuote(value, locale)
+          : (value as string | number),
     ]),
   );
 

@@ -1,5 +1,5 @@
 export { DEFAULT_TIME_ZONE, formatDate, formatMoney } from "./format";
-export { errorMessage, hasMessage, RESOURCES, type TranslationParams, t } from "./i18n";
+export { errorMessage, formatQuote, hasMessage, RESOURCES, type TranslationParams, t } from "./i18n";
 export { issueMessage, matchIssue } from "./issues";
 export { FALLBACK_LOCALE, isLocale, LOCALE_NAMES, SUPPORTED_LOCALES } from "./locales";
 export type { MessageKey, Messages } from "./messages";

@@ -49,6 +49,20 @@ export const isMoneyParam = (value: unknown): value is MoneyParam =>
   typeof (value as MoneyParam).currency === "string" &&
   Number.isInteger((value as MoneyParam).minorUnits);
 
+/**
+ * A market quote an error names, "1 base = rate quote" (rate: a plain decimal string), kept as data
+ * so each language groups its digits its own way ("1 USD = 12,650 UZS", "1 USD = 12 650 UZS").
+ */
+export type QuoteParam = { base: string; quote: string; rate: string };
+
+export const isQuoteParam = (value: unknown): value is QuoteParam =>
+  typeof value === "object" &&
+  value !== null &&
+  /^[A-Z]{3}$/.test(String((value as QuoteParam).base)) &&
+  /^[A-Z]{3}$/.test(String((value as QuoteParam).quote)) &&
+  typeof (value as QuoteParam).rate === "string" &&
+  /^[0-9]{1,40}(\.[0-9]{1,40})?$/.test((value as QuoteParam).rate);
+
 /** One problem with one input field, as reported in VALIDATION_ERROR params. */
 export type FieldIssue = { path: string; message: string };
 

@@ -40,10 +40,15 @@ export const ZPositiveMinorAmount = ZMinorAmount.refine(
   },
 );
 
+/** The most digits an entered rate has before and after its decimal point. */
+export const RATE_DIGITS = { whole: 12, fraction: 12 } as const;
+
 /** Wire schema for an exchange rate: a positive decimal string (≤ 12 integer and 12 fraction digits). */
 export const ZRate = z
   .string()
-  .regex(RATE_PATTERN, { message: "must be a decimal string like 12650.5" })
+  .regex(RATE_PATTERN, {
+    message: `must be a decimal string with at most ${RATE_DIGITS.whole} digits before the point and ${RATE_DIGITS.fraction} after, like 12650.5`,
+  })
   .refine((rate) => /[1-9]/.test(rate), { message: "must be greater than zero" })
   .meta({ description: "Exchange rate as a decimal string", example: "12650.5" });
 

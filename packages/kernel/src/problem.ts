@@ -5,7 +5,9 @@ import {
   type FieldIssue,
   isAppError,
   isMoneyParam,
+  isQuoteParam,
   type MoneyParam,
+  type QuoteParam,
   validationError,
 } from "./errors";
 import { toFieldIssues } from "./validation";
@@ -24,16 +26,19 @@ export type Problem = {
   /** Seconds a caller should wait before trying again (RATE_LIMITED, UNAVAILABLE). */
   retryAfterSeconds?: number;
   /** Values the localized message may name (amounts stay data until a language formats them); never sent. */
-  params?: Record<string, string | number | MoneyParam>;
+  params?: Record<string, string | number | MoneyParam | QuoteParam>;
 };
 
-/** The error's params a message can name: text, numbers and amounts. */
-const messageParams = (params: Record<string, unknown>): Record<string, string | number | MoneyParam> =>
+/** The error's params a message can name: text, numbers, amounts and quotes. */
+const messageParams = (
+  params: Record<string, unknown>,
+): Record<string, string | number | MoneyParam | QuoteParam> =>
   Object.fromEntries(
     Object.entries(params).filter(
-      ([, value]) => typeof value === "string" || typeof value === "number" || isMoneyParam(value),
+      ([, value]) =>
+        typeof value === "string" || typeof value === "number" || isMoneyParam(value) || isQuoteParam(value),
     ),
-  ) as Record<string, string | number | MoneyParam>;
+  ) as Record<string, string | number | MoneyParam | QuoteParam>;
 
 /** Every unexpected failure: a bug whose details stay in the log. */
 export const INTERNAL_PROBLEM: Problem = {

@@ -124,6 +124,7 @@ beforeAll(async () => {
     toAccountId: ids.cash,
     amount: "1000",
     rate: "126.5057",
+    confirmRate: true,
     date: "2026-03-02",
   });
 });

@@ -594,6 +594,7 @@ describe("transfers and exchanges", () => {
       amount,
       rate,
       date: TODAY,
+      confirmRate: true,
     });
     if (expected === "0") {
       expectFieldError(res, "amount", "finance.exchange_too_small");
@@ -624,6 +625,7 @@ describe("transfers and exchanges", () => {
         toAccountId: uzs.id,
         amount: "10",
         rate: "12650",
+        confirmRate: true,
         date: TODAY,
         ...body,
       });
@@ -636,7 +638,7 @@ describe("transfers and exchanges", () => {
       expectFieldError(await exchange({ rate }), "rate");
     }
     expectFieldError(await exchange({ rate: 12650 }), "rate");
-    expectFieldError(await exchange({ rate: undefined }), "rate");
+    expectFieldError(await exchange({ rate: undefined }), "amountReceived");
     expectFieldError(
       await exchange({ amount: "9223372036854775807", rate: "1.5" }),
       "amount",

@@ -104,6 +104,7 @@ describe("the accountant app's procedures", () => {
       toAccountId: cash.id,
       amount: "333",
       rate: "126.99",
+      confirmRate: true,
       date: DATE,
     });
     expect(exchange.destinationAmount).toBe("42287"); // 333 × 126.99 = 42 287.67
@@ -449,6 +450,7 @@ describe("every procedure checks the caller", () => {
           toAccountId: ID.replace(/0$/, "1"),
           amount: "1",
           rate: "2",
+          confirmRate: true,
           date: DATE,
         }),
     ],

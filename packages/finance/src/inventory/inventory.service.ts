@@ -2,6 +2,7 @@ import {
   type Db,
   isNumericOverflow,
   isUniqueViolation,
+  lockSku,
   type Outbox,
   type Prisma,
   type Tx,
@@ -98,6 +99,21 @@ const itemNotFound = () => notFound("finance.inventory_item_not_found", "Invento
 
 const currencyNotSelected = () =>
   fieldError("currency", "finance.currency_not_selected", "is not one of the organization's currencies");
+
+/**
+ * One stock truth (README): goods the warehouse keeps as a product are counted only there. A SKU the
+ * warehouse already has is refused here, as the warehouse refuses a SKU finance counts; both sides take
+ * the same (tenant, SKU) lock first, so a race between them cannot let both through.
+ */
+const notKeptInWarehouse = async (tx: Tx, tenantId: string, sku: string) => {
+  await lockSku(tx, tenantId, sku);
+  if ((await tx.warehouseProduct.count({ where: { tenantId, sku } })) > 0) {
+    throw new AppError("CONFLICT", {
+      reason: "finance.inventory_sku_in_warehouse",
+      message: `The warehouse keeps "${sku}" as a product with its own stock; count it there, not as an inventory item`,
+    });
+  }
+};
 
 /** A duplicate SKU, or a currency deselected meanwhile (its tenant-scoped foreign key). */
 const rethrowItemConflict = (error: unknown): never => {
@@ -245,6 +261,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
       return db
         .withTenant(tenantId, async (tx) => {
           if (!(await isSelected(tx, tenantId, input.currency))) throw currencyNotSelected();
+          await notKeptInWarehouse(tx, tenantId, input.sku);
           const now = clock.now();
           const id = newId();
           await tx.inventoryItem.create({
@@ -292,6 +309,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
         .withTenant(tenantId, async (tx) => {
           if (input.currency && !(await isSelected(tx, tenantId, input.currency)))
             throw currencyNotSelected();
+          if (input.sku !== undefined) await notKeptInWarehouse(tx, tenantId, input.sku);
           const updated = await tx.inventoryItem.updateMany({
             where: { tenantId, id },
             data: {

@@ -12,12 +12,20 @@ export const ZTransactionDto = z
     amount: z.string(),
     /** Minor units entering the destination when they differ from `amount` (exchanges). */
     destinationAmount: z.string().nullable(),
-    /** Decimal string; exchanges only. */
+    /** Exchanges only: destination minor units per origin minor unit, decimal string; trunc(amount × rate) = destinationAmount. */
     exchangeRate: z.string().nullable(),
     date: z.iso.date(),
     originAccountId: z.uuid().nullable(),
     destinationAccountId: z.uuid().nullable(),
     comment: z.string(),
+    /** Transfers and exchanges: who the money went through, if anyone. */
+    counterpartyId: z.uuid().nullable(),
+    /** This entry is the exact opposite of that transfer or exchange (a reversal). */
+    reversalOfId: z.uuid().nullable(),
+    /** Why the reversal was posted (reversals only). */
+    reversalReason: z.string().nullable(),
+    /** The reversal that undid this entry, if any. */
+    reversedById: z.uuid().nullable(),
     createdBy: z.uuid(),
     createdAt: z.iso.datetime(),
     /** The payment or expense this entry posts, if any. */

@@ -117,11 +117,18 @@ export const transactionSelect = {
   originAccountId: true,
   destinationAccountId: true,
   comment: true,
+  counterpartyId: true,
+  reversalOfId: true,
+  reversalReason: true,
+  reversedBy: { select: { id: true } },
   createdBy: true,
   createdAt: true,
   payment: { select: { id: true } },
   expense: { select: { id: true } },
 } satisfies Prisma.FinanceTransactionSelect;
+
+/** numeric(40,20) prints every decimal place ("12650.50000000000000000000" → "12650.5"); never exponent notation. */
+const plainRate = (text: string): string => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
 
 type TransactionRow = Prisma.FinanceTransactionGetPayload<{ select: typeof transactionSelect }>;
 
@@ -130,11 +137,15 @@ export const toTransactionDto = (row: TransactionRow): TTransactionDto => ({
   type: row.type,
   amount: row.amount.toString(),
   destinationAmount: row.destinationAmount === null ? null : row.destinationAmount.toString(),
-  exchangeRate: row.exchangeRate === null ? null : row.exchangeRate.toString(),
+  exchangeRate: row.exchangeRate === null ? null : plainRate(row.exchangeRate.toFixed()),
   date: toIsoDate(row.date),
   originAccountId: row.originAccountId,
   destinationAccountId: row.destinationAccountId,
   comment: row.comment,
+  counterpartyId: row.counterpartyId,
+  reversalOfId: row.reversalOfId,
+  reversalReason: row.reversalReason,
+  reversedById: row.reversedBy?.id ?? null,
   createdBy: row.createdBy,
   createdAt: row.createdAt.toISOString(),
   paymentId: row.payment?.id ?? null,
@@ -151,6 +162,10 @@ export type AccountEntryRow = {
   origin_account_id: string | null;
   destination_account_id: string | null;
   comment: string;
+  counterparty_id: string | null;
+  reversal_of_id: string | null;
+  reversal_reason: string | null;
+  reversed_by_id: string | null;
   created_by: string;
   created_at: Date;
   /** What the entry did to this account's balance (negative: out). */
@@ -201,6 +216,8 @@ export const accountEntries = (
     SELECT t.id::text, t.type::text AS type, t.amount::text AS amount, t.destination_amount::text AS destination_amount,
            t.exchange_rate::text AS exchange_rate, t.date, t.origin_account_id::text AS origin_account_id,
            t.destination_account_id::text AS destination_account_id, t.comment, t.created_by::text AS created_by,
+           t.counterparty_id::text AS counterparty_id, t.reversal_of_id::text AS reversal_of_id, t.reversal_reason,
+           r.id::text AS reversed_by_id,
            t.created_at, e.change::text AS change, a.name AS counter_account_name,
            p.id::text AS payment_id, x.id::text AS expense_id
       FROM ((SELECT t.id, t.date, -t.amount AS change, t.destination_account_id AS counter_id
@@ -218,6 +235,7 @@ export const accountEntries = (
       LEFT JOIN money_accounts a ON a.tenant_id = ${o.tenantId}::uuid AND a.id = e.counter_id
       LEFT JOIN payments p ON p.tenant_id = ${o.tenantId}::uuid AND p.transaction_id = e.id
       LEFT JOIN expenses x ON x.tenant_id = ${o.tenantId}::uuid AND x.transaction_id = e.id
+      LEFT JOIN transactions r ON r.tenant_id = ${o.tenantId}::uuid AND r.reversal_of_id = e.id
      ORDER BY e.date ${direction}, e.id ${direction}`;
 };
 
@@ -236,12 +254,15 @@ const entryDto = (row: AccountEntryRow): TAccountTransactionDto => ({
   type: row.type,
   amount: row.amount,
   destinationAmount: row.destination_amount,
-  // numeric(24,12) prints every decimal place: "12650.500000000000" → "12650.5"
-  exchangeRate: row.exchange_rate === null ? null : row.exchange_rate.replace(/\.?0+$/, ""),
+  exchangeRate: row.exchange_rate === null ? null : plainRate(row.exchange_rate),
   date: toIsoDate(row.date),
   originAccountId: row.origin_account_id,
   destinationAccountId: row.destination_account_id,
   comment: row.comment,
+  counterpartyId: row.counterparty_id,
+  reversalOfId: row.reversal_of_id,
+  reversalReason: row.reversal_reason,
+  reversedById: row.reversed_by_id,
   createdBy: row.created_by,
   createdAt: row.created_at.toISOString(),
   paymentId: row.payment_id,

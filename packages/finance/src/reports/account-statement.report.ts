@@ -22,6 +22,60 @@ export type StatementRow = {
 };
 
 /**
+ * Statement entries of one account in [start, end], newest first, each with the balance right after
+ * it: `closing` (the balance after the period's last entry) minus the changes that came after it. Each
+ * side is an index range scan read backwards and cut at offset + limit, so the newest page costs the
+ * same for 10 entries or 1,000,000.
+ */
+export const statementRowsNewestFirst = (
+  tx: Tx,
+  options: {
+    tenantId: string;
+    accountId: string;
+    start: Date;
+    end: Date;
+    closing: string;
+    limit: number;
+    offset: number;
+  },
+): Promise<StatementRow[]> => {
+  const { tenantId, accountId, start, end, closing } = options;
+  const reach = options.offset + options.limit;
+  return tx.$queryRaw<StatementRow[]>`
+    WITH entries AS (
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, -t.amount AS change
+         FROM transactions t
+        WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
+          AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance'
+        ORDER BY t.date DESC, t.id DESC
+        LIMIT ${reach})
+      UNION ALL
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id,
+              COALESCE(t.destination_amount, t.amount)
+         FROM transactions t
+        WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
+          AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance'
+        ORDER BY t.date DESC, t.id DESC
+        LIMIT ${reach})
+    ), running AS (
+      SELECT entries.*, ${closing}::numeric - COALESCE(sum(change) OVER (
+               ORDER BY date DESC, id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS running
+        FROM entries
+       ORDER BY date DESC, id DESC
+       LIMIT ${reach}
+    )
+    SELECT r.id::text, r.date, r.type::text AS type, r.comment,
+           r.counter_account_id::text AS counter_account_id,
+           p.id::text AS payment_id, e.id::text AS expense_id,
+           r.change::text AS change, r.running::text AS running
+      FROM running r
+      LEFT JOIN payments p ON p.tenant_id = ${tenantId}::uuid AND p.transaction_id = r.id
+      LEFT JOIN expenses e ON e.tenant_id = ${tenantId}::uuid AND e.transaction_id = r.id
+     ORDER BY r.date DESC, r.id DESC
+     LIMIT ${options.limit} OFFSET ${options.offset}`;
+};
+
+/**
  * Statement entries of one account in [start, end], oldest first, each with the balance right after
  * it: `from.balance` plus a window sum in SQL. `from.after` continues after a row (keyset, for
  * exports); otherwise the window covers the whole period and `offset` cuts the page after it.
@@ -105,15 +159,18 @@ export const accountStatementReport =
              WHERE a.tenant_id = ${ctx.tenantId}::uuid AND a.id = ${accountId}::uuid
              GROUP BY a.balance`;
         if (!summary) throw accountNotFound();
-        const rows = await statementRows(tx, {
+        const page = {
           tenantId: ctx.tenantId,
           accountId,
           start,
           end,
-          from: { balance: summary.opening, after: null },
           limit: query.limit,
           offset: query.offset,
-        });
+        };
+        const rows =
+          query.order === "desc"
+            ? await statementRowsNewestFirst(tx, { ...page, closing: summary.closing })
+            : await statementRows(tx, { ...page, from: { balance: summary.opening, after: null } });
         return {
           account: {
             id: account.id,

@@ -170,6 +170,15 @@ export const en = {
         "validation error: {{field}} must be in another currency (use a transfer within one currency)",
       exchange_too_small: "validation error: {{field}} times the rate rounds down to zero",
       exchange_out_of_range: "validation error: {{field}} times the rate is beyond what an amount can hold",
+      exchange_rate_unconfirmed:
+        "Check the rate: nothing was exchanged between these currencies before, and a rate in minor units is easily entered the wrong way round. As entered it means {{reading}} ({{amount}} → {{received}}), not {{swapped}}. Enter the amount received or the market quote instead, or confirm this rate.",
+      exchange_rate_implausible:
+        "Check the rate: {{reading}} ({{amount}} → {{received}}) is more than {{margin}}% away from the last exchange, {{last}}. It does not mean {{swapped}}. Correct it, or confirm this rate.",
+      exchange_quote_currency: "validation error: {{field}} must name the two accounts' currencies",
+      transfer_not_found: "Transfer not found.",
+      exchange_not_found: "Exchange not found.",
+      already_reversed: "This entry has already been reversed.",
+      reversal_not_reversible: "A reversal cannot be reversed; post the entry again instead.",
       counterparty_not_found: "Counterparty not found.",
       counterparty_in_use: "Payments, expenses or debts refer to the counterparty; it cannot be deleted.",
       payment_category_not_found: "Payment category not found.",
@@ -192,6 +201,8 @@ export const en = {
       document_settles_debt:
         "The document settles a debt: reverse the settlement on the debt to delete it or change its amount, account or counterparty.",
       inventory_item_not_found: "Inventory item not found.",
+      inventory_sku_in_warehouse:
+        "The warehouse keeps this SKU as a product with its own stock; count it there, not as an inventory item.",
       inventory_sku_taken: "An item with this SKU already exists.",
       inventory_in_stock: "The item is still in stock; issue or adjust it to zero before deleting it.",
       insufficient_stock: "Not enough of the item in stock.",
@@ -329,7 +340,10 @@ export const en = {
     currency_code: "must be an ISO 4217 code like UZS",
     phone: "must be a phone number like +998 90 123-45-67",
     domain: "must be a domain name like acme.uz",
-    rate: "must be a decimal string like 12650.5",
+    rate: "must be a decimal string with at most {{whole}} digits before the point and {{fraction}} after, like 12650.5",
+    rate_form_missing: "is required: give one of amountReceived, marketRate or rate",
+    quote_currency: "must name the accounts' currencies {{from}} and {{to}}",
+    nothing_to_change: "must name at least one field to change",
     date_range: "must be a date from {{first}} to {{last}}",
     too_weak: "is too weak",
     reserved: "is reserved",

@@ -176,6 +176,16 @@ export const uz: Messages = {
         "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda nolga yaxlitlanadi",
       exchange_out_of_range:
         "Kiritilgan ma’lumotlarda xato: {{field}} kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
+      exchange_rate_unconfirmed:
+        "Kursni tekshiring: bu valyutalar o‘rtasida hali ayirboshlash bo‘lmagan, kichik birliklardagi kursni esa teskari kiritish oson. Kiritilgan kurs {{reading}} ({{amount}} → {{received}}) degani, {{swapped}} emas. Olingan summani yoki bozor kursini kiriting yoki shu kursni tasdiqlang.",
+      exchange_rate_implausible:
+        "Kursni tekshiring: {{reading}} ({{amount}} → {{received}}) oxirgi ayirboshlashdan ({{last}}) {{margin}}% dan ko‘proq farq qiladi. U {{swapped}} degani emas. Kursni tuzating yoki tasdiqlang.",
+      exchange_quote_currency:
+        "Kiritilgan ma’lumotlarda xato: {{field}} ikkala hisob valyutasini ko‘rsatishi kerak",
+      transfer_not_found: "O‘tkazma topilmadi.",
+      exchange_not_found: "Ayirboshlash topilmadi.",
+      already_reversed: "Bu amal allaqachon storno qilingan.",
+      reversal_not_reversible: "Stornoni storno qilib bo‘lmaydi; amalni qaytadan kiriting.",
       counterparty_not_found: "Kontragent topilmadi.",
       counterparty_in_use:
         "Kontragentga tushumlar, xarajatlar yoki qarzlar bog‘langan; uni o‘chirib bo‘lmaydi.",
@@ -201,6 +211,8 @@ export const uz: Messages = {
       document_settles_debt:
         "Hujjat qarzni to‘laydi: uni o‘chirish yoki summasini, hisobini yoki kontragentini o‘zgartirish uchun qarzdagi to‘lovni bekor qiling.",
       inventory_item_not_found: "Tovar topilmadi.",
+      inventory_sku_in_warehouse:
+        "Bu artikul omborda o‘z qoldig‘i bilan mahsulot sifatida yuritiladi; uni tovar-moddiy qiymat sifatida emas, omborda hisoblang.",
       inventory_sku_taken: "Bunday artikulli tovar allaqachon mavjud.",
       inventory_in_stock: "Tovar hali omborda bor; o‘chirishdan oldin uni chiqim qiling yoki nolga tuzating.",
       insufficient_stock: "Omborda tovar yetarli emas.",
@@ -334,7 +346,10 @@ export const uz: Messages = {
     currency_code: "ISO 4217 kodi bo‘lishi kerak, masalan UZS",
     phone: "telefon raqami bo‘lishi kerak, masalan +998 90 123-45-67",
     domain: "domen nomi bo‘lishi kerak, masalan acme.uz",
-    rate: "o‘nli son satri bo‘lishi kerak, masalan 12650.5",
+    rate: "o‘nli son satri bo‘lishi kerak: nuqtadan oldin ko‘pi bilan {{whole}} ta, keyin {{fraction}} ta raqam, masalan 12650.5",
+    rate_form_missing: "majburiy: amountReceived, marketRate yoki rate dan birini kiriting",
+    quote_currency: "hisoblar valyutalari {{from}} va {{to}} ni ko‘rsatishi kerak",
+    nothing_to_change: "kamida bitta o‘zgartiriladigan maydonni ko‘rsatishi kerak",
     date_range: "{{first}} dan {{last}} gacha bo‘lgan sana bo‘lishi kerak",
     too_weak: "juda oddiy",
     reserved: "band qilingan",

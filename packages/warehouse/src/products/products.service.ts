@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from "@hisob/db";
+import { lockSku, type Prisma, type Tx } from "@hisob/db";
 import { AppError } from "@hisob/kernel";
 import { createRecordService, type RecordDeps } from "@hisob/records";
 import { currencyNotSelected } from "../warehouse-errors";
@@ -32,6 +32,7 @@ export const selectedCurrency = async (tx: Tx, tenantId: string, code: string) =
  * refused, so the same goods are never counted in two places.
  */
 const notCountedInFinance = async (tx: Tx, tenantId: string, sku: string) => {
+  await lockSku(tx, tenantId, sku);
   if ((await tx.inventoryItem.count({ where: { tenantId, sku } })) > 0) {
     throw new AppError("CONFLICT", {
       reason: "warehouse.sku_in_finance_inventory",

@@ -29,6 +29,12 @@ export const en = {
     outstanding: "Outstanding",
   },
   accounts: {
+    backToAccount: "Back to the account",
+    statement: "Account statement",
+    periodOrder: "The period's end comes before its start",
+    printTooLong:
+      "The first {{shown}} of {{count}} entries: choose a shorter period to print them all (the .xlsx has every entry)",
+    printView: "Print view",
     title: "Accounts",
     new: "New account",
     edit: "Edit account",
@@ -54,6 +60,10 @@ export const en = {
     runningBalance: "Balance after",
   },
   documents: {
+    category: "Category",
+    counterparty: "Counterparty",
+    allCategories: "All categories",
+    allCounterparties: "All counterparties",
     payments: "Payments",
     expenses: "Expenses",
     newPayment: "New payment",
@@ -97,7 +107,20 @@ export const en = {
     exchange: "Exchange",
     opening_balance: "Opening balance",
   },
+  downloads: {
+    xlsx: "Download .xlsx",
+    xlsxHint: "A spreadsheet of what is shown, with the same filters",
+    saved: "Saved {{name}}",
+    print: "Print / PDF",
+  },
+  picker: {
+    none: "None",
+    noMatch: "Nothing matches",
+    noCategory: "No category",
+    noCounterparty: "No counterparty",
+  },
   form: {
+    datePlaceholder: "mm/dd/yyyy",
     required: "Required",
     invalidAmount: "Enter an amount like 1 234.56 (at most {{digits}} digits after the point)",
     positiveAmount: "The amount must be greater than zero",

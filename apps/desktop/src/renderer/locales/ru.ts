@@ -30,6 +30,12 @@ export const ru: AppMessages = {
     outstanding: "Остаток долга",
   },
   accounts: {
+    backToAccount: "К счёту",
+    statement: "Выписка по счёту",
+    periodOrder: "Конец периода раньше его начала",
+    printTooLong:
+      "Первые {{shown}} из {{count}} операций: выберите период короче, чтобы напечатать все (в .xlsx — все операции)",
+    printView: "Версия для печати",
     title: "Счета",
     new: "Новый счёт",
     edit: "Изменить счёт",
@@ -57,6 +63,10 @@ export const ru: AppMessages = {
     runningBalance: "Остаток после",
   } as AppMessages["accounts"],
   documents: {
+    category: "Статья",
+    counterparty: "Контрагент",
+    allCategories: "Все статьи",
+    allCounterparties: "Все контрагенты",
     payments: "Поступления",
     expenses: "Расходы",
     newPayment: "Новое поступление",
@@ -100,7 +110,20 @@ export const ru: AppMessages = {
     exchange: "Обмен",
     opening_balance: "Начальный остаток",
   },
+  downloads: {
+    xlsx: "Скачать .xlsx",
+    xlsxHint: "Таблица того, что на экране, с теми же фильтрами",
+    saved: "Сохранено: {{name}}",
+    print: "Печать / PDF",
+  },
+  picker: {
+    none: "Не выбрано",
+    noMatch: "Ничего не найдено",
+    noCategory: "Без статьи",
+    noCounterparty: "Без контрагента",
+  },
   form: {
+    datePlaceholder: "дд.мм.гггг",
     required: "Обязательное поле",
     invalidAmount: "Введите сумму, например 1 234,56 (не более {{digits}} знаков после запятой)",
     positiveAmount: "Сумма должна быть больше нуля",

@@ -30,6 +30,12 @@ export const uz: AppMessages = {
     outstanding: "Qarz qoldigʻi",
   },
   accounts: {
+    backToAccount: "Hisobga qaytish",
+    statement: "Hisob koʻchirmasi",
+    periodOrder: "Davr oxiri boshidan oldin",
+    printTooLong:
+      "{{count}} ta amaldan dastlabki {{shown}} tasi: hammasini chop etish uchun qisqaroq davrni tanlang (.xlsx da barcha amallar bor)",
+    printView: "Chop etish koʻrinishi",
     title: "Hisobvaraqlar",
     new: "Yangi hisobvaraq",
     edit: "Hisobvaraqni tahrirlash",
@@ -55,6 +61,10 @@ export const uz: AppMessages = {
     runningBalance: "Keyingi qoldiq",
   },
   documents: {
+    category: "Modda",
+    counterparty: "Kontragent",
+    allCategories: "Barcha moddalar",
+    allCounterparties: "Barcha kontragentlar",
     payments: "Tushumlar",
     expenses: "Xarajatlar",
     newPayment: "Yangi tushum",
@@ -98,7 +108,20 @@ export const uz: AppMessages = {
     exchange: "Ayirboshlash",
     opening_balance: "Boshlangʻich qoldiq",
   },
+  downloads: {
+    xlsx: ".xlsx yuklab olish",
+    xlsxHint: "Ekrandagi maʼlumotlar jadvali, xuddi shu filtrlar bilan",
+    saved: "Saqlandi: {{name}}",
+    print: "Chop etish / PDF",
+  },
+  picker: {
+    none: "Tanlanmagan",
+    noMatch: "Hech narsa topilmadi",
+    noCategory: "Moddasiz",
+    noCounterparty: "Kontragentsiz",
+  },
   form: {
+    datePlaceholder: "kk.oo.yyyy",
     required: "Majburiy maydon",
     invalidAmount: "Summani kiriting, masalan 1 234,56 (nuqtadan keyin koʻpi bilan {{digits}} ta raqam)",
     positiveAmount: "Summa noldan katta boʻlishi kerak",

@@ -7,11 +7,13 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { KEYS, useApi, useMoney } from "../api-context";
+import { DownloadButton } from "../components/downloads";
 
 /*
  * An account and its transactions, newest first, with the balance after each. Rows are virtual and
  * fetched from the server a page at a time as they scroll into view, so 100,000 entries scroll as
- * smoothly as 10: only the visible pages are ever requested or rendered.
+ * smoothly as 10: only the visible pages are ever requested or rendered. The server pages newest
+ * first too (order=desc), so the page the screen opens on is the cheapest one to read.
  */
 
 const PAGE = 200;
@@ -49,7 +51,7 @@ export const AccountDetailScreen = () => {
     queryFn: () =>
       api.reports.accountStatement.query({
         accountId: id,
-        query: { ...WHOLE_LEDGER, limit: PAGE, offset: page * PAGE },
+        query: { ...WHOLE_LEDGER, limit: PAGE, offset: page * PAGE, order: "desc" as const },
       }),
     staleTime: 60_000,
   });
@@ -65,23 +67,30 @@ export const AccountDetailScreen = () => {
     overscan: 10,
   });
   const items = virtualizer.getVirtualItems();
-  // Row i (newest first) is statement entry total-1-i (oldest first).
-  const offsetOf = (index: number) => total - 1 - index;
-  const pages = [...new Set(items.map((item) => Math.floor(offsetOf(item.index) / PAGE)))].sort(
-    (a, b) => a - b,
-  );
-  const loaded = useQueries({ queries: pages.map(statementPage) });
+  // Row i is entry i of the newest-first statement: page floor(i / PAGE).
+  const pages = [...new Set(items.map((item) => Math.floor(item.index / PAGE)))].sort((a, b) => a - b);
+  // While the list flies past (a dragged scrollbar), pages are not requested: only where it stops.
+  const settled = !virtualizer.isScrolling;
+  const loaded = useQueries({
+    queries: pages.map((page) => ({ ...statementPage(page), enabled: settled || page === 0 })),
+  });
   const entryAt = (index: number): Entry | undefined => {
-    const offset = offsetOf(index);
-    const page = Math.floor(offset / PAGE);
+    const page = Math.floor(index / PAGE);
     const data = page === 0 ? first.data : loaded[pages.indexOf(page)]?.data;
-    return data?.entries[offset - page * PAGE];
+    return data?.entries[index - page * PAGE];
   };
 
   return (
     <div>
-      <Space style={{ marginBottom: 16 }}>
+      <Space style={{ marginBottom: 16 }} wrap>
         <Button onClick={() => navigate("/accounts")}>← {t("accounts.back")}</Button>
+        <DownloadButton
+          testId="download-statement"
+          prepare={() => api.exports.accountStatement.query({ accountId: id, query: WHOLE_LEDGER })}
+        />
+        <Button onClick={() => navigate(`/accounts/${id}/print`)} data-testid="open-print-view">
+          {t("accounts.printView")}
+        </Button>
       </Space>
       <QueryState query={account} rows={3}>
         {(row) => (

@@ -84,7 +84,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const post = useMutation({
     mutationFn: (input: Record<string, string>) =>
       mode === "exchange"
-        ? api.exchanges.create.mutate(input as Parameters<typeof api.exchanges.create.mutate>[0])
+        ? api.exchanges.create.mutate(input as unknown as Parameters<typeof api.exchanges.create.mutate>[0])
         : api.transfers.create.mutate(input as Parameters<typeof api.transfers.create.mutate>[0]),
   });
 
