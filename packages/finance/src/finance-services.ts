@@ -34,7 +34,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     reconcile: createReconcileService({ db, clock }),
     reports,
     exports: createFinanceExports({ db, clock, reports }),
-    counterparties: createCounterpartiesService({ db, clock }),
+    counterparties: createCounterpartiesService({ db, outbox, clock }),
     paymentCategories: createCategoriesService(PAYMENT_CATEGORY, { db, clock }),
     expenseCategories: createCategoriesService(EXPENSE_CATEGORY, { db, clock }),
     debts: createDebtsService({ db, outbox, payments, expenses, clock }),

@@ -5,7 +5,7 @@ import {
   type CounterpartyRow,
   counterpartiesWhere,
   counterpartySelect,
-} from "../counterparties/counterparties.repository";
+} from "../counterparties/counterparties.record";
 import { toIsoDate } from "../dates";
 import { type DebtExportRow as DebtRow, debtsRepository, debtsWhere } from "../debts/debts.repository";
 import { inventoryWhere } from "../inventory/inventory.service";
