@@ -23,7 +23,6 @@ import { createExternalSignIn, type ExternalSignIn } from "./external-sign-in/ex
 import { externalSignInRoutes } from "./external-sign-in/external-sign-in.routes";
 import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.routes";
 import { registerAuthContext } from "./http/auth-context";
-import { desktopCors } from "./http/desktop-cors";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { registerOperationRoutes } from "./http/operation-routes";
@@ -119,8 +118,6 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
 const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDeps) => {
   const { env, oidc, clock } = deps;
   const externalSignIn = createConfiguredExternalSignIn(app, services, env, clock);
-  // Before authentication: a CORS preflight carries no credentials.
-  await app.register(desktopCors);
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
   await app.register(loginRoutes, {

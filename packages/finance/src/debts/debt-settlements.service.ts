@@ -1,8 +1,7 @@
-import { audit, type Db, type Outbox, type Tx } from "@hisob/db";
+import { audit } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import {
   AppError,
-  type Clock,
   moneyParam,
   newId,
   parseInput,
@@ -13,9 +12,10 @@ import {
 import { dateOf } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies } from "../ledger/ledger";
-import type { PaymentsExpensesService } from "../payments-expenses/payments-expenses.service";
 import { debtsRepository as repository } from "./debts.repository";
 import {
+  type DebtsDeps,
+  debtEvents,
   debtNotFound,
   debtDetail as detailOrThrow,
   refuseIfClosed,
@@ -25,6 +25,8 @@ import {
 import {
   type TDebtDetailDto,
   type TDebtSettlementResult,
+  type TSettleDebtInput,
+  type TWriteOffDebtInput,
   ZSettleDebtInput,
   ZWriteOffDebtInput,
 } from "./debts.schema";
@@ -34,17 +36,10 @@ import {
  * the same transaction), reversing a settlement, writing off what is outstanding. Each locks the
  * debt's row first (see debts.service).
  */
-export const createDebtSettlementsService = (deps: {
-  db: Db;
-  outbox: Outbox;
-  payments: PaymentsExpensesService;
-  expenses: PaymentsExpensesService;
-  clock?: Clock;
-}) => {
+export const createDebtSettlementsService = (deps: DebtsDeps) => {
   const { db, outbox, payments, expenses } = deps;
   const clock = deps.clock ?? systemClock;
-  const raise = (tx: Tx, ctx: TenantContext, type: string, payload: Record<string, unknown>) =>
-    outbox.raise(tx, { type, tenantId: ctx.tenantId, payload });
+  const raise = debtEvents(outbox);
 
   return {
     /**
@@ -54,7 +49,7 @@ export const createDebtSettlementsService = (deps: {
      * Needs debts:update:all and the right to post the money (payments:create:all for a
      * receivable, expenses:create:all for a payable).
      */
-    settle: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDebtSettlementResult> => {
+    settle: async (ctx: TenantContext, id: string, raw: TSettleDebtInput): Promise<TDebtSettlementResult> => {
       requirePermission(ctx, "debts:update:all");
       const input = parseInput(ZSettleDebtInput, raw);
       const amount = BigInt(input.amount);
@@ -187,7 +182,7 @@ export const createDebtSettlementsService = (deps: {
     },
 
     /** What is outstanding will not be collected (or paid): recorded with who, when and why. */
-    writeOff: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDebtDetailDto> => {
+    writeOff: async (ctx: TenantContext, id: string, raw: TWriteOffDebtInput): Promise<TDebtDetailDto> => {
       requirePermission(ctx, "debts:update:all");
       const input = parseInput(ZWriteOffDebtInput, raw);
       const { tenantId } = ctx;

@@ -1,6 +1,9 @@
-import { type Tx, violatedForeignKey } from "@hisob/db";
+import type { Db, Outbox, Tx } from "@hisob/db";
+import { violatedForeignKey } from "@hisob/db";
+import type { Clock, TenantContext } from "@hisob/kernel";
 import { AppError } from "@hisob/kernel";
 import { fieldError, notFound } from "../finance-errors";
+import type { PaymentsExpensesService } from "../payments-expenses/payments-expenses.service";
 import { type DebtRow, debtsRepository } from "./debts.repository";
 import type { TDebtDetailDto } from "./debts.schema";
 
@@ -64,3 +67,17 @@ export const debtDetail = async (tx: Tx, tenantId: string, id: string): Promise<
   if (!detail) throw debtNotFound();
   return detail;
 };
+
+/** What the debts' two services take: settling posts its money through payments or expenses. */
+export type DebtsDeps = {
+  db: Db;
+  outbox: Outbox;
+  payments: PaymentsExpensesService;
+  expenses: PaymentsExpensesService;
+  clock?: Clock;
+};
+
+/** Raises a debt event in the caller's transaction (the outbox dispatches it after the commit). */
+export const debtEvents =
+  (outbox: Outbox) => (tx: Tx, ctx: TenantContext, type: string, payload: Record<string, unknown>) =>
+    outbox.raise(tx, { type, tenantId: ctx.tenantId, payload });

@@ -1,8 +1,7 @@
-import { audit, type Db, diffFields, type Outbox, type Tx } from "@hisob/db";
+import { audit, diffFields } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import {
   AppError,
-  type Clock,
   moneyParam,
   newId,
   type Page,
@@ -12,11 +11,12 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { dateOf } from "../dates";
-import type { PaymentsExpensesService } from "../payments-expenses/payments-expenses.service";
 import { createDebtSettlementsService } from "./debt-settlements.service";
 import { debtsRepository as repository } from "./debts.repository";
 import {
   currencyNotSelected,
+  type DebtsDeps,
+  debtEvents,
   debtNotFound,
   debtDetail as detailOrThrow,
   refuseIfClosed,
@@ -24,9 +24,11 @@ import {
   toEventPayload,
 } from "./debts.rules";
 import {
+  type TCreateDebtInput,
   type TDebtDetailDto,
   type TDebtDto,
   type TListDebtsQuery,
+  type TUpdateDebtInput,
   ZCreateDebtInput,
   ZListDebtsQuery,
   ZUpdateDebtInput,
@@ -38,18 +40,11 @@ import {
  * outstanding amount first locks the debt's row (SELECT … FOR UPDATE), so concurrent settlements,
  * write-offs and edits of one debt queue and each sees what the previous one committed.
  */
-export const createDebtsService = (deps: {
-  db: Db;
-  outbox: Outbox;
-  payments: PaymentsExpensesService;
-  expenses: PaymentsExpensesService;
-  clock?: Clock;
-}) => {
+export const createDebtsService = (deps: DebtsDeps) => {
   const { db, outbox } = deps;
   const clock = deps.clock ?? systemClock;
 
-  const raise = (tx: Tx, ctx: TenantContext, type: string, payload: Record<string, unknown>) =>
-    outbox.raise(tx, { type, tenantId: ctx.tenantId, payload });
+  const raise = debtEvents(outbox);
 
   return {
     list: async (ctx: TenantContext, rawQuery: TListDebtsQuery): Promise<Page<TDebtDto>> => {
@@ -64,7 +59,7 @@ export const createDebtsService = (deps: {
       return db.withTenant(ctx.tenantId, (tx) => detailOrThrow(tx, ctx.tenantId, id));
     },
 
-    create: async (ctx: TenantContext, raw: unknown): Promise<TDebtDetailDto> => {
+    create: async (ctx: TenantContext, raw: TCreateDebtInput): Promise<TDebtDetailDto> => {
       requirePermission(ctx, "debts:create:all");
       const input = parseInput(ZCreateDebtInput, raw);
       const { tenantId } = ctx;
@@ -103,7 +98,7 @@ export const createDebtsService = (deps: {
      * may not fall to what was settled. A settled or written-off debt is closed: only its due
      * date and description may change.
      */
-    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDebtDetailDto> => {
+    update: async (ctx: TenantContext, id: string, raw: TUpdateDebtInput): Promise<TDebtDetailDto> => {
       requirePermission(ctx, "debts:update:all");
       const input = parseInput(ZUpdateDebtInput, raw);
       const { tenantId } = ctx;

@@ -1,6 +1,7 @@
 import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
-import type { Db, Prisma } from "@hisob/db";
+import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
+import { type AccountRow, accountsRepository, accountsWhere } from "../accounts/accounts.repository";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
 import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
@@ -32,18 +33,6 @@ import {
  */
 
 export { ZExportAccountsQuery, ZExportAccountTransactionsQuery, ZExportDocumentsQuery };
-
-const accountSelect = {
-  id: true,
-  name: true,
-  number: true,
-  currencyCode: true,
-  balance: true,
-  allowOverdraft: true,
-  description: true,
-  createdAt: true,
-} satisfies Prisma.MoneyAccountSelect;
-type AccountRow = Prisma.MoneyAccountGetPayload<{ select: typeof accountSelect }>;
 
 export const createListExports = (deps: { db: Db; clock: Clock }) => {
   const { db, clock } = deps;
@@ -103,18 +92,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountsQuery, raw);
       const formats = await loadCurrencyFormats(db);
-      const where: Prisma.MoneyAccountWhereInput = {
-        tenantId: ctx.tenantId,
-        ...(query.currency ? { currencyCode: query.currency } : {}),
-        ...(query.search
-          ? {
-              OR: [
-                { name: { contains: query.search, mode: "insensitive" } },
-                { number: { contains: query.search, mode: "insensitive" } },
-              ],
-            }
-          : {}),
-      };
+      const where = accountsWhere(ctx.tenantId, query);
       const columns: ExportColumn<AccountRow>[] = [
         { header: header(ctx.locale, "name"), kind: "text", value: (row) => row.name },
         { header: header(ctx.locale, "number"), kind: "text", value: (row) => row.number },
@@ -140,12 +118,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         rows: listRows<AccountRow, typeof where>(db, ctx.tenantId, {
           where,
           after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) =>
-            tx.moneyAccount.findMany({
-              ...args,
-              select: accountSelect,
-              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-            }),
+          find: (tx, args) => accountsRepository.exportBatch(tx, args, query),
           limit: query.limit,
           offset: query.offset,
         }),
@@ -157,10 +130,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountTransactionsQuery, raw);
       const account = await db.withTenant(ctx.tenantId, (tx) =>
-        tx.moneyAccount.findFirst({
-          where: { tenantId: ctx.tenantId, id: accountId },
-          select: { currencyCode: true },
-        }),
+        accountsRepository.findById(tx, ctx.tenantId, accountId),
       );
       if (!account) throw accountNotFound();
       const formats = await loadCurrencyFormats(db);
@@ -175,7 +145,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         {
           header: header(ctx.locale, "change"),
           kind: "money",
-          value: (row) => moneyCell(formats, row.change, account.currencyCode),
+          value: (row) => moneyCell(formats, row.change, account.currency),
         },
         {
           header: header(ctx.locale, "counterAccount"),

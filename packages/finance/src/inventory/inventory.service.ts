@@ -22,11 +22,14 @@ import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import {
+  type TCreateInventoryItemInput,
+  type TCreateInventoryMovementInput,
   type TInventoryItemDto,
   type TInventoryMovementDto,
   type TInventoryMovementResult,
   type TListInventoryMovementsQuery,
   type TListInventoryQuery,
+  type TUpdateInventoryItemInput,
   ZCreateInventoryItemInput,
   ZCreateInventoryMovementInput,
   ZListInventoryMovementsQuery,
@@ -251,7 +254,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
     },
 
     /** An opening quantity above zero is the item's first movement (an adjustment dated today). */
-    create: async (ctx: TenantContext, raw: unknown): Promise<TInventoryItemDto> => {
+    create: async (ctx: TenantContext, raw: TCreateInventoryItemInput): Promise<TInventoryItemDto> => {
       requirePermission(ctx, "inventory:create:all");
       const input = parseInput(ZCreateInventoryItemInput, raw);
       const { tenantId } = ctx;
@@ -294,7 +297,11 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
         .catch(rethrowItemConflict);
     },
 
-    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TInventoryItemDto> => {
+    update: async (
+      ctx: TenantContext,
+      id: string,
+      raw: TUpdateInventoryItemInput,
+    ): Promise<TInventoryItemDto> => {
       requirePermission(ctx, "inventory:update:all");
       const input = parseInput(ZUpdateInventoryItemInput, raw);
       const { tenantId } = ctx;
@@ -343,7 +350,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
     recordMovement: async (
       ctx: TenantContext,
       id: string,
-      raw: unknown,
+      raw: TCreateInventoryMovementInput,
     ): Promise<TInventoryMovementResult> => {
       requirePermission(ctx, "inventory:move:all");
       const input = parseInput(ZCreateInventoryMovementInput, raw);
