@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from "@hisob/db";
+import type { Prisma } from "@hisob/db";
 import type { z } from "zod";
 import type { TCounterpartyDto, ZListCounterpartiesQuery } from "./counterparties.schema";
 
