@@ -82,7 +82,7 @@ describe.skipIf(skipReason !== undefined)("an account with 100,000 transactions"
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Password", { exact: true }).press("Enter");
     await page.getByRole("heading", { name: appEn.dashboard.title }).waitFor();
-  }, 300_000);
+  }, 600_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -1,5 +1,5 @@
 import { FIRST_DATE, LAST_DATE, type TAccountStatement } from "@hisob/finance/schema";
-import { formatDate, QueryState, useLocale } from "@hisob/ui";
+import { formatDate, numberLocale, QueryState, useLocale } from "@hisob/ui";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Button, Card, Descriptions, Skeleton, Space, Typography } from "antd";
@@ -46,17 +46,32 @@ export const AccountDetailScreen = () => {
     queryKey: [...KEYS.accounts, "one", id],
     queryFn: () => api.accounts.get.query({ id }),
   });
-  const statementPage = (page: number) => ({
-    queryKey: [...KEYS.statement, id, page],
-    queryFn: () =>
-      api.reports.accountStatement.query({
+  /**
+   * Page `page` of the newest-first list (rows page×PAGE …). The server reads a page from the end it
+   * is nearer to (a deep offset costs as many rows as it skips), so the older half is asked oldest
+   * first and turned around: no page reads more than half the history.
+   */
+  const statementPage = (page: number, total: number) => ({
+    queryKey: [...KEYS.statement, id, page, total],
+    queryFn: async () => {
+      const start = page * PAGE;
+      if (page === 0 || start < total / 2) {
+        return api.reports.accountStatement.query({
+          accountId: id,
+          query: { ...WHOLE_LEDGER, limit: PAGE, offset: start, order: "desc" },
+        });
+      }
+      const end = Math.min(start + PAGE, total);
+      const data = await api.reports.accountStatement.query({
         accountId: id,
-        query: { ...WHOLE_LEDGER, limit: PAGE, offset: page * PAGE, order: "desc" as const },
-      }),
+        query: { ...WHOLE_LEDGER, limit: end - start, offset: total - end, order: "asc" },
+      });
+      return { ...data, entries: [...data.entries].reverse() };
+    },
     staleTime: 60_000,
   });
   // The first page tells the total (and the opening and closing balances).
-  const first = useQuery(statementPage(0));
+  const first = useQuery(statementPage(0, 0));
   const total = first.data?.total ?? 0;
 
   const scroller = useRef<HTMLTableSectionElement>(null);
@@ -67,12 +82,14 @@ export const AccountDetailScreen = () => {
     overscan: 10,
   });
   const items = virtualizer.getVirtualItems();
-  // Row i is entry i of the newest-first statement: page floor(i / PAGE).
-  const pages = [...new Set(items.map((item) => Math.floor(item.index / PAGE)))].sort((a, b) => a - b);
+  // Row i is entry i of the newest-first statement, on page floor(i / PAGE); page 0 is `first`.
+  const pages = [...new Set(items.map((item) => Math.floor(item.index / PAGE)))]
+    .filter((page) => page > 0)
+    .sort((a, b) => a - b);
   // While the list flies past (a dragged scrollbar), pages are not requested: only where it stops.
   const settled = !virtualizer.isScrolling;
   const loaded = useQueries({
-    queries: pages.map((page) => ({ ...statementPage(page), enabled: settled || page === 0 })),
+    queries: pages.map((page) => ({ ...statementPage(page, total), enabled: settled })),
   });
   const entryAt = (index: number): Entry | undefined => {
     const page = Math.floor(index / PAGE);
@@ -110,7 +127,15 @@ export const AccountDetailScreen = () => {
       </QueryState>
       <Card
         title={t("accounts.transactions")}
-        extra={first.data ? t("accounts.entries", { count: total }) : null}
+        extra={
+          first.data
+            ? t("accounts.entries", {
+                count: total,
+                // Grouped as the app's money is (uz: "100 000"; browsers would write "100,000").
+                n: new Intl.NumberFormat(numberLocale(locale)).format(total),
+              })
+            : null
+        }
         styles={{ body: { padding: 0 } }}
       >
         <QueryState

@@ -186,11 +186,12 @@ const monthlyByCurrency = (
   for (const account of accounts) {
     let rows = byCurrency.get(account.currency);
     if (!rows) {
-      rows = new Map(months.map((period) => [period, { period, income: 0n, expense: 0n }]));
+      // Keyed "2026-11": the report labels a month period so (its rows keep the month's first day).
+      rows = new Map(months.map((period) => [period.slice(0, 7), { period, income: 0n, expense: 0n }]));
       byCurrency.set(account.currency, rows);
     }
     for (const period of account.periods) {
-      const row = rows.get(period.period);
+      const row = rows.get(period.period.slice(0, 7));
       if (!row) continue;
       row.income += BigInt(period.income);
       row.expense += BigInt(period.expense);
