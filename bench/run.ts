@@ -1,6 +1,7 @@
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { appAccount100kBench } from "./app-account-100k.bench";
 import { appDashboardBench } from "./app-dashboard.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
@@ -8,6 +9,7 @@ import { financeReportsBench } from "./finance-reports.bench";
 import { graphqlBench } from "./graphql.bench";
 import { memoryBench } from "./memory.bench";
 import { oidcBench } from "./oidc.bench";
+import { oidcPeerBench } from "./oidc-peer.bench";
 import { type Figure, writeReport } from "./report";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
@@ -34,11 +36,13 @@ const benches: Bench[] = [
   authenticatedReadBench,
   usersBench,
   oidcBench,
+  oidcPeerBench,
   financeLedgerBench,
   financeReportsBench,
   graphqlBench,
   memoryBench,
   appDashboardBench,
+  appAccount100kBench,
 ];
 
 const ZArgs = z.object({

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -25,7 +25,7 @@ const LANG_NAMES: Record<Lang, string> = { en: "English", ru: "Русский", 
 
 /** Text that looks like an i18n key left untranslated ("dashboard.title", "ui:save"). */
 const RAW_KEY =
-  /\b(?:ui:[a-zA-Z]+|(?:nav|dashboard|accounts|documents|transfers|types|form|signIn)\.[a-zA-Z_]+)\b/;
+  /\b(?:ui:[a-zA-Z]+|(?:nav|dashboard|accounts|documents|transfers|types|form|signIn|picker|downloads)\.[a-zA-Z_]+)\b/;
 
 const skipReason = browserSkipReason();
 if (skipReason) console.warn(`accountant-app.browser.spec.ts skipped: ${skipReason}`);
@@ -65,7 +65,27 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
       body: JSON.stringify({ codes: ["UZS", "USD"] }),
     });
     expect(currencies.status).toBe(200);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+    // More counterparties than a picker's first page: finding "Client 23" needs the server's search.
+    const post = async (route: string, body: unknown) => {
+      const response = await fetch(`${server?.base}${route}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(201);
+    };
+    for (let i = 1; i <= 25; i += 1) {
+      const n = String(i).padStart(2, "0");
+      await post("/finance/counterparties", { name: `Client ${n}`, tin: `3000000${n}` });
+    }
+    await post("/finance/payment-categories", { name: "Sales" });
+    await post("/finance/expense-categories", { name: "Rent" });
+    await post("/finance/expense-categories", { name: "Salaries" });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: "en-US",
+      acceptDownloads: true,
+    });
     page = await context.newPage();
     page.on("console", (msg) => {
       if (msg.type() === "error") consoleErrors.push(msg.text());
@@ -100,6 +120,28 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
       .locator(".ant-select-dropdown:visible")
       .waitFor({ state: "hidden", timeout: 3000 })
       .catch(() => undefined);
+  };
+  /** Picks a record in a server-searched picker: types, waits for the server's answer, Enter. */
+  const pick = async (label: string, text: string, scope: Pick<Page, "getByLabel"> = page) => {
+    const input = scope.getByLabel(label, { exact: true });
+    await input.click();
+    await input.fill(text);
+    await page
+      .locator(".ant-select-dropdown:visible .ant-select-item-option-active")
+      .filter({ hasText: text })
+      .waitFor();
+    await input.press("Enter");
+    await page
+      .locator(".ant-select-dropdown:visible")
+      .waitFor({ state: "hidden", timeout: 3000 })
+      .catch(() => undefined);
+  };
+  /** Clicks a download button; returns the file's name and first bytes. */
+  const download = async (testId: string) => {
+    const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+    const saved = path.join(SCREENSHOTS, `download-${file.suggestedFilename()}`);
+    await file.saveAs(saved);
+    return { name: file.suggestedFilename(), bytes: readFileSync(saved) };
   };
   const noRawKeys = async () => {
     const text = await page.locator("body").innerText();
@@ -147,12 +189,15 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
     account: string,
     amount: string,
     comment: string,
+    links: { category?: string; counterparty?: string } = {},
   ) => {
     await nav(kind === "payments" ? appEn.nav.payments : appEn.nav.expenses);
     await page.getByTestId("new-document").click();
     const dialog = page.getByRole("dialog");
     await choose(appEn.documents.account, account, dialog);
     await dialog.getByLabel(appEn.documents.amount).fill(amount);
+    if (links.category) await pick(appEn.documents.category, links.category, dialog);
+    if (links.counterparty) await pick(appEn.documents.counterparty, links.counterparty, dialog);
     await dialog.getByLabel(appEn.documents.comment).fill(comment);
     await dialog.getByLabel(appEn.documents.comment).press("Enter");
     await dialog.waitFor({ state: "detached" });
@@ -160,9 +205,30 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
   };
 
   it("posts a payment and an expense; balances change", async () => {
-    await postDocument("payments", "Cash", "1 500 000,50", "Client paid invoice 7");
+    await postDocument("payments", "Cash", "1 500 000,50", "Client paid invoice 7", {
+      category: "Sales",
+      counterparty: "Client 23",
+    });
     await shot("payments-en");
-    await postDocument("expenses", "Cash", "200000", "Office rent");
+    // Editing shows the picked records by name (fetched by id: "Client 23" is not on the first page).
+    await page
+      .getByRole("row", { name: /Client paid invoice 7/ })
+      .getByRole("button", { name: "Edit" })
+      .click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Client 23", { exact: true }).waitFor();
+    await dialog.getByText("Sales", { exact: true }).waitFor();
+    await shot("payment-edit-en");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    // The list filters by counterparty through the same picker.
+    await pick(appEn.documents.counterparty, "Client 23");
+    await page.getByRole("cell", { name: "Client paid invoice 7" }).waitFor();
+    // The .xlsx of the list comes from the server's download route, with the same filters.
+    const file = await download("download-documents");
+    expect(file.name).toMatch(/\.xlsx$/);
+    expect(file.bytes.subarray(0, 2).toString()).toBe("PK");
+    await postDocument("expenses", "Cash", "200000", "Office rent", { category: "Rent" });
     await shot("expenses-en");
     await nav(appEn.nav.accounts);
     await expect
@@ -268,7 +334,16 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
       .getByTestId("this-month")
       .getByText(/1,500,000\.50/)
       .waitFor();
+    // The 12-month chart opens on the currency with months of income or expenses (UZS, not the
+    // dollars that only received an exchange), so this month's postings are in it.
+    await expect
+      .poll(() => page.getByTestId("twelve-months").locator(".ant-segmented-item-selected").innerText())
+      .toBe("UZS");
+    await page.getByTestId("twelve-months").locator(".recharts-bar-rectangle path").first().waitFor();
     await shot("dashboard-en");
+    const report = await download("download-income");
+    expect(report.name).toMatch(/\.xlsx$/);
+    expect(report.bytes.subarray(0, 2).toString()).toBe("PK");
   });
 
   /** An expense larger than the balance: refused by the server, in `lang`, with the form kept. */
@@ -278,6 +353,11 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
     await page.getByTestId("new-document").click();
     const dialog = page.getByRole("dialog");
     await choose(app.documents.account, "Dollars", dialog);
+    // The date reads in the app's language, not the browser's (en-US): dd.mm.yyyy in ru and uz.
+    const today = new Date().toISOString().slice(0, 10).split("-");
+    const [year, month, day] = today;
+    const shown = lang === "en" ? `${month}/${day}/${year}` : `${day}.${month}.${year}`;
+    expect(await dialog.getByLabel(app.documents.date).inputValue()).toBe(shown);
     await dialog.getByLabel(app.documents.amount).fill("50");
     await dialog.getByLabel(app.documents.comment).fill("Too much");
     await dialog.getByLabel(app.documents.amount).press("Enter");
@@ -287,8 +367,8 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
     const expected =
       lang === "en" ? ['Insufficient balance on account "Dollars"'] : template.split(/\{\{\w+\}\}/);
     await expect.poll(() => dialog.getByTestId("form-error").innerText()).toContain("Dollars");
-    const shown = await dialog.getByTestId("form-error").innerText();
-    for (const part of expected) expect(shown).toContain(part.trim());
+    const error = await dialog.getByTestId("form-error").innerText();
+    for (const part of expected) expect(error).toContain(part.trim());
     // Nothing typed is lost.
     expect(await dialog.getByLabel(app.documents.amount).inputValue()).toBe("50");
     expect(await dialog.getByLabel(app.documents.comment).inputValue()).toBe("Too much");
@@ -310,6 +390,35 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
     // Newest first: the transfer out leaves 1,000,000.50.
     expect(await rows.first().innerText()).toMatch(/1,000,000\.50/);
     await shot("account-en");
+    const statement = await download("download-statement");
+    expect(statement.name).toMatch(/\.xlsx$/);
+    expect(statement.bytes.subarray(0, 2).toString()).toBe("PK");
+    // The print view: the period's entries between opening and closing, laid out for paper.
+    await page.getByTestId("open-print-view").click();
+    await expect.poll(() => page.getByTestId("print-closing").innerText()).toMatch(/1,000,000\.50/);
+    expect(await page.getByTestId("print-table").locator("tbody tr").count()).toBe(5);
+    await shot("statement-print-en");
+    await page.emulateMedia({ media: "print" });
+    expect(await page.getByRole("navigation").isVisible()).toBe(false);
+    expect(await page.getByTestId("print-statement").isVisible()).toBe(false);
+    await shot("statement-paper-en");
+    await page.emulateMedia({ media: "screen" });
+  });
+
+  it("dates are typed in the app's language: dd.mm.yyyy in Russian in an en-US browser", async () => {
+    await choose("Language", LANG_NAMES.ru);
+    await page.getByRole("heading", { name: appRu.accounts.statement, exact: false }).waitFor();
+    const from = page.getByLabel(appRu.documents.from, { exact: true });
+    expect(await from.inputValue()).toMatch(/^01\.\d{2}\.\d{4}$/);
+    await from.click();
+    await from.fill("01.01.2020");
+    await from.press("Enter");
+    await page.waitForURL(/start=2020-01-01/);
+    await expect.poll(() => from.inputValue()).toBe("01.01.2020");
+    await page.getByTestId("print-closing").waitFor();
+    await shot("statement-print-ru");
+    await choose("Язык", LANG_NAMES.en);
+    await page.getByRole("heading", { name: appEn.accounts.statement, exact: false }).waitFor();
   });
 
   for (const lang of ["ru", "uz"] as const) {

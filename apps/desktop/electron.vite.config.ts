@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "electron-vite";
+import { RENDERER_CHUNKS } from "./vite.chunks";
 
 // The desktop build (`npm run build:desktop -w @hisob/desktop`): main, the sandboxed preload (one
 // CommonJS file that only requires "electron"), and the same renderer the server serves at /app.
@@ -20,6 +21,10 @@ export default defineConfig({
     root: "src/renderer",
     base: "/app/",
     plugins: [react()],
-    build: { outDir: "dist/electron/renderer", rollupOptions: { input: "src/renderer/index.html" } },
+    build: {
+      outDir: "dist/electron/renderer",
+      rollupOptions: { input: "src/renderer/index.html" },
+      rolldownOptions: { output: { codeSplitting: RENDERER_CHUNKS } },
+    },
   },
 });

@@ -13,6 +13,10 @@ const en = {
   "tenants.domain": "Domain",
   "tenants.platform": "platform",
   "tenants.currencies": "Currencies",
+  "tenants.firstAdmin": "First administrator",
+  "tenants.firstAdminHelp":
+    "Gets the organization's admin role. Without a password they are invited: they sign in with their email through the upstream provider, or you set a password later.",
+  "tenants.adminPasswordHelp": "Optional; give it to them yourself",
   "currencies.title": "Currencies",
   "currencies.code": "Code",
   "currencies.symbol": "Symbol",
@@ -75,6 +79,9 @@ const en = {
   "users.newPassword": "New password (shown once)",
   "users.newPasswordHelp": "Give it to the user now: it is not shown again. Their sessions have ended.",
   "users.sessions": "Sessions",
+  "users.setPassword": "New password",
+  "users.setPasswordHelp":
+    "Leave empty to keep the current one. Setting one ends all of the user's sessions.",
   "users.editTitle": "Edit user",
   "roles.title": "Roles",
   "roles.new": "New role",
@@ -156,6 +163,10 @@ const ru: Messages = {
   "tenants.domain": "Домен",
   "tenants.platform": "платформа",
   "tenants.currencies": "Валюты",
+  "tenants.firstAdmin": "Первый администратор",
+  "tenants.firstAdminHelp":
+    "Получит роль admin организации. Без пароля он приглашён: входит по своему email через внешний провайдер, или пароль задаётся позже.",
+  "tenants.adminPasswordHelp": "Необязательно; передайте его сами",
   "currencies.title": "Валюты",
   "currencies.code": "Код",
   "currencies.symbol": "Символ",
@@ -219,6 +230,9 @@ const ru: Messages = {
   "users.newPasswordHelp":
     "Передайте его пользователю сейчас: он больше не будет показан. Его сеансы завершены.",
   "users.sessions": "Сеансы",
+  "users.setPassword": "Новый пароль",
+  "users.setPasswordHelp":
+    "Оставьте пустым, чтобы не менять. Новый пароль завершает все сеансы пользователя.",
   "users.editTitle": "Изменить пользователя",
   "roles.title": "Роли",
   "roles.new": "Новая роль",
@@ -298,6 +312,10 @@ const uz: Messages = {
   "tenants.domain": "Domen",
   "tenants.platform": "platforma",
   "tenants.currencies": "Valyutalar",
+  "tenants.firstAdmin": "Birinchi administrator",
+  "tenants.firstAdminHelp":
+    "Tashkilotning admin rolini oladi. Parolsiz u taklif qilinadi: tashqi provayder orqali o‘z emaili bilan kiradi yoki parol keyinroq o‘rnatiladi.",
+  "tenants.adminPasswordHelp": "Ixtiyoriy; uni o‘zingiz yetkazing",
   "currencies.title": "Valyutalar",
   "currencies.code": "Kod",
   "currencies.symbol": "Belgi",
@@ -361,6 +379,9 @@ const uz: Messages = {
   "users.newPasswordHelp":
     "Uni hozir foydalanuvchiga bering: u boshqa ko‘rsatilmaydi. Uning seanslari tugatildi.",
   "users.sessions": "Seanslar",
+  "users.setPassword": "Yangi parol",
+  "users.setPasswordHelp":
+    "O‘zgartirmaslik uchun bo‘sh qoldiring. Yangi parol foydalanuvchining barcha seanslarini tugatadi.",
   "users.editTitle": "Foydalanuvchini tahrirlash",
   "roles.title": "Rollar",
   "roles.new": "Yangi rol",

@@ -1,9 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { coreOperations } from "@hisob/core";
+import { crmOperations } from "@hisob/crm";
 import { financeOperations } from "@hisob/finance";
+import { hrmOperations } from "@hisob/hrm";
 import { type Clock, systemClock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
+import { projectsOperations } from "@hisob/projects";
+import { warehouseOperations } from "@hisob/warehouse";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -19,7 +23,6 @@ import { createExternalSignIn, type ExternalSignIn } from "./external-sign-in/ex
 import { externalSignInRoutes } from "./external-sign-in/external-sign-in.routes";
 import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.routes";
 import { registerAuthContext } from "./http/auth-context";
-import { desktopCors } from "./http/desktop-cors";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { registerOperationRoutes } from "./http/operation-routes";
@@ -115,8 +118,6 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
 const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDeps) => {
   const { env, oidc, clock } = deps;
   const externalSignIn = createConfiguredExternalSignIn(app, services, env, clock);
-  // Before authentication: a CORS preflight carries no credentials.
-  await app.register(desktopCors);
   await registerAuthContext(app, { context: services.context });
   await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
   await app.register(loginRoutes, {
@@ -134,11 +135,16 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   await app.register(auditRoutes, { services });
   await app.register(sessionsRoutes, { services });
   await app.register(uploadsRoutes, { services });
-  // Routes derived from the modules' operation catalogs (core's account and currencies; all of finance).
-  await app.register(async (scope: App) => registerOperationRoutes(scope, coreOperations, services));
-  await app.register(async (scope: App) =>
-    registerOperationRoutes(scope, financeOperations, services.finance),
-  );
+  // Routes derived from the modules' operation catalogs (core's account and currencies; all of
+  // finance, CRM, Warehouse, Projects and HRM).
+  await app.register(async (scope: App) => {
+    registerOperationRoutes(scope, coreOperations, services);
+    registerOperationRoutes(scope, financeOperations, services.finance);
+    registerOperationRoutes(scope, crmOperations, services.crm);
+    registerOperationRoutes(scope, warehouseOperations, services.warehouse);
+    registerOperationRoutes(scope, projectsOperations, services.projects);
+    registerOperationRoutes(scope, hrmOperations, services.hrm);
+  });
   await app.register(trpcRoutes, { services });
   await app.register(webAppsRoutes, { apps: deps.webApps });
   await app.register(graphqlRoutes, {

@@ -1,12 +1,12 @@
 import type { Db, Outbox } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
-import { createAccountService } from "./account/account.service";
 import { createAuditService } from "./audit/audit.service";
 import { createCoreBudgets, type ThrottleStore } from "./auth/attempt-budget";
 import { createAuthService, type PasswordVerifier } from "./auth/auth.service";
 import { createContextService } from "./auth/context.service";
 import { createCurrenciesService } from "./currencies/currencies.service";
 import { createGroupsService } from "./groups/groups.service";
+import { createProfileService } from "./profile/profile.service";
 import { createRolesService } from "./roles/roles.service";
 import { createSessionsService } from "./sessions/sessions.service";
 import { createTenantsService } from "./tenants/tenants.service";
@@ -47,7 +47,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     sessions: createSessionsService({ db, outbox, clock }),
     roles: createRolesService({ db, clock }),
     groups: createGroupsService({ db, clock }),
-    account: createAccountService({ db, outbox, currentPasswordBudget: budgets.currentPassword }),
+    profile: createProfileService({ db, outbox, currentPasswordBudget: budgets.currentPassword }),
     tenants: createTenantsService({ db, outbox }),
     audit: createAuditService({ db }),
     currencies: createCurrenciesService({ db }),

@@ -1,6 +1,5 @@
 import { operationsOf, ZCurrencyCode } from "@hisob/kernel";
 import { z } from "zod";
-import { ZAccountDto, ZUpdateAccountInput } from "./account/account.schema";
 import type { CoreServices } from "./core-services";
 import {
   ZCreateCurrencyInput,
@@ -9,35 +8,39 @@ import {
   ZUpdateCurrencyInput,
 } from "./currencies/currencies.schema";
 import type { CorePermission } from "./permissions/core.permissions";
+import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
+import { ZSetUserGroupsInput, ZUserDto } from "./users/users.schema";
 
 /*
  * Core operations declared once (see `@hisob/kernel`'s operations): the REST routes and OpenAPI
  * entries are derived from this catalog; the tRPC router picks the ones the accountant app calls.
- * Users, roles, groups, tenants and uploads keep hand-written routes for now.
+ * Users, roles, groups, tenants and uploads keep hand-written routes for now; their new operations
+ * are declared here.
  */
 
 const op = operationsOf<CoreServices, CorePermission>();
 const signedIn = { requires: [] };
 
 export const coreOperations = {
-  account: {
+  /** The signed-in user's own profile, at `/account`. */
+  profile: {
     get: op.query({
       http: { method: "GET", path: "/account", status: 200 },
-      output: ZAccountDto,
+      output: ZProfileDto,
       access: signedIn,
       summary: "One's own account: name, language, roles and effective permissions",
       tag: "account",
-      call: (services, ctx) => services.account.get(ctx),
+      call: (services, ctx) => services.profile.get(ctx),
     }),
     update: op.mutation({
       http: { method: "PUT", path: "/account", status: 200 },
-      input: ZUpdateAccountInput,
-      output: ZAccountDto,
+      input: ZUpdateProfileInput,
+      output: ZProfileDto,
       access: signedIn,
       summary:
         "Update one's own name, language, avatar or password (the current password is required to change it)",
       tag: "account",
-      call: (services, ctx, input) => services.account.update(ctx, input),
+      call: (services, ctx, input) => services.profile.update(ctx, input),
     }),
   },
   currencies: {
@@ -83,6 +86,18 @@ export const coreOperations = {
       summary: "Replace the organization's currency selection",
       tag: "currencies",
       call: (services, ctx, input) => services.currencies.setSelected(ctx, input),
+    }),
+  },
+  users: {
+    setGroups: op.mutation({
+      http: { method: "PUT", path: "/users/:id/groups", status: 200, rest: "data" },
+      input: z.object({ id: z.uuid(), data: ZSetUserGroupsInput }),
+      output: ZUserDto,
+      access: { requires: ["users:update:all", "groups:update:all"] },
+      summary:
+        "Replace a user's groups (joining needs every permission the group's roles carry; leaving, every permission the user holds)",
+      tag: "users",
+      call: (services, ctx, input) => services.users.setGroups(ctx, input.id, input.data),
     }),
   },
 };

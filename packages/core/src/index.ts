@@ -1,11 +1,4 @@
 export {
-  type AccountService,
-  createAccountService,
-  type TAccountDto,
-  ZAccountDto,
-  ZUpdateAccountInput,
-} from "./account/account.service";
-export {
   type TAuditEntryDto,
   type TAuditFilters,
   type TListAuditQuery,
@@ -80,6 +73,13 @@ export { CORE_PERMISSIONS, PLATFORM_PERMISSIONS } from "./permissions/core.permi
 export { loadEffectivePermissions } from "./permissions/effective-permissions";
 export { syncPermissions } from "./permissions/permissions.sync";
 export {
+  createProfileService,
+  type ProfileService,
+  type TProfileDto,
+  ZProfileDto,
+  ZUpdateProfileInput,
+} from "./profile/profile.service";
+export {
   ROLE_SORT_FIELDS,
   type TAddRolePermissionsInput,
   type TCreateRoleInput,
@@ -107,9 +107,11 @@ export {
 } from "./tenants/provision-tenant";
 export {
   type TTenantDto,
+  type TTenantFirstAdmin,
   ZCreateTenantInput,
   ZListTenantsQuery,
   ZTenantDto,
+  ZTenantFirstAdmin,
   ZUpdateTenantInput,
 } from "./tenants/tenants.schema";
 export { createTenantsService, type TenantsService } from "./tenants/tenants.service";
@@ -138,6 +140,7 @@ export {
   ZEmail,
   ZListUsersQuery,
   ZPassword,
+  ZSetUserGroupsInput,
   ZUpdateUserInput,
   ZUserDto,
 } from "./users/users.schema";

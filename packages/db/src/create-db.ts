@@ -6,9 +6,10 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { pendingCallerCheck } from "./caller-check";
 import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
-import { deferBegin, SCOPE_STATEMENT_PREFIX } from "./deferred-begin";
+import { deferBegin, SCOPE_STATEMENT_PREFIX, withPendingScope } from "./deferred-begin";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
+import { pgliteRawSql, postgresRawSql, type RawSql } from "./raw-sql";
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
 import { type CallerRow, createSystemQueries, type SystemQueries, toResolvedCaller } from "./system";
@@ -45,6 +46,8 @@ export type Db = {
   withPlatform<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The named lookups that happen before a tenant is known; nothing else. */
   readonly system: SystemQueries;
+  /** SQL straight to the driver for the OpenID provider's hot paths (raw-sql.ts), same tenancy wall. */
+  readonly raw: RawSql;
   /**
    * Applies pending migrations, then runs `whileLocked` (first-start bootstrap) still holding the
    * migration lock, so instances starting together neither migrate nor bootstrap twice.
@@ -80,6 +83,8 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
   let pglite: PGlite | undefined;
   let prisma: PrismaClient;
   let openConnection: () => Promise<SqlConnection>;
+  let raw: RawSql;
+  let pool: pg.Pool | undefined;
 
   if (config.databaseUrl) {
     const databaseUrl = config.databaseUrl;
@@ -92,13 +97,14 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     };
     // Fail fast with a clear message when the server is unreachable.
     await (await openConnection()).close();
-    const pool = new pg.Pool({
+    pool = new pg.Pool({
       connectionString: databaseUrl,
       max: config.poolSize ?? 10,
       // The adapter sends timestamps as zone-less UTC strings: make every session read them as UTC.
       options: "-c TimeZone=UTC",
     });
-    pool.on("connect", deferBegin);
+    pool.on("connect", (client) => deferBegin(client, config.onQuery));
+    raw = postgresRawSql(pool, config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
       adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], {
@@ -129,6 +135,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     }
     const embedded = pglite;
     openConnection = async () => pgliteConnection(embedded);
+    raw = pgliteRawSql(embedded, config.onQuery);
     prisma = new PrismaClient({
       adapter: new PrismaPGlite(embedded),
       // One connection serialises every transaction: allow a queue to form rather than time out.
@@ -152,35 +159,73 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     options: TxOptions = {},
   ): Promise<T> => {
     let hooks: Array<() => void> = [];
-    const result = await prisma.$transaction(async (tx) => {
-      hooks = beginHooks(tx);
-      if (options.snapshot) await tx.$executeRaw`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
-      // The statement that scopes the transaction goes with literals, so that on PostgreSQL it can
-      // travel with the BEGIN in one round trip (deferred-begin.ts); every value is checked first:
-      // the tenant is a UUID (withTenant), the role one of ours, a token hash 64 hex digits.
-      const scope = `set_config('app.tenant_id', '${tenantId ?? ""}', true), set_config('role', '${role}', true)`;
-      const check = tenantId ? pendingCallerCheck(tenantId) : undefined;
-      if (check) {
-        if (
-          !TOKEN_HASH.test(check.tokenHash) ||
-          !check.kinds.every((kind) => kind === "session" || kind === "oidc")
-        )
-          throw new Error("A caller check needs a SHA-256 token hash and known kinds");
-        // A cached caller is confirmed in the same statement. The function is evaluated (as the
-        // owner, SECURITY DEFINER) before the select list switches the role; the LEFT JOIN keeps the
-        // one row, so the settings apply even when it finds nothing.
-        const [row] = await tx.$queryRawUnsafe<Array<Partial<CallerRow> & { scoped: unknown }>>(
-          `${SCOPE_STATEMENT_PREFIX}SELECT ${scope}, c.* FROM (SELECT 1) AS one
-             LEFT JOIN LATERAL hisob_resolve_caller('${check.tokenHash}', '${check.kinds.join(",")}') AS c ON true`,
+    // The statement that scopes the transaction goes with literals, so that on PostgreSQL it can
+    // travel with the BEGIN in one round trip (deferred-begin.ts); every value is checked first:
+    // the tenant is a UUID (withTenant), the role one of ours, a token hash 64 hex digits.
+    const scope = `set_config('app.tenant_id', '${tenantId ?? ""}', true), set_config('role', '${role}', true)`;
+    const check = tenantId ? pendingCallerCheck(tenantId) : undefined;
+    if (
+      check &&
+      (!TOKEN_HASH.test(check.tokenHash) ||
+        !check.kinds.every((kind) => kind === "session" || kind === "oidc"))
+    )
+      throw new Error("A caller check needs a SHA-256 token hash and known kinds");
+    // A cached caller is confirmed in the same statement. The function is evaluated (as the owner,
+    // SECURITY DEFINER) before the select list switches the role; the LEFT JOIN keeps the one row,
+    // so the settings apply even when it finds nothing.
+    const statement = check
+      ? `${SCOPE_STATEMENT_PREFIX}SELECT ${scope}, c.* FROM (SELECT 1) AS one
+             LEFT JOIN LATERAL hisob_resolve_caller('${check.tokenHash}', '${check.kinds.join(",")}') AS c ON true`
+      : `${SCOPE_STATEMENT_PREFIX}SELECT ${scope}`;
+    const acceptRow = (row: (Partial<CallerRow> & { scoped?: unknown }) | undefined) => {
+      if (!check) return;
+      check.accept(row?.kind ? toResolvedCaller(row as CallerRow) : null);
+      check.verified = true;
+    };
+    let result: T;
+    if (pool) {
+      // PostgreSQL: the connection sends the scoping statement with the BEGIN, ahead of the
+      // transaction's first statement, without a Prisma call of its own (deferred-begin.ts).
+      // A changed caller fails the first statement; Prisma's adapter wraps that error, so the
+      // original (CallerChangedError) is kept here and rethrown.
+      let refused: unknown;
+      try {
+        result = await withPendingScope(
+          {
+            begin: options.snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN",
+            text: statement,
+            onRows: check
+              ? (rows) => {
+                  try {
+                    acceptRow(rows[0] as CallerRow | undefined);
+                  } catch (error) {
+                    refused = error;
+                    throw error;
+                  }
+                }
+              : undefined,
+            used: false,
+          },
+          () =>
+            prisma.$transaction(async (tx) => {
+              hooks = beginHooks(tx);
+              return fn(tx);
+            }),
         );
-        check.accept(row?.kind ? toResolvedCaller(row as CallerRow) : null);
-        check.verified = true;
-      } else {
-        // Both settings are transaction-local and vanish at commit/rollback.
-        await tx.$queryRawUnsafe(`${SCOPE_STATEMENT_PREFIX}SELECT ${scope}`);
+      } catch (error) {
+        throw refused ?? error;
       }
-      return fn(tx);
-    });
+    } else {
+      result = await prisma.$transaction(async (tx) => {
+        hooks = beginHooks(tx);
+        if (options.snapshot)
+          await tx.$executeRaw`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
+        // Both settings are transaction-local and vanish at commit/rollback.
+        const [row] = await tx.$queryRawUnsafe<Array<Partial<CallerRow> & { scoped: unknown }>>(statement);
+        acceptRow(row);
+        return fn(tx);
+      });
+    }
     runHooks(hooks);
     return result;
   };
@@ -192,6 +237,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       return runAs(DB_ROLES.tenant, tenantId, fn, options);
     },
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
+    raw,
     system: createSystemQueries(
       (fn) => runAs(DB_ROLES.system, null, fn),
       (query) => prisma.$queryRaw(query),

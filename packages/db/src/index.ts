@@ -26,6 +26,8 @@ export {
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
 export { toProblem } from "./problem";
+export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
 export { DB_ROLES } from "./roles";
+export { lockSku } from "./sku-lock";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

@@ -5,9 +5,13 @@ import { createOpeningBalancesService } from "./accounts/opening-balance.service
 import { createCategoriesService, EXPENSE_CATEGORY, PAYMENT_CATEGORY } from "./categories/categories.service";
 import { createCounterpartiesService } from "./counterparties/counterparties.service";
 import { createDebtsService } from "./debts/debts.service";
-import { createDocumentsService, EXPENSE, PAYMENT } from "./documents/documents.service";
 import { createFinanceExports } from "./exports/exports.service";
 import { createInventoryService } from "./inventory/inventory.service";
+import {
+  createPaymentsExpensesService,
+  EXPENSE,
+  PAYMENT,
+} from "./payments-expenses/payments-expenses.service";
 import { createReconcileService } from "./reconcile/reconcile.service";
 import { createReportsService } from "./reports/reports.service";
 import { createTransfersService } from "./transfers/transfers.service";
@@ -19,8 +23,8 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
   const clock = deps.clock ?? systemClock;
   const { db, outbox } = deps;
   const reports = createReportsService({ db });
-  const payments = createDocumentsService(PAYMENT, { db, outbox, clock });
-  const expenses = createDocumentsService(EXPENSE, { db, outbox, clock });
+  const payments = createPaymentsExpensesService(PAYMENT, { db, outbox, clock });
+  const expenses = createPaymentsExpensesService(EXPENSE, { db, outbox, clock });
   return {
     accounts: createAccountsService({ db, clock }),
     openingBalances: createOpeningBalancesService({ db, clock }),
@@ -30,7 +34,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     reconcile: createReconcileService({ db, clock }),
     reports,
     exports: createFinanceExports({ db, clock, reports }),
-    counterparties: createCounterpartiesService({ db, clock }),
+    counterparties: createCounterpartiesService({ db, outbox, clock }),
     paymentCategories: createCategoriesService(PAYMENT_CATEGORY, { db, clock }),
     expenseCategories: createCategoriesService(EXPENSE_CATEGORY, { db, clock }),
     debts: createDebtsService({ db, outbox, payments, expenses, clock }),

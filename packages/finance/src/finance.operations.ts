@@ -2,9 +2,9 @@ import { accountsOperations, transactionsOperations } from "./accounts/accounts.
 import { expenseCategoriesOperations, paymentCategoriesOperations } from "./categories/categories.operations";
 import { counterpartiesOperations } from "./counterparties/counterparties.operations";
 import { debtsOperations } from "./debts/debts.operations";
-import { expensesOperations, paymentsOperations } from "./documents/documents.operations";
 import { exportsOperations } from "./exports/exports.operations";
 import { inventoryOperations } from "./inventory/inventory.operations";
+import { expensesOperations, paymentsOperations } from "./payments-expenses/payments-expenses.operations";
 import { reconcileOperations } from "./reconcile/reconcile.operations";
 import { reportsOperations } from "./reports/reports.operations";
 import { exchangesOperations, transfersOperations } from "./transfers/transfers.operations";

@@ -4,7 +4,6 @@ export * from "./categories/categories.schema";
 export * from "./counterparties/counterparties.schema";
 export { dateOf, toIsoDate, ZIsoDate } from "./dates";
 export * from "./debts/debts.schema";
-export * from "./documents/documents.schema";
 export {
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,
@@ -23,6 +22,7 @@ export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } 
 export * from "./inventory/inventory.schema";
 export { normalizeQuantity, ZQuantity, ZQuantityChange } from "./inventory/quantity";
 export * from "./ledger/ledger.schema";
+export * from "./payments-expenses/payments-expenses.schema";
 export * from "./reconcile/reconcile.schema";
 export * from "./reports/reports.schema";
 export * from "./transfers/rates";

@@ -1,6 +1,7 @@
 export * from "./authorization";
 export * from "./clock";
 export * from "./context";
+export * from "./crud-operations";
 export * from "./errors";
 export * from "./events";
 export * from "./filters";

@@ -58,7 +58,7 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     discovery: () => discoveryDocument(config),
     authorize: createAuthorize({ db, clients, config, clock }),
     token: createTokenEndpoint({ db, clients, config, clock, signer: keys }),
-    userinfo: createUserinfo({ db, config, verifyAccessToken }),
+    userinfo: createUserinfo({ config, verifyAccessToken }),
     revoke: createRevoke({ db, clients, clock }),
     introspect: createIntrospect({ db, clients, clock, config }),
     endSession: createEndSession({ db, clients, keys, config }),

@@ -1,4 +1,3 @@
-import type { Db } from "@hisob/db";
 import type { AccessTokenVerifier } from "./access-tokens";
 import type { OidcConfig } from "./config";
 import { OidcError } from "./oidc-error";
@@ -34,18 +33,12 @@ const absolute = (url: string, issuer: string): string | undefined => {
  * carries email and email_verified. Both verified flags are always false: the spec plans verification for a later phase.
  */
 export const createUserinfo =
-  (deps: { db: Db; config: OidcConfig; verifyAccessToken: AccessTokenVerifier }) =>
+  (deps: { config: OidcConfig; verifyAccessToken: AccessTokenVerifier }) =>
   async (token: string | undefined): Promise<UserInfo> => {
     if (!token) throw new OidcError("invalid_token", "Missing bearer access token");
     const access = await deps.verifyAccessToken(token);
     if (!access) throw new OidcError("invalid_token", "Invalid or expired access token");
-    const user = await deps.db.withTenant(access.tenantId, (tx) =>
-      tx.user.findFirst({
-        where: { tenantId: access.tenantId, id: access.userId },
-        select: { firstName: true, lastName: true, email: true, avatarUrl: true, updatedAt: true },
-      }),
-    );
-    if (!user) throw new OidcError("invalid_token", "Invalid or expired access token");
+    const { user } = access;
     const claims: UserInfo = { sub: access.userId };
     if (access.scope.includes("profile")) {
       claims.name = `${user.firstName} ${user.lastName}`.trim();

@@ -1,3 +1,4 @@
+export { crudPermissions, recordListQuery, recordOperationsOf, ZRecordFilters } from "./record-operations";
 export {
   createRecordService,
   existsIn,

@@ -67,6 +67,11 @@ export type RecordDefinition<Row, Dto extends { id: string }, C extends z.ZodTyp
   sortFields: readonly [string, ...string[]];
   defaultOrder?: "asc" | "desc";
   filters: FilterSpec;
+  /**
+   * Conditions from a list query's own named parameters beyond the shared grammar (finance's
+   * `?type=customer&search=…`): the query as the caller's service parsed it → a Prisma where.
+   */
+  listWhere?: (query: Record<string, unknown>) => Record<string, unknown>;
   /** Input fields holding ids of other tenant-owned records. */
   references?: Readonly<Record<string, RecordReference>>;
   /** Validated input → the row's columns (money strings to bigint, dates, `createdBy`…); default: as is. */
@@ -94,6 +99,8 @@ export type RecordDeps = { db: Db; outbox: Outbox; clock?: Clock };
 
 /** The shared list arguments (GraphQL's `offset, limit, sortBy, ascending, filters`; REST's `order`). */
 export type TRecordListQuery = {
+  /** A record's own named list parameters (see `listWhere`). */
+  [parameter: string]: unknown;
   offset?: number | undefined;
   limit?: number | undefined;
   sortBy?: string | readonly string[] | null | undefined;
@@ -191,7 +198,8 @@ export const createRecordService = <
         parseInput(z.object({ order: ZOrder }), { order: query.order }).order ?? def.defaultOrder ?? "asc";
       const sort = parseSort(def.sortFields, query.sortBy, order);
       const filters = parseFilters(def.filters, query.filters);
-      const where = { AND: [{ tenantId: ctx.tenantId }, ...filterConditions(filters)] };
+      const named = def.listWhere ? [def.listWhere(query)] : [];
+      const where = { AND: [{ tenantId: ctx.tenantId }, ...filterConditions(filters), ...named] };
       const orderBy = [
         ...(sort.length > 0 ? sort : [{ field: def.sortFields[0], order }]).map((entry) => ({
           [entry.field]: entry.order,

@@ -1,5 +1,9 @@
 import { coreOperations } from "@hisob/core";
+import { crmOperations } from "@hisob/crm";
 import { financeOperations } from "@hisob/finance";
+import { hrmOperations } from "@hisob/hrm";
+import { projectsOperations } from "@hisob/projects";
+import { warehouseOperations } from "@hisob/warehouse";
 import { proceduresOf } from "./procedures";
 import { router } from "./trpc";
 
@@ -14,9 +18,9 @@ export const appRouter = router({
     {
       /** The signed-in user: name, language, roles and effective permissions (GET /account). */
       session: {
-        me: coreOperations.account.get,
+        me: coreOperations.profile.get,
         /** One's own name, language (the app's language switch) or password (PUT /account). */
-        update: coreOperations.account.update,
+        update: coreOperations.profile.update,
       },
       /** The organization's currencies, what accounts may use (GET /tenant/currencies). */
       currencies: { selected: coreOperations.currencies.selected },
@@ -24,6 +28,10 @@ export const appRouter = router({
     (services) => services,
   ),
   ...proceduresOf(financeOperations, (services) => services.finance),
+  crm: proceduresOf(crmOperations, (services) => services.crm),
+  warehouse: proceduresOf(warehouseOperations, (services) => services.warehouse),
+  projects: proceduresOf(projectsOperations, (services) => services.projects),
+  hrm: proceduresOf(hrmOperations, (services) => services.hrm),
 });
 
 /** The accountant app imports this type (never the code) to get a fully typed client. */

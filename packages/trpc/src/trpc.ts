@@ -1,6 +1,8 @@
 import type { CoreServices } from "@hisob/core";
+import type { CrmServices } from "@hisob/crm";
 import { toProblem } from "@hisob/db";
 import type { FinanceServices } from "@hisob/finance";
+import type { HrmServices } from "@hisob/hrm";
 import {
   AppError,
   ERROR_STATUS,
@@ -10,11 +12,19 @@ import {
   problemOf,
   type TenantContext,
 } from "@hisob/kernel";
+import type { ProjectsServices } from "@hisob/projects";
+import type { WarehouseServices } from "@hisob/warehouse";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 
 /** Every module's services: the same ones REST and GraphQL call. */
-export type ApiServices = CoreServices & { finance: FinanceServices };
+export type ApiServices = CoreServices & {
+  finance: FinanceServices;
+  crm: CrmServices;
+  warehouse: WarehouseServices;
+  projects: ProjectsServices;
+  hrm: HrmServices;
+};
 
 /** What the host (the Fastify server) tells us about an error, with the message in the caller's language. */
 export type DescribedError = {

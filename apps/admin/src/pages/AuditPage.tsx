@@ -1,8 +1,9 @@
 import { Alert, Button, DatePicker, Input, Select, Space, Table, Tag, Typography } from "antd";
 import type { Dayjs } from "dayjs";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useContext, useEffect, useState } from "react";
 import { api, type Page, query } from "../api";
-import { useFormatDate, useT } from "../i18n";
+import { AUDIT_ENTITIES, auditActionLabel, auditEntityLabel, auditFieldLabel } from "../audit-labels";
+import { LanguageContext, useFormatDate, useT } from "../i18n";
 
 type Entry = {
   id: string;
@@ -19,38 +20,19 @@ type Entry = {
   after: Record<string, unknown> | null;
 };
 
-const ENTITIES = [
-  "user",
-  "user_role",
-  "role",
-  "role_permission",
-  "group",
-  "group_member",
-  "session",
-  "tenant",
-  "currency",
-  "tenant_currencies",
-  "oidc_client",
-  "signing_key",
-  "payment",
-  "expense",
-  "money_account",
-  "debt",
-  "payment_category",
-  "expense_category",
-];
-
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
 /** Before → after of each changed field, one line per field. */
 const Changes = ({ entry }: { entry: Entry }) => {
+  const language = useContext(LanguageContext);
   const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   if (keys.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
     <Space direction="vertical" size={0} style={{ maxWidth: 420 }}>
       {keys.map((key) => (
         <Typography.Text key={key} style={{ fontSize: 12 }} ellipsis={{ tooltip: true }}>
-          <b>{key}</b>: {entry.before && key in entry.before ? <del>{show(entry.before[key])}</del> : null}
+          <b title={key}>{auditFieldLabel(language, key)}</b>:{" "}
+          {entry.before && key in entry.before ? <del>{show(entry.before[key])}</del> : null}
           {entry.before && key in entry.before && entry.after && key in entry.after ? " → " : null}
           {entry.after && key in entry.after ? show(entry.after[key]) : null}
         </Typography.Text>
@@ -61,6 +43,7 @@ const Changes = ({ entry }: { entry: Entry }) => {
 
 export const AuditPage = () => {
   const t = useT();
+  const language = useContext(LanguageContext);
   const formatDate = useFormatDate();
   const [filters, setFilters] = useState<{
     entity?: string;
@@ -113,7 +96,7 @@ export const AuditPage = () => {
           placeholder={t("audit.entity")}
           allowClear
           value={filters.entity}
-          options={ENTITIES.map((value) => ({ value, label: value }))}
+          options={AUDIT_ENTITIES.map((value) => ({ value, label: auditEntityLabel(language, value) }))}
           onChange={(entity?: string) => setFilters({ ...filters, entity })}
           style={{ width: 200 }}
         />
@@ -185,13 +168,18 @@ export const AuditPage = () => {
                 <Typography.Text type="secondary">{t("audit.system")}</Typography.Text>
               ),
           },
-          { title: t("audit.action"), dataIndex: "action", render: (action: string) => <Tag>{action}</Tag> },
+          {
+            title: t("audit.action"),
+            dataIndex: "action",
+            render: (action: string) => <Tag title={action}>{auditActionLabel(language, action)}</Tag>,
+          },
           {
             title: t("audit.entity"),
             render: (_, entry) => (
               <Space direction="vertical" size={0}>
-                <span>
-                  {entry.entity} {entry.tenantId === null && <Tag color="purple">{t("audit.platform")}</Tag>}
+                <span title={entry.entity}>
+                  {auditEntityLabel(language, entry.entity)}{" "}
+                  {entry.tenantId === null && <Tag color="purple">{t("audit.platform")}</Tag>}
                 </span>
                 {entry.entityId && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>

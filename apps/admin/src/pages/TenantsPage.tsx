@@ -1,9 +1,9 @@
-import { ZProvisionTenantInput } from "@hisob/core/schema";
-import { Alert, App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { ZProvisionTenantInput, ZTenantFirstAdmin } from "@hisob/core/schema";
+import { Alert, App, Button, Divider, Form, Input, Modal, Select, Space, Table, Tag, Typography } from "antd";
+import { useCallback, useContext, useEffect, useState } from "react";
 import { api, type Page } from "../api";
 import { showServerError, zodRule } from "../forms";
-import { useFormatDate, useT } from "../i18n";
+import { LanguageContext, useFormatDate, useT } from "../i18n";
 import { useCan } from "../session";
 
 type Tenant = {
@@ -153,12 +153,29 @@ const TenantModal = (props: {
   onSaved: () => void;
 }) => {
   const t = useT();
+  const language = useContext(LanguageContext);
   const [form] = Form.useForm();
+  const adminEmail = Form.useWatch(["admin", "email"], form) as string | undefined;
+  const adminRequired = Boolean(adminEmail?.trim());
   const [banner, setBanner] = useState<string | null>(null);
   const { tenant } = props;
   const save = async () => {
-    const values = (await form.validateFields()) as { name: string; domain?: string; currencies?: string[] };
+    const values = (await form.validateFields()) as {
+      name: string;
+      domain?: string;
+      currencies?: string[];
+      admin?: { email?: string; firstName?: string; lastName?: string; password?: string };
+    };
     const domain = values.domain?.trim() ? values.domain.trim() : undefined;
+    const admin = values.admin?.email?.trim()
+      ? {
+          email: values.admin.email.trim(),
+          firstName: values.admin.firstName ?? "",
+          lastName: values.admin.lastName ?? "",
+          uiLanguage: language,
+          ...(values.admin.password ? { password: values.admin.password } : {}),
+        }
+      : undefined;
     try {
       if (tenant) await api("PUT", `/tenants/${tenant.id}`, { name: values.name, domain: domain ?? null });
       else
@@ -166,10 +183,11 @@ const TenantModal = (props: {
           name: values.name,
           currencies: values.currencies,
           ...(domain ? { domain } : {}),
+          ...(admin ? { admin } : {}),
         });
       props.onSaved();
     } catch (caught) {
-      setBanner(showServerError(form, caught, ["name", "domain", "currencies"]));
+      setBanner(showServerError(form, caught, ["name", "domain", "currencies", "admin"]));
     }
   };
   return (
@@ -207,6 +225,49 @@ const TenantModal = (props: {
               options={props.currencies.map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` }))}
             />
           </Form.Item>
+        )}
+        {!tenant && (
+          <>
+            <Divider titlePlacement="start" plain style={{ margin: "8px 0" }}>
+              {t("tenants.firstAdmin")}
+            </Divider>
+            <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>
+              {t("tenants.firstAdminHelp")}
+            </Typography.Paragraph>
+            <Form.Item
+              name={["admin", "email"]}
+              label={t("users.email")}
+              rules={[zodRule(ZTenantFirstAdmin.shape.email, true)]}
+            >
+              <Input type="email" autoComplete="off" />
+            </Form.Item>
+            <Space.Compact block style={{ gap: 12 }}>
+              <Form.Item
+                name={["admin", "firstName"]}
+                label={t("users.firstName")}
+                style={{ flex: 1 }}
+                rules={adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.firstName)] : []}
+              >
+                <Input />
+              </Form.Item>
+              <Form.Item
+                name={["admin", "lastName"]}
+                label={t("users.lastName")}
+                style={{ flex: 1 }}
+                rules={adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.lastName)] : []}
+              >
+                <Input />
+              </Form.Item>
+            </Space.Compact>
+            <Form.Item
+              name={["admin", "password"]}
+              label={t("users.password")}
+              extra={t("tenants.adminPasswordHelp")}
+              rules={[zodRule(ZTenantFirstAdmin.shape.password.unwrap(), true)]}
+            >
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+          </>
         )}
       </Form>
     </Modal>

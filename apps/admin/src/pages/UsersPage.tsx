@@ -331,6 +331,7 @@ const UserDrawer = (props: {
 }) => {
   const t = useT();
   const can = useCan();
+  const me = useMe();
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
   const [banner, setBanner] = useState<string | null>(null);
@@ -343,8 +344,16 @@ const UserDrawer = (props: {
     setBanner(null);
     try {
       if (user) {
-        const { roleIds, ...fields } = values as { roleIds: string[] } & Record<string, unknown>;
-        await api("PUT", `/users/${user.id}`, fields);
+        const { roleIds, groupIds, password, ...fields } = values as {
+          roleIds: string[];
+          groupIds?: string[];
+          password?: string;
+        } & Record<string, unknown>;
+        // A typed password is the administrator's reset: the server ends the user's sessions.
+        await api("PUT", `/users/${user.id}`, password ? { ...fields, password } : fields);
+        const groupsBefore = user.groups.map((group) => group.id).sort();
+        if (groupIds && groupIds.slice().sort().join() !== groupsBefore.join())
+          await api("PUT", `/users/${user.id}/groups`, { groupIds });
         const before = new Set(user.roles.map((role) => role.id));
         const added = roleIds.filter((id) => !before.has(id));
         if (added.length > 0) await api("POST", `/users/${user.id}/roles`, { roleIds: added });
@@ -390,6 +399,7 @@ const UserDrawer = (props: {
                 uiLanguage: user.uiLanguage,
                 active: user.active,
                 roleIds: user.roles.map((role) => role.id),
+                groupIds: user.groups.map((group) => group.id),
               }
             : { uiLanguage: "en", active: true, roleIds: [], groupIds: [] }
         }
@@ -414,12 +424,12 @@ const UserDrawer = (props: {
         <Form.Item name="uiLanguage" label={t("users.language")}>
           <Select options={LANGUAGES} />
         </Form.Item>
-        {!user && (
+        {(!user || user.id !== me?.id) && (
           <Form.Item
             name="password"
-            label={t("users.password")}
-            extra={t("users.passwordHelp")}
-            rules={[zodRule(ZCreateUserInput.shape.password, true)]}
+            label={user ? t("users.setPassword") : t("users.password")}
+            extra={user ? t("users.setPasswordHelp") : t("users.passwordHelp")}
+            rules={[zodRule(ZCreateUserInput.shape.password.unwrap(), true)]}
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
@@ -435,7 +445,7 @@ const UserDrawer = (props: {
             />
           </Form.Item>
         )}
-        {!user && can("groups:read:all") && (
+        {can("groups:read:all") && (!user || can("groups:update:all")) && (
           <Form.Item name="groupIds" label={t("users.groups")}>
             <Select
               mode="multiple"

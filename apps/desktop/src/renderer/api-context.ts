@@ -2,6 +2,7 @@ import type { ApiClient, Locale } from "@hisob/ui";
 import { formatMoney } from "@hisob/ui";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
+import type { HisobBridge } from "../shared/bridge";
 
 export const ApiContext = createContext<ApiClient | null>(null);
 
@@ -21,6 +22,9 @@ export const KEYS = {
   expenses: ["expenses"],
   reports: ["reports"],
   debts: ["debts"],
+  counterparties: ["counterparties"],
+  paymentCategories: ["paymentCategories"],
+  expenseCategories: ["expenseCategories"],
 } as const;
 
 /** What a posting (payment, expense, transfer, exchange, or its edit or deletion) changes. */
@@ -59,4 +63,14 @@ export const useMoney = (locale: Locale) => {
   const minorUnits = useMinorUnits();
   return (minor: string | bigint, currency: string) =>
     formatMoney(minor, currency, minorUnits(currency), locale);
+};
+
+/** The host (browser or Electron) and the server's origin ("" for the page's own). */
+export type Host = { bridge: HisobBridge; serverUrl: string };
+export const HostContext = createContext<Host | null>(null);
+
+export const useHost = (): Host => {
+  const host = useContext(HostContext);
+  if (!host) throw new Error("useHost outside HostContext");
+  return host;
 };

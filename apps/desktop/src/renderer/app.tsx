@@ -15,22 +15,39 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { App as AntApp, Button, Result, Spin } from "antd";
+import { App as AntApp, Button, Result, Skeleton, Spin } from "antd";
 import type { i18n as I18n } from "i18next";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from "react-router-dom";
 import { z } from "zod";
+import zodEn from "zod/v4/locales/en.js";
+import zodRu from "zod/v4/locales/ru.js";
+import zodUz from "zod/v4/locales/uz.js";
 import type { HisobBridge, SessionInfo } from "../shared/bridge";
-import { ApiContext, KEYS, useApi } from "./api-context";
+import { ApiContext, HostContext, KEYS, useApi } from "./api-context";
 import { APP_MESSAGES } from "./locales";
-import { AccountDetailScreen } from "./screens/account-detail";
-import { AccountsScreen } from "./screens/accounts";
-import { DashboardScreen } from "./screens/dashboard";
-import { DocumentsScreen } from "./screens/documents";
-import { TransfersScreen } from "./screens/transfers";
 
-const ZOD_LOCALES = { en: z.locales.en, ru: z.locales.ru, uz: z.locales.uz };
+// Each screen is its own chunk, fetched when first opened (the shell and the first screen come first).
+const DashboardScreen = lazy(() =>
+  import("./screens/dashboard").then((m) => ({ default: m.DashboardScreen })),
+);
+const AccountsScreen = lazy(() => import("./screens/accounts").then((m) => ({ default: m.AccountsScreen })));
+const AccountDetailScreen = lazy(() =>
+  import("./screens/account-detail").then((m) => ({ default: m.AccountDetailScreen })),
+);
+const StatementPrintScreen = lazy(() =>
+  import("./screens/statement-print").then((m) => ({ default: m.StatementPrintScreen })),
+);
+const DocumentsScreen = lazy(() =>
+  import("./screens/documents").then((m) => ({ default: m.DocumentsScreen })),
+);
+const TransfersScreen = lazy(() =>
+  import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
+);
+
+// Only our three languages' zod messages (`z.locales` would bring all of zod's ~50 into the bundle).
+const ZOD_LOCALES = { en: zodEn, ru: zodRu, uz: zodUz };
 
 /** Client-side checks (the server's schemas) speak the user's language too. */
 const useZodLocale = (locale: Locale) => {
@@ -87,6 +104,16 @@ const Starting = () => {
   );
 };
 
+/** While a screen's chunk arrives: a skeleton of about a screen's size (no layout jump). */
+const ScreenLoading = () => {
+  const { t } = useTranslation();
+  return (
+    <output aria-label={t("ui:loading")} style={{ display: "block" }}>
+      <Skeleton active paragraph={{ rows: 10 }} />
+    </output>
+  );
+};
+
 const SignInFailed = ({ message, onRetry }: { message: string; onRetry: () => void }) => {
   const { t } = useTranslation();
   return (
@@ -126,13 +153,16 @@ const SignedIn = ({ bridge, session }: { bridge: HisobBridge; session: SessionIn
           }),
     [bridge, serverUrl],
   );
-  if (!api) return <Starting />;
+  const host = useMemo(() => (serverUrl === null ? null : { bridge, serverUrl }), [bridge, serverUrl]);
+  if (!api || !host) return <Starting />;
   return (
     <QueryClientProvider client={queryClient}>
       <ApiContext.Provider value={api}>
-        <BrowserRouter basename="/app">
-          <Shell bridge={bridge} session={session} />
-        </BrowserRouter>
+        <HostContext.Provider value={host}>
+          <BrowserRouter basename="/app">
+            <Shell bridge={bridge} session={session} />
+          </BrowserRouter>
+        </HostContext.Provider>
       </ApiContext.Provider>
     </QueryClientProvider>
   );
@@ -193,15 +223,18 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
       onLocaleChange={changeLocale}
       onSignOut={() => void bridge.signOut()}
     >
-      <Routes>
-        <Route path="/" element={<DashboardScreen />} />
-        <Route path="/accounts" element={<AccountsScreen />} />
-        <Route path="/accounts/:id" element={<AccountDetailScreen />} />
-        <Route path="/payments" element={<DocumentsScreen kind="payments" />} />
-        <Route path="/expenses" element={<DocumentsScreen kind="expenses" />} />
-        <Route path="/transfers" element={<TransfersScreen />} />
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Routes>
+      <Suspense fallback={<ScreenLoading />}>
+        <Routes>
+          <Route path="/" element={<DashboardScreen />} />
+          <Route path="/accounts" element={<AccountsScreen />} />
+          <Route path="/accounts/:id" element={<AccountDetailScreen />} />
+          <Route path="/accounts/:id/print" element={<StatementPrintScreen />} />
+          <Route path="/payments" element={<DocumentsScreen key="payments" kind="payments" />} />
+          <Route path="/expenses" element={<DocumentsScreen key="expenses" kind="expenses" />} />
+          <Route path="/transfers" element={<TransfersScreen />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Suspense>
     </AppFrame>
   );
 };

@@ -1,10 +1,29 @@
-import { browserLocale } from "@hisob/ui";
-import { createRoot } from "react-dom/client";
-import { createAppI18n, Root } from "./app";
 import { createBrowserBridge } from "./bridge/browser-bridge";
 
-// The Electron preload sets window.hisob before this runs; a browser gets the web implementation.
+/*
+ * The entry is only the host bridge. A browser opening /app without a session (every fresh load: its
+ * tokens live in memory) is sent to the provider at once, without first downloading the app; the
+ * app itself loads on the way back (/app/callback) while the code is exchanged for tokens, and in
+ * Electron, whose preload sets window.hisob before this runs.
+ */
+const CALLBACK_PATH = "/app/callback";
+
 const bridge = window.hisob ?? createBrowserBridge();
-const i18n = createAppI18n(browserLocale());
-const root = document.getElementById("root");
-if (root) createRoot(root).render(<Root bridge={bridge} i18n={i18n} />);
+
+const start = async () => {
+  const { mountApp } = await import("./mount");
+  const root = document.getElementById("root");
+  if (root) mountApp(root, bridge);
+};
+
+if (bridge.host === "browser" && window.location.pathname !== CALLBACK_PATH) {
+  // Leaves the page on success; on a failure (provider unreachable) the app shows it and offers a retry.
+  bridge.signIn().then(
+    (session) => {
+      if (session) void start();
+    },
+    () => void start(),
+  );
+} else {
+  void start();
+}

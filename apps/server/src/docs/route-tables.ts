@@ -1,6 +1,10 @@
 import { coreOperations } from "@hisob/core";
+import { crmOperations } from "@hisob/crm";
 import { financeOperations } from "@hisob/finance";
+import { hrmOperations } from "@hisob/hrm";
 import { type AnyOperation, describeAccess, listOperations, type OperationCatalog } from "@hisob/kernel";
+import { projectsOperations } from "@hisob/projects";
+import { warehouseOperations } from "@hisob/warehouse";
 
 /*
  * The README's route → permission tables, written from the operation catalogs: between
@@ -12,6 +16,7 @@ type Group = { catalog: OperationCatalog; tags: readonly string[] };
 
 export const ROUTE_GROUPS: Record<string, Group> = {
   "core-account-currencies": { catalog: coreOperations, tags: ["account", "currencies"] },
+  "core-users": { catalog: coreOperations, tags: ["users"] },
   "finance-ledger": {
     catalog: financeOperations,
     tags: ["finance: accounts", "finance: payments", "finance: expenses"],
@@ -28,6 +33,13 @@ export const ROUTE_GROUPS: Record<string, Group> = {
   },
   "finance-reports": { catalog: financeOperations, tags: ["finance: reports"] },
   "finance-downloads": { catalog: financeOperations, tags: ["finance: downloads"] },
+  crm: { catalog: crmOperations, tags: ["crm: clients", "crm: chats"] },
+  warehouse: {
+    catalog: warehouseOperations,
+    tags: ["warehouse: products", "warehouse: locations", "warehouse: stock", "warehouse: orders"],
+  },
+  projects: { catalog: projectsOperations, tags: ["projects", "projects: stages"] },
+  hrm: { catalog: hrmOperations, tags: ["hrm: employees"] },
 };
 
 const cell = (text: string) => text.replaceAll("|", "\\|");

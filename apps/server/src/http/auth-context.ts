@@ -2,7 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import type { CachedContext, ContextService, Credentials } from "@hisob/core";
 import { CallerChangedError, withCallerCheck } from "@hisob/db";
 import { AppError, isAppError, parseAuthorization, type TenantContext } from "@hisob/kernel";
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
+import type { FastifyContextConfig, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { App } from "../server";
 
 declare module "fastify" {
@@ -13,11 +13,27 @@ declare module "fastify" {
     /** Set when `ctx` came from the cache of resolved callers and is still to be confirmed. */
     cachedCaller: CachedContext | null;
   }
+  /**
+   * Each route's policy, declared where the route is (or by the plugin that registers it), never
+   * by URL: who may call it and whether its caller may come from the cache. CSRF follows from it:
+   * every change to a route that is not public, made with the session cookie, must be non-simple.
+   */
   interface FastifyContextConfig {
-    /** The route works without credentials (health, docs, login). Every other route requires them. */
+    /**
+     * The route works without credentials (health, docs, login; tRPC and GraphQL, which answer an
+     * anonymous caller in their own wire format). Every other route requires them.
+     */
     public?: boolean;
-    /** Set by registerAuthContext on the reads that may start from a cached caller. */
-    cachedCaller?: boolean;
+    /**
+     * The route authenticates its callers itself (the OpenID provider: its clients, its own tokens,
+     * the login session): no API context is resolved for it.
+     */
+    ownAuthentication?: boolean;
+    /**
+     * The caller is resolved afresh, never started from the cache: the handler must not run a second
+     * time (it streams its reply before the caller is confirmed, or runs calls of its own, as tRPC).
+     */
+    freshCaller?: boolean;
   }
 }
 
@@ -26,9 +42,13 @@ export const SESSION_COOKIE = "session";
 export const CSRF_HEADER = "x-csrf-token";
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-// Routes registered by plugins we do not configure per route. /trpc answers an anonymous caller
-// itself, in tRPC's error shape (its procedures require the caller resolved here).
-const PUBLIC_PREFIXES = ["/docs", "/openapi.json", "/trpc"];
+
+/** A plugin's onRoute hook that gives every route it registers the same policy (tRPC, Swagger UI, OIDC). */
+export const routePolicy =
+  (policy: FastifyContextConfig) =>
+  (route: { config?: FastifyContextConfig }): void => {
+    route.config = { ...route.config, ...policy };
+  };
 
 /** The authenticated caller's context, or UNAUTHENTICATED. */
 export const ctxOf = (request: FastifyRequest): TenantContext => {
@@ -55,26 +75,27 @@ export const isNonSimple = (request: FastifyRequest): boolean => {
   return typeof header === "string" && header.length > 0;
 };
 
-const isPublicRoute = (request: FastifyRequest): boolean => {
-  if (request.routeOptions.config?.public === true) return true;
-  const url = request.routeOptions.url;
-  // No route matched: let the not-found handler answer 404.
-  if (url === undefined) return true;
-  return PUBLIC_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
-};
+const isPublicRoute = (request: FastifyRequest): boolean =>
+  // No route matched (url undefined): let the not-found handler answer 404.
+  request.routeOptions.config?.public === true || request.routeOptions.url === undefined;
+
+const isRead = (method: string | string[]): boolean =>
+  [method].flat().every((m) => m === "GET" || m === "HEAD");
 
 /**
- * Reads whose handler may be run a second time: GET/HEAD of the REST API, except the streamed
- * exports (the reply may be on its way before the caller is confirmed) and the routes that resolve
- * callers themselves (tRPC, GraphQL, OIDC).
+ * Reads whose handler may be run a second time start from a cached caller: GET/HEAD routes that
+ * require credentials, unless the route asks for a fresh caller or authenticates its callers itself.
  */
-const mayStartFromCache = (method: string | string[], url: string, isPublic: boolean): boolean =>
-  !isPublic &&
-  [method].flat().every((m) => m === "GET" || m === "HEAD") &&
-  !/\/export(\/|$)|\/content$/.test(url) &&
-  !["/trpc", "/graphql", "/api/graphql", "/oidc/", "/.well-known/", ...PUBLIC_PREFIXES].some((prefix) =>
-    url.startsWith(prefix),
+const mayStartFromCache = (request: FastifyRequest): boolean => {
+  const config = request.routeOptions.config;
+  return (
+    isRead(request.routeOptions.method) &&
+    config?.public !== true &&
+    config?.freshCaller !== true &&
+    config?.ownAuthentication !== true &&
+    request.routeOptions.url !== undefined
   );
+};
 
 const credentialsOf = (request: FastifyRequest): Credentials | null => {
   const bearer = bearerOf(request.headers.authorization);
@@ -97,9 +118,10 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
   // A read that started from a cached caller is confirmed by its first transaction (see CallerCheck);
   // if the caller changed — or it was refused, or opened no transaction, and the caller changed —
   // it runs once more with the caller as the database sees it now.
+  // Every read is wrapped; whether its caller starts from the cache is the route's final policy,
+  // read per request (plugins set theirs in onRoute hooks that run after this one).
   app.addHook("onRoute", (route) => {
-    if (!mayStartFromCache(route.method, route.url, route.config?.public === true)) return;
-    route.config = { ...route.config, cachedCaller: true };
+    if (!isRead(route.method)) return;
     const handler = route.handler as RouteHandlerMethod;
     route.handler = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
       const cached = request.cachedCaller;
@@ -126,15 +148,13 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
   });
 
   app.addHook("onRequest", async (request) => {
-    // The OpenID provider authenticates its callers itself (clients, its own tokens, the login
-    // session): resolving an API context there would only repeat that work.
-    const url = request.routeOptions.url ?? "";
-    if (url.startsWith("/oidc/") || url.startsWith("/.well-known/")) return;
+    // Resolving an API context there would only repeat the route's own work.
+    if (request.routeOptions.config?.ownAuthentication === true) return;
     const bearer = bearerOf(request.headers.authorization);
     const cookie = request.cookies[SESSION_COOKIE];
     const credentials = credentialsOf(request);
     if (credentials) {
-      if (request.routeOptions.config?.cachedCaller) {
+      if (mayStartFromCache(request)) {
         request.cachedCaller = await deps.context.resolveCachedContext(credentials);
         request.ctx = request.cachedCaller?.ctx ?? null;
       } else {

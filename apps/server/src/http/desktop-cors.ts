@@ -3,7 +3,8 @@ import fp from "fastify-plugin";
 
 /*
  * The desktop app's renderer runs at app://hisob (Electron's privileged scheme) and calls /trpc on
- * this server with a bearer token: a cross-origin request. That one origin, on /trpc only, gets CORS
+ * this server with a bearer token: a cross-origin request. That one origin, on the routes of the
+ * plugin that registers this one (tRPC's, whose route takes every method, OPTIONS too), gets CORS
  * (its own origin back, never `*`, never credentials: the token is sent explicitly, cookies never).
  * Browsers at /app are same-origin and need none of this.
  */
@@ -13,7 +14,6 @@ export const DESKTOP_APP_ORIGIN = "app://hisob";
 export const desktopCors = fp(async (app: FastifyInstance) => {
   app.addHook("onRequest", async (request, reply) => {
     if (request.headers.origin !== DESKTOP_APP_ORIGIN) return;
-    if (request.url !== "/trpc" && !request.url.startsWith("/trpc/")) return;
     reply.header("access-control-allow-origin", DESKTOP_APP_ORIGIN).header("vary", "Origin");
     if (request.method === "OPTIONS") {
       return reply

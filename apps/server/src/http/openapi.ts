@@ -3,6 +3,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import rootPackage from "../../../../package.json" with { type: "json" };
 import type { App } from "../server";
+import { routePolicy } from "./auth-context";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -46,14 +47,20 @@ export const registerOpenApi = async (app: App): Promise<void> => {
     transformObject: jsonSchemaTransformObject,
   });
 
-  await app.register(swaggerUi, {
-    routePrefix: DOCS_PREFIX,
-    // validatorUrl stays null (the default): the UI must not call validator.swagger.io.
-    uiConfig: { deepLinking: true },
-    staticCSP: true,
-    // The stock policy adds upgrade-insecure-requests, which breaks the page on plain-http development hosts.
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ""),
+  // The reference is public; its routes are the plugin's, so the policy comes by its onRoute hook.
+  await app.register(async (docs) => {
+    docs.addHook("onRoute", routePolicy({ public: true }));
+    await docs.register(swaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      // validatorUrl stays null (the default): the UI must not call validator.swagger.io.
+      uiConfig: { deepLinking: true },
+      staticCSP: true,
+      // The stock policy adds upgrade-insecure-requests, which breaks the page on plain-http development hosts.
+      transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ""),
+    });
   });
 
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, (_request, reply) => reply.send(app.swagger()));
+  app.get(OPENAPI_PATH, { config: { public: true }, schema: { hide: true } }, (_request, reply) =>
+    reply.send(app.swagger()),
+  );
 };

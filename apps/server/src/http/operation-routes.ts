@@ -96,8 +96,11 @@ export const registerOperationRoutes = <S>(app: App, catalog: OperationCatalog, 
       method: http.method,
       url: http.path,
       schema,
-      // Downloads take `?lang=` (the reader's language) before the query meets its schema.
-      ...(operation.kind === "download" ? { preValidation: takeDownloadLang } : {}),
+      // Downloads take `?lang=` (the reader's language) before the query meets its schema; they
+      // stream, so their handler runs once, with a caller resolved afresh.
+      ...(operation.kind === "download"
+        ? { preValidation: takeDownloadLang, config: { freshCaller: true } }
+        : {}),
       handler: async (request, reply) => {
         const input = toInput({ params: request.params, query: request.query, body: request.body });
         const result = await operation.call(services, ctxOf(request), input as never);

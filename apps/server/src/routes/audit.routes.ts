@@ -37,6 +37,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = as
         querystring: ZExportAuditQuery,
         produces: [XLSX_CONTENT_TYPE],
       },
+      config: { freshCaller: true },
     },
     (request, reply) => sendXlsx(request, reply, services.audit.prepareExport(ctxOf(request), request.query)),
   );

@@ -424,6 +424,34 @@ describe("account statement", () => {
     expect(page).toMatchObject({ total: 4, limit: 2, offset: 2, openingBalance: "50000" });
   });
 
+  it("newest first (order=desc): the same entries and balances in reverse, paged from the newest", async () => {
+    const asc = (await get(admin, `/finance/reports/account-statement/${ids.cash}?${PERIOD}`)).json();
+    const res = await get(admin, `/finance/reports/account-statement/${ids.cash}?${PERIOD}&order=desc`);
+    expect(res.statusCode, res.body).toBe(200);
+    const desc = res.json();
+    expect(desc.entries).toEqual([...asc.entries].reverse());
+    expect(desc).toMatchObject({ openingBalance: "50000", closingBalance: "1182528", total: 4 });
+    const second = (
+      await get(admin, `/finance/reports/account-statement/${ids.cash}?${PERIOD}&order=desc&limit=2&offset=2`)
+    ).json();
+    expect(second.entries.map((e: { runningBalance: string }) => e.runningBalance)).toEqual([
+      "850000",
+      "1050000",
+    ]);
+    // Entries after the period's end do not count in its running balances.
+    const january = (
+      await get(
+        admin,
+        `/finance/reports/account-statement/${ids.cash}?startDate=2026-01-01&endDate=2026-01-31&order=desc&limit=1`,
+      )
+    ).json();
+    expect(january.entries.map((e: { runningBalance: string }) => e.runningBalance)).toEqual(["850000"]);
+    expect(
+      (await get(admin, `/finance/reports/account-statement/${ids.cash}?${PERIOD}&order=sideways`))
+        .statusCode,
+    ).toBe(400);
+  });
+
   it("a later period opens where the earlier one closed; the whole history closes at the stored balance", async () => {
     const march = (
       await get(

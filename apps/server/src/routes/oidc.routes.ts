@@ -5,7 +5,7 @@ import { type Clock, type ErrorCode, parseAuthorization } from "@hisob/kernel";
 import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "../env";
-import { clearSessionCookie, isSecureRequest, SESSION_COOKIE } from "../http/auth-context";
+import { clearSessionCookie, isSecureRequest, routePolicy, SESSION_COOKIE } from "../http/auth-context";
 import { oidcCors } from "../http/oidc-cors";
 import { oidcRateLimit } from "../http/oidc-rate-limit";
 
@@ -77,6 +77,8 @@ const bearerToken = (request: FastifyRequest): string | undefined => {
 };
 
 export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc, env, clock }) => {
+  // The provider authenticates its callers itself (clients, its own tokens, the login session).
+  app.addHook("onRoute", routePolicy({ ownAuthentication: true }));
   // The token, revoke and introspection endpoints (and end_session by POST) take form bodies (RFC 6749).
   await app.register(fastifyFormbody);
   await app.register(oidcCors, { allowedOrigins: env.oidc.allowedOrigins });

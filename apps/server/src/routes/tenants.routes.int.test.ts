@@ -36,6 +36,178 @@ describe("tenants (platform admin)", () => {
     expect(currencies).toEqual([{ currencyCode: "UZS" }]);
   });
 
+  it("creates a tenant with its first administrator in one transaction, audited twice", async () => {
+    const email = `first.admin.${Date.now()}@example.com`;
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/tenants",
+      headers: platformAdmin.headers,
+      payload: {
+        name: "Bahor MChJ",
+        admin: {
+          email,
+          firstName: "Dilnoza",
+          lastName: "Karimova",
+          password: "Tashkent-Spring-2026!",
+          uiLanguage: "uz",
+        },
+      },
+    });
+    expect(res.statusCode).toBe(201);
+    const tenantId = res.json().id as string;
+    const users = await t.db.withTenant(tenantId, (tx) =>
+      tx.user.findMany({
+        select: {
+          id: true,
+          email: true,
+          uiLanguage: true,
+          roles: { select: { role: { select: { name: true } } } },
+        },
+      }),
+    );
+    expect(users).toEqual([
+      expect.objectContaining({ email, uiLanguage: "uz", roles: [{ role: { name: "admin" } }] }),
+    ]);
+    // The first administrator signs in and runs their tenant (and only theirs).
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email, password: "Tashkent-Spring-2026!" },
+    });
+    expect(login.statusCode).toBe(200);
+    const token = login.cookies.find((cookie) => cookie.name === "session")?.value ?? "";
+    const own = await t.app.inject({
+      method: "GET",
+      url: "/users",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().items.map((u: { email: string }) => u.email)).toEqual([email]);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/tenants", headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+    ).toBe(403);
+    // The platform's log has the tenant (naming its admin, never the password); the tenant's log, the user.
+    const platformLog = await t.app.inject({
+      method: "GET",
+      url: `/audit?entity=tenant&entityId=${tenantId}`,
+      headers: platformAdmin.headers,
+    });
+    expect(platformLog.json().items).toEqual([
+      expect.objectContaining({
+        action: "create",
+        after: expect.objectContaining({ admin: { id: users[0]?.id, email } }),
+      }),
+    ]);
+    expect(JSON.stringify(platformLog.json())).not.toContain("Tashkent-Spring");
+    const tenantLog = await t.app.inject({
+      method: "GET",
+      url: "/audit?entity=user",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(tenantLog.json().items).toEqual([
+      expect.objectContaining({
+        entityId: users[0]?.id,
+        action: "create",
+        userId: platformAdmin.id,
+        after: expect.objectContaining({ email, roles: ["admin"], passwordSet: true }),
+      }),
+    ]);
+  });
+
+  it("an administrator without a password is invited (no password set); a taken email rolls the tenant back", async () => {
+    const email = `invited.${Date.now()}@example.com`;
+    const invited = await t.app.inject({
+      method: "POST",
+      url: "/tenants",
+      headers: platformAdmin.headers,
+      payload: { name: "Invited LLC", admin: { email, firstName: "A", lastName: "B" } },
+    });
+    expect(invited.statusCode).toBe(201);
+    const user = await t.db.withTenant(invited.json().id, (tx) =>
+      tx.user.findFirst({ select: { email: true, passwordHash: true } }),
+    );
+    expect(user).toEqual({ email, passwordHash: null });
+    const before = await t.db.withPlatform((tx) => tx.tenant.count());
+    const taken = await t.app.inject({
+      method: "POST",
+      url: "/tenants",
+      headers: platformAdmin.headers,
+      payload: {
+        name: "Second Try",
+        domain: "second-try.uz",
+        admin: { email: email.toUpperCase(), firstName: "C", lastName: "D" },
+      },
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.reason).toBe("user.email_taken");
+    expect(await t.db.withPlatform((tx) => tx.tenant.count())).toBe(before);
+    const domainFree = await t.app.inject({
+      method: "POST",
+      url: "/tenants",
+      headers: platformAdmin.headers,
+      payload: { name: "Second Try", domain: "second-try.uz" },
+    });
+    expect(domainFree.statusCode).toBe(201);
+  });
+
+  it("refuses a wrong, missing, oversized or hostile first administrator with 400 and creates nothing", async () => {
+    const before = await t.db.withPlatform((tx) => tx.tenant.count());
+    const cases: { admin: unknown; path: string }[] = [
+      { admin: { firstName: "A", lastName: "B" }, path: "admin.email" },
+      { admin: { email: "not-an-email", firstName: "A", lastName: "B" }, path: "admin.email" },
+      { admin: { email: "x@example.com", firstName: "", lastName: "B" }, path: "admin.firstName" },
+      {
+        admin: { email: "x@example.com", firstName: "A".repeat(101), lastName: "B" },
+        path: "admin.firstName",
+      },
+      {
+        admin: { email: `${"a".repeat(250)}@example.com`, firstName: "A", lastName: "B" },
+        path: "admin.email",
+      },
+      {
+        admin: { email: "x@example.com", firstName: "A", lastName: "B", password: "short" },
+        path: "admin.password",
+      },
+      { admin: { email: "x@example.com", firstName: "A", lastName: "B", roleIds: ["x"] }, path: "admin" },
+      {
+        admin: { email: "x@example.com", firstName: "A", lastName: "B", uiLanguage: "de" },
+        path: "admin.uiLanguage",
+      },
+      { admin: "admin@example.com", path: "admin" },
+      { admin: { email: { $ne: null }, firstName: "A", lastName: "B" }, path: "admin.email" },
+      {
+        admin: { email: "x@example.com", firstName: "A", lastName: "B", __proto__: { isPlatform: true } },
+        path: "",
+      },
+    ];
+    for (const { admin, path } of cases) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/tenants",
+        headers: platformAdmin.headers,
+        payload: { name: "Hostile", admin },
+      });
+      if (path === "") {
+        // A prototype key is dropped by JSON parsing: an ordinary, valid request.
+        expect(res.statusCode, JSON.stringify(admin)).toBe(201);
+        expect(res.json().isPlatform).toBe(false);
+        continue;
+      }
+      expect(res.statusCode, JSON.stringify(admin)).toBe(400);
+      expect(JSON.stringify(res.json().error), JSON.stringify(admin)).toContain(path.split(".").pop());
+    }
+    expect(await t.db.withPlatform((tx) => tx.tenant.count())).toBe(before + 1);
+    const tenantAdmin = await t.createUser(clientTenantId, "admin");
+    const refused = await t.app.inject({
+      method: "POST",
+      url: "/tenants",
+      headers: tenantAdmin.headers,
+      payload: { name: "Mine", admin: { email: "mine@example.com", firstName: "A", lastName: "B" } },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
   it("lists, reads and updates tenants; domain clashes are conflicts", async () => {
     const list = await t.app.inject({
       method: "GET",

@@ -2,7 +2,8 @@ import { type AppRouter, appRouter } from "@hisob/trpc";
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import type { FastifyPluginAsync } from "fastify";
 import type { AppServices } from "../app-services";
-import { isNonSimple } from "../http/auth-context";
+import { isNonSimple, routePolicy } from "../http/auth-context";
+import { desktopCors } from "../http/desktop-cors";
 import { localizeProblem, withStatus } from "../http/errors";
 import { requestLocale } from "../http/locale";
 
@@ -12,9 +13,14 @@ import { requestLocale } from "../http/locale";
  * Not in the OpenAPI document: its contract is the `AppRouter` type.
  */
 export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  // tRPC answers an anonymous caller itself, in its error shape (its procedures require the caller
+  // resolved by the auth hook); a batch runs calls of its own, so its caller is always fresh.
   app.addHook("onRoute", (route) => {
     route.schema = { ...route.schema, hide: true };
   });
+  app.addHook("onRoute", routePolicy({ public: true, freshCaller: true }));
+  // Only these routes answer the desktop app's origin.
+  await app.register(desktopCors);
   await app.register(fastifyTRPCPlugin, {
     prefix: "/trpc",
     trpcOptions: {

@@ -126,7 +126,10 @@ export const uploadsRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = 
 
   app.get(
     "/uploads/:id/content",
-    { schema: { tags, summary: "Download an upload's bytes", params: ZIdParams } },
+    {
+      config: { freshCaller: true },
+      schema: { tags, summary: "Download an upload's bytes", params: ZIdParams },
+    },
     async (request, reply) => {
       const { upload, stream } = await uploads.open(ctxOf(request), request.params.id);
       const disposition = INLINE_TYPES.has(upload.mimeType) ? "inline" : "attachment";

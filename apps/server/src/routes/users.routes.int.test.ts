@@ -297,6 +297,162 @@ describe("GET/PUT/DELETE /users/:id", () => {
   });
 });
 
+describe("PUT /users/:id/groups and an administrator's password reset", () => {
+  const createGroup = async (admin: SeededUser, name: string, roleIds: string[] = []) => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/groups",
+      headers: admin.headers,
+      payload: { name, roleIds },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json().id as string;
+  };
+  const setGroups = (who: SeededUser, userId: string, payload: unknown) =>
+    t.app.inject({
+      method: "PUT",
+      url: `/users/${userId}/groups`,
+      headers: who.headers,
+      payload: payload as object,
+    });
+
+  it("replaces the user's groups in one step, audited; effective permissions follow", async () => {
+    const member = await t.createUser(tenantA.id, []);
+    const readers = await t.app.inject({
+      method: "POST",
+      url: "/roles",
+      headers: adminA.headers,
+      payload: { name: `readers-${Date.now()}`, permissions: ["users:read:all"] },
+    });
+    expect(readers.statusCode).toBe(201);
+    const g1 = await createGroup(adminA, `g1-${Date.now()}`, [readers.json().id]);
+    const g2 = await createGroup(adminA, `g2-${Date.now()}`);
+    const first = await setGroups(adminA, member.id, { groupIds: [g1, g2, g1] });
+    expect(first.statusCode).toBe(200);
+    expect(
+      first
+        .json()
+        .groups.map((g: { id: string }) => g.id)
+        .sort(),
+    ).toEqual([g1, g2].sort());
+    expect(first.json().permissions).toContain("users:read:all");
+    const second = await setGroups(adminA, member.id, { groupIds: [g2] });
+    expect(second.json().groups.map((g: { id: string }) => g.id)).toEqual([g2]);
+    expect(second.json().permissions).not.toContain("users:read:all");
+    // Setting the same list again changes nothing and writes no entry.
+    expect((await setGroups(adminA, member.id, { groupIds: [g2] })).statusCode).toBe(200);
+    const log = await t.app.inject({
+      method: "GET",
+      url: `/audit?entity=user_group&entityId=${member.id}`,
+      headers: adminA.headers,
+    });
+    expect(log.json().items).toHaveLength(2);
+    expect(log.json().items[0]).toMatchObject({
+      action: "set",
+      before: { groupIds: [g1, g2].sort() },
+      after: { groupIds: [g2] },
+    });
+    expect((await setGroups(adminA, member.id, { groupIds: [] })).json().groups).toEqual([]);
+  });
+
+  it("refuses wrong, missing, oversized and hostile input with 400, and another tenant's ids", async () => {
+    const member = await t.createUser(tenantA.id, []);
+    const bodies: unknown[] = [
+      {},
+      { groupIds: "x" },
+      { groupIds: ["not-a-uuid"] },
+      { groupIds: Array.from({ length: 51 }, () => crypto.randomUUID()) },
+      { groupIds: [], extra: true },
+      { groupIds: [{ $ne: null }] },
+      { groupIds: ["'; DROP TABLE users; --"] },
+    ];
+    for (const body of bodies) {
+      const res = await setGroups(adminA, member.id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error.code).toBe("VALIDATION_ERROR");
+    }
+    const noBody = await t.app.inject({
+      method: "PUT",
+      url: `/users/${member.id}/groups`,
+      headers: adminA.headers,
+    });
+    expect(noBody.statusCode).toBe(400);
+    const theirGroup = await createGroup(adminB, `theirs-${Date.now()}`);
+    const foreign = await setGroups(adminA, member.id, { groupIds: [theirGroup] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error.reason).toBe("user.unknown_group");
+    // Another tenant's user does not exist here.
+    const ownGroup = await createGroup(adminA, `own-${Date.now()}`);
+    expect((await setGroups(adminA, adminB.id, { groupIds: [ownGroup] })).statusCode).toBe(404);
+    expect((await setGroups(adminA, "not-a-uuid", { groupIds: [] })).statusCode).toBe(400);
+  });
+
+  it("needs users:update:all and groups:update:all, and never grants more than the caller holds", async () => {
+    const member = await t.createUser(tenantA.id, []);
+    const group = await createGroup(adminA, `admins-${Date.now()}`, [tenantA.adminRoleId]);
+    expect(
+      (await t.app.inject({ method: "PUT", url: `/users/${member.id}/groups`, payload: { groupIds: [] } }))
+        .statusCode,
+    ).toBe(401);
+    const usersOnly = await t.createUser(tenantA.id, ["users:update:all", "users:read:all"]);
+    expect((await setGroups(usersOnly, member.id, { groupIds: [] })).statusCode).toBe(403);
+    const editor = await t.createUser(tenantA.id, ["users:update:all", "groups:update:all"]);
+    const escalate = await setGroups(editor, editor.id, { groupIds: [group] });
+    expect(escalate.statusCode).toBe(403);
+    expect(escalate.json().error.reason).toBe("auth.cannot_grant");
+    expect((await setGroups(adminA, member.id, { groupIds: [group] })).statusCode).toBe(200);
+    // Taking an administrator out of their group needs what they hold.
+    const lockout = await setGroups(editor, member.id, { groupIds: [] });
+    expect(lockout.statusCode).toBe(403);
+    expect(lockout.json().error.reason).toBe("user.outranks_you");
+  });
+
+  it("an administrator sets a user's password: the policy holds, their sessions end, the log says only that it changed", async () => {
+    const member = await t.createUser(tenantA.id, []);
+    expect((await t.app.inject({ method: "GET", url: "/account", headers: member.headers })).statusCode).toBe(
+      200,
+    );
+    const weak = await t.app.inject({
+      method: "PUT",
+      url: `/users/${member.id}`,
+      headers: adminA.headers,
+      payload: { password: "password" },
+    });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().error.issues[0].path).toBe("password");
+    const huge = await t.app.inject({
+      method: "PUT",
+      url: `/users/${member.id}`,
+      headers: adminA.headers,
+      payload: { password: "Aa1!".repeat(10_000) },
+    });
+    expect(huge.statusCode).toBe(400);
+    const reset = await t.app.inject({
+      method: "PUT",
+      url: `/users/${member.id}`,
+      headers: adminA.headers,
+      payload: { password: "Typed-By-Admin-2026" },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: "/account", headers: member.headers })).statusCode).toBe(
+      401,
+    );
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email: member.email, password: "Typed-By-Admin-2026" },
+    });
+    expect(login.statusCode).toBe(200);
+    const log = await t.app.inject({
+      method: "GET",
+      url: `/audit?entity=user&entityId=${member.id}&action=update`,
+      headers: adminA.headers,
+    });
+    expect(log.json().items[0].after).toEqual({ passwordChanged: true });
+    expect(JSON.stringify(log.json())).not.toContain("Typed-By-Admin");
+  });
+});
+
 describe("cookie authentication and CSRF", () => {
   it("a cookie-authenticated change needs JSON or the CSRF header", async () => {
     const form = await t.app.inject({

@@ -45,6 +45,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = as
         querystring: ZExportUsersQuery,
         produces: [XLSX_CONTENT_TYPE],
       },
+      config: { freshCaller: true },
       preValidation: takeDownloadLang,
     },
     (request, reply) => sendXlsx(request, reply, users.prepareExport(ctxOf(request), request.query)),

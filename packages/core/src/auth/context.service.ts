@@ -25,6 +25,21 @@ const CACHE_MAX_ENTRIES = 10_000;
 
 type Kinds = ReadonlyArray<"session" | "oidc">;
 
+const ZLocaleOrEnglish = ZLocale.catch("en");
+
+/** What a context derives from its caller, computed once per resolution and shared by the requests it serves. */
+type Derived = Pick<TenantContext, "locale" | "isPlatformAdmin"> & { permissions: ReadonlySet<string> };
+const derive = (caller: ResolvedCaller): Derived => ({
+  // Defence in depth: platform-only permissions count only inside the platform tenant.
+  permissions: new Set(
+    caller.isPlatform
+      ? caller.permissions
+      : caller.permissions.filter((name) => !isPlatformOnlyPermission(name)),
+  ),
+  locale: ZLocaleOrEnglish.parse(caller.uiLanguage),
+  isPlatformAdmin: caller.isPlatform,
+});
+
 const sameCaller = (a: ResolvedCaller, b: ResolvedCaller): boolean =>
   a.kind === b.kind &&
   a.tenantId === b.tenantId &&
@@ -54,25 +69,19 @@ const sameCaller = (a: ResolvedCaller, b: ResolvedCaller): boolean =>
  * from the very next request on every instance, with no invalidation messages to lose.
  */
 export const createContextService = (deps: { db: Db; clock: Clock }) => {
-  const cache = new Map<string, { caller: ResolvedCaller; until: number }>();
+  const cache = new Map<string, { caller: ResolvedCaller; derived: Derived; until: number }>();
 
   const live = (caller: ResolvedCaller | null): caller is ResolvedCaller =>
     caller?.usable === true && caller.expiresAt.getTime() > deps.clock.now().getTime();
 
-  const toContext = (caller: ResolvedCaller, credentials: Credentials): TenantContext => {
-    // Defence in depth: platform-only permissions count only inside the platform tenant.
-    const permissions = caller.isPlatform
-      ? caller.permissions
-      : caller.permissions.filter((name) => !isPlatformOnlyPermission(name));
-    return {
-      tenantId: caller.tenantId,
-      actor: { userId: caller.userId, permissions: new Set(permissions), sessionId: caller.sessionId },
-      locale: ZLocale.catch("en").parse(caller.uiLanguage),
-      requestId: credentials.requestId,
-      isPlatformAdmin: caller.isPlatform,
-      ...(credentials.client ? { client: credentials.client } : {}),
-    };
-  };
+  const toContext = (caller: ResolvedCaller, derived: Derived, credentials: Credentials): TenantContext => ({
+    tenantId: caller.tenantId,
+    actor: { userId: caller.userId, permissions: derived.permissions, sessionId: caller.sessionId },
+    locale: derived.locale,
+    requestId: credentials.requestId,
+    isPlatformAdmin: derived.isPlatformAdmin,
+    ...(credentials.client ? { client: credentials.client } : {}),
+  });
 
   const credential = (credentials: Credentials): { tokenHash: string; kinds: Kinds; key: string } | null => {
     const token = credentials.bearerToken ?? credentials.sessionToken;
@@ -83,13 +92,15 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
     return { tokenHash, kinds, key: `${kinds.join(",")}:${tokenHash}` };
   };
 
-  const remember = (key: string, caller: ResolvedCaller) => {
+  const remember = (key: string, caller: ResolvedCaller): Derived => {
     cache.delete(key);
     if (cache.size >= CACHE_MAX_ENTRIES) {
       const oldest = cache.keys().next().value;
       if (oldest !== undefined) cache.delete(oldest);
     }
-    cache.set(key, { caller, until: deps.clock.now().getTime() + CACHE_TTL_MS });
+    const derived = derive(caller);
+    cache.set(key, { caller, derived, until: deps.clock.now().getTime() + CACHE_TTL_MS });
+    return derived;
   };
 
   const resolveFresh = async (credentials: Credentials): Promise<TenantContext | null> => {
@@ -100,8 +111,7 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
       cache.delete(found.key);
       return null;
     }
-    remember(found.key, caller);
-    return toContext(caller, credentials);
+    return toContext(caller, remember(found.key, caller), credentials);
   };
 
   return {
@@ -131,7 +141,7 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
         },
       };
       return {
-        ctx: toContext(cached, credentials),
+        ctx: toContext(cached, entry.derived, credentials),
         check,
         recheck: async () => {
           if (check.verified) return true;

@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import { finished, type Writable } from "node:stream";
 import { minorToMajorString } from "@hisob/kernel";
-import ExcelJS from "exceljs";
 import { addWorksheetWithBackpressure } from "./worksheet-backpressure";
 
 /**
@@ -97,6 +96,9 @@ export const writeXlsxSheets = async (options: {
   output: Writable;
   sheets: AnyExportSheet[];
 }): Promise<{ rowCount: number }> => {
+  // Loaded on the first export, not at start: exceljs and its zip/XML dependencies are code an idle
+  // server never runs (alone, importing it adds 28 MiB RSS after a full GC; issue 16.4).
+  const { default: ExcelJS } = await import("exceljs");
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: options.output,
     useStyles: true,

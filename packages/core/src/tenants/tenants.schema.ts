@@ -1,5 +1,6 @@
-import { ZCurrencyCode, ZPagination, ZQueryBoolean, ZRequiredLine } from "@hisob/kernel/schema";
+import { ZCurrencyCode, ZLocale, ZPagination, ZQueryBoolean, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
+import { ZEmail, ZPassword } from "../users/users.schema";
 
 export const ZProvisionTenantInput = z.object({
   name: ZRequiredLine(200),
@@ -31,7 +32,25 @@ export const ZTenantDto = z
   .meta({ id: "Tenant" });
 export type TTenantDto = z.infer<typeof ZTenantDto>;
 
-export const ZCreateTenantInput = ZProvisionTenantInput.omit({ isPlatform: true }).strict();
+/**
+ * A new tenant's first administrator, created in the tenant's own transaction with its `admin` role.
+ * Without a password the user is invited: they sign in through an upstream provider with this email,
+ * or a password is set for them later.
+ */
+export const ZTenantFirstAdmin = z
+  .object({
+    email: ZEmail,
+    firstName: ZRequiredLine(100),
+    lastName: ZRequiredLine(100),
+    password: ZPassword.optional(),
+    uiLanguage: ZLocale.default("en"),
+  })
+  .strict();
+export type TTenantFirstAdmin = z.input<typeof ZTenantFirstAdmin>;
+
+export const ZCreateTenantInput = ZProvisionTenantInput.omit({ isPlatform: true })
+  .extend({ admin: ZTenantFirstAdmin.optional() })
+  .strict();
 
 export const ZUpdateTenantInput = z
   .object({

@@ -9,6 +9,7 @@ import {
 } from "@hisob/db";
 import { AppError, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
+import { insertUser } from "../users/insert-user";
 import { provisionTenant } from "./provision-tenant";
 import { type TTenantDto, ZCreateTenantInput, ZListTenantsQuery, ZUpdateTenantInput } from "./tenants.schema";
 
@@ -79,12 +80,32 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
 
     create: async (ctx: TenantContext, raw: unknown): Promise<TTenantDto> => {
       requirePermission(ctx, "tenants:create:all");
-      const input = parseInput(ZCreateTenantInput, raw);
-      const tenant = await provisionTenant(deps, input, (tx, created) =>
-        audit(tx, asPlatformEvent(ctx), "tenant", created.id, "create", {
-          after: { ...input, name: created.name },
-        }),
-      );
+      const { admin, ...input } = parseInput(ZCreateTenantInput, raw);
+      const tenant = await provisionTenant(deps, input, async (tx, created) => {
+        // The first administrator commits or fails with the tenant: never a tenant no one can run.
+        const firstAdmin = admin
+          ? await insertUser(tx, deps.outbox, created.id, { ...admin, roleIds: [created.adminRoleId] })
+          : null;
+        await audit(tx, asPlatformEvent(ctx), "tenant", created.id, "create", {
+          after: {
+            ...input,
+            name: created.name,
+            ...(firstAdmin ? { admin: { id: firstAdmin.id, email: firstAdmin.email } } : {}),
+          },
+        });
+        if (firstAdmin) {
+          // The new tenant's own log shows who made its administrator.
+          await audit(tx, { ...ctx, tenantId: created.id }, "user", firstAdmin.id, "create", {
+            after: {
+              email: firstAdmin.email,
+              firstName: firstAdmin.firstName,
+              lastName: firstAdmin.lastName,
+              roles: firstAdmin.roles,
+              passwordSet: admin?.password !== undefined,
+            },
+          });
+        }
+      });
       return get(ctx, tenant.id);
     },
 

@@ -127,6 +127,10 @@ export type TUpdateUserInput = z.input<typeof ZUpdateUserInput>;
 
 export const ZAssignRolesInput = z.object({ roleIds: z.array(z.uuid()).min(1).max(50) }).strict();
 
+/** A user's groups, all of them: the user leaves the groups not listed (an empty list leaves every group). */
+export const ZSetUserGroupsInput = z.object({ groupIds: z.array(z.uuid()).max(50) }).strict();
+export type TSetUserGroupsInput = z.input<typeof ZSetUserGroupsInput>;
+
 /** The users list as a spreadsheet: the list's filters and sort; every matching row unless `limit` is given. */
 export const ZExportUsersQuery = ZListUsersQuery.extend({
   limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).optional(),

@@ -36,6 +36,7 @@ import {
   ZAssignRolesInput,
   ZCreateUserInput,
   ZListUsersQuery,
+  ZSetUserGroupsInput,
   ZUpdateUserInput,
 } from "./users.schema";
 
@@ -273,6 +274,61 @@ export const createUsersService = (deps: {
           skipDuplicates: true,
         });
         await audit(tx, ctx, "user_role", id, "assign", { after: { roleIds } });
+        return loadDto(tx, ctx.tenantId, id);
+      });
+    },
+
+    /**
+     * Replaces the user's group memberships in one transaction. Joining a group grants its roles (the
+     * caller must hold what they carry); leaving one may lock the user out (the caller must not be
+     * outranked by them), the same rules as assigning and unassigning roles.
+     */
+    setGroups: async (ctx: TenantContext, id: string, raw: unknown): Promise<TUserDto> => {
+      requirePermission(ctx, "users:update:all");
+      requirePermission(ctx, "groups:update:all");
+      const groupIds = [...new Set(parseInput(ZSetUserGroupsInput, raw).groupIds)].sort();
+      return db.withTenant(ctx.tenantId, async (tx) => {
+        if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
+        const found = groupIds.length
+          ? await tx.group.findMany({
+              where: { tenantId: ctx.tenantId, id: { in: groupIds } },
+              select: { id: true },
+            })
+          : [];
+        const missing = groupIds.filter((groupId) => !found.some((group) => group.id === groupId));
+        if (missing.length > 0) {
+          throw new AppError("VALIDATION_ERROR", {
+            reason: "user.unknown_group",
+            message: `validation error: groupIds has unknown values: ${missing.join(", ")}`,
+            params: { issues: [{ path: "groupIds", message: `unknown: ${missing.join(", ")}` }] },
+          });
+        }
+        const current = (
+          await tx.groupUser.findMany({
+            where: { tenantId: ctx.tenantId, userId: id },
+            select: { groupId: true },
+          })
+        )
+          .map((row) => row.groupId)
+          .sort();
+        const added = groupIds.filter((groupId) => !current.includes(groupId));
+        const removed = current.filter((groupId) => !groupIds.includes(groupId));
+        if (added.length > 0) {
+          assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { groupIds: added }));
+        }
+        if (removed.length > 0 && id !== ctx.actor.userId) await assertDoesNotOutrank(tx, ctx, id);
+        if (added.length + removed.length > 0) {
+          await tx.groupUser.deleteMany({
+            where: { tenantId: ctx.tenantId, userId: id, groupId: { in: removed } },
+          });
+          await tx.groupUser.createMany({
+            data: added.map((groupId) => ({ tenantId: ctx.tenantId, userId: id, groupId })),
+          });
+          await audit(tx, ctx, "user_group", id, "set", {
+            before: { groupIds: current },
+            after: { groupIds },
+          });
+        }
         return loadDto(tx, ctx.tenantId, id);
       });
     },

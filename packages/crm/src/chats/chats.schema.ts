@@ -58,8 +58,8 @@ export const ZPostMessageInput = z
 export type TPostMessageInput = z.input<typeof ZPostMessageInput>;
 
 export const ZListMessagesQuery = z.object({
-  limit: z.number().int().min(1).max(100).default(50),
-  offset: z.number().int().min(0).max(1_000_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
   /** Oldest first by default (a conversation reads top to bottom). */
   order: z.enum(["asc", "desc"]).default("asc"),
 });

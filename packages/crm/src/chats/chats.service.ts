@@ -7,7 +7,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { createRecordService, existsIn, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/records";
 import {
   CHAT_SORT_FIELDS,
   type TChatDto,
@@ -59,12 +59,7 @@ export const createChatsService = (deps: RecordDeps) => {
     {
       name: "Chat",
       missing: { reason: "crm.chat_not_found", message: "Chat not found" },
-      permissions: {
-        read: "chats:read:all",
-        create: "chats:create:all",
-        update: "chats:update:all",
-        delete: "chats:delete:all",
-      },
+      permissions: crudPermissions("chats"),
       model: (tx) => tx.crmChat,
       select: chatSelect,
       toDto: (row: ChatRow): TChatDto => ({

@@ -1,5 +1,5 @@
 import type { Prisma } from "@hisob/db";
-import { createRecordService, existsIn, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/records";
 import {
   CLIENT_SORT_FIELDS,
   type TClientDto,
@@ -28,12 +28,7 @@ export const createClientsService = (deps: RecordDeps) =>
     {
       name: "Client",
       missing: { reason: "crm.client_not_found", message: "Client not found" },
-      permissions: {
-        read: "clients:read:all",
-        create: "clients:create:all",
-        update: "clients:update:all",
-        delete: "clients:delete:all",
-      },
+      permissions: crudPermissions("clients"),
       model: (tx) => tx.crmClient,
       select: clientSelect,
       toDto: (row: ClientRow): TClientDto => ({

@@ -11,7 +11,11 @@ import {
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError } from "../finance-errors";
 import { accountNotFound } from "./accounts.service";
-import { type TOpeningBalanceDto, ZSetOpeningBalanceInput } from "./opening-balance.schema";
+import {
+  type TOpeningBalanceDto,
+  type TSetOpeningBalanceInput,
+  ZSetOpeningBalanceInput,
+} from "./opening-balance.schema";
 
 /*
  * Opening balances: what an account already held when its books moved here, recorded as its own
@@ -84,7 +88,11 @@ export const createOpeningBalancesService = (deps: { db: Db; clock?: Clock }) =>
      * difference in the same transaction. Refused once anything else was posted to the account.
      * Returns the opening balance, or null when it was removed.
      */
-    set: async (ctx: TenantContext, accountId: string, raw: unknown): Promise<TOpeningBalanceDto | null> => {
+    set: async (
+      ctx: TenantContext,
+      accountId: string,
+      raw: TSetOpeningBalanceInput,
+    ): Promise<TOpeningBalanceDto | null> => {
       requirePermission(ctx, "accounts:update:all");
       const input = parseInput(ZSetOpeningBalanceInput, raw);
       const amount = BigInt(input.amount);

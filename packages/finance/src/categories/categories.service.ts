@@ -11,7 +11,9 @@ import {
 import { fieldError, notFound } from "../finance-errors";
 import {
   type TCategoryDto,
+  type TCreateCategoryInput,
   type TListCategoriesQuery,
+  type TUpdateCategoryInput,
   ZCreateCategoryInput,
   ZListCategoriesQuery,
   ZUpdateCategoryInput,
@@ -166,7 +168,7 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
     },
 
     /** A new category has no subcategories, so it cannot close a cycle; the parent must exist. */
-    create: async (ctx: TenantContext, raw: unknown): Promise<TCategoryDto> => {
+    create: async (ctx: TenantContext, raw: TCreateCategoryInput): Promise<TCategoryDto> => {
       requirePermission(ctx, "categories:create:all");
       const input = parseInput(ZCreateCategoryInput, raw);
       const now = clock.now();
@@ -190,7 +192,7 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
       return toDto(row);
     },
 
-    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TCategoryDto> => {
+    update: async (ctx: TenantContext, id: string, raw: TUpdateCategoryInput): Promise<TCategoryDto> => {
       requirePermission(ctx, "categories:update:all");
       const input = parseInput(ZUpdateCategoryInput, raw);
       const { tenantId } = ctx;

@@ -4,9 +4,9 @@ import { ZListMoneyAccountsQuery } from "../accounts/accounts.schema";
 import { ZListCounterpartiesQuery } from "../counterparties/counterparties.schema";
 import { periodInOrder } from "../dates";
 import { debtsDueRangeInOrder, ZListDebtsQuery } from "../debts/debts.schema";
-import { ZDocumentFilters } from "../documents/documents.schema";
 import { ZListInventoryQuery } from "../inventory/inventory.schema";
 import { ZAccountTransactionFilters } from "../ledger/ledger.schema";
+import { ZDocumentFilters } from "../payments-expenses/payments-expenses.schema";
 
 /*
  * Finance lists as spreadsheets: the same filters and order as the JSON list; every matching row

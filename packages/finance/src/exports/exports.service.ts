@@ -1,6 +1,6 @@
 import type { Db } from "@hisob/db";
 import type { Clock, TenantContext } from "@hisob/kernel";
-import { EXPENSE, PAYMENT } from "../documents/documents.service";
+import { EXPENSE, PAYMENT } from "../payments-expenses/payments-expenses.service";
 import type { ReportsService } from "../reports/reports.service";
 import { createListExports } from "./lists.export";
 import { createRecordExports } from "./records.export";

@@ -1,11 +1,16 @@
 import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
-import type { Db, Prisma, Tx } from "@hisob/db";
+import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
+import { type AccountRow, accountsRepository, accountsWhere } from "../accounts/accounts.repository";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
-import type { DocumentKind } from "../documents/documents.service";
-import { documentsWhere } from "../documents/documents.where";
 import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
+import {
+  type DocumentExportRow,
+  paymentsExpensesRepository,
+  paymentsExpensesWhere,
+} from "../payments-expenses/payments-expenses.repository";
+import type { PaymentOrExpenseKind } from "../payments-expenses/payments-expenses.service";
 import {
   ZExportAccountsQuery,
   ZExportAccountTransactionsQuery,
@@ -29,42 +34,21 @@ import {
 
 export { ZExportAccountsQuery, ZExportAccountTransactionsQuery, ZExportDocumentsQuery };
 
-const documentSelect = {
-  id: true,
-  date: true,
-  amount: true,
-  comment: true,
-  createdAt: true,
-  account: { select: { name: true, currencyCode: true } },
-  counterparty: { select: { name: true } },
-  category: { select: { name: true } },
-} satisfies Prisma.PaymentSelect;
-type DocumentRow = Prisma.PaymentGetPayload<{ select: typeof documentSelect }>;
-
-const accountSelect = {
-  id: true,
-  name: true,
-  number: true,
-  currencyCode: true,
-  balance: true,
-  allowOverdraft: true,
-  description: true,
-  createdAt: true,
-} satisfies Prisma.MoneyAccountSelect;
-type AccountRow = Prisma.MoneyAccountGetPayload<{ select: typeof accountSelect }>;
-
 export const createListExports = (deps: { db: Db; clock: Clock }) => {
   const { db, clock } = deps;
   const today = () => toIsoDate(clock.now());
 
-  const documents = async (kind: DocumentKind, ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+  const documents = async (
+    kind: PaymentOrExpenseKind,
+    ctx: TenantContext,
+    raw: unknown,
+  ): Promise<PreparedExport> => {
     const scope = requireScope(ctx, kind.resource, "read");
     const query = parseInput(ZExportDocumentsQuery, raw);
-    const where = documentsWhere(ctx.tenantId, query, scope === "own" ? ctx.actor.userId : null);
-    // Payments and expenses have identical columns: one delegate type serves both tables.
-    const table = (tx: Tx) => (kind.name === "payment" ? tx.payment : tx.expense) as unknown as Tx["payment"];
+    const where = paymentsExpensesWhere(ctx.tenantId, query, scope === "own" ? ctx.actor.userId : null);
+    const repository = paymentsExpensesRepository(kind.resource);
     const formats = await loadCurrencyFormats(db);
-    const columns: ExportColumn<DocumentRow>[] = [
+    const columns: ExportColumn<DocumentExportRow>[] = [
       { header: header(ctx.locale, "date"), kind: "date", value: (row) => row.date },
       { header: header(ctx.locale, "account"), kind: "text", value: (row) => row.account.name },
       {
@@ -91,15 +75,10 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       fileName: exportFileName(kind.resource, today()),
       sheet: sheetName(ctx.locale, kind.resource),
       columns,
-      rows: listRows<DocumentRow, typeof where>(db, ctx.tenantId, {
+      rows: listRows<DocumentExportRow, typeof where>(db, ctx.tenantId, {
         where,
         after: (last) => afterInOrder(query.sortBy, last, query.order),
-        find: (tx, args) =>
-          table(tx).findMany({
-            ...args,
-            select: documentSelect,
-            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-          }),
+        find: (tx, args) => repository.exportBatch(tx, args, query),
         limit: query.limit,
         offset: query.offset,
       }),
@@ -107,24 +86,13 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
   };
 
   return {
-    documents: (ctx: TenantContext, raw: unknown, kind: DocumentKind) => documents(kind, ctx, raw),
+    documents: (ctx: TenantContext, raw: unknown, kind: PaymentOrExpenseKind) => documents(kind, ctx, raw),
 
     accounts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountsQuery, raw);
       const formats = await loadCurrencyFormats(db);
-      const where: Prisma.MoneyAccountWhereInput = {
-        tenantId: ctx.tenantId,
-        ...(query.currency ? { currencyCode: query.currency } : {}),
-        ...(query.search
-          ? {
-              OR: [
-                { name: { contains: query.search, mode: "insensitive" } },
-                { number: { contains: query.search, mode: "insensitive" } },
-              ],
-            }
-          : {}),
-      };
+      const where = accountsWhere(ctx.tenantId, query);
       const columns: ExportColumn<AccountRow>[] = [
         { header: header(ctx.locale, "name"), kind: "text", value: (row) => row.name },
         { header: header(ctx.locale, "number"), kind: "text", value: (row) => row.number },
@@ -150,12 +118,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         rows: listRows<AccountRow, typeof where>(db, ctx.tenantId, {
           where,
           after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) =>
-            tx.moneyAccount.findMany({
-              ...args,
-              select: accountSelect,
-              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-            }),
+          find: (tx, args) => accountsRepository.exportBatch(tx, args, query),
           limit: query.limit,
           offset: query.offset,
         }),
@@ -167,10 +130,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountTransactionsQuery, raw);
       const account = await db.withTenant(ctx.tenantId, (tx) =>
-        tx.moneyAccount.findFirst({
-          where: { tenantId: ctx.tenantId, id: accountId },
-          select: { currencyCode: true },
-        }),
+        accountsRepository.findById(tx, ctx.tenantId, accountId),
       );
       if (!account) throw accountNotFound();
       const formats = await loadCurrencyFormats(db);
@@ -185,7 +145,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         {
           header: header(ctx.locale, "change"),
           kind: "money",
-          value: (row) => moneyCell(formats, row.change, account.currencyCode),
+          value: (row) => moneyCell(formats, row.change, account.currency),
         },
         {
           header: header(ctx.locale, "counterAccount"),

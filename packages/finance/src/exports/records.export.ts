@@ -5,9 +5,9 @@ import {
   type CounterpartyRow,
   counterpartiesWhere,
   counterpartySelect,
-} from "../counterparties/counterparties.repository";
+} from "../counterparties/counterparties.record";
 import { toIsoDate } from "../dates";
-import { debtsOrder, debtsWhere } from "../debts/debts.service";
+import { type DebtExportRow as DebtRow, debtsRepository, debtsWhere } from "../debts/debts.repository";
 import { inventoryWhere } from "../inventory/inventory.service";
 import {
   ZExportCounterpartiesQuery,
@@ -28,21 +28,6 @@ import {
 /* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
 
 export { ZExportCounterpartiesQuery, ZExportDebtsQuery, ZExportInventoryQuery };
-
-const debtSelect = {
-  id: true,
-  kind: true,
-  amount: true,
-  outstanding: true,
-  currencyCode: true,
-  dueDate: true,
-  status: true,
-  description: true,
-  createdAt: true,
-  updatedAt: true,
-  counterparty: { select: { name: true } },
-} satisfies Prisma.DebtSelect;
-type DebtRow = Prisma.DebtGetPayload<{ select: typeof debtSelect }>;
 
 const itemSelect = {
   id: true,
@@ -120,12 +105,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         rows: listRows<DebtRow, typeof where>(db, ctx.tenantId, {
           where,
           after: (last) => debtsAfter(last, query.sortBy, query.order),
-          find: (tx, args) =>
-            tx.debt.findMany({
-              ...args,
-              select: debtSelect,
-              orderBy: [debtsOrder(query), { id: query.order }],
-            }),
+          find: (tx, args) => debtsRepository.exportBatch(tx, args, query),
           limit: query.limit,
           offset: query.offset,
         }),

@@ -9,6 +9,7 @@ import {
 import type { Db } from "@hisob/db";
 import { type Clock, type Locale, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { dateOf, toIsoDate } from "../dates";
+import { type StatementRow, statementRows } from "../reports/account-statement.report";
 import {
   type TAccountStatement,
   type TCashflowReport,
@@ -17,7 +18,7 @@ import {
   ZCashflowQuery,
   ZIncomeStatementQuery,
 } from "../reports/reports.schema";
-import { type ReportsService, type StatementRow, statementRows } from "../reports/reports.service";
+import type { ReportsService } from "../reports/reports.service";
 import {
   exportFileName,
   header,

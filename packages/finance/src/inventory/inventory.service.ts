@@ -2,6 +2,7 @@ import {
   type Db,
   isNumericOverflow,
   isUniqueViolation,
+  lockSku,
   type Outbox,
   type Prisma,
   type Tx,
@@ -21,11 +22,14 @@ import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import {
+  type TCreateInventoryItemInput,
+  type TCreateInventoryMovementInput,
   type TInventoryItemDto,
   type TInventoryMovementDto,
   type TInventoryMovementResult,
   type TListInventoryMovementsQuery,
   type TListInventoryQuery,
+  type TUpdateInventoryItemInput,
   ZCreateInventoryItemInput,
   ZCreateInventoryMovementInput,
   ZListInventoryMovementsQuery,
@@ -95,6 +99,21 @@ const itemNotFound = () => notFound("finance.inventory_item_not_found", "Invento
 
 const currencyNotSelected = () =>
   fieldError("currency", "finance.currency_not_selected", "is not one of the organization's currencies");
+
+/**
+ * One stock truth (README): goods the warehouse keeps as a product are counted only there. A SKU the
+ * warehouse already has is refused here, as the warehouse refuses a SKU finance counts; both sides take
+ * the same (tenant, SKU) lock first, so a race between them cannot let both through.
+ */
+const notKeptInWarehouse = async (tx: Tx, tenantId: string, sku: string) => {
+  await lockSku(tx, tenantId, sku);
+  if ((await tx.warehouseProduct.count({ where: { tenantId, sku } })) > 0) {
+    throw new AppError("CONFLICT", {
+      reason: "finance.inventory_sku_in_warehouse",
+      message: `The warehouse keeps "${sku}" as a product with its own stock; count it there, not as an inventory item`,
+    });
+  }
+};
 
 /** A duplicate SKU, or a currency deselected meanwhile (its tenant-scoped foreign key). */
 const rethrowItemConflict = (error: unknown): never => {
@@ -235,13 +254,14 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
     },
 
     /** An opening quantity above zero is the item's first movement (an adjustment dated today). */
-    create: async (ctx: TenantContext, raw: unknown): Promise<TInventoryItemDto> => {
+    create: async (ctx: TenantContext, raw: TCreateInventoryItemInput): Promise<TInventoryItemDto> => {
       requirePermission(ctx, "inventory:create:all");
       const input = parseInput(ZCreateInventoryItemInput, raw);
       const { tenantId } = ctx;
       return db
         .withTenant(tenantId, async (tx) => {
           if (!(await isSelected(tx, tenantId, input.currency))) throw currencyNotSelected();
+          await notKeptInWarehouse(tx, tenantId, input.sku);
           const now = clock.now();
           const id = newId();
           await tx.inventoryItem.create({
@@ -277,7 +297,11 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
         .catch(rethrowItemConflict);
     },
 
-    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TInventoryItemDto> => {
+    update: async (
+      ctx: TenantContext,
+      id: string,
+      raw: TUpdateInventoryItemInput,
+    ): Promise<TInventoryItemDto> => {
       requirePermission(ctx, "inventory:update:all");
       const input = parseInput(ZUpdateInventoryItemInput, raw);
       const { tenantId } = ctx;
@@ -285,6 +309,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
         .withTenant(tenantId, async (tx) => {
           if (input.currency && !(await isSelected(tx, tenantId, input.currency)))
             throw currencyNotSelected();
+          if (input.sku !== undefined) await notKeptInWarehouse(tx, tenantId, input.sku);
           const updated = await tx.inventoryItem.updateMany({
             where: { tenantId, id },
             data: {
@@ -325,7 +350,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
     recordMovement: async (
       ctx: TenantContext,
       id: string,
-      raw: unknown,
+      raw: TCreateInventoryMovementInput,
     ): Promise<TInventoryMovementResult> => {
       requirePermission(ctx, "inventory:move:all");
       const input = parseInput(ZCreateInventoryMovementInput, raw);

@@ -32,6 +32,11 @@ export const ZAccountStatementQuery = z
     ...ZPeriod,
     limit: z.coerce.number().int().min(1).max(1000).default(500),
     offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+    /**
+     * asc: oldest first (a printed statement); desc: newest first, so the page a screen opens on is
+     * the cheapest to read however long the account's history is. Balances are the same either way.
+     */
+    order: z.enum(["asc", "desc"]).default("asc"),
   })
   .refine(...endNotBeforeStart);
 export type TAccountStatementQuery = z.input<typeof ZAccountStatementQuery>;

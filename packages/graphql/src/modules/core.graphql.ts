@@ -158,7 +158,7 @@ export const coreModule: GraphqlModule = {
   resolvers: {
     Query: {
       me: (_: unknown, __: unknown, context: GraphqlContext) =>
-        context.services.account.get(callerOf(context)),
+        context.services.profile.get(callerOf(context)),
       users: async (
         _: unknown,
         args: {

@@ -1,7 +1,7 @@
 import type { Prisma, Tx } from "@hisob/db";
 import { dateOf, toIsoDate } from "@hisob/finance/schema";
 import { AppError, requirePermission, type TenantContext } from "@hisob/kernel";
-import { createRecordService, existsIn, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/records";
 import {
   EMPLOYEE_SORT_FIELDS,
   type TEmployeeDto,
@@ -44,12 +44,7 @@ export const createEmployeesService = (deps: RecordDeps) =>
     {
       name: "Employee",
       missing: { reason: "hrm.employee_not_found", message: "Employee not found" },
-      permissions: {
-        read: "employees:read:all",
-        create: "employees:create:all",
-        update: "employees:update:all",
-        delete: "employees:delete:all",
-      },
+      permissions: crudPermissions("employees"),
       model: (tx) => tx.employee,
       select: employeeSelect,
       toDto: ({ isActive, salary, hireDate, ...row }: EmployeeRow): TEmployeeDto => ({

@@ -201,6 +201,8 @@ export const en = {
       document_settles_debt:
         "The document settles a debt: reverse the settlement on the debt to delete it or change its amount, account or counterparty.",
       inventory_item_not_found: "Inventory item not found.",
+      inventory_sku_in_warehouse:
+        "The warehouse keeps this SKU as a product with its own stock; count it there, not as an inventory item.",
       inventory_sku_taken: "An item with this SKU already exists.",
       inventory_in_stock: "The item is still in stock; issue or adjust it to zero before deleting it.",
       insufficient_stock: "Not enough of the item in stock.",

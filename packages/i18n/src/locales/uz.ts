@@ -211,6 +211,8 @@ export const uz: Messages = {
       document_settles_debt:
         "Hujjat qarzni to‘laydi: uni o‘chirish yoki summasini, hisobini yoki kontragentini o‘zgartirish uchun qarzdagi to‘lovni bekor qiling.",
       inventory_item_not_found: "Tovar topilmadi.",
+      inventory_sku_in_warehouse:
+        "Bu artikul omborda o‘z qoldig‘i bilan mahsulot sifatida yuritiladi; uni tovar-moddiy qiymat sifatida emas, omborda hisoblang.",
       inventory_sku_taken: "Bunday artikulli tovar allaqachon mavjud.",
       inventory_in_stock: "Tovar hali omborda bor; o‘chirishdan oldin uni chiqim qiling yoki nolga tuzating.",
       insufficient_stock: "Omborda tovar yetarli emas.",

@@ -98,6 +98,55 @@ export const redirectUriMatches = (client: OidcClientRecord, requested: string):
   return client.redirectUris.some((registered) => new URL(registered).href === portless.href);
 };
 
+export type ClientAuthRequest = {
+  authorization?: string | undefined;
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+};
+
+const clientFailure = (why: string) => new OidcError("invalid_client", why);
+
+/** The client id and secret a request presents, by exactly one method (Basic, post, or id alone). */
+export const clientCredentials = (request: ClientAuthRequest): { clientId: string; secret?: string } => {
+  let clientId: string | undefined;
+  let secret: string | undefined;
+  if (request.authorization !== undefined) {
+    const basic = parseAuthorization(request.authorization);
+    if (basic.scheme !== "basic") throw clientFailure("Client authentication failed");
+    if (request.clientSecret !== undefined)
+      throw new OidcError("invalid_request", "Use one client authentication method");
+    clientId = basic.clientId;
+    secret = basic.secret;
+    if (request.clientId !== undefined && request.clientId !== clientId) {
+      throw new OidcError("invalid_request", "client_id does not match the authenticated client");
+    }
+  } else {
+    clientId = request.clientId;
+    secret = request.clientSecret;
+  }
+  if (!clientId) throw clientFailure("Client authentication failed");
+  return secret === undefined ? { clientId } : { clientId, secret };
+};
+
+/** The client (as found now, null when unknown or inactive) authenticated by `secret`, or invalid_client. */
+export const verifyClient = (
+  client: OidcClientRecord | null,
+  secret: string | undefined,
+): OidcClientRecord => {
+  if (!client?.isActive) throw clientFailure("Client authentication failed");
+  if (client.secretHash === null) {
+    // Public client: identified, not authenticated; PKCE proves the rest.
+    if (secret !== undefined && secret !== "") throw clientFailure("Client authentication failed");
+    return client;
+  }
+  if (!secret || !safeEqual(sha256Hex(secret), client.secretHash))
+    throw clientFailure("Client authentication failed");
+  return client;
+};
+
+/** What a client id may look like (every id we register matches); others are unknown without a lookup. */
+export const CLIENT_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
 export const createClients = (deps: { db: Db }) => {
   const { db } = deps;
 
@@ -185,39 +234,9 @@ export const createClients = (deps: { db: Db }) => {
      * Client authentication at the token and revocation endpoints: HTTP Basic, client_secret_post,
      * or `client_id` alone for a public client. Exactly one method; every failure is invalid_client.
      */
-    authenticate: async (request: {
-      authorization?: string | undefined;
-      clientId?: string | undefined;
-      clientSecret?: string | undefined;
-    }): Promise<OidcClientRecord> => {
-      const fail = (why: string) => new OidcError("invalid_client", why);
-      let clientId: string | undefined;
-      let secret: string | undefined;
-      if (request.authorization !== undefined) {
-        const basic = parseAuthorization(request.authorization);
-        if (basic.scheme !== "basic") throw fail("Client authentication failed");
-        if (request.clientSecret !== undefined)
-          throw new OidcError("invalid_request", "Use one client authentication method");
-        clientId = basic.clientId;
-        secret = basic.secret;
-        if (request.clientId !== undefined && request.clientId !== clientId) {
-          throw new OidcError("invalid_request", "client_id does not match the authenticated client");
-        }
-      } else {
-        clientId = request.clientId;
-        secret = request.clientSecret;
-      }
-      if (!clientId) throw fail("Client authentication failed");
-      const client = await findActive(clientId);
-      if (!client) throw fail("Client authentication failed");
-      if (client.secretHash === null) {
-        // Public client: identified, not authenticated; PKCE proves the rest.
-        if (secret !== undefined && secret !== "") throw fail("Client authentication failed");
-        return client;
-      }
-      if (!secret || !safeEqual(sha256Hex(secret), client.secretHash))
-        throw fail("Client authentication failed");
-      return client;
+    authenticate: async (request: ClientAuthRequest): Promise<OidcClientRecord> => {
+      const { clientId, secret } = clientCredentials(request);
+      return verifyClient(await findActive(clientId), secret);
     },
   };
 };

@@ -2,8 +2,8 @@ import type { Tx } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
 import type { OidcClientRecord } from "../clients/clients";
 import type { OidcConfig } from "../config";
-import { OidcError } from "../oidc-error";
 import { newOpaqueToken, sha256Hex } from "../opaque-token";
+import type { NewToken } from "./token-sql";
 
 /** What the signing-key module gives the token endpoint (see keys/). */
 export type IdTokenSigner = {
@@ -34,16 +34,6 @@ export type GrantRow = {
   authTime: Date;
 };
 
-/** Refuses tokens for users or tenants that were deactivated since they signed in. */
-export const requireActiveUser = async (tx: Tx, tenantId: string, userId: string) => {
-  const user = await tx.user.findFirst({
-    where: { tenantId, id: userId },
-    select: { isActive: true, tenant: { select: { isActive: true } } },
-  });
-  if (!user?.isActive || !user.tenant.isActive)
-    throw new OidcError("invalid_grant", "The user is no longer active");
-};
-
 /** Marks a grant and every token of its family revoked (code replay, refresh reuse, revocation). */
 export const revokeGrant = async (tx: Tx, tenantId: string, grantId: string, at: Date) => {
   await tx.oidcGrant.updateMany({
@@ -53,52 +43,60 @@ export const revokeGrant = async (tx: Tx, tenantId: string, grantId: string, at:
   await tx.oidcToken.updateMany({ where: { tenantId, grantId, revokedAt: null }, data: { revokedAt: at } });
 };
 
+/** Tokens minted for a grant, not stored yet: the caller stores their hashes in its one statement. */
+export type MintedTokens = {
+  accessToken: string;
+  refreshToken?: string;
+  access: NewToken;
+  refresh?: NewToken;
+};
+
 /**
- * Issues an access token (opaque, stored hashed: revocation is immediate), a refresh token when the
- * client may refresh and `offline_access` was granted, and an RS256 ID token when `openid` is in scope.
+ * Mints an access token (opaque, stored hashed: revocation is immediate) and a refresh token when the
+ * client may refresh and `offline_access` was granted.
  */
-export const issueTokens = async (
-  tx: Tx,
-  deps: { config: OidcConfig; clock: Clock; signer: IdTokenSigner },
-  input: { grant: GrantRow; client: OidcClientRecord; scope: string[]; refreshScope: string },
-): Promise<TokenResponse> => {
-  const { config, clock, signer } = deps;
-  const { grant, client, scope } = input;
-  const now = clock.now();
+export const mintTokens = (
+  deps: { config: OidcConfig; clock: Clock },
+  input: { client: OidcClientRecord; scope: string[]; refreshScope: string },
+): MintedTokens => {
+  const now = deps.clock.now().getTime();
   const accessToken = newOpaqueToken();
-  await tx.oidcToken.create({
-    data: {
-      tenantId: grant.tenantId,
-      grantId: grant.id,
-      kind: "access",
+  const minted: MintedTokens = {
+    accessToken,
+    access: {
       tokenHash: sha256Hex(accessToken),
-      scope: scope.join(" "),
-      expiresAt: new Date(now.getTime() + config.accessTokenLifetime * 1000),
+      scope: input.scope.join(" "),
+      expiresAt: new Date(now + deps.config.accessTokenLifetime * 1000),
     },
-  });
-  let refreshToken: string | undefined;
+  };
   if (
-    client.grantTypes.includes("refresh_token") &&
+    input.client.grantTypes.includes("refresh_token") &&
     input.refreshScope.split(" ").includes("offline_access")
   ) {
-    refreshToken = newOpaqueToken();
-    await tx.oidcToken.create({
-      data: {
-        tenantId: grant.tenantId,
-        grantId: grant.id,
-        kind: "refresh",
-        tokenHash: sha256Hex(refreshToken),
-        scope: input.refreshScope,
-        expiresAt: new Date(now.getTime() + config.refreshTokenLifetime * 1000),
-      },
-    });
+    const refreshToken = newOpaqueToken();
+    minted.refreshToken = refreshToken;
+    minted.refresh = {
+      tokenHash: sha256Hex(refreshToken),
+      scope: input.refreshScope,
+      expiresAt: new Date(now + deps.config.refreshTokenLifetime * 1000),
+    };
   }
+  return minted;
+};
+
+/** The token response for stored tokens, with an RS256 ID token when `openid` is in scope. */
+export const tokenResponse = async (
+  deps: { config: OidcConfig; signer: IdTokenSigner },
+  input: { grant: GrantRow; client: OidcClientRecord; scope: string[]; minted: MintedTokens },
+): Promise<TokenResponse> => {
+  const { config, signer } = deps;
+  const { grant, client, scope, minted } = input;
   const idToken = scope.includes("openid")
     ? await signer.signJwt(
         {
           auth_time: Math.floor(grant.authTime.getTime() / 1000),
           ...(grant.nonce ? { nonce: grant.nonce } : {}),
-          at_hash: signer.atHash(accessToken),
+          at_hash: signer.atHash(minted.accessToken),
           azp: client.clientId,
           sid: grant.sessionId,
         },
@@ -111,10 +109,10 @@ export const issueTokens = async (
       )
     : undefined;
   return {
-    access_token: accessToken,
+    access_token: minted.accessToken,
     token_type: "Bearer",
     expires_in: config.accessTokenLifetime,
-    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    ...(minted.refreshToken ? { refresh_token: minted.refreshToken } : {}),
     ...(idToken ? { id_token: idToken } : {}),
     scope: scope.join(" "),
   };

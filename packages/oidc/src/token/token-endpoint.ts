@@ -1,16 +1,30 @@
 import type { Db } from "@hisob/db";
-import type { Clock } from "@hisob/kernel";
-import type { Clients, OidcClientRecord } from "../clients/clients";
+import { type Clock, newId } from "@hisob/kernel";
+import {
+  type ClientAuthRequest,
+  type Clients,
+  clientCredentials,
+  type OidcClientRecord,
+  verifyClient,
+} from "../clients/clients";
 import type { OidcConfig } from "../config";
 import { OidcError } from "../oidc-error";
 import { safeEqual, sha256Base64Url, sha256Hex } from "../opaque-token";
 import {
+  type GrantRow,
   type IdTokenSigner,
-  issueTokens,
-  requireActiveUser,
-  revokeGrant,
+  type MintedTokens,
+  mintTokens,
   type TokenResponse,
+  tokenResponse,
 } from "./grants";
+import {
+  consumeCode,
+  readAuthorizationCode,
+  readRefreshToken,
+  revokeGrantSql,
+  rotateRefreshToken,
+} from "./token-sql";
 
 type Body = Record<string, string | string[] | undefined>;
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -28,6 +42,16 @@ const single = (body: Body, name: string): string | undefined => {
 const pkceMatches = (method: string | null, challenge: string, verifier: string): boolean =>
   method === "S256" ? safeEqual(sha256Base64Url(verifier), challenge) : safeEqual(verifier, challenge);
 
+type Outcome = { client: OidcClientRecord; grant: GrantRow; scope: string[]; minted: MintedTokens };
+
+/**
+ * POST /oidc/token. Each grant is one transaction in the credential's tenant through `db.raw`
+ * (issue 16.2): one round trip looks up the tenant, switches to it and reads the client with the
+ * code or token, its grant, user and tenant; one statement writes what the grant produces; then
+ * COMMIT. The client is read fresh in that same round trip, so it needs no cache: deactivating or
+ * re-keying a client counts from the next request on every instance. The ID token is signed after
+ * the commit, holding no connection.
+ */
 export const createTokenEndpoint = (deps: {
   db: Db;
   clients: Clients;
@@ -37,103 +61,155 @@ export const createTokenEndpoint = (deps: {
 }) => {
   const { db, clock } = deps;
 
-  const authorizationCode = async (client: OidcClientRecord, body: Body): Promise<TokenResponse> => {
+  const allowGrant = (client: OidcClientRecord, grantType: string) => {
+    if (!client.grantTypes.includes(grantType)) {
+      throw new OidcError("unauthorized_client", `The client may not use the ${grantType} grant`);
+    }
+  };
+
+  const authorizationCode = async (
+    request: ClientAuthRequest,
+    credentials: { clientId: string; secret?: string },
+    body: Body,
+  ): Promise<Outcome> => {
     const code = single(body, "code");
     const redirectUri = single(body, "redirect_uri");
     const verifier = single(body, "code_verifier");
-    if (!code) throw new OidcError("invalid_request", "code is required");
-    if (!redirectUri) throw new OidcError("invalid_request", "redirect_uri is required");
+    if (!code || !redirectUri) {
+      // The client's failure comes first, as for every other request.
+      allowGrant(await deps.clients.authenticate(request), "authorization_code");
+      throw new OidcError("invalid_request", `${code ? "redirect_uri" : "code"} is required`);
+    }
     const invalid = () => new OidcError("invalid_grant", "Invalid authorization code");
     const codeHash = sha256Hex(code);
-    const tenantId = await db.system.findOidcCodeTenant(codeHash);
-    if (!tenantId) throw invalid();
 
     // A replayed code revokes what it produced; that must commit even though the request fails.
-    const outcome = await db.withTenant(tenantId, async (tx): Promise<TokenResponse | OidcError> => {
-      const row = await tx.oidcAuthorizationCode.findUnique({ where: { codeHash } });
-      if (!row || row.tenantId !== tenantId) return invalid();
-      if (row.clientId !== client.clientId) return invalid();
-      const now = clock.now();
-      if (row.consumedAt) {
-        if (row.grantId) await revokeGrant(tx, tenantId, row.grantId, now);
-        return new OidcError("invalid_grant", "Authorization code already used");
-      }
-      if (row.expiresAt.getTime() <= now.getTime())
-        return new OidcError("invalid_grant", "Authorization code expired");
-      if (row.redirectUri !== redirectUri)
-        return new OidcError("invalid_grant", "redirect_uri does not match the authorization request");
-      if (row.codeChallenge) {
-        if (!verifier) return new OidcError("invalid_grant", "code_verifier is required");
-        if (!VERIFIER.test(verifier) || !pkceMatches(row.codeChallengeMethod, row.codeChallenge, verifier)) {
-          return new OidcError("invalid_grant", "PKCE verification failed");
+    const outcome = await db.raw.withCredentialTenant(
+      { kind: "oidcCode", hash: codeHash },
+      async (tx): Promise<Outcome | OidcError> => {
+        const read = await readAuthorizationCode(tx, credentials.clientId, codeHash);
+        const client = verifyClient(read.client, credentials.secret);
+        allowGrant(client, "authorization_code");
+        const row = read.code;
+        if (!row || row.clientId !== client.clientId) return invalid();
+        const now = clock.now();
+        if (row.consumedAt) {
+          if (row.grantId) await revokeGrantSql(tx, row.tenantId, row.grantId, now);
+          return new OidcError("invalid_grant", "Authorization code already used");
         }
-      } else if (verifier) {
-        // RFC 9700 §4.8.2: a verifier for a code issued without a challenge is a downgrade attempt.
-        return new OidcError("invalid_grant", "code_verifier given but no code_challenge was used");
-      }
-      // Single use, even under concurrent requests: only one UPDATE can win.
-      const consumed = await tx.oidcAuthorizationCode.updateMany({
-        where: { id: row.id, consumedAt: null },
-        data: { consumedAt: now },
-      });
-      if (consumed.count === 0) return new OidcError("invalid_grant", "Authorization code already used");
-      await requireActiveUser(tx, tenantId, row.userId);
-      const grant = await tx.oidcGrant.create({
-        data: {
-          tenantId,
+        if (row.expiresAt.getTime() <= now.getTime())
+          return new OidcError("invalid_grant", "Authorization code expired");
+        if (row.redirectUri !== redirectUri)
+          return new OidcError("invalid_grant", "redirect_uri does not match the authorization request");
+        if (row.codeChallenge) {
+          if (!verifier) return new OidcError("invalid_grant", "code_verifier is required");
+          if (
+            !VERIFIER.test(verifier) ||
+            !pkceMatches(row.codeChallengeMethod, row.codeChallenge, verifier)
+          ) {
+            return new OidcError("invalid_grant", "PKCE verification failed");
+          }
+        } else if (verifier) {
+          // RFC 9700 §4.8.2: a verifier for a code issued without a challenge is a downgrade attempt.
+          return new OidcError("invalid_grant", "code_verifier given but no code_challenge was used");
+        }
+        // Refuses tokens for users or tenants deactivated since they signed in.
+        if (!row.userActive || !row.tenantActive)
+          return new OidcError("invalid_grant", "The user is no longer active");
+        const scope = row.scope.split(" ");
+        const minted = mintTokens(deps, { client, scope, refreshScope: row.scope });
+        const grantId = newId();
+        // Single use, even under concurrent requests: only one UPDATE can win, and only the winner
+        // creates the grant and stores the tokens (the same statement).
+        const consumed = await consumeCode(tx, {
+          tenantId: row.tenantId,
+          codeId: row.id,
+          grantId,
+          at: now,
+          access: minted.access,
+          refresh: minted.refresh,
+        });
+        if (!consumed) return new OidcError("invalid_grant", "Authorization code already used");
+        const grant: GrantRow = {
+          id: grantId,
+          tenantId: row.tenantId,
           clientId: client.clientId,
           userId: row.userId,
           sessionId: row.sessionId,
           scope: row.scope,
           nonce: row.nonce,
           authTime: row.authTime,
-        },
-      });
-      await tx.oidcAuthorizationCode.update({ where: { id: row.id }, data: { grantId: grant.id } });
-      const scope = row.scope.split(" ");
-      return issueTokens(tx, deps, { grant, client, scope, refreshScope: row.scope });
-    });
+        };
+        return { client, grant, scope, minted };
+      },
+    );
     if (outcome instanceof OidcError) throw outcome;
     return outcome;
   };
 
-  const refreshToken = async (client: OidcClientRecord, body: Body): Promise<TokenResponse> => {
+  const refreshToken = async (
+    request: ClientAuthRequest,
+    credentials: { clientId: string; secret?: string },
+    body: Body,
+  ): Promise<Outcome> => {
     const token = single(body, "refresh_token");
     const requestedScope = single(body, "scope");
-    if (!token) throw new OidcError("invalid_request", "refresh_token is required");
+    if (!token) {
+      allowGrant(await deps.clients.authenticate(request), "refresh_token");
+      throw new OidcError("invalid_request", "refresh_token is required");
+    }
     const invalid = () => new OidcError("invalid_grant", "Invalid refresh token");
     const tokenHash = sha256Hex(token);
-    const tenantId = await db.system.findOidcTokenTenant(tokenHash);
-    if (!tenantId) throw invalid();
 
-    const outcome = await db.withTenant(tenantId, async (tx): Promise<TokenResponse | OidcError> => {
-      const row = await tx.oidcToken.findUnique({ where: { tokenHash }, include: { grant: true } });
-      if (!row || row.kind !== "refresh" || row.grant.clientId !== client.clientId) return invalid();
-      const now = clock.now();
-      if (row.revokedAt || row.grant.revokedAt) return invalid();
-      if (row.rotatedAt) {
-        // Reuse of a rotated token: someone holds a copy. Revoke the whole family.
-        await revokeGrant(tx, tenantId, row.grantId, now);
-        return new OidcError("invalid_grant", "Refresh token already used");
-      }
-      if (row.expiresAt.getTime() <= now.getTime())
-        return new OidcError("invalid_grant", "Refresh token expired");
-      const granted = row.scope.split(" ");
-      const scope = requestedScope ? [...new Set(requestedScope.split(" ").filter(Boolean))] : granted;
-      const beyond = scope.filter((s) => !granted.includes(s));
-      if (beyond.length > 0)
-        return new OidcError("invalid_scope", `Scope exceeds the granted scope: ${beyond.join(" ")}`);
-      const rotated = await tx.oidcToken.updateMany({
-        where: { id: row.id, rotatedAt: null },
-        data: { rotatedAt: now },
-      });
-      if (rotated.count === 0) {
-        await revokeGrant(tx, tenantId, row.grantId, now);
-        return new OidcError("invalid_grant", "Refresh token already used");
-      }
-      await requireActiveUser(tx, tenantId, row.grant.userId);
-      return issueTokens(tx, deps, { grant: row.grant, client, scope, refreshScope: row.scope });
-    });
+    const outcome = await db.raw.withCredentialTenant(
+      { kind: "oidcToken", hash: tokenHash },
+      async (tx): Promise<Outcome | OidcError> => {
+        const read = await readRefreshToken(tx, credentials.clientId, tokenHash);
+        const client = verifyClient(read.client, credentials.secret);
+        allowGrant(client, "refresh_token");
+        const row = read.token;
+        if (!row || row.kind !== "refresh" || row.clientId !== client.clientId) return invalid();
+        const now = clock.now();
+        if (row.revokedAt || row.grantRevokedAt) return invalid();
+        if (row.rotatedAt) {
+          // Reuse of a rotated token: someone holds a copy. Revoke the whole family.
+          await revokeGrantSql(tx, row.tenantId, row.grantId, now);
+          return new OidcError("invalid_grant", "Refresh token already used");
+        }
+        if (row.expiresAt.getTime() <= now.getTime())
+          return new OidcError("invalid_grant", "Refresh token expired");
+        const granted = row.scope.split(" ");
+        const scope = requestedScope ? [...new Set(requestedScope.split(" ").filter(Boolean))] : granted;
+        const beyond = scope.filter((s) => !granted.includes(s));
+        if (beyond.length > 0)
+          return new OidcError("invalid_scope", `Scope exceeds the granted scope: ${beyond.join(" ")}`);
+        if (!row.userActive || !row.tenantActive)
+          return new OidcError("invalid_grant", "The user is no longer active");
+        const minted = mintTokens(deps, { client, scope, refreshScope: row.scope });
+        const rotated = await rotateRefreshToken(tx, {
+          tenantId: row.tenantId,
+          tokenId: row.id,
+          at: now,
+          access: minted.access,
+          refresh: minted.refresh,
+        });
+        if (!rotated) {
+          await revokeGrantSql(tx, row.tenantId, row.grantId, now);
+          return new OidcError("invalid_grant", "Refresh token already used");
+        }
+        const grant: GrantRow = {
+          id: row.grantId,
+          tenantId: row.tenantId,
+          clientId: row.clientId,
+          userId: row.userId,
+          sessionId: row.sessionId,
+          scope: row.scope,
+          nonce: row.nonce,
+          authTime: row.authTime,
+        };
+        return { client, grant, scope, minted };
+      },
+    );
     if (outcome instanceof OidcError) throw outcome;
     return outcome;
   };
@@ -142,18 +218,21 @@ export const createTokenEndpoint = (deps: {
   return async (body: Body, headers: { authorization?: string | undefined }): Promise<TokenResponse> => {
     const grantType = single(body, "grant_type");
     if (!grantType) throw new OidcError("invalid_request", "grant_type is required");
-    const client = await deps.clients.authenticate({
+    const request: ClientAuthRequest = {
       authorization: headers.authorization,
       clientId: single(body, "client_id"),
       clientSecret: single(body, "client_secret"),
-    });
+    };
+    const credentials = clientCredentials(request);
     if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+      await deps.clients.authenticate(request);
       throw new OidcError("unsupported_grant_type", `Unsupported grant_type: ${grantType.slice(0, 50)}`);
     }
-    if (!client.grantTypes.includes(grantType)) {
-      throw new OidcError("unauthorized_client", `The client may not use the ${grantType} grant`);
-    }
-    return grantType === "authorization_code" ? authorizationCode(client, body) : refreshToken(client, body);
+    const outcome =
+      grantType === "authorization_code"
+        ? await authorizationCode(request, credentials, body)
+        : await refreshToken(request, credentials, body);
+    return tokenResponse(deps, outcome);
   };
 };
 

@@ -1,7 +1,7 @@
 import type { Prisma, Tx } from "@hisob/db";
 import { dateOf, toIsoDate } from "@hisob/finance/schema";
 import { AppError } from "@hisob/kernel";
-import { createRecordService, existsIn, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/records";
 import {
   PROJECT_SORT_FIELDS,
   type TProjectDto,
@@ -42,12 +42,7 @@ export const createProjectsService = (deps: RecordDeps) =>
     {
       name: "Project",
       missing: { reason: "projects.project_not_found", message: "Project not found" },
-      permissions: {
-        read: "projects:read:all",
-        create: "projects:create:all",
-        update: "projects:update:all",
-        delete: "projects:delete:all",
-      },
+      permissions: crudPermissions("projects"),
       model: (tx) => tx.project,
       select: projectSelect,
       toDto: ({ currencyCode, budget, ...row }: ProjectRow): TProjectDto => ({

@@ -1,5 +1,5 @@
 import type { Prisma } from "@hisob/db";
-import { createRecordService, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/records";
 import {
   LOCATION_SORT_FIELDS,
   type TLocationDto,
@@ -23,12 +23,7 @@ export const createLocationsService = (deps: RecordDeps) =>
     {
       name: "Location",
       missing: { reason: "warehouse.location_not_found", message: "Location not found" },
-      permissions: {
-        read: "locations:read:all",
-        create: "locations:create:all",
-        update: "locations:update:all",
-        delete: "locations:delete:all",
-      },
+      permissions: crudPermissions("locations"),
       model: (tx) => tx.warehouseLocation,
       select: locationSelect,
       toDto: (row: LocationRow): TLocationDto => ({

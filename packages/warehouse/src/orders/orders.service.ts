@@ -8,7 +8,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { createRecordService, notFound, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, notFound, type RecordDeps } from "@hisob/records";
 import type { z } from "zod";
 import { selectedCurrency } from "../products/products.service";
 import { insufficientStock, moveStock } from "../stock/stock.service";
@@ -101,12 +101,7 @@ export const createOrdersService = (deps: RecordDeps) => {
     {
       name: "Order",
       missing: { reason: "warehouse.order_not_found", message: "Order not found" },
-      permissions: {
-        read: "orders:read:all",
-        create: "orders:create:all",
-        update: "orders:update:all",
-        delete: "orders:delete:all",
-      },
+      permissions: crudPermissions("orders"),
       model: (tx) => tx.warehouseOrder,
       select: orderSelect,
       toDto,

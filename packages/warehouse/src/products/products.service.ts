@@ -1,6 +1,6 @@
-import type { Prisma, Tx } from "@hisob/db";
+import { lockSku, type Prisma, type Tx } from "@hisob/db";
 import { AppError } from "@hisob/kernel";
-import { createRecordService, type RecordDeps } from "@hisob/records";
+import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/records";
 import { currencyNotSelected } from "../warehouse-errors";
 import {
   PRODUCT_SORT_FIELDS,
@@ -32,6 +32,7 @@ export const selectedCurrency = async (tx: Tx, tenantId: string, code: string) =
  * refused, so the same goods are never counted in two places.
  */
 const notCountedInFinance = async (tx: Tx, tenantId: string, sku: string) => {
+  await lockSku(tx, tenantId, sku);
   if ((await tx.inventoryItem.count({ where: { tenantId, sku } })) > 0) {
     throw new AppError("CONFLICT", {
       reason: "warehouse.sku_in_finance_inventory",
@@ -45,12 +46,7 @@ export const createProductsService = (deps: RecordDeps) =>
     {
       name: "Product",
       missing: { reason: "warehouse.product_not_found", message: "Product not found" },
-      permissions: {
-        read: "products:read:all",
-        create: "products:create:all",
-        update: "products:update:all",
-        delete: "products:delete:all",
-      },
+      permissions: crudPermissions("products"),
       model: (tx) => tx.warehouseProduct,
       select: productSelect,
       toDto: ({ currencyCode, price, ...row }: ProductRow): TProductDto => ({

@@ -1,5 +1,5 @@
 import { FIRST_DATE, LAST_DATE, type TAccountStatement, ZReverseInput } from "@hisob/finance/schema";
-import { describeFailure, formatDate, QueryState, useLocale } from "@hisob/ui";
+import { describeFailure, formatDate, numberLocale, QueryState, useLocale } from "@hisob/ui";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
@@ -18,11 +18,13 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { invalidateMoney, KEYS, useApi, useMoney } from "../api-context";
+import { DownloadButton } from "../components/downloads";
 
 /*
  * An account and its transactions, newest first, with the balance after each. Rows are virtual and
  * fetched from the server a page at a time as they scroll into view, so 100,000 entries scroll as
- * smoothly as 10: only the visible pages are ever requested or rendered.
+ * smoothly as 10: only the visible pages are ever requested or rendered. The server pages newest
+ * first too (order=desc), so the page the screen opens on is the cheapest one to read.
  */
 
 const PAGE = 200;
@@ -55,17 +57,32 @@ export const AccountDetailScreen = () => {
     queryKey: [...KEYS.accounts, "one", id],
     queryFn: () => api.accounts.get.query({ id }),
   });
-  const statementPage = (page: number) => ({
-    queryKey: [...KEYS.statement, id, page],
-    queryFn: () =>
-      api.reports.accountStatement.query({
+  /**
+   * Page `page` of the newest-first list (rows page×PAGE …). The server reads a page from the end it
+   * is nearer to (a deep offset costs as many rows as it skips), so the older half is asked oldest
+   * first and turned around: no page reads more than half the history.
+   */
+  const statementPage = (page: number, total: number) => ({
+    queryKey: [...KEYS.statement, id, page, total],
+    queryFn: async () => {
+      const start = page * PAGE;
+      if (page === 0 || start < total / 2) {
+        return api.reports.accountStatement.query({
+          accountId: id,
+          query: { ...WHOLE_LEDGER, limit: PAGE, offset: start, order: "desc" },
+        });
+      }
+      const end = Math.min(start + PAGE, total);
+      const data = await api.reports.accountStatement.query({
         accountId: id,
-        query: { ...WHOLE_LEDGER, limit: PAGE, offset: page * PAGE },
-      }),
+        query: { ...WHOLE_LEDGER, limit: end - start, offset: total - end, order: "asc" },
+      });
+      return { ...data, entries: [...data.entries].reverse() };
+    },
     staleTime: 60_000,
   });
   // The first page tells the total (and the opening and closing balances).
-  const first = useQuery(statementPage(0));
+  const first = useQuery(statementPage(0, 0));
   const total = first.data?.total ?? 0;
 
   const scroller = useRef<HTMLTableSectionElement>(null);
@@ -76,24 +93,33 @@ export const AccountDetailScreen = () => {
     overscan: 10,
   });
   const items = virtualizer.getVirtualItems();
-  // Row i (newest first) is statement entry total-1-i (oldest first).
-  const offsetOf = (index: number) => total - 1 - index;
-  const pages = [...new Set(items.map((item) => Math.floor(offsetOf(item.index) / PAGE)))].sort(
-    (a, b) => a - b,
-  );
-  const loaded = useQueries({ queries: pages.map(statementPage) });
+  // Row i is entry i of the newest-first statement, on page floor(i / PAGE); page 0 is `first`.
+  const pages = [...new Set(items.map((item) => Math.floor(item.index / PAGE)))]
+    .filter((page) => page > 0)
+    .sort((a, b) => a - b);
+  // While the list flies past (a dragged scrollbar), pages are not requested: only where it stops.
+  const settled = !virtualizer.isScrolling;
+  const loaded = useQueries({
+    queries: pages.map((page) => ({ ...statementPage(page, total), enabled: settled })),
+  });
   const [reversing, setReversing] = useState<Entry | null>(null);
   const entryAt = (index: number): Entry | undefined => {
-    const offset = offsetOf(index);
-    const page = Math.floor(offset / PAGE);
+    const page = Math.floor(index / PAGE);
     const data = page === 0 ? first.data : loaded[pages.indexOf(page)]?.data;
-    return data?.entries[offset - page * PAGE];
+    return data?.entries[index - page * PAGE];
   };
 
   return (
     <div>
-      <Space style={{ marginBottom: 16 }}>
+      <Space style={{ marginBottom: 16 }} wrap>
         <Button onClick={() => navigate("/accounts")}>← {t("accounts.back")}</Button>
+        <DownloadButton
+          testId="download-statement"
+          prepare={() => api.exports.accountStatement.query({ accountId: id, query: WHOLE_LEDGER })}
+        />
+        <Button onClick={() => navigate(`/accounts/${id}/print`)} data-testid="open-print-view">
+          {t("accounts.printView")}
+        </Button>
       </Space>
       <QueryState query={account} rows={3}>
         {(row) => (
@@ -113,7 +139,15 @@ export const AccountDetailScreen = () => {
       </QueryState>
       <Card
         title={t("accounts.transactions")}
-        extra={first.data ? t("accounts.entries", { count: total }) : null}
+        extra={
+          first.data
+            ? t("accounts.entries", {
+                count: total,
+                // Grouped as the app's money is (uz: "100 000"; browsers would write "100,000").
+                n: new Intl.NumberFormat(numberLocale(locale)).format(total),
+              })
+            : null
+        }
         styles={{ body: { padding: 0 } }}
       >
         <QueryState

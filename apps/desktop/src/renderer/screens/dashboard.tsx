@@ -1,22 +1,23 @@
 import {
   formatDate,
   formatMonth,
-  type Locale,
   minorToDecimal,
-  numberLocale,
   QueryState,
   todayIso,
   totalsByCurrency,
   useLocale,
 } from "@hisob/ui";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, List, Row, Segmented, Statistic, Table, Tag, Typography } from "antd";
-import { useMemo, useState } from "react";
+import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Table, Tag, Typography } from "antd";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
+import { DownloadButton, PrintButton } from "../components/downloads";
 
 const CARD_HEIGHT = 300;
+
+// The chart library is fetched beside the cards' data, not before the first screen can show.
+const MonthChart = lazy(() => import("../components/month-chart"));
 
 /** The first day of the month `back` months before today's. */
 const monthStart = (today: string, back: number) => {
@@ -29,9 +30,14 @@ export const DashboardScreen = () => {
   const { t } = useTranslation();
   return (
     <div>
-      <Typography.Title level={2} style={{ marginTop: 0 }}>
-        {t("dashboard.title")}
-      </Typography.Title>
+      <div
+        style={{ display: "flex", justifyContent: "space-between", alignItems: "center", marginBottom: 16 }}
+      >
+        <Typography.Title level={2} style={{ margin: 0 }}>
+          {t("dashboard.title")}
+        </Typography.Title>
+        <PrintButton name={t("dashboard.title")} testId="print-dashboard" />
+      </div>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
           <Balances />
@@ -121,7 +127,14 @@ const ThisMonth = () => {
     queryFn: () => api.reports.incomeStatement.query(period),
   });
   return (
-    <Card title={t("dashboard.thisMonth")} style={{ minHeight: CARD_HEIGHT }} data-testid="this-month">
+    <Card
+      title={t("dashboard.thisMonth")}
+      extra={
+        <DownloadButton testId="download-income" prepare={() => api.exports.incomeStatement.query(period)} />
+      }
+      style={{ minHeight: CARD_HEIGHT }}
+      data-testid="this-month"
+    >
       <QueryState
         query={report}
         isEmpty={(data) => data.currencies.length === 0}
@@ -173,11 +186,12 @@ const monthlyByCurrency = (
   for (const account of accounts) {
     let rows = byCurrency.get(account.currency);
     if (!rows) {
-      rows = new Map(months.map((period) => [period, { period, income: 0n, expense: 0n }]));
+      // Keyed "2026-11": the report labels a month period so (its rows keep the month's first day).
+      rows = new Map(months.map((period) => [period.slice(0, 7), { period, income: 0n, expense: 0n }]));
       byCurrency.set(account.currency, rows);
     }
     for (const period of account.periods) {
-      const row = rows.get(period.period);
+      const row = rows.get(period.period.slice(0, 7));
       if (!row) continue;
       row.income += BigInt(period.income);
       row.expense += BigInt(period.expense);
@@ -201,7 +215,12 @@ const TwelveMonths = () => {
   });
   const [chosen, setChosen] = useState<string | null>(null);
   return (
-    <Card title={t("dashboard.last12Months")} style={{ minHeight: CARD_HEIGHT }} data-testid="twelve-months">
+    <Card
+      title={t("dashboard.last12Months")}
+      extra={<DownloadButton testId="download-cashflow" prepare={() => api.exports.cashflow.query(period)} />}
+      style={{ minHeight: CARD_HEIGHT }}
+      data-testid="twelve-months"
+    >
       <QueryState
         query={report}
         isEmpty={(data) => data.accounts.length === 0}
@@ -244,34 +263,9 @@ const TwelveMonths = () => {
                 role="img"
                 aria-label={`${t("dashboard.last12Months")} (${currency})`}
               >
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={rows} margin={{ left: 8, right: 8 }}>
-                    <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                    <XAxis
-                      dataKey="label"
-                      tick={{ fontSize: 11 }}
-                      interval={0}
-                      angle={-30}
-                      textAnchor="end"
-                      height={50}
-                    />
-                    <YAxis tickFormatter={compact(locale)} width={84} tick={{ fontSize: 11 }} />
-                    <Tooltip
-                      formatter={(_value, name, item) =>
-                        name === "income"
-                          ? [item.payload.incomeText, t("dashboard.income")]
-                          : [item.payload.expenseText, t("dashboard.expenses")]
-                      }
-                    />
-                    <Legend
-                      formatter={(name) =>
-                        name === "income" ? t("dashboard.income") : t("dashboard.expenses")
-                      }
-                    />
-                    <Bar dataKey="income" fill="#0f6e5c" />
-                    <Bar dataKey="expense" fill="#d4634a" />
-                  </BarChart>
-                </ResponsiveContainer>
+                <Suspense fallback={<Skeleton.Node active style={{ width: "100%", height: 240 }} />}>
+                  <MonthChart rows={rows} locale={locale} />
+                </Suspense>
               </div>
             </>
           );
@@ -279,15 +273,6 @@ const TwelveMonths = () => {
       </QueryState>
     </Card>
   );
-};
-
-const compact = (locale: Locale) => {
-  // Uzbek has no compact forms in browsers' data (they come out Russian): whole numbers instead.
-  const format = new Intl.NumberFormat(numberLocale(locale), {
-    notation: locale === "uz" ? "standard" : "compact",
-    maximumFractionDigits: locale === "uz" ? 0 : 1,
-  });
-  return (value: number) => format.format(value);
 };
 
 const NextDebts = () => {

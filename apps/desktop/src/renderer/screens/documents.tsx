@@ -14,8 +14,11 @@ import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
+import { DateInput } from "../components/date-input";
+import { DownloadButton } from "../components/downloads";
 import { Field } from "../components/field";
 import { FormModal } from "../components/form-modal";
+import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
 import { checkWith, failureErrors, showFieldErrors } from "../forms";
 
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
@@ -25,6 +28,8 @@ const PAGE_SIZE = 20;
 
 type Filters = {
   accountId?: string;
+  categoryId?: string;
+  counterpartyId?: string;
   from?: string;
   to?: string;
   sortBy: "date" | "amount" | "createdAt";
@@ -68,14 +73,24 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
         <Typography.Title level={2} style={{ margin: 0 }}>
           {t(`documents.${kind}`)}
         </Typography.Title>
-        <Button type="primary" onClick={() => setEditing("new")} data-testid="new-document">
-          {t(kind === "payments" ? "documents.newPayment" : "documents.newExpense")}
-        </Button>
+        <Space>
+          <DownloadButton
+            testId="download-documents"
+            prepare={() =>
+              api.exports[kind].query(
+                Object.fromEntries(Object.entries(filters).filter(([, value]) => value)) as Filters,
+              )
+            }
+          />
+          <Button type="primary" onClick={() => setEditing("new")} data-testid="new-document">
+            {t(kind === "payments" ? "documents.newPayment" : "documents.newExpense")}
+          </Button>
+        </Space>
       </Space>
       <Space wrap style={{ marginBottom: 16 }} role="search" aria-label={t("documents.filters")}>
         <Select
           aria-label={t("documents.account")}
-          style={{ width: 240 }}
+          style={{ width: 200 }}
           value={filters.accountId ?? ""}
           onChange={(value) => filter({ accountId: value || undefined })}
           options={[
@@ -83,21 +98,40 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
             ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
           ]}
         />
+        <div style={{ width: 170 }}>
+          <CategoryPicker
+            kind={kind}
+            id="filter-category"
+            aria-label={t("documents.category")}
+            value={filters.categoryId ?? null}
+            onChange={(value) => filter({ categoryId: value ?? undefined })}
+            placeholder={t("documents.allCategories")}
+          />
+        </div>
+        <div style={{ width: 170 }}>
+          <CounterpartyPicker
+            id="filter-counterparty"
+            aria-label={t("documents.counterparty")}
+            value={filters.counterpartyId ?? null}
+            onChange={(value) => filter({ counterpartyId: value ?? undefined })}
+            placeholder={t("documents.allCounterparties")}
+          />
+        </div>
         <label htmlFor="filter-from">{t("documents.from")}</label>
-        <Input
+        <DateInput
           id="filter-from"
-          type="date"
-          style={{ width: 160 }}
+          width={140}
+          allowClear
           value={filters.from ?? ""}
-          onChange={(e) => filter({ from: e.target.value || undefined })}
+          onChange={(date) => filter({ from: date || undefined })}
         />
         <label htmlFor="filter-to">{t("documents.to")}</label>
-        <Input
+        <DateInput
           id="filter-to"
-          type="date"
-          style={{ width: 160 }}
+          width={140}
+          allowClear
           value={filters.to ?? ""}
-          onChange={(e) => filter({ to: e.target.value || undefined })}
+          onChange={(date) => filter({ to: date || undefined })}
         />
       </Space>
       <QueryState query={list} rows={8}>
@@ -191,8 +225,15 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
   );
 };
 
-type Values = { accountId: string; amount: string; date: string; comment: string };
-const FIELDS = ["accountId", "amount", "date", "comment"] as const;
+type Values = {
+  accountId: string;
+  amount: string;
+  date: string;
+  categoryId: string | null;
+  counterpartyId: string | null;
+  comment: string;
+};
+const FIELDS = ["accountId", "amount", "date", "categoryId", "counterpartyId", "comment"] as const;
 
 const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null; onClose: () => void }) => {
   const { kind, document } = props;
@@ -208,6 +249,8 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
       accountId: document?.accountId ?? "",
       amount: document ? amountInput(document.amount, minorUnits(document.currency)) : "",
       date: document?.date ?? todayIso(),
+      categoryId: document?.categoryId ?? null,
+      counterpartyId: document?.counterpartyId ?? null,
       comment: document?.comment ?? "",
     },
   });
@@ -215,7 +258,7 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
   const currencyOf = (accountId: string) => accounts.data?.items.find((a) => a.id === accountId)?.currency;
   const currency = currencyOf(form.watch("accountId"));
   const save = useMutation({
-    mutationFn: (input: { accountId: string; amount: string; date: string; comment: string }) =>
+    mutationFn: (input: Values) =>
       document ? api[kind].update.mutate({ id: document.id, data: input }) : api[kind].create.mutate(input),
   });
 
@@ -309,7 +352,48 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
           control={form.control}
           name="date"
           render={({ field }) => (
-            <Input {...field} id="document-date" type="date" status={errors.date ? "error" : ""} />
+            <DateInput
+              id="document-date"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.date ? "error" : ""}
+            />
+          )}
+        />
+      </Field>
+      <Field id="document-category" label={t("documents.category")} error={errors.categoryId?.message}>
+        <Controller
+          control={form.control}
+          name="categoryId"
+          render={({ field }) => (
+            <CategoryPicker
+              kind={kind}
+              id="document-category"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.categoryId ? "error" : ""}
+            />
+          )}
+        />
+      </Field>
+      <Field
+        id="document-counterparty"
+        label={t("documents.counterparty")}
+        error={errors.counterpartyId?.message}
+      >
+        <Controller
+          control={form.control}
+          name="counterpartyId"
+          render={({ field }) => (
+            <CounterpartyPicker
+              id="document-counterparty"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.counterpartyId ? "error" : ""}
+            />
           )}
         />
       </Field>

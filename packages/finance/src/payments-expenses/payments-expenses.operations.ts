@@ -5,7 +5,7 @@ import {
   ZListDocumentsQuery,
   ZPaymentDto,
   ZUpdateDocumentInput,
-} from "./documents.schema";
+} from "./payments-expenses.schema";
 
 const documents = { list: ZListDocumentsQuery, create: ZCreateDocumentInput, update: ZUpdateDocumentInput };
 

@@ -5,12 +5,12 @@ import { endSessionsWhere } from "../sessions/end-sessions";
 import { assertAvatarIsOwnUpload } from "../users/avatar";
 import { usersRepository } from "../users/users.repository";
 import type { TUserDto } from "../users/users.schema";
-import { type TAccountDto, ZAccountDto, ZUpdateAccountInput } from "./account.schema";
+import { type TProfileDto, ZProfileDto, ZUpdateProfileInput } from "./profile.schema";
 
-export { type TAccountDto, ZAccountDto, ZUpdateAccountInput };
+export { type TProfileDto, ZProfileDto, ZUpdateProfileInput };
 
-/** One's own account: needs only a valid login, no permission. */
-export const createAccountService = (deps: {
+/** One's own profile (the signed-in user, REST `/account`): needs only a valid login, no permission. */
+export const createProfileService = (deps: {
   db: Db;
   outbox: Outbox;
   /** Current-password checks per user: a stolen session must not be a password oracle. */
@@ -46,7 +46,7 @@ export const createAccountService = (deps: {
     await deps.currentPasswordBudget.clear(ctx.actor.userId);
   };
 
-  const get = async (ctx: TenantContext): Promise<TAccountDto> =>
+  const get = async (ctx: TenantContext): Promise<TProfileDto> =>
     deps.db.withTenant(ctx.tenantId, async (tx) => {
       const user = await usersRepository.findDto(tx, ctx.tenantId, ctx.actor.userId);
       const tenant = await tx.tenant.findFirst({
@@ -59,8 +59,8 @@ export const createAccountService = (deps: {
 
   return {
     get,
-    update: async (ctx: TenantContext, raw: unknown): Promise<TAccountDto> => {
-      const input = parseInput(ZUpdateAccountInput, raw);
+    update: async (ctx: TenantContext, raw: unknown): Promise<TProfileDto> => {
+      const input = parseInput(ZUpdateProfileInput, raw);
       const { userId } = ctx.actor;
       let passwordHash: string | undefined;
       if (input.newPassword !== undefined) {
@@ -100,5 +100,5 @@ export const createAccountService = (deps: {
   };
 };
 
-export type AccountService = ReturnType<typeof createAccountService>;
+export type ProfileService = ReturnType<typeof createProfileService>;
 export type { TUserDto };

@@ -2,12 +2,12 @@ import { ZLocale, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { ZAvatarUrl, ZPassword, ZUserDto } from "../users/users.schema";
 
-export const ZAccountDto = ZUserDto.extend({
+export const ZProfileDto = ZUserDto.extend({
   tenant: z.object({ id: z.uuid(), name: z.string() }),
-}).meta({ id: "Account" });
-export type TAccountDto = z.infer<typeof ZAccountDto>;
+}).meta({ id: "Profile" });
+export type TProfileDto = z.infer<typeof ZProfileDto>;
 
-export const ZUpdateAccountInput = z
+export const ZUpdateProfileInput = z
   .object({
     firstName: ZRequiredLine(100).optional(),
     lastName: ZRequiredLine(100).optional(),

@@ -4,6 +4,8 @@ import { periodInOrder, ZIsoDate } from "../dates";
 
 /*
  * Payments (money in) and expenses (money out) have the same shape; each posts one ledger entry.
+ * "Document" in the names below means either of the two (the accounting sense: the record a
+ * posting is made from); the wire names stay `Payment` and `Expense`.
  */
 
 const ZComment = ZText(1000);

@@ -1,4 +1,4 @@
-import { audit, type Db, diffFields, type Outbox, Prisma, type Tx, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, diffFields, type Outbox, type Tx, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -11,21 +11,21 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import type { z } from "zod";
-import { dateOf, toIsoDate } from "../dates";
+import { dateOf } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
 import { postDocument } from "../ledger/post-document";
+import { type LockedDocument, paymentsExpensesRepository } from "./payments-expenses.repository";
 import {
   type TDocumentDto,
   type TListDocumentsQuery,
   ZCreateDocumentInput,
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
-} from "./documents.schema";
-import { documentsWhere } from "./documents.where";
+} from "./payments-expenses.schema";
 
 /** What differs between a payment and an expense; everything else is one implementation. */
-export type DocumentKind = {
+export type PaymentOrExpenseKind = {
   name: "payment" | "expense";
   resource: "payments" | "expenses";
   transactionType: "income" | "expense";
@@ -34,7 +34,7 @@ export type DocumentKind = {
   events: { created: string; updated: string; deleted: string };
 };
 
-export const PAYMENT: DocumentKind = {
+export const PAYMENT: PaymentOrExpenseKind = {
   name: "payment",
   resource: "payments",
   transactionType: "income",
@@ -42,45 +42,13 @@ export const PAYMENT: DocumentKind = {
   events: { created: "PaymentCreated", updated: "PaymentUpdated", deleted: "PaymentDeleted" },
 };
 
-export const EXPENSE: DocumentKind = {
+export const EXPENSE: PaymentOrExpenseKind = {
   name: "expense",
   resource: "expenses",
   transactionType: "expense",
   direction: -1n,
   events: { created: "ExpenseRecorded", updated: "ExpenseUpdated", deleted: "ExpenseDeleted" },
 };
-
-const documentSelect = {
-  id: true,
-  accountId: true,
-  amount: true,
-  date: true,
-  counterpartyId: true,
-  categoryId: true,
-  comment: true,
-  transactionId: true,
-  createdBy: true,
-  createdAt: true,
-  updatedAt: true,
-  account: { select: { currencyCode: true } },
-} satisfies Prisma.PaymentSelect;
-
-type DocumentRow = Prisma.PaymentGetPayload<{ select: typeof documentSelect }>;
-
-const toDto = (row: DocumentRow): TDocumentDto => ({
-  id: row.id,
-  accountId: row.accountId,
-  currency: row.account.currencyCode,
-  amount: row.amount.toString(),
-  date: toIsoDate(row.date),
-  counterpartyId: row.counterpartyId,
-  categoryId: row.categoryId,
-  comment: row.comment,
-  transactionId: row.transactionId,
-  createdBy: row.createdBy,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
 
 /** An unknown account, counterparty or category is caught by its tenant-scoped foreign key: name the field. */
 export const rethrowUnknownReference = (error: unknown): never => {
@@ -101,14 +69,13 @@ export const rethrowUnknownReference = (error: unknown): never => {
   throw error;
 };
 
-export const createDocumentsService = (
-  kind: DocumentKind,
+export const createPaymentsExpensesService = (
+  kind: PaymentOrExpenseKind,
   deps: { db: Db; outbox: Outbox; clock?: Clock },
 ) => {
   const { db, outbox } = deps;
   const clock = deps.clock ?? systemClock;
-  // Payments and expenses have identical columns: one delegate type serves both tables.
-  const table = (tx: Tx) => (kind.name === "payment" ? tx.payment : tx.expense) as unknown as Tx["payment"];
+  const repository = paymentsExpensesRepository(kind.resource);
   const documentNotFound = () =>
     notFound(
       `finance.${kind.name}_not_found`,
@@ -129,11 +96,6 @@ export const createDocumentsService = (
   /** Whose documents the caller may read: null for all, its own id with only `:own`. */
   const readableOwner = (ctx: TenantContext): string | null =>
     requireScope(ctx, kind.resource, "read") === "own" ? ctx.actor.userId : null;
-
-  const find = async (tx: Tx, tenantId: string, id: string, extra: object = {}) => {
-    const row = await table(tx).findFirst({ where: { tenantId, id, ...extra }, select: documentSelect });
-    return row ? toDto(row) : null;
-  };
 
   /** A stated currency must be the account's; an unknown account is named here too. */
   const checkCurrency = async (tx: Tx, tenantId: string, accountId: string, currency: string | undefined) => {
@@ -161,7 +123,7 @@ export const createDocumentsService = (
     // One statement: balance (with its overdraft condition), ledger entry and document.
     const currency = await postDocument(tx, {
       tenantId,
-      table: kind.name === "payment" ? "payments" : "expenses",
+      table: kind.resource,
       transactionType: kind.transactionType,
       delta: kind.direction * amount,
       accountId: input.accountId,
@@ -200,27 +162,13 @@ export const createDocumentsService = (
     list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentDto>> => {
       const owner = readableOwner(ctx);
       const query = parseInput(ZListDocumentsQuery, rawQuery);
-      const where = documentsWhere(ctx.tenantId, query, owner);
-      const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
-        Promise.all([
-          table(tx).findMany({
-            where,
-            select: documentSelect,
-            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-            skip: query.offset,
-            take: query.limit,
-          }),
-          table(tx).count({ where }),
-        ]),
-      );
-      return { items: rows.map(toDto), total, limit: query.limit, offset: query.offset };
+      const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query, owner));
+      return { ...page, limit: query.limit, offset: query.offset };
     },
 
     get: async (ctx: TenantContext, id: string): Promise<TDocumentDto> => {
       const owner = readableOwner(ctx);
-      const dto = await db.withTenant(ctx.tenantId, (tx) =>
-        find(tx, ctx.tenantId, id, owner ? { createdBy: owner } : {}),
-      );
+      const dto = await db.withTenant(ctx.tenantId, (tx) => repository.findById(tx, ctx.tenantId, id, owner));
       if (!dto) throw documentNotFound();
       return dto;
     },
@@ -246,9 +194,9 @@ export const createDocumentsService = (
       const { tenantId } = ctx;
       return db
         .withTenant(tenantId, async (tx) => {
-          const old = await lockDocument(tx, tenantId, id);
+          const old = await repository.lock(tx, tenantId, id);
           if (!old) throw documentNotFound();
-          const before = await find(tx, tenantId, id);
+          const before = await repository.findById(tx, tenantId, id);
           const accountId = input.accountId ?? old.accountId;
           const amount = input.amount === undefined ? old.amount : BigInt(input.amount);
           // A settlement's money, account and counterparty are the debt's: change them through the debt.
@@ -275,26 +223,25 @@ export const createDocumentsService = (
             moves.filter((move) => move.delta !== 0n),
             now,
           );
-          const shared = {
-            amount,
-            ...(input.date === undefined ? {} : { date: dateOf(input.date) }),
-            ...(input.comment === undefined ? {} : { comment: input.comment }),
-          };
           await tx.financeTransaction.updateMany({
             where: { tenantId, id: old.transactionId },
-            data: { ...shared, ...accountSide(accountId) },
-          });
-          await table(tx).updateMany({
-            where: { tenantId, id },
             data: {
-              ...shared,
-              accountId,
-              ...(input.counterpartyId === undefined ? {} : { counterpartyId: input.counterpartyId }),
-              ...(input.categoryId === undefined ? {} : { categoryId: input.categoryId }),
-              updatedAt: now,
+              amount,
+              ...(input.date === undefined ? {} : { date: dateOf(input.date) }),
+              ...(input.comment === undefined ? {} : { comment: input.comment }),
+              ...accountSide(accountId),
             },
           });
-          const dto = await find(tx, tenantId, id);
+          await repository.update(tx, tenantId, id, {
+            accountId,
+            amount,
+            date: input.date,
+            comment: input.comment,
+            counterpartyId: input.counterpartyId,
+            categoryId: input.categoryId,
+            updatedAt: now,
+          });
+          const dto = await repository.findById(tx, tenantId, id);
           if (!dto) throw documentNotFound();
           await outbox.raise(tx, { type: kind.events.updated, tenantId, payload: eventPayload(dto) });
           await audit(tx, ctx, kind.name, id, "update", diffFields(before, dto));
@@ -308,7 +255,7 @@ export const createDocumentsService = (
       requirePermission(ctx, `${kind.resource}:delete:all`);
       const { tenantId } = ctx;
       await db.withTenant(tenantId, async (tx) => {
-        const old = await lockDocument(tx, tenantId, id);
+        const old = await repository.lock(tx, tenantId, id);
         if (!old) throw documentNotFound();
         // The debt would still count it as paid: a settlement is reversed through its debt.
         if (old.settlesDebt) throw settlesDebt();
@@ -323,7 +270,7 @@ export const createDocumentsService = (
      * is no such document.
      */
     deleteIn: async (tx: Tx, ctx: TenantContext, id: string): Promise<boolean> => {
-      const old = await lockDocument(tx, ctx.tenantId, id);
+      const old = await repository.lock(tx, ctx.tenantId, id);
       if (!old) return false;
       await remove(tx, ctx.tenantId, id, old);
       await audit(tx, ctx, kind.name, id, "delete", { before: old });
@@ -331,19 +278,14 @@ export const createDocumentsService = (
     },
   };
 
-  async function remove(
-    tx: Tx,
-    tenantId: string,
-    id: string,
-    old: { accountId: string; amount: bigint; transactionId: string },
-  ) {
+  async function remove(tx: Tx, tenantId: string, id: string, old: LockedDocument) {
     await moveBalances(
       tx,
       tenantId,
       [{ accountId: old.accountId, delta: -kind.direction * old.amount, field: "id" }],
       clock.now(),
     );
-    await table(tx).deleteMany({ where: { tenantId, id } });
+    await repository.delete(tx, tenantId, id);
     await tx.financeTransaction.deleteMany({ where: { tenantId, id: old.transactionId } });
     await outbox.raise(tx, {
       type: kind.events.deleted,
@@ -351,34 +293,6 @@ export const createDocumentsService = (
       payload: { [`${kind.name}Id`]: id, transactionId: old.transactionId, accountId: old.accountId },
     });
   }
-
-  /** The document's posting facts, row-locked so concurrent edits of one document queue. */
-  async function lockDocument(tx: Tx, tenantId: string, id: string) {
-    const rows = await tx.$queryRaw<
-      {
-        account_id: string;
-        amount: string;
-        transaction_id: string;
-        counterparty_id: string | null;
-        settles_debt: boolean;
-      }[]
-    >`
-      SELECT d.account_id::text, d.amount::text, d.transaction_id::text, d.counterparty_id::text,
-             EXISTS (SELECT 1 FROM debt_settlements s
-                      WHERE s.tenant_id = d.tenant_id AND s.${Prisma.raw(`${kind.name}_id`)} = d.id) AS settles_debt
-        FROM ${Prisma.raw(kind.resource)} d
-       WHERE d.tenant_id = ${tenantId}::uuid AND d.id = ${id}::uuid FOR UPDATE OF d`;
-    const row = rows[0];
-    return row
-      ? {
-          accountId: row.account_id,
-          amount: BigInt(row.amount),
-          transactionId: row.transaction_id,
-          counterpartyId: row.counterparty_id,
-          settlesDebt: row.settles_debt,
-        }
-      : null;
-  }
 };
 
-export type DocumentsService = ReturnType<typeof createDocumentsService>;
+export type PaymentsExpensesService = ReturnType<typeof createPaymentsExpensesService>;

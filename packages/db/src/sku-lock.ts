@@ -1,0 +1,11 @@
+import type { Tx } from "./client";
+
+/**
+ * One stock truth: a SKU is counted either by finance's inventory or by the warehouse, never both. Each
+ * side checks the other's table before it writes a SKU; this transaction-scoped lock on (tenant, SKU),
+ * taken first on both sides, makes the check and the write one step, so two writers racing with the same
+ * SKU from the two sides cannot both pass.
+ */
+export const lockSku = async (tx: Tx, tenantId: string, sku: string): Promise<void> => {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('hisob.sku'), hashtext(${`${tenantId}:${sku}`}))`;
+};

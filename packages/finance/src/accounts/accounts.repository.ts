@@ -1,0 +1,124 @@
+import type { Prisma, Tx } from "@hisob/db";
+import type { z } from "zod";
+import type { TMoneyAccountDto, ZListMoneyAccountsQuery } from "./accounts.schema";
+
+/** What every read of a money account selects (the list, the detail, loaders and the download). */
+export const accountSelect = {
+  id: true,
+  name: true,
+  number: true,
+  currencyCode: true,
+  balance: true,
+  allowOverdraft: true,
+  description: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.MoneyAccountSelect;
+
+export type AccountRow = Prisma.MoneyAccountGetPayload<{ select: typeof accountSelect }>;
+
+export const toAccountDto = (row: AccountRow): TMoneyAccountDto => ({
+  id: row.id,
+  name: row.name,
+  number: row.number,
+  currency: row.currencyCode,
+  balance: row.balance.toString(),
+  allowOverdraft: row.allowOverdraft,
+  description: row.description,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+type ListQuery = z.output<typeof ZListMoneyAccountsQuery>;
+
+/** The list's filters (its download uses them too). */
+export const accountsWhere = (
+  tenantId: string,
+  query: Pick<ListQuery, "currency" | "search">,
+): Prisma.MoneyAccountWhereInput => ({
+  tenantId,
+  ...(query.currency ? { currencyCode: query.currency } : {}),
+  ...(query.search
+    ? {
+        OR: [
+          { name: { contains: query.search, mode: "insensitive" } },
+          { number: { contains: query.search, mode: "insensitive" } },
+        ],
+      }
+    : {}),
+});
+
+/** The list's order; the id breaks ties so pages (and download batches) never repeat or skip rows. */
+const orderOf = (query: Pick<ListQuery, "sortBy" | "order">) => [
+  { [query.sortBy]: query.order },
+  { id: query.order },
+];
+
+/** Money accounts of one tenant; every query carries the tenant (wall 1; RLS is wall 2). */
+export const accountsRepository = {
+  findById: async (tx: Tx, tenantId: string, id: string): Promise<TMoneyAccountDto | null> => {
+    const row = await tx.moneyAccount.findFirst({ where: { tenantId, id }, select: accountSelect });
+    return row ? toAccountDto(row) : null;
+  },
+
+  /** The ones that exist in the tenant, in any order (per-request loaders batch through this). */
+  findByIds: async (tx: Tx, tenantId: string, ids: readonly string[]): Promise<TMoneyAccountDto[]> => {
+    if (ids.length === 0) return [];
+    const rows = await tx.moneyAccount.findMany({
+      where: { tenantId, id: { in: [...ids] } },
+      select: accountSelect,
+    });
+    return rows.map(toAccountDto);
+  },
+
+  exists: async (tx: Tx, tenantId: string, id: string): Promise<boolean> =>
+    (await tx.moneyAccount.count({ where: { tenantId, id } })) > 0,
+
+  list: async (tx: Tx, tenantId: string, query: ListQuery) => {
+    const where = accountsWhere(tenantId, query);
+    const [rows, total] = await Promise.all([
+      tx.moneyAccount.findMany({
+        where,
+        select: accountSelect,
+        orderBy: orderOf(query),
+        skip: query.offset,
+        take: query.limit,
+      }),
+      tx.moneyAccount.count({ where }),
+    ]);
+    return { items: rows.map(toAccountDto), total };
+  },
+
+  /** One batch of the download: the list's filter and order, the rows as stored. */
+  exportBatch: (
+    tx: Tx,
+    args: { where: Prisma.MoneyAccountWhereInput; take: number; skip?: number },
+    query: Pick<ListQuery, "sortBy" | "order">,
+  ): Promise<AccountRow[]> =>
+    tx.moneyAccount.findMany({ ...args, select: accountSelect, orderBy: orderOf(query) }),
+
+  /** The account's balance, row-locked: a posting cannot slip past a check made under the lock. */
+  lockBalance: async (tx: Tx, tenantId: string, id: string): Promise<bigint | null> => {
+    const [row] = await tx.$queryRaw<{ balance: string }[]>`
+      SELECT balance::text FROM money_accounts
+       WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
+    return row ? BigInt(row.balance) : null;
+  },
+
+  insert: async (tx: Tx, data: Prisma.MoneyAccountUncheckedCreateInput): Promise<TMoneyAccountDto> =>
+    toAccountDto(await tx.moneyAccount.create({ data, select: accountSelect })),
+
+  /** Undefined fields stay as they are. */
+  update: async (
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    data: Prisma.MoneyAccountUpdateManyMutationInput,
+  ): Promise<void> => {
+    await tx.moneyAccount.updateMany({ where: { tenantId, id }, data });
+  },
+
+  /** False when there is no such account; a foreign-key error when the ledger refers to it. */
+  delete: async (tx: Tx, tenantId: string, id: string): Promise<boolean> =>
+    (await tx.moneyAccount.deleteMany({ where: { tenantId, id } })).count > 0,
+};

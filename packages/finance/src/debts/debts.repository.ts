@@ -1,0 +1,220 @@
+import type { Prisma, Tx } from "@hisob/db";
+import type { z } from "zod";
+import { dateOf, toIsoDate } from "../dates";
+import type { TDebtDetailDto, TDebtDto, TDebtSettlementDto, ZListDebtsQuery } from "./debts.schema";
+
+const debtSelect = {
+  id: true,
+  kind: true,
+  counterpartyId: true,
+  currencyCode: true,
+  amount: true,
+  outstanding: true,
+  dueDate: true,
+  description: true,
+  status: true,
+  writtenOffAmount: true,
+  writtenOffAt: true,
+  writtenOffBy: true,
+  writeOffReason: true,
+  createdBy: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.DebtSelect;
+
+export type DebtRow = Prisma.DebtGetPayload<{ select: typeof debtSelect }>;
+
+type DebtFilters = Omit<z.output<typeof ZListDebtsQuery>, "limit" | "offset">;
+
+/** The list's filters (shared with its download). */
+export const debtsWhere = (tenantId: string, query: DebtFilters): Prisma.DebtWhereInput => ({
+  tenantId,
+  ...(query.status ? { status: query.status } : {}),
+  ...(query.kind ? { kind: query.kind } : {}),
+  ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
+  ...(query.currency ? { currencyCode: query.currency } : {}),
+  ...(query.dueBefore || query.dueAfter
+    ? {
+        dueDate: {
+          ...(query.dueBefore ? { lt: dateOf(query.dueBefore) } : {}),
+          ...(query.dueAfter ? { gt: dateOf(query.dueAfter) } : {}),
+        },
+      }
+    : {}),
+});
+
+/** Debts without a due date sort after every dated one, in either direction. */
+export const debtsOrder = (
+  query: Pick<DebtFilters, "sortBy" | "order">,
+): Prisma.DebtOrderByWithRelationInput =>
+  query.sortBy === "dueDate"
+    ? { dueDate: { sort: query.order, nulls: "last" } }
+    : { [query.sortBy]: query.order };
+
+const documentFacts = { select: { accountId: true, transactionId: true, comment: true } } as const;
+
+const settlementSelect = {
+  id: true,
+  debtId: true,
+  amount: true,
+  date: true,
+  paymentId: true,
+  expenseId: true,
+  createdBy: true,
+  createdAt: true,
+  payment: documentFacts,
+  expense: documentFacts,
+} satisfies Prisma.DebtSettlementSelect;
+
+type SettlementRow = Prisma.DebtSettlementGetPayload<{ select: typeof settlementSelect }>;
+
+const toDebtDto = (row: DebtRow): TDebtDto => ({
+  id: row.id,
+  kind: row.kind,
+  counterpartyId: row.counterpartyId,
+  currency: row.currencyCode,
+  amount: row.amount.toString(),
+  outstanding: row.outstanding.toString(),
+  settled: (row.amount - row.outstanding - (row.writtenOffAmount ?? 0n)).toString(),
+  dueDate: row.dueDate ? toIsoDate(row.dueDate) : null,
+  description: row.description,
+  status: row.status,
+  writeOff:
+    row.writtenOffAt && row.writtenOffBy && row.writtenOffAmount !== null
+      ? {
+          amount: row.writtenOffAmount.toString(),
+          at: row.writtenOffAt.toISOString(),
+          by: row.writtenOffBy,
+          reason: row.writeOffReason ?? "",
+        }
+      : null,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const toSettlementDto = (row: SettlementRow): TDebtSettlementDto => {
+  const document = row.payment ?? row.expense;
+  if (!document) throw new Error(`settlement ${row.id} has no document`);
+  return {
+    id: row.id,
+    debtId: row.debtId,
+    amount: row.amount.toString(),
+    date: toIsoDate(row.date),
+    accountId: document.accountId,
+    paymentId: row.paymentId,
+    expenseId: row.expenseId,
+    transactionId: document.transactionId,
+    comment: document.comment,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+  };
+};
+
+/** What the download shows: the counterparty's name beside the debt's own columns. */
+const exportSelect = {
+  id: true,
+  kind: true,
+  amount: true,
+  outstanding: true,
+  currencyCode: true,
+  dueDate: true,
+  status: true,
+  description: true,
+  createdAt: true,
+  updatedAt: true,
+  counterparty: { select: { name: true } },
+} satisfies Prisma.DebtSelect;
+
+export type DebtExportRow = Prisma.DebtGetPayload<{ select: typeof exportSelect }>;
+
+type ListQuery = z.output<typeof ZListDebtsQuery>;
+
+/** Debts and their settlements of one tenant; every query carries the tenant (wall 1; RLS is wall 2). */
+export const debtsRepository = {
+  findDetail: async (tx: Tx, tenantId: string, id: string): Promise<TDebtDetailDto | null> => {
+    const row = await tx.debt.findFirst({ where: { tenantId, id }, select: debtSelect });
+    if (!row) return null;
+    const settlements = await tx.debtSettlement.findMany({
+      where: { tenantId, debtId: id },
+      select: settlementSelect,
+      orderBy: [{ date: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+    });
+    return { ...toDebtDto(row), settlements: settlements.map(toSettlementDto) };
+  },
+
+  /** The ones that exist in the tenant, in any order (per-request loaders batch through this). */
+  findByIds: async (tx: Tx, tenantId: string, ids: readonly string[]): Promise<TDebtDto[]> => {
+    if (ids.length === 0) return [];
+    const rows = await tx.debt.findMany({ where: { tenantId, id: { in: [...ids] } }, select: debtSelect });
+    return rows.map(toDebtDto);
+  },
+
+  list: async (tx: Tx, tenantId: string, query: ListQuery) => {
+    const where = debtsWhere(tenantId, query);
+    const [rows, total] = await Promise.all([
+      tx.debt.findMany({
+        where,
+        select: debtSelect,
+        orderBy: [debtsOrder(query), { id: query.order }],
+        skip: query.offset,
+        take: query.limit,
+      }),
+      tx.debt.count({ where }),
+    ]);
+    return { items: rows.map(toDebtDto), total };
+  },
+
+  /** One batch of the download: the list's filter and order, the counterparty's name. */
+  exportBatch: (
+    tx: Tx,
+    args: { where: Prisma.DebtWhereInput; take: number; skip?: number },
+    query: Pick<DebtFilters, "sortBy" | "order">,
+  ): Promise<DebtExportRow[]> =>
+    tx.debt.findMany({ ...args, select: exportSelect, orderBy: [debtsOrder(query), { id: query.order }] }),
+
+  /** The debt's row, locked: changes that depend on its outstanding amount queue here. */
+  lock: async (tx: Tx, tenantId: string, id: string): Promise<DebtRow | null> => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text FROM debts WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
+    if (locked.length === 0) return null;
+    return tx.debt.findFirst({ where: { tenantId, id }, select: debtSelect });
+  },
+
+  insert: async (tx: Tx, data: Prisma.DebtUncheckedCreateInput): Promise<void> => {
+    await tx.debt.create({ data, select: { id: true } });
+  },
+
+  /** Undefined fields stay as they are. */
+  update: async (tx: Tx, tenantId: string, id: string, data: Prisma.DebtUncheckedUpdateManyInput) => {
+    await tx.debt.updateMany({ where: { tenantId, id }, data });
+  },
+
+  delete: async (tx: Tx, tenantId: string, id: string): Promise<void> => {
+    await tx.debt.deleteMany({ where: { tenantId, id } });
+  },
+
+  findSettlement: (tx: Tx, tenantId: string, debtId: string, id: string) =>
+    tx.debtSettlement.findFirst({
+      where: { tenantId, debtId, id },
+      select: { amount: true, paymentId: true, expenseId: true },
+    }),
+
+  insertSettlement: async (tx: Tx, data: Prisma.DebtSettlementUncheckedCreateInput): Promise<void> => {
+    await tx.debtSettlement.create({ data, select: { id: true } });
+  },
+
+  deleteSettlement: async (tx: Tx, tenantId: string, id: string): Promise<void> => {
+    await tx.debtSettlement.deleteMany({ where: { tenantId, id } });
+  },
+
+  /** Digits after the point of a currency, for naming an amount in a message. */
+  minorUnitsOf: async (tx: Tx, code: string): Promise<number> => {
+    const currency = await tx.currency.findUnique({ where: { code }, select: { minorUnits: true } });
+    return currency?.minorUnits ?? 2;
+  },
+
+  /** Whether the tenant has selected the currency. */
+  currencySelected: async (tx: Tx, tenantId: string, currency: string) =>
+    (await tx.tenantCurrency.count({ where: { tenantId, currencyCode: currency } })) > 0,
+};

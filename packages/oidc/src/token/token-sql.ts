@@ -1,0 +1,403 @@
+import type { RawTx } from "@hisob/db";
+import { newId } from "@hisob/kernel";
+import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
+
+/*
+ * The token endpoint's and userinfo's statements, in SQL through `db.raw` (issue 16.2): one round
+ * trip reads the credential with its grant, user, tenant and client; one statement writes what the
+ * grant produces. Values in the reads are literals (they travel with the transaction's opening
+ * statements): a hash is 64 hex digits, a client id matches CLIENT_ID — both checked here.
+ */
+
+const HASH = /^[0-9a-f]{64}$/;
+const literalHash = (hash: string): string => {
+  if (!HASH.test(hash)) throw new Error("Expected a SHA-256 hex hash");
+  return `'${hash}'`;
+};
+/** A client id as a literal, or NULL (matches nothing) when it cannot be one of ours. */
+const literalClientId = (clientId: string): string => (CLIENT_ID.test(clientId) ? `'${clientId}'` : "NULL");
+
+const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_name, c.secret_hash AS c_secret_hash,
+  c.application_type AS c_application_type, c.redirect_uris AS c_redirect_uris,
+  c.post_logout_redirect_uris AS c_post_logout_redirect_uris, c.grant_types AS c_grant_types,
+  c.response_types AS c_response_types, c.scopes AS c_scopes, c.require_pkce AS c_require_pkce,
+  c.is_first_party AS c_is_first_party, c.is_active AS c_is_active`;
+
+type ClientColumns = {
+  c_id: string | null;
+  c_client_id: string;
+  c_name: string;
+  c_secret_hash: string | null;
+  c_application_type: string;
+  c_redirect_uris: string[];
+  c_post_logout_redirect_uris: string[];
+  c_grant_types: string[];
+  c_response_types: string[];
+  c_scopes: string[];
+  c_require_pkce: boolean;
+  c_is_first_party: boolean;
+  c_is_active: boolean;
+};
+
+const toClient = (row: ClientColumns | undefined): OidcClientRecord | null =>
+  row?.c_id
+    ? {
+        id: row.c_id,
+        clientId: row.c_client_id,
+        name: row.c_name,
+        secretHash: row.c_secret_hash,
+        applicationType: row.c_application_type,
+        redirectUris: row.c_redirect_uris,
+        postLogoutRedirectUris: row.c_post_logout_redirect_uris,
+        grantTypes: row.c_grant_types,
+        responseTypes: row.c_response_types,
+        scopes: row.c_scopes,
+        requirePkce: row.c_require_pkce,
+        isFirstParty: row.c_is_first_party,
+        isActive: row.c_is_active,
+      }
+    : null;
+
+/** The grant a token or code belongs to, with the activity of its user and tenant. */
+export type GrantState = {
+  grantId: string;
+  tenantId: string;
+  clientId: string;
+  userId: string;
+  sessionId: string;
+  nonce: string | null;
+  authTime: Date;
+  grantRevokedAt: Date | null;
+  userActive: boolean;
+  tenantActive: boolean;
+};
+
+export type RefreshRead = {
+  client: OidcClientRecord | null;
+  token:
+    | (GrantState & {
+        id: string;
+        kind: string;
+        scope: string;
+        expiresAt: Date;
+        rotatedAt: Date | null;
+        revokedAt: Date | null;
+      })
+    | null;
+};
+
+type RefreshRow = ClientColumns & {
+  id: string | null;
+  kind: string;
+  scope: string;
+  expires_at: Date;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+  grant_id: string;
+  tenant_id: string;
+  client_id: string;
+  user_id: string;
+  session_id: string;
+  nonce: string | null;
+  auth_time: Date;
+  grant_revoked_at: Date | null;
+  user_active: boolean;
+  tenant_active: boolean;
+};
+
+/** One row always (LEFT JOINs): the client by id, and the token by hash with its grant, user and tenant. */
+export const readRefreshToken = async (
+  tx: RawTx,
+  clientId: string,
+  tokenHash: string,
+): Promise<RefreshRead> => {
+  const [row] = await tx.query<RefreshRow>(
+    `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.expires_at, t.rotated_at, t.revoked_at,
+       g.id AS grant_id, g.tenant_id, g.client_id, g.user_id, g.session_id, g.nonce, g.auth_time,
+       g.revoked_at AS grant_revoked_at, u.is_active AS user_active, tn.is_active AS tenant_active
+     FROM (SELECT 1) AS one
+     LEFT JOIN oidc_clients c ON c.client_id = ${literalClientId(clientId)}
+     LEFT JOIN (oidc_tokens t
+       JOIN oidc_grants g ON g.id = t.grant_id AND g.tenant_id = t.tenant_id
+       JOIN users u ON u.id = g.user_id AND u.tenant_id = g.tenant_id
+       JOIN tenants tn ON tn.id = g.tenant_id) ON t.token_hash = ${literalHash(tokenHash)}`,
+  );
+  if (!row) return { client: null, token: null };
+  return {
+    client: toClient(row),
+    token: row.id
+      ? {
+          id: row.id,
+          kind: row.kind,
+          scope: row.scope,
+          expiresAt: row.expires_at,
+          rotatedAt: row.rotated_at,
+          revokedAt: row.revoked_at,
+          grantId: row.grant_id,
+          tenantId: row.tenant_id,
+          clientId: row.client_id,
+          userId: row.user_id,
+          sessionId: row.session_id,
+          nonce: row.nonce,
+          authTime: row.auth_time,
+          grantRevokedAt: row.grant_revoked_at,
+          userActive: row.user_active,
+          tenantActive: row.tenant_active,
+        }
+      : null,
+  };
+};
+
+export type CodeRead = {
+  client: OidcClientRecord | null;
+  code: {
+    id: string;
+    tenantId: string;
+    clientId: string;
+    userId: string;
+    sessionId: string;
+    redirectUri: string;
+    scope: string;
+    nonce: string | null;
+    codeChallenge: string | null;
+    codeChallengeMethod: string | null;
+    authTime: Date;
+    expiresAt: Date;
+    consumedAt: Date | null;
+    grantId: string | null;
+    userActive: boolean;
+    tenantActive: boolean;
+  } | null;
+};
+
+type CodeRow = ClientColumns & {
+  id: string | null;
+  tenant_id: string;
+  client_id: string;
+  user_id: string;
+  session_id: string;
+  redirect_uri: string;
+  scope: string;
+  nonce: string | null;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  auth_time: Date;
+  expires_at: Date;
+  consumed_at: Date | null;
+  grant_id: string | null;
+  user_active: boolean;
+  tenant_active: boolean;
+};
+
+/** One row always: the client by id, and the authorization code by hash with its user and tenant. */
+export const readAuthorizationCode = async (
+  tx: RawTx,
+  clientId: string,
+  codeHash: string,
+): Promise<CodeRead> => {
+  const [row] = await tx.query<CodeRow>(
+    `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
+       a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
+       a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active
+     FROM (SELECT 1) AS one
+     LEFT JOIN oidc_clients c ON c.client_id = ${literalClientId(clientId)}
+     LEFT JOIN (oidc_authorization_codes a
+       JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
+       JOIN tenants tn ON tn.id = a.tenant_id) ON a.code_hash = ${literalHash(codeHash)}`,
+  );
+  if (!row) return { client: null, code: null };
+  return {
+    client: toClient(row),
+    code: row.id
+      ? {
+          id: row.id,
+          tenantId: row.tenant_id,
+          clientId: row.client_id,
+          userId: row.user_id,
+          sessionId: row.session_id,
+          redirectUri: row.redirect_uri,
+          scope: row.scope,
+          nonce: row.nonce,
+          codeChallenge: row.code_challenge,
+          codeChallengeMethod: row.code_challenge_method,
+          authTime: row.auth_time,
+          expiresAt: row.expires_at,
+          consumedAt: row.consumed_at,
+          grantId: row.grant_id,
+          userActive: row.user_active,
+          tenantActive: row.tenant_active,
+        }
+      : null,
+  };
+};
+
+/** Marks a grant and every token of its family revoked (code replay, refresh reuse), one statement. */
+export const revokeGrantSql = async (tx: RawTx, tenantId: string, grantId: string, at: Date) => {
+  await tx.query(
+    `WITH revoked_grant AS (
+       UPDATE oidc_grants SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL)
+     UPDATE oidc_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND grant_id = $2 AND revoked_at IS NULL`,
+    [tenantId, grantId, at.toISOString()],
+  );
+};
+
+/** A token to store: its hash, scope and expiry. */
+export type NewToken = { tokenHash: string; scope: string; expiresAt: Date };
+
+/** The `VALUES` of an access token and an optional refresh token, parameters from `$first`. */
+const tokenValues = (first: number) => {
+  const p = (i: number) => `$${first + i}`;
+  return `(VALUES (${p(0)}::uuid, 'access', ${p(1)}::text, ${p(2)}::text, ${p(3)}::timestamptz),
+                   (${p(4)}::uuid, 'refresh', ${p(5)}::text, ${p(6)}::text, ${p(7)}::timestamptz))
+          AS v(id, kind, token_hash, scope, expires_at)`;
+};
+const tokenParams = (access: NewToken, refresh: NewToken | undefined) => [
+  newId(),
+  access.tokenHash,
+  access.scope,
+  access.expiresAt.toISOString(),
+  refresh ? newId() : null,
+  refresh?.tokenHash ?? null,
+  refresh?.scope ?? null,
+  refresh?.expiresAt.toISOString() ?? null,
+];
+
+/**
+ * Rotates a refresh token and stores its successors in one statement; false when another request
+ * rotated it first (nothing is then stored).
+ */
+export const rotateRefreshToken = async (
+  tx: RawTx,
+  input: { tenantId: string; tokenId: string; at: Date; access: NewToken; refresh?: NewToken | undefined },
+): Promise<boolean> => {
+  const rows = await tx.query<{ kind: string }>(
+    `WITH rotated AS (
+       UPDATE oidc_tokens SET rotated_at = $3
+       WHERE tenant_id = $1 AND id = $2 AND rotated_at IS NULL
+       RETURNING tenant_id, grant_id)
+     INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
+     SELECT v.id, r.tenant_id, r.grant_id, v.kind, v.token_hash, v.scope, v.expires_at
+     FROM rotated r CROSS JOIN ${tokenValues(4)}
+     WHERE v.token_hash IS NOT NULL
+     RETURNING kind`,
+    [input.tenantId, input.tokenId, input.at.toISOString(), ...tokenParams(input.access, input.refresh)],
+  );
+  return rows.length > 0;
+};
+
+/**
+ * Consumes an authorization code, creates its grant, links the code to it and stores the tokens,
+ * in one statement; false when another request consumed the code first (nothing is then stored).
+ */
+export const consumeCode = async (
+  tx: RawTx,
+  input: {
+    tenantId: string;
+    codeId: string;
+    grantId: string;
+    at: Date;
+    access: NewToken;
+    refresh?: NewToken | undefined;
+  },
+): Promise<boolean> => {
+  const rows = await tx.query<{ kind: string }>(
+    `WITH consumed AS (
+       UPDATE oidc_authorization_codes SET consumed_at = $3, grant_id = $4
+       WHERE tenant_id = $1 AND id = $2 AND consumed_at IS NULL
+       RETURNING tenant_id, client_id, user_id, session_id, scope, nonce, auth_time),
+     new_grant AS (
+       INSERT INTO oidc_grants (id, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time)
+       SELECT $4, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time FROM consumed
+       RETURNING id, tenant_id)
+     INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
+     SELECT v.id, g.tenant_id, g.id, v.kind, v.token_hash, v.scope, v.expires_at
+     FROM new_grant g CROSS JOIN ${tokenValues(5)}
+     WHERE v.token_hash IS NOT NULL
+     RETURNING kind`,
+    [
+      input.tenantId,
+      input.codeId,
+      input.at.toISOString(),
+      input.grantId,
+      ...tokenParams(input.access, input.refresh),
+    ],
+  );
+  return rows.length > 0;
+};
+
+/** An access token with everything that decides whether it is valid, and the claims userinfo gives. */
+export type AccessTokenRead = GrantState & {
+  kind: string;
+  scope: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  clientActive: boolean | null;
+  firstName: string;
+  lastName: string;
+  email: string;
+  avatarUrl: string | null;
+  updatedAt: Date;
+};
+
+type AccessRow = {
+  kind: string;
+  scope: string;
+  expires_at: Date;
+  revoked_at: Date | null;
+  grant_id: string;
+  tenant_id: string;
+  client_id: string;
+  user_id: string;
+  session_id: string;
+  nonce: string | null;
+  auth_time: Date;
+  grant_revoked_at: Date | null;
+  user_active: boolean;
+  tenant_active: boolean;
+  client_active: boolean | null;
+  first_name: string;
+  last_name: string;
+  email: string;
+  avatar_url: string | null;
+  updated_at: Date;
+};
+
+/** The statement that reads an access token by hash (for `db.raw.readAsCredentialTenant`). */
+export const accessTokenStatement = (tokenHash: string): string =>
+  `SELECT t.kind, t.scope, t.expires_at, t.revoked_at, g.id AS grant_id, g.tenant_id, g.client_id,
+     g.user_id, g.session_id, g.nonce, g.auth_time, g.revoked_at AS grant_revoked_at,
+     u.is_active AS user_active, tn.is_active AS tenant_active, c.is_active AS client_active,
+     u.first_name, u.last_name, u.email, u.avatar_url, u.updated_at
+   FROM oidc_tokens t
+   JOIN oidc_grants g ON g.id = t.grant_id AND g.tenant_id = t.tenant_id
+   JOIN users u ON u.id = g.user_id AND u.tenant_id = g.tenant_id
+   JOIN tenants tn ON tn.id = g.tenant_id
+   LEFT JOIN oidc_clients c ON c.client_id = g.client_id
+   WHERE t.token_hash = ${literalHash(tokenHash)}`;
+
+export const toAccessTokenRead = (row: AccessRow | undefined): AccessTokenRead | null =>
+  row
+    ? {
+        kind: row.kind,
+        scope: row.scope,
+        expiresAt: row.expires_at,
+        revokedAt: row.revoked_at,
+        grantId: row.grant_id,
+        tenantId: row.tenant_id,
+        clientId: row.client_id,
+        userId: row.user_id,
+        sessionId: row.session_id,
+        nonce: row.nonce,
+        authTime: row.auth_time,
+        grantRevokedAt: row.grant_revoked_at,
+        userActive: row.user_active,
+        tenantActive: row.tenant_active,
+        clientActive: row.client_active,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        email: row.email,
+        avatarUrl: row.avatar_url,
+        updatedAt: row.updated_at,
+      }
+    : null;
+export type { AccessRow };
