@@ -20,6 +20,7 @@ import { type KeyboardEvent, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
+import { DateInput } from "../components/date-input";
 import { Field } from "../components/field";
 import { checkWith, failureErrors, showFieldErrors } from "../forms";
 
@@ -434,7 +435,13 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
                 control={form.control}
                 name="date"
                 render={({ field }) => (
-                  <Input {...field} id="movement-date" type="date" status={errors.date ? "error" : ""} />
+                  <DateInput
+                    id="movement-date"
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    status={errors.date ? "error" : ""}
+                  />
                 )}
               />
             </Field>
