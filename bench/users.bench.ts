@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
-import { createDb, createOutbox, type Db, migrate, type Outbox } from "@hisob/db";
+import { createDb, createOutbox, type Db, migrate, type Outbox, PGLITE_EXTENSIONS } from "@hisob/db";
 import ExcelJS from "exceljs";
 // The server's own wiring; importing it also registers every module's permissions, as the server does.
 import { composeServices } from "../apps/server/src/app-context";
@@ -42,7 +42,7 @@ export type BenchDatabase = {
 };
 
 export const openPglite = async (): Promise<BenchDatabase> => {
-  const pglite = new PGlite();
+  const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const sql = pgliteConnection(pglite);
   await migrate(sql);
   const db = await createDb({ dataDir: "", pglite });
