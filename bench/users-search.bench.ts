@@ -1,13 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { syncPermissions } from "@hisob/core";
-import { createOutbox } from "@hisob/db";
-import { composeServices } from "../apps/server/src/app-context";
-import { type App, buildServer } from "../apps/server/src/server";
 import { median, percentile, seconds } from "./measure";
 import type { Bench, BenchTable } from "./run";
-import { benchEnv, benchTenantAdmin, openPglite, openPostgres } from "./users.bench";
+import { withBenchServer } from "./users.bench";
 
 /**
  * The admin's user search on a big tenant: what the Users screen asks while someone types, through
@@ -43,20 +36,8 @@ export const usersSearchBench: Bench = {
   run: async ({ iterations, users }) => {
     const userCount = users ?? DEFAULT_USERS;
     const requests = iterations ?? DEFAULT_REQUESTS;
-    const adminUrl = process.env.DATABASE_URL;
-    const database = adminUrl ? await openPostgres(adminUrl) : await openPglite();
-    const { db, sql } = database;
-    const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
-    let app: App | undefined;
-    try {
-      const outbox = createOutbox(db);
-      await syncPermissions(db);
-      const env = benchEnv();
-      const { services } = composeServices(db, outbox, env, { uploadsDir });
-      app = await buildServer({ env, db, services, logger: false });
-      await app.ready();
-      const { tenant, token } = await benchTenantAdmin(db, outbox, services);
-      const headers = { authorization: `Bearer ${token}` };
+    return withBenchServer(async ({ database, app, tenant, headers }) => {
+      const { sql } = database;
 
       // Users only (the search reads no roles or groups), as the owner: no per-row policy checks.
       const seedStart = process.hrtime.bigint();
@@ -96,7 +77,7 @@ export const usersSearchBench: Bench = {
       };
       const http = async (field: "name" | "email", text: string) => {
         const url = `/users?limit=${PAGE}&sortBy=createdAt&order=desc&${field}=${encodeURIComponent(text)}`;
-        const response = await app?.inject({ method: "GET", url, headers });
+        const response = await app.inject({ method: "GET", url, headers });
         if (response?.statusCode !== 200) throw new Error(`GET ${url}: ${response?.statusCode}`);
         return response.json<{ items: Array<{ id: string }>; total: number }>();
       };
@@ -169,10 +150,6 @@ export const usersSearchBench: Bench = {
           },
         ],
       };
-    } finally {
-      await app?.close();
-      await database.close();
-      rmSync(uploadsDir, { recursive: true, force: true });
-    }
+    });
   },
 };
