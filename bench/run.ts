@@ -13,6 +13,7 @@ import { oidcPeerBench } from "./oidc-peer.bench";
 import { type Figure, writeReport } from "./report";
 import { tenantTransactionBench } from "./tenant-transaction.bench";
 import { usersBench } from "./users.bench";
+import { usersSearchBench } from "./users-search.bench";
 
 // `npm run bench [-- --only <name>[,<name>…]] [--iterations <n>] [--users <n>]`. Benchmarks are not
 // tests: each one measures our code beside a baseline run in the same process and reports the ratio;
@@ -35,6 +36,7 @@ const benches: Bench[] = [
   tenantTransactionBench,
   authenticatedReadBench,
   usersBench,
+  usersSearchBench,
   oidcBench,
   oidcPeerBench,
   financeLedgerBench,

@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { createDb, migrate } from "@hisob/db";
+import { createDb, migrate, PGLITE_EXTENSIONS } from "@hisob/db";
 import { pgliteConnection } from "../packages/db/src/sql-connection";
 import { insertTenant } from "../packages/db/src/testing/insert-tenant";
 import { opsPerSecond } from "./measure";
@@ -13,7 +13,7 @@ import type { Bench } from "./run";
 export const tenantTransactionBench: Bench = {
   name: "tenant-transaction",
   run: async ({ iterations = 2_000 }) => {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await migrate(pgliteConnection(pglite));
     const db = await createDb({ dataDir: "", pglite });
     const tenant = await insertTenant(db, "bench");

@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
-import { createDb, createOutbox, type Db, migrate, type Outbox } from "@hisob/db";
+import { createDb, createOutbox, type Db, migrate, type Outbox, PGLITE_EXTENSIONS } from "@hisob/db";
 import ExcelJS from "exceljs";
 // The server's own wiring; importing it also registers every module's permissions, as the server does.
 import { composeServices } from "../apps/server/src/app-context";
@@ -42,7 +42,7 @@ export type BenchDatabase = {
 };
 
 export const openPglite = async (): Promise<BenchDatabase> => {
-  const pglite = new PGlite();
+  const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const sql = pgliteConnection(pglite);
   await migrate(sql);
   const db = await createDb({ dataDir: "", pglite });
@@ -311,29 +311,49 @@ const peakRetained = async (fn: () => Promise<unknown>): Promise<number | undefi
   return peak - before;
 };
 
+/**
+ * A bench database (PGlite, or a throwaway PostgreSQL database when DATABASE_URL is set) with every
+ * module's services and the HTTP server wired as the server wires them (the OpenID provider is not
+ * started: the bench authenticates with a session token, which is verified first), and a "Bench"
+ * tenant's administrator signed in. Everything is closed after `fn`.
+ */
+export const withBenchServer = async <T>(
+  fn: (bench: {
+    database: BenchDatabase;
+    app: App;
+    tenant: { id: string };
+    headers: Record<string, string>;
+  }) => Promise<T>,
+): Promise<T> => {
+  const adminUrl = process.env.DATABASE_URL;
+  const database = adminUrl ? await openPostgres(adminUrl) : await openPglite();
+  const { db } = database;
+  const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
+  let app: App | undefined;
+  try {
+    const outbox = createOutbox(db);
+    await syncPermissions(db);
+    const env = benchEnv();
+    const { services } = composeServices(db, outbox, env, { uploadsDir });
+    app = await buildServer({ env, db, services, logger: false });
+    await app.ready();
+    const { tenant, token } = await benchTenantAdmin(db, outbox, services);
+    return await fn({ database, app, tenant, headers: { authorization: `Bearer ${token}` } });
+  } finally {
+    await app?.close();
+    await database.close();
+    rmSync(uploadsDir, { recursive: true, force: true });
+  }
+};
+
 export const usersBench: Bench = {
   name: "users",
   run: async ({ iterations, users }) => {
     const userCount = users ?? DEFAULT_USERS;
     const requests = iterations ?? DEFAULT_REQUESTS;
     const smallExport = Math.max(1, Math.floor(userCount / 10));
-    const adminUrl = process.env.DATABASE_URL;
-    const database = adminUrl ? await openPostgres(adminUrl) : await openPglite();
-    const { db, sql } = database;
-    const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
-    let app: App | undefined;
-    try {
-      const outbox = createOutbox(db);
-      await syncPermissions(db);
-      const env = benchEnv();
-      // Every module's services, wired as the server wires them (the OpenID provider is not started:
-      // the bench authenticates with a session token, which is verified first).
-      const { services } = composeServices(db, outbox, env, { uploadsDir });
-      app = await buildServer({ env, db, services, logger: false });
-      await app.ready();
-
-      const { tenant, token } = await benchTenantAdmin(db, outbox, services);
-      const headers = { authorization: `Bearer ${token}` };
+    return withBenchServer(async ({ database, app, tenant, headers }) => {
+      const { db, sql } = database;
 
       // 1. Seed.
       const seedStart = process.hrtime.bigint();
@@ -351,7 +371,7 @@ export const usersBench: Bench = {
       const offsetOf = (i: number) => Math.floor(total / 2) + (i % 10) * PAGE;
       const listUrl = (i: number) => `/users?limit=${PAGE}&offset=${offsetOf(i)}&sortBy=lastName`;
       const httpPage = async (i: number) => {
-        const response = await app?.inject({ method: "GET", url: listUrl(i), headers });
+        const response = await app.inject({ method: "GET", url: listUrl(i), headers });
         if (response?.statusCode !== 200) throw new Error(`GET ${listUrl(i)}: ${response?.statusCode}`);
         return response.json<{ items: Array<{ id: string }>; total: number }>();
       };
@@ -393,7 +413,7 @@ export const usersBench: Bench = {
       const httpExport = async (limit: number | undefined, onChunk: () => void = () => {}) => {
         const sink = countingSink(onChunk);
         const url = `/users/export${limit === undefined ? "" : `?limit=${limit}`}`;
-        const response = await app?.inject({ method: "GET", url, headers, payloadAsStream: true });
+        const response = await app.inject({ method: "GET", url, headers, payloadAsStream: true });
         if (response?.statusCode !== 200) throw new Error(`GET ${url}: ${response?.statusCode}`);
         response.stream().pipe(sink.stream);
         await finished(sink.stream);
@@ -490,10 +510,6 @@ export const usersBench: Bench = {
           },
         ],
       };
-    } finally {
-      await app?.close();
-      await database.close();
-      rmSync(uploadsDir, { recursive: true, force: true });
-    }
+    });
   },
 };

@@ -266,15 +266,16 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     const table = admin.locator(".ant-table-tbody");
     await table.locator(".ant-table-row").first().waitFor();
     const text = await table.innerText();
+    // Entities and actions in words (the identifiers stay in each cell's title).
     for (const expected of [
-      "role",
-      "user",
-      "group",
-      "oidc_client",
-      "signing_key",
-      "end_all",
-      "sign_in",
-      "create",
+      "Role",
+      "User",
+      "Group",
+      "OIDC client",
+      "Signing key",
+      "all ended",
+      "signed in",
+      "created",
     ]) {
       expect(text, expected).toContain(expected);
     }

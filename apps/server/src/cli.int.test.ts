@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { PGLITE_EXTENSIONS } from "@hisob/db";
 import { verifyPassword } from "@hisob/kernel";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -31,7 +32,7 @@ const cli = (args: string[], input?: string) => {
 };
 
 const storedHash = async (email: string): Promise<string> => {
-  const db = new PGlite(path.join(dataDir, "pglite"));
+  const db = new PGlite(path.join(dataDir, "pglite"), { extensions: PGLITE_EXTENSIONS });
   try {
     const { rows } = await db.query<{ password_hash: string }>(
       "SELECT password_hash FROM users WHERE email = $1",

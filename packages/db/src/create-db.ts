@@ -9,6 +9,7 @@ import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { deferBegin, SCOPE_STATEMENT_PREFIX, withPendingScope } from "./deferred-begin";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
+import { PGLITE_EXTENSIONS } from "./pglite-extensions";
 import { pgliteRawSql, postgresRawSql, type RawSql } from "./raw-sql";
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
@@ -120,6 +121,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       lock = await lockDataDir(config.dataDir, config.purpose ?? "a Hisob process");
       try {
         pglite = new PGlite(path.join(config.dataDir, "pglite"), {
+          extensions: PGLITE_EXTENSIONS,
           // PostgreSQL's 128 MB of shared buffers live in the WebAssembly memory, which never
           // shrinks; the files are in the OS page cache anyway (see README, "Memory").
           startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],

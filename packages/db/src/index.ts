@@ -25,6 +25,7 @@ export {
   readMigrations,
 } from "./migrate";
 export { createOutbox, type Outbox } from "./outbox";
+export { PGLITE_EXTENSIONS } from "./pglite-extensions";
 export { toProblem } from "./problem";
 export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
 export { DB_ROLES } from "./roles";

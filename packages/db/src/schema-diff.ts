@@ -19,6 +19,7 @@ import {
 import type { MigrationDirectory, MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PGLITE_EXTENSIONS } from "./pglite-extensions";
 
 export interface DiffMigrationsToSchemaOptions {
   /** The Prisma migrations folder (`<ts>_<name>/migration.sql` + `migration_lock.toml`). */
@@ -272,9 +273,9 @@ let pristineDataDir: Promise<Blob> | undefined;
 async function freshPGlite(): Promise<PGlite> {
   if (pristineDataDir) {
     const loadDataDir = await pristineDataDir.catch(() => undefined);
-    if (loadDataDir) return PGlite.create({ loadDataDir });
+    if (loadDataDir) return PGlite.create({ loadDataDir, extensions: PGLITE_EXTENSIONS });
   }
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const dump = db.dumpDataDir("none");
   pristineDataDir = dump;
   dump.catch(() => {

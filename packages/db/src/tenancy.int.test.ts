@@ -246,3 +246,37 @@ describe("after-commit hooks", () => {
     expect(calls).toEqual(["committed"]);
   });
 });
+
+describe("the users' substring search under row-level security", () => {
+  // PostgreSQL uses an index under RLS only for a LEAKPROOF function; the migration users_search_trgm
+  // marks ILIKE's when it runs as a superuser (the embedded database). On PostgreSQL a DBA does it.
+  it.runIf(testDatabaseKind() === "pglite")(
+    "has trigram indexes ILIKE may use as the tenant role, and still sees only its own tenant",
+    async () => {
+      // As the tenant role: what the planner consults before it may use users_*_trgm_idx under RLS.
+      const [ilike] = await db.withTenant(tenantA, (tx) =>
+        tx.$queryRawUnsafe<Array<{ leakproof: boolean }>>(
+          "SELECT proleakproof AS leakproof FROM pg_proc WHERE oid = 'pg_catalog.texticlike(text, text)'::regprocedure",
+        ),
+      );
+      expect(ilike).toEqual({ leakproof: true });
+      const indexes = await db.withTenant(tenantA, (tx) =>
+        tx.$queryRawUnsafe<Array<{ name: string }>>(
+          "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'users' AND indexdef LIKE '%gin_trgm_ops%' ORDER BY 1",
+        ),
+      );
+      expect(indexes.map((index) => index.name)).toEqual([
+        "users_email_trgm_idx",
+        "users_first_name_trgm_idx",
+        "users_last_name_trgm_idx",
+      ]);
+      const found = await db.withTenant(tenantB, (tx) =>
+        tx.user.findMany({
+          where: { email: { contains: "@EXAMPLE", mode: "insensitive" } },
+          select: { email: true },
+        }),
+      );
+      expect(found).toEqual([{ email: "b1@example.com" }]);
+    },
+  );
+});

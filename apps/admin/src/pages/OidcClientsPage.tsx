@@ -1,7 +1,6 @@
 import { ZRegisterClientInput } from "@hisob/oidc/schema";
 import {
   Alert,
-  App,
   Button,
   Drawer,
   Form,
@@ -15,10 +14,11 @@ import {
   Tag,
   Typography,
 } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { api } from "../api";
 import { showServerError, zodRule } from "../forms";
 import { useT } from "../i18n";
+import { ListPage, useListData } from "../list-page";
 import { useCan } from "../session";
 
 type Client = {
@@ -46,46 +46,24 @@ const lines = (text: string) =>
 export const OidcClientsPage = () => {
   const t = useT();
   const can = useCan();
-  const { message } = App.useApp();
-  const [clients, setClients] = useState<Client[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const fetchClients = useCallback(() => api<Client[]>("GET", "/oidc-clients"), []);
+  const { data: clients, error, load, act } = useListData(fetchClients);
   const [editing, setEditing] = useState<Client | "new" | null>(null);
   const [secret, setSecret] = useState<{ clientId: string; clientSecret: string } | null>(null);
 
-  const load = useCallback(() => {
-    setError(null);
-    api<Client[]>("GET", "/oidc-clients").then(setClients, (caught: unknown) =>
-      setError(caught instanceof Error ? caught.message : String(caught)),
-    );
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  const act = async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-      load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
-
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("oidc.title")}
-        </Typography.Title>
-        {can("oidc_clients:create:all") && (
+    <ListPage
+      title={t("oidc.title")}
+      error={error}
+      onRetry={load}
+      action={
+        can("oidc_clients:create:all") && (
           <Button type="primary" onClick={() => setEditing("new")}>
             {t("oidc.new")}
           </Button>
-        )}
-      </Space>
-      {error && (
-        <Alert type="error" message={error} action={<Button onClick={load}>{t("common.retry")}</Button>} />
-      )}
+        )
+      }
+    >
       <Table<Client>
         rowKey="clientId"
         size="middle"
@@ -208,7 +186,7 @@ export const OidcClientsPage = () => {
           {secret?.clientSecret}
         </Typography.Paragraph>
       </Modal>
-    </Space>
+    </ListPage>
   );
 };
 

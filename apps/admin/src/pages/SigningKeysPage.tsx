@@ -1,7 +1,8 @@
-import { Alert, App, Button, Popconfirm, Space, Table, Tag, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { Button, Popconfirm, Space, Table, Tag, Typography } from "antd";
+import { useCallback } from "react";
 import { api } from "../api";
 import { useFormatDate, useT } from "../i18n";
+import { ListPage, useListData } from "../list-page";
 import { useCan } from "../session";
 
 type Key = {
@@ -18,43 +19,23 @@ export const SigningKeysPage = () => {
   const t = useT();
   const formatDate = useFormatDate();
   const can = useCan();
-  const { message } = App.useApp();
-  const [keys, setKeys] = useState<Key[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setError(null);
-    api<Key[]>("GET", "/signing-keys").then(setKeys, (caught: unknown) =>
-      setError(caught instanceof Error ? caught.message : String(caught)),
-    );
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  const act = async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-      load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
+  const fetchKeys = useCallback(() => api<Key[]>("GET", "/signing-keys"), []);
+  const { data: keys, error, load, act } = useListData(fetchKeys);
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("keys.title")}
-        </Typography.Title>
-        {can("signing_keys:rotate:all") && (
+    <ListPage
+      title={t("keys.title")}
+      error={error}
+      onRetry={load}
+      action={
+        can("signing_keys:rotate:all") && (
           <Popconfirm title={t("keys.rotateHelp")} onConfirm={() => act(() => api("POST", "/signing-keys"))}>
             <Button type="primary">{t("keys.rotate")}</Button>
           </Popconfirm>
-        )}
-      </Space>
+        )
+      }
+    >
       <Typography.Text type="secondary">{t("keys.rotateHelp")}</Typography.Text>
-      {error && <Alert type="error" message={error} />}
       <Table<Key>
         rowKey="kid"
         size="middle"
@@ -106,6 +87,6 @@ export const SigningKeysPage = () => {
           },
         ]}
       />
-    </Space>
+    </ListPage>
   );
 };

@@ -160,12 +160,14 @@ const TenantModal = (props: {
   const [banner, setBanner] = useState<string | null>(null);
   const { tenant } = props;
   const save = async () => {
-    const values = (await form.validateFields()) as {
+    // A field error is shown beside the field; nothing more to do until it is fixed.
+    const values = (await form.validateFields().catch(() => null)) as {
       name: string;
       domain?: string;
       currencies?: string[];
       admin?: { email?: string; firstName?: string; lastName?: string; password?: string };
-    };
+    } | null;
+    if (!values) return;
     const domain = values.domain?.trim() ? values.domain.trim() : undefined;
     const admin = values.admin?.email?.trim()
       ? {
@@ -246,7 +248,9 @@ const TenantModal = (props: {
                 name={["admin", "firstName"]}
                 label={t("users.firstName")}
                 style={{ flex: 1 }}
-                rules={adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.firstName)] : []}
+                rules={
+                  adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.firstName, true)] : []
+                }
               >
                 <Input />
               </Form.Item>
@@ -254,7 +258,9 @@ const TenantModal = (props: {
                 name={["admin", "lastName"]}
                 label={t("users.lastName")}
                 style={{ flex: 1 }}
-                rules={adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.lastName)] : []}
+                rules={
+                  adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.lastName, true)] : []
+                }
               >
                 <Input />
               </Form.Item>

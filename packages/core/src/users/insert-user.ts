@@ -12,7 +12,8 @@ export type CreatedUser = {
   roles: string[];
 };
 
-const unknown = (field: string, reason: string, values: string[]) =>
+/** Ids or names in a body that are not the tenant's: input, not paths (400, naming the field). */
+export const unknownValues = (field: string, reason: string, values: string[]) =>
   new AppError("VALIDATION_ERROR", {
     reason,
     message: `validation error: ${field} has unknown values: ${values.join(", ")}`,
@@ -44,14 +45,14 @@ export const insertUser = async (
         })
       : [];
   const missingNames = roleNames.filter((name) => !roles.some((role) => role.name === name));
-  if (missingNames.length > 0) throw unknown("roleNames", "user.unknown_role", missingNames);
+  if (missingNames.length > 0) throw unknownValues("roleNames", "user.unknown_role", missingNames);
   const missingIds = roleIds.filter((id) => !roles.some((role) => role.id === id));
-  if (missingIds.length > 0) throw unknown("roleIds", "user.unknown_role", missingIds);
+  if (missingIds.length > 0) throw unknownValues("roleIds", "user.unknown_role", missingIds);
   const groups = groupIds.length
     ? await tx.group.findMany({ where: { tenantId, id: { in: groupIds } }, select: { id: true } })
     : [];
   const missingGroups = groupIds.filter((id) => !groups.some((group) => group.id === id));
-  if (missingGroups.length > 0) throw unknown("groupIds", "user.unknown_group", missingGroups);
+  if (missingGroups.length > 0) throw unknownValues("groupIds", "user.unknown_group", missingGroups);
 
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   try {

@@ -24,7 +24,7 @@ import { loadEffectivePermissions } from "../permissions/effective-permissions";
 import { assertCanGrant, holds, permissionsGrantedBy } from "../permissions/grant-guard";
 import { endSessionsWhere } from "../sessions/end-sessions";
 import { assertAvatarIsOwnUpload } from "./avatar";
-import { insertUser } from "./insert-user";
+import { insertUser, unknownValues } from "./insert-user";
 import { createUsersExport } from "./users.export";
 import { usersRepository } from "./users.repository";
 import {
@@ -260,14 +260,8 @@ export const createUsersService = (deps: {
           select: { id: true },
         });
         const missing = roleIds.filter((roleId) => !roles.some((role) => role.id === roleId));
-        if (missing.length > 0) {
-          // The same answer as creating a user with an unknown role: ids in a body are input, not paths.
-          throw new AppError("VALIDATION_ERROR", {
-            reason: "user.unknown_role",
-            message: `validation error: roleIds has unknown values: ${missing.join(", ")}`,
-            params: { issues: [{ path: "roleIds", message: `unknown: ${missing.join(", ")}` }] },
-          });
-        }
+        // The same answer as creating a user with an unknown role.
+        if (missing.length > 0) throw unknownValues("roleIds", "user.unknown_role", missing);
         assertCanGrant(ctx, await permissionsGrantedBy(tx, ctx.tenantId, { roleIds }));
         await tx.userRole.createMany({
           data: roleIds.map((roleId) => ({ tenantId: ctx.tenantId, userId: id, roleId })),
@@ -296,13 +290,7 @@ export const createUsersService = (deps: {
             })
           : [];
         const missing = groupIds.filter((groupId) => !found.some((group) => group.id === groupId));
-        if (missing.length > 0) {
-          throw new AppError("VALIDATION_ERROR", {
-            reason: "user.unknown_group",
-            message: `validation error: groupIds has unknown values: ${missing.join(", ")}`,
-            params: { issues: [{ path: "groupIds", message: `unknown: ${missing.join(", ")}` }] },
-          });
-        }
+        if (missing.length > 0) throw unknownValues("groupIds", "user.unknown_group", missing);
         const current = (
           await tx.groupUser.findMany({
             where: { tenantId: ctx.tenantId, userId: id },

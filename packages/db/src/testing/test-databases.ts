@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { createDb, type Db } from "../create-db";
 import { migrate } from "../migrate";
+import { PGLITE_EXTENSIONS } from "../pglite-extensions";
 import { connectPostgres, pgliteConnection } from "../sql-connection";
 
 /**
@@ -41,7 +42,7 @@ export const prepareTemplate = async (options: {
   tmpDir: string;
 }): Promise<TestTemplate> => {
   if (!options.adminUrl) {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await migrate(pgliteConnection(pglite));
     const dump = await pglite.dumpDataDir("none");
     const dumpFile = `${options.tmpDir}/pglite-template-${process.pid}.tar`;
@@ -107,7 +108,10 @@ export const createTestDbFromTemplate = async (
 ): Promise<Db> => {
   const onQuery = options.onQuery ? { onQuery: options.onQuery } : {};
   if (template.kind === "pglite") {
-    const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(template.dumpFile)]) });
+    const pglite = new PGlite({
+      extensions: PGLITE_EXTENSIONS,
+      loadDataDir: new Blob([readFileSync(template.dumpFile)]),
+    });
     await pglite.waitReady;
     const db = await createDb({ dataDir: "", pglite, ...onQuery });
     return {
@@ -138,7 +142,7 @@ export const createScratchDatabase = async (
   template: TestTemplate,
 ): Promise<{ url?: string; pglite?: PGlite; drop(): Promise<void> }> => {
   if (template.kind === "pglite") {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await pglite.waitReady;
     return { pglite, drop: () => pglite.close() };
   }
