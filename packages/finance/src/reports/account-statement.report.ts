@@ -17,6 +17,8 @@ export type StatementRow = {
   counter_account_id: string | null;
   payment_id: string | null;
   expense_id: string | null;
+  reversal_of_id: string | null;
+  reversed_by_id: string | null;
   change: string;
   running: string;
 };
@@ -43,14 +45,14 @@ export const statementRowsNewestFirst = (
   const reach = options.offset + options.limit;
   return tx.$queryRaw<StatementRow[]>`
     WITH entries AS (
-      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, -t.amount AS change
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.reversal_of_id, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
           AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance'
         ORDER BY t.date DESC, t.id DESC
         LIMIT ${reach})
       UNION ALL
-      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id,
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.reversal_of_id,
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
@@ -67,10 +69,12 @@ export const statementRowsNewestFirst = (
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id,
            p.id::text AS payment_id, e.id::text AS expense_id,
+           r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
            r.change::text AS change, r.running::text AS running
       FROM running r
       LEFT JOIN payments p ON p.tenant_id = ${tenantId}::uuid AND p.transaction_id = r.id
       LEFT JOIN expenses e ON e.tenant_id = ${tenantId}::uuid AND e.transaction_id = r.id
+      LEFT JOIN transactions rv ON rv.tenant_id = ${tenantId}::uuid AND rv.reversal_of_id = r.id
      ORDER BY r.date DESC, r.id DESC
      LIMIT ${options.limit} OFFSET ${options.offset}`;
 };
@@ -103,14 +107,14 @@ export const statementRows = (
     : Prisma.empty;
   return tx.$queryRaw<StatementRow[]>`
     WITH entries AS (
-      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, -t.amount AS change
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.reversal_of_id, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
           AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY t.date, t.id
         LIMIT ${reach})
       UNION ALL
-      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id,
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.reversal_of_id,
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
@@ -126,10 +130,12 @@ export const statementRows = (
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id,
            p.id::text AS payment_id, e.id::text AS expense_id,
+           r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
            r.change::text AS change, r.running::text AS running
       FROM running r
       LEFT JOIN payments p ON p.tenant_id = ${tenantId}::uuid AND p.transaction_id = r.id
       LEFT JOIN expenses e ON e.tenant_id = ${tenantId}::uuid AND e.transaction_id = r.id
+      LEFT JOIN transactions rv ON rv.tenant_id = ${tenantId}::uuid AND rv.reversal_of_id = r.id
      ORDER BY r.date, r.id
      LIMIT ${options.limit} OFFSET ${options.offset}`;
 };
@@ -190,6 +196,8 @@ export const accountStatementReport =
             counterAccountId: row.counter_account_id,
             paymentId: row.payment_id,
             expenseId: row.expense_id,
+            reversalOfId: row.reversal_of_id,
+            reversedById: row.reversed_by_id,
             change: row.change,
             runningBalance: row.running,
           })),

@@ -154,6 +154,10 @@ export const ZAccountStatement = z
         counterAccountId: z.uuid().nullable(),
         paymentId: z.uuid().nullable(),
         expenseId: z.uuid().nullable(),
+        /** Transfers and exchanges: the entry this one reverses (it is a reversal). */
+        reversalOfId: z.uuid().nullable(),
+        /** Transfers and exchanges: the reversal that undid this entry, if any. */
+        reversedById: z.uuid().nullable(),
         /** Signed change to this account, its currency. */
         change: ZAmount,
         /** The balance right after this entry. */

@@ -106,6 +106,8 @@ export const en = {
     checkRate: "Check the rate",
     confirmRate: "Post at this rate",
     reverse: "Reverse",
+    reversedTag: "Reversed",
+    reversalTag: "Reversal",
     reverseTitle: "Reverse this entry?",
     reverseText: "The exact opposite is posted beside it; both stay in the books.",
     reason: "Reason",

@@ -108,6 +108,8 @@ export const ru: AppMessages = {
     checkRate: "Проверьте курс",
     confirmRate: "Провести по этому курсу",
     reverse: "Сторнировать",
+    reversedTag: "Сторнирована",
+    reversalTag: "Сторно",
     reverseTitle: "Сторнировать эту операцию?",
     reverseText: "Рядом проводится точная обратная операция; обе остаются в учёте.",
     reason: "Причина",

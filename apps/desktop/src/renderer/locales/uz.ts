@@ -106,6 +106,8 @@ export const uz: AppMessages = {
     checkRate: "Kursni tekshiring",
     confirmRate: "Shu kurs boʻyicha oʻtkazish",
     reverse: "Storno",
+    reversedTag: "Storno qilingan",
+    reversalTag: "Storno yozuvi",
     reverseTitle: "Bu amal storno qilinsinmi?",
     reverseText: "Yoniga aynan teskari amal oʻtkaziladi; ikkalasi ham hisobda qoladi.",
     reason: "Sabab",

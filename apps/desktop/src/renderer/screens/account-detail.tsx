@@ -12,6 +12,7 @@ import {
   Modal,
   Skeleton,
   Space,
+  Tag,
   Typography,
 } from "antd";
 import { useRef, useState } from "react";
@@ -213,7 +214,11 @@ export const AccountDetailScreen = () => {
                           </td>
                           <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
                           <td style={RIGHT}>
-                            {entry.type === "transfer" || entry.type === "exchange" ? (
+                            {entry.reversedById ? (
+                              <Tag data-testid={`reversed-${entry.id}`}>{t("transfers.reversedTag")}</Tag>
+                            ) : entry.reversalOfId ? (
+                              <Tag data-testid={`reversal-${entry.id}`}>{t("transfers.reversalTag")}</Tag>
+                            ) : entry.type === "transfer" || entry.type === "exchange" ? (
                               <Button
                                 size="small"
                                 onClick={() => setReversing(entry)}
