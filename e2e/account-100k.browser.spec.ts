@@ -95,9 +95,9 @@ describe.skipIf(skipReason !== undefined)("an account with 100,000 transactions"
   /** The rendered row for 0-based entry `index` (newest first), once its page has arrived. */
   const rowAt = (index: number) =>
     page.getByTestId("statement-scroller").locator(`tr[aria-rowindex="${index + 2}"]`);
-  /** The five cells of entry `index` (date, type, comment, change, balance after), once loaded. */
+  /** The cells of entry `index` (date, type, comment, change, balance after, reversal), once loaded. */
   const cellsAt = async (index: number) => {
-    await expect.poll(() => rowAt(index).locator("td").count(), { timeout: 30_000 }).toBe(5);
+    await expect.poll(() => rowAt(index).locator("td").count(), { timeout: 30_000 }).toBe(6);
     return rowAt(index).locator("td").allInnerTexts();
   };
   /** "UZS 83,123.45" → minor units as a bigint (the en-US format of the screen). */

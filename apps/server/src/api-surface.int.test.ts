@@ -182,6 +182,7 @@ describe("the REST surface", () => {
         "POST /roles/{id}/permissions": { permissions: ["users:read:all"] },
         "PUT /groups/{id}": { name: "Hijacked" },
         "POST /groups/{id}/users": { userIds: [adminB.id] },
+        "PUT /users/{id}/groups": { groupIds: [] },
         "PUT /finance/accounts/{id}": { name: "Hijacked" },
         "PUT /finance/accounts/{id}/opening-balance": { amount: "1", date: "2026-11-22" },
         "PUT /finance/payments/{id}": { amount: "1" },

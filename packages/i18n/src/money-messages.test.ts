@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Locale } from "@hisob/kernel";
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "./format";
-import { RESOURCES, t } from "./i18n";
+import { RESOURCES, type TranslationParams, t } from "./i18n";
 import { SUPPORTED_LOCALES } from "./locales";
 import type { MessageKey } from "./messages";
 
@@ -17,7 +17,12 @@ import type { MessageKey } from "./messages";
 const MINOR_UNIT_WORDING = [/minor units?/i, /минимальн\S* единиц/i, /eng kichik birlik/i];
 
 // Input-format descriptions, not amounts: the wire form of an amount *is* minor units, and saying so is the point.
-const FORMAT_DESCRIPTIONS = new Set<string>(["issues.minor_amount", "issues.no_minor_units"]);
+const FORMAT_DESCRIPTIONS = new Set<string>([
+  "issues.minor_amount",
+  "issues.no_minor_units",
+  // "a rate in minor units is easily entered the wrong way round": the old rate form, not an amount.
+  "errors.finance.exchange_rate_unconfirmed",
+]);
 
 const leaves = (node: unknown, prefix = ""): Array<[string, string]> =>
   typeof node === "string"
@@ -26,11 +31,22 @@ const leaves = (node: unknown, prefix = ""): Array<[string, string]> =>
         leaves(value, prefix ? `${prefix}.${key}` : key),
       );
 
-/** Messages that name an amount, and the placeholder that carries it. */
-const AMOUNT_MESSAGES: Array<[MessageKey, string]> = [
+/** The exchange guard's other values: the rate read both ways, what lands, the margin, the last rate. */
+const RATE_PARAMS: TranslationParams = {
+  reading: { base: "USD", quote: "UZS", rate: "12650" },
+  swapped: { base: "UZS", quote: "USD", rate: "12650" },
+  last: { base: "USD", quote: "UZS", rate: "12700" },
+  received: { minor: "39", currency: "UZS", minorUnits: 2 },
+  margin: 10,
+};
+
+/** Messages that name an amount, the placeholder that carries it, and any other values they need. */
+const AMOUNT_MESSAGES: Array<[MessageKey, string, TranslationParams?]> = [
   ["errors.finance.insufficient_balance", "available"],
   ["errors.finance.debt_amount_below_settled", "settled"],
   ["errors.finance.debt_over_settlement", "outstanding"],
+  ["errors.finance.exchange_rate_unconfirmed", "amount", RATE_PARAMS],
+  ["errors.finance.exchange_rate_implausible", "amount", RATE_PARAMS],
 ];
 
 describe("amounts in messages", () => {
@@ -50,10 +66,11 @@ describe("amounts in messages", () => {
       ["ru", "5\u00a0000,00\u00a0$"],
       ["uz", "5\u00a0000,00\u00a0US$"],
     ];
-    for (const [key, placeholder] of AMOUNT_MESSAGES) {
+    for (const [key, placeholder, others] of AMOUNT_MESSAGES) {
       for (const [locale, expected] of cases) {
         expect(formatMoney(500000n, "USD", 2, locale)).toBe(expected);
         const text = t(locale, key, {
+          ...others,
           account: "Cash",
           [placeholder]: { minor: "500000", currency: "USD", minorUnits: 2 },
         });

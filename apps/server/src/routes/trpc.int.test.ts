@@ -520,6 +520,60 @@ describe("every procedure checks the caller", () => {
     ["inventory.get", (api) => api.inventory.get.query({ id: ID })],
     ["inventory.update", (api) => api.inventory.update.mutate({ id: ID, data: { name: "N" } })],
     ["inventory.delete", (api) => api.inventory.delete.mutate({ id: ID })],
+    ["transfers.update", (api) => api.transfers.update.mutate({ id: ID, data: { comment: "N" } })],
+    ["transfers.reverse", (api) => api.transfers.reverse.mutate({ id: ID, data: { reason: "N" } })],
+    ["exchanges.update", (api) => api.exchanges.update.mutate({ id: ID, data: { comment: "N" } })],
+    ["exchanges.reverse", (api) => api.exchanges.reverse.mutate({ id: ID, data: { reason: "N" } })],
+    // The modules' records: the same five procedures each, over the record building block.
+    ...(
+      [
+        ["crm.clients", { name: "N" }],
+        ["crm.chats", { clientId: ID, channel: "phone" }],
+        ["warehouse.products", { sku: "N-1", name: "N", currency: "UZS" }],
+        ["warehouse.locations", { code: "N", name: "N" }],
+        [
+          "warehouse.orders",
+          {
+            kind: "sales",
+            locationId: ID,
+            currency: "UZS",
+            date: DATE,
+            lines: [{ productId: ID, quantity: "1" }],
+          },
+        ],
+        ["projects.projects", { name: "N", currency: "UZS" }],
+        ["hrm.employees", { firstName: "N", lastName: "N", hireDate: DATE }],
+      ] as const
+    ).flatMap(([path, create]): Array<[string, (api: Api) => Promise<unknown>]> => {
+      const [module, record] = path.split(".") as [string, string];
+      // biome-ignore lint/suspicious/noExplicitAny: one loop over seven differently typed routers
+      const procedures = (api: Api) => (api as any)[module][record];
+      return [
+        [`${path}.list`, (api) => procedures(api).list.query({})],
+        [`${path}.get`, (api) => procedures(api).get.query({ id: ID })],
+        [`${path}.create`, (api) => procedures(api).create.mutate(create)],
+        [`${path}.update`, (api) => procedures(api).update.mutate({ id: ID, data: {} })],
+        [`${path}.delete`, (api) => procedures(api).delete.mutate({ id: ID })],
+      ];
+    }),
+    ["crm.chats.messages", (api) => api.crm.chats.messages.query({ id: ID })],
+    ["crm.chats.postMessage", (api) => api.crm.chats.postMessage.mutate({ id: ID, message: { body: "N" } })],
+    ["warehouse.stock.list", (api) => api.warehouse.stock.list.query({})],
+    [
+      "warehouse.stock.adjust",
+      (api) => api.warehouse.stock.adjust.mutate({ productId: ID, locationId: ID, change: "1", reason: "N" }),
+    ],
+    ["warehouse.orders.confirm", (api) => api.warehouse.orders.confirm.mutate({ id: ID })],
+    ["warehouse.orders.cancel", (api) => api.warehouse.orders.cancel.mutate({ id: ID })],
+    ["warehouse.orders.fulfil", (api) => api.warehouse.orders.fulfil.mutate({ id: ID })],
+    ["projects.stages.list", (api) => api.projects.stages.list.query({ id: ID })],
+    ["projects.stages.add", (api) => api.projects.stages.add.mutate({ id: ID, stage: { name: "N" } })],
+    [
+      "projects.stages.reorder",
+      (api) => api.projects.stages.reorder.mutate({ id: ID, order: { stageIds: [ID] } }),
+    ],
+    ["projects.stages.update", (api) => api.projects.stages.update.mutate({ id: ID, data: { done: true } })],
+    ["projects.stages.delete", (api) => api.projects.stages.delete.mutate({ id: ID })],
   ];
 
   it("the sweep covers every procedure that needs a permission", () => {

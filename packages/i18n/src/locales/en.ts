@@ -307,6 +307,7 @@ export const en = {
     bytes_max: "must have at most {{count}} bytes",
     bytes_at_most: "must be at most {{count}} bytes",
     conditions_max: "must have at most {{count}} conditions",
+    filters_json: "must be a JSON array of at most {{count}} conditions like {{example}}",
     fields_max: "must name at most {{count}} fields",
     in_values: "must be a list of 1 to {{max}} values",
     not_before: "must not be before {{limit}}",

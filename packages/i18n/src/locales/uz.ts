@@ -312,6 +312,7 @@ export const uz: Messages = {
     bytes_max: "hajmi ko‘pi bilan {{count}} bayt bo‘lishi kerak",
     bytes_at_most: "hajmi ko‘pi bilan {{count}} bayt bo‘lishi kerak",
     conditions_max: "ko‘pi bilan {{count}} ta shart bo‘lishi mumkin",
+    filters_json: "ko‘pi bilan {{count}} ta shartdan iborat JSON massiv bo‘lishi kerak, masalan {{example}}",
     fields_max: "ko‘pi bilan {{count}} ta maydon ko‘rsatilishi mumkin",
     in_values: "1 dan {{max}} tagacha qiymatlar ro‘yxati bo‘lishi kerak",
     not_before: "{{limit}} dan oldin bo‘lmasligi kerak",
