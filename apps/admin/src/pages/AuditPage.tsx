@@ -20,11 +20,27 @@ type Entry = {
   after: Record<string, unknown> | null;
 };
 
-const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * A recorded value as a person reads it: times in the user's format, a list as its names (a role is
+ * `{ id, name }`), nothing as a dash; anything else as it was recorded.
+ */
+const showValue = (value: unknown, formatDate: (iso: string) => string): string => {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "string") return ISO_TIME.test(value) ? formatDate(value) : value;
+  if (Array.isArray(value))
+    return value.length === 0 ? "—" : value.map((item) => showValue(item, formatDate)).join(", ");
+  if (typeof value === "object" && typeof (value as { name?: unknown }).name === "string")
+    return (value as { name: string }).name;
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+};
 
 /** Before → after of each changed field, one line per field. */
 const Changes = ({ entry }: { entry: Entry }) => {
   const language = useContext(LanguageContext);
+  const formatDate = useFormatDate();
+  const show = (value: unknown) => showValue(value, formatDate);
   const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   if (keys.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
