@@ -35,14 +35,26 @@ const RAW_KEY =
 const navLink = (page: Page, name: string) =>
   page.getByRole("navigation").getByRole("link", { name, exact: true });
 
-/** What the shared forms say, in each language, for a missing value and a malformed email (the server's wording). */
+/** What the shared forms say in each language (the server's wording): missing, malformed email, empty, a domain. */
 const FORM_MESSAGES = {
-  en: { required: "Is required", email: "Must be a valid email address" },
+  en: {
+    required: "Is required",
+    email: "Must be a valid email address",
+    empty: "Must not be empty",
+    domain: "Must be a domain name like acme.uz",
+  },
   ru: {
     required: "Обязательно для заполнения",
     email: "Должно быть действительным адресом электронной почты",
+    empty: "Не должно быть пустым",
+    domain: "Должно быть доменным именем, например acme.uz",
   },
-  uz: { required: "To‘ldirilishi shart", email: "To‘g‘ri elektron pochta manzili bo‘lishi kerak" },
+  uz: {
+    required: "To‘ldirilishi shart",
+    email: "To‘g‘ri elektron pochta manzili bo‘lishi kerak",
+    empty: "Bo‘sh bo‘lmasligi kerak",
+    domain: "Domen nomi bo‘lishi kerak, masalan acme.uz",
+  },
 } as const;
 
 const skipReason = browserSkipReason();
@@ -306,6 +318,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
         label: "English",
         users: "Users",
         newUser: "New user",
+        newTenant: "New organization",
         create: "Create",
         cancel: "Cancel",
       },
@@ -314,6 +327,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
         label: "Русский",
         users: "Пользователи",
         newUser: "Новый пользователь",
+        newTenant: "Новая организация",
         create: "Создать",
         cancel: "Отмена",
       },
@@ -322,6 +336,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
         label: "Oʻzbekcha",
         users: "Foydalanuvchilar",
         newUser: "Yangi foydalanuvchi",
+        newTenant: "Yangi tashkilot",
         create: "Yaratish",
         cancel: "Bekor qilish",
       },
@@ -358,6 +373,19 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       await shoot(admin, `users-form-errors-${language.code}`);
       await drawer.getByRole("button", { name: language.cancel }).click();
       await drawer.waitFor({ state: "hidden" });
+      // A schema's own message (the domain's) is translated the server's way too.
+      await admin.goto(`${base()}/admin/tenants`);
+      await admin.locator(".ant-table-row").first().waitFor();
+      await admin.getByRole("button", { name: language.newTenant }).click();
+      const dialog = admin.locator(".ant-modal");
+      await dialog.locator("#name").fill("");
+      await dialog.locator("#domain").fill("not a domain");
+      await dialog.getByRole("button", { name: language.create }).click();
+      await dialog.getByText(messages.domain, { exact: true }).waitFor();
+      await dialog.getByText(messages.empty, { exact: true }).waitFor();
+      await shoot(admin, `tenants-form-errors-${language.code}`);
+      await dialog.getByRole("button", { name: language.cancel }).click();
+      await dialog.waitFor({ state: "hidden" });
       // Saved as the user's uiLanguage: the server answers in it too.
       const account = await admin.request.get(`${base()}/account`);
       expect((await account.json()).uiLanguage).toBe(language.code);

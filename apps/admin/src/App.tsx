@@ -107,7 +107,7 @@ const Screens = () => {
   return (
     <MeContext.Provider value={me}>
       <AppFrame
-        appName={title}
+        appName={t("app.short")}
         organization={me.tenant.name}
         user={{ name, email: me.email }}
         nav={visible.map((item) => ({ key: item.path, label: t(item.label), href: `${BASE}${item.path}` }))}

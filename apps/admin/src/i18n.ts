@@ -5,6 +5,7 @@ import { formatDateTime } from "./dates";
 /** The admin screens' texts. ru and uz must have exactly en's keys (the type says so). */
 const en = {
   "app.title": "Hisob admin",
+  "app.short": "Hisob admin",
   "nav.users": "Users",
   "nav.roles": "Roles",
   "nav.groups": "Groups",
@@ -155,6 +156,7 @@ type Messages = Record<MessageKey, string>;
 
 const ru: Messages = {
   "app.title": "Hisob: администрирование",
+  "app.short": "Hisob · админ",
   "nav.users": "Пользователи",
   "nav.roles": "Роли",
   "nav.groups": "Группы",
@@ -304,6 +306,7 @@ const ru: Messages = {
 
 const uz: Messages = {
   "app.title": "Hisob: boshqaruv",
+  "app.short": "Hisob · admin",
   "nav.users": "Foydalanuvchilar",
   "nav.roles": "Rollar",
   "nav.groups": "Guruhlar",

@@ -115,6 +115,7 @@ export const EditorModal = (props: EditorProps) => {
       onCancel={props.onClose}
       onOk={props.onSave}
       okText={props.isNew ? t("common.create") : t("common.save")}
+      cancelText={t("common.cancel")}
       confirmLoading={props.saving}
     >
       <EditorForm {...props} />

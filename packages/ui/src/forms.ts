@@ -1,10 +1,10 @@
-import { issueMessage } from "@hisob/i18n";
-import { type Locale, toFieldIssues } from "@hisob/kernel/schema";
+import type { Locale } from "@hisob/kernel/schema";
 import type { FormInstance } from "antd";
 import { useState } from "react";
 import type { ZodType } from "zod";
 import { useLocale } from "./i18n";
 import { RestError } from "./rest";
+import { fieldName, schemaMessage, sentence } from "./schema-message";
 
 /*
  * Forms over the server's own zod schemas (imported from the packages' browser-safe `./schema`
@@ -14,20 +14,6 @@ import { RestError } from "./rest";
  *
  * Its own entry (`@hisob/ui/forms`), not the package index: the message catalogue comes with it.
  */
-
-const sentence = (text: string) => text.charAt(0).toLocaleUpperCase() + text.slice(1);
-
-/**
- * The first problem `schema` finds in `value`, as the server words it ("must not be empty"), in
- * `locale` and as a sentence; null when the value passes.
- */
-export const schemaMessage = (schema: ZodType, value: unknown, locale: Locale): string | null => {
-  // reportInput: a missing value reads "is required", as the server says it.
-  const result = schema.safeParse(value, { reportInput: true });
-  if (result.success) return null;
-  const [issue] = toFieldIssues(result.error.issues);
-  return sentence(issueMessage(locale, issue?.message ?? "is invalid"));
-};
 
 export type SchemaRuleOptions<V> = {
   /** An empty value ("" or nothing) passes: the field may be left out. */
@@ -54,13 +40,6 @@ export const useSchemaRule = () => {
   const locale = useLocale();
   return <V = unknown>(schema: ZodType, options?: SchemaRuleOptions<V>) =>
     schemaRule(schema, locale, options);
-};
-
-/** An issue's path as a form field's name: `admin.email` → ["admin", "email"], `roleIds.2` → ["roleIds"]. */
-const fieldName = (path: string): string[] => {
-  const parts = path.split(".").filter(Boolean);
-  const index = parts.findIndex((part) => /^\d+$/.test(part));
-  return index === -1 ? parts : parts.slice(0, index);
 };
 
 /**
