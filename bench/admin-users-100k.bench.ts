@@ -152,22 +152,24 @@ export const adminUsers100kBench: Bench = {
       const round = (value: number) => Math.round(value);
       return {
         name: `admin-users-100k (Chromium, embedded database, ${count.toLocaleString("en")} users)`,
+        // Each screen figure beside its baseline: the same API requests, made directly in the same run
+        // (the screen cannot be faster than its requests; ours ÷ baseline in ops/s is API ms ÷ screen ms).
         rows: [
-          { label: "navigate to /admin/users → first page rendered", opsPerSecond: 1000 / nav, ratio: 1 },
           {
             label: "its API requests (GET /account, GET /users first page), same cookie",
             opsPerSecond: 1000 / navApi,
-            ratio: navApi / nav,
-          },
-          {
-            label: `search as you type "${SEARCH}": last key → matches shown (250 ms debounce included)`,
-            opsPerSecond: 1000 / typed,
             ratio: 1,
           },
           {
-            label: `GET /users?email=${SEARCH}, same cookie`,
-            opsPerSecond: 1000 / typedApi,
-            ratio: typedApi / typed,
+            label: "navigate to /admin/users → first page rendered",
+            opsPerSecond: 1000 / nav,
+            ratio: nav / navApi,
+          },
+          { label: `GET /users?email=${SEARCH}, same cookie`, opsPerSecond: 1000 / typedApi, ratio: 1 },
+          {
+            label: `search as you type "${SEARCH}": last key → matches shown (250 ms debounce included)`,
+            opsPerSecond: 1000 / typed,
+            ratio: typed / typedApi,
           },
         ],
         tables: [
