@@ -8,7 +8,11 @@ import {
 } from "../counterparties/counterparties.record";
 import { toIsoDate } from "../dates";
 import { type DebtExportRow as DebtRow, debtsRepository, debtsWhere } from "../debts/debts.repository";
-import { inventoryWhere } from "../inventory/inventory.service";
+import {
+  type InventoryItemRow as ItemRow,
+  inventoryRepository,
+  inventoryWhere,
+} from "../inventory/inventory.repository";
 import {
   ZExportCounterpartiesQuery,
   ZExportDebtsQuery,
@@ -28,20 +32,6 @@ import {
 /* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
 
 export { ZExportCounterpartiesQuery, ZExportDebtsQuery, ZExportInventoryQuery };
-
-const itemSelect = {
-  id: true,
-  name: true,
-  sku: true,
-  unit: true,
-  quantity: true,
-  unitPrice: true,
-  currencyCode: true,
-  description: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.InventoryItemSelect;
-type ItemRow = Prisma.InventoryItemGetPayload<{ select: typeof itemSelect }>;
 
 /**
  * Debts after `last` in the list's order, where debts without a due date come last either way:
@@ -187,12 +177,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         rows: listRows<ItemRow, typeof where>(db, ctx.tenantId, {
           where,
           after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) =>
-            tx.inventoryItem.findMany({
-              ...args,
-              select: itemSelect,
-              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-            }),
+          find: (tx, args) => inventoryRepository.exportBatch(tx, args, query),
           limit: query.limit,
           offset: query.offset,
         }),
