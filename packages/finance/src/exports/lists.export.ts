@@ -1,6 +1,7 @@
 import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
 import { type AccountRow, accountsRepository, accountsWhere } from "../accounts/accounts.repository";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
@@ -41,7 +42,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
   const documents = async (
     kind: PaymentOrExpenseKind,
     ctx: TenantContext,
-    raw: unknown,
+    raw: z.input<typeof ZExportDocumentsQuery>,
   ): Promise<PreparedExport> => {
     const scope = requireScope(ctx, kind.resource, "read");
     const query = parseInput(ZExportDocumentsQuery, raw);
@@ -86,9 +87,13 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
   };
 
   return {
-    documents: (ctx: TenantContext, raw: unknown, kind: PaymentOrExpenseKind) => documents(kind, ctx, raw),
+    documents: (ctx: TenantContext, raw: z.input<typeof ZExportDocumentsQuery>, kind: PaymentOrExpenseKind) =>
+      documents(kind, ctx, raw),
 
-    accounts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    accounts: async (
+      ctx: TenantContext,
+      raw: z.input<typeof ZExportAccountsQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountsQuery, raw);
       const formats = await loadCurrencyFormats(db);
@@ -126,7 +131,11 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
     },
 
     /** One account's ledger entries, with what each did to its balance. */
-    transactions: async (ctx: TenantContext, accountId: string, raw: unknown): Promise<PreparedExport> => {
+    transactions: async (
+      ctx: TenantContext,
+      accountId: string,
+      raw: z.input<typeof ZExportAccountTransactionsQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountTransactionsQuery, raw);
       const account = await db.withTenant(ctx.tenantId, (tx) =>

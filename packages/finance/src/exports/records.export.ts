@@ -1,6 +1,7 @@
 import { afterInOrder, type ExportColumn, listRows } from "@hisob/core";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
 import {
   type CounterpartyRow,
   counterpartiesWhere,
@@ -55,7 +56,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
   const today = () => toIsoDate(clock.now());
 
   return {
-    debts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    debts: async (ctx: TenantContext, raw: z.input<typeof ZExportDebtsQuery>): Promise<PreparedExport> => {
       requirePermission(ctx, "debts:read:all");
       const query = parseInput(ZExportDebtsQuery, raw);
       const where = debtsWhere(ctx.tenantId, query);
@@ -102,7 +103,10 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
       });
     },
 
-    counterparties: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    counterparties: async (
+      ctx: TenantContext,
+      raw: z.input<typeof ZExportCounterpartiesQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "counterparties:read:all");
       const query = parseInput(ZExportCounterpartiesQuery, raw);
       const where = counterpartiesWhere(ctx.tenantId, query);
@@ -140,7 +144,10 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
       });
     },
 
-    inventory: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    inventory: async (
+      ctx: TenantContext,
+      raw: z.input<typeof ZExportInventoryQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "inventory:read:all");
       const query = parseInput(ZExportInventoryQuery, raw);
       const where = inventoryWhere(ctx.tenantId, query);

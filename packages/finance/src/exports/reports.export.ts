@@ -8,6 +8,7 @@ import {
 } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, type Locale, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import { type StatementRow, statementRows } from "../reports/account-statement.report";
 import {
@@ -321,7 +322,10 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
   return {
     // The two aggregate reports check permission and input here and run while the file streams,
     // so a download link (tRPC exports.*) costs no report and a download costs one.
-    incomeStatement: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    incomeStatement: async (
+      ctx: TenantContext,
+      raw: z.input<typeof ZIncomeStatementQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "reports:read:all");
       const query = parseInput(ZIncomeStatementQuery, raw);
       const formats = await loadCurrencyFormats(db);
@@ -332,7 +336,7 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
       });
     },
 
-    cashflow: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    cashflow: async (ctx: TenantContext, raw: z.input<typeof ZCashflowQuery>): Promise<PreparedExport> => {
       requirePermission(ctx, "reports:read:all");
       const query = parseInput(ZCashflowQuery, raw);
       const formats = await loadCurrencyFormats(db);
@@ -360,7 +364,7 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
     accountStatement: async (
       ctx: TenantContext,
       accountId: string,
-      raw: unknown,
+      raw: z.input<typeof ZAccountStatementExportQuery>,
     ): Promise<PreparedExport> => {
       // Permission first, like every service (a caller without it hears 403 whatever it sent); the
       // JSON statement's first row then checks the account and gives the balances.
