@@ -2,18 +2,17 @@ import { audit, type Db, diffFields, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
-  type Page,
   parseInput,
   requirePermission,
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
 import { fieldError, notFound } from "../finance-errors";
+import { repositoryReads } from "../repository-reads";
 import { categoriesRepository } from "./categories.repository";
 import {
   type TCategoryDto,
   type TCreateCategoryInput,
-  type TListCategoriesQuery,
   type TUpdateCategoryInput,
   ZCreateCategoryInput,
   ZListCategoriesQuery,
@@ -74,26 +73,13 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
   };
 
   return {
-    list: async (ctx: TenantContext, rawQuery: TListCategoriesQuery): Promise<Page<TCategoryDto>> => {
-      requirePermission(ctx, "categories:read:all");
-      const query = parseInput(ZListCategoriesQuery, rawQuery);
-      const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query));
-      return { ...page, limit: query.limit, offset: query.offset };
-    },
-
-    /** Batch read for per-request loaders (GraphQL): the ones that exist in the caller's tenant, any order. */
-    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<TCategoryDto[]> => {
-      requirePermission(ctx, "categories:read:all");
-      if (ids.length === 0) return [];
-      return db.withTenant(ctx.tenantId, (tx) => repository.findByIds(tx, ctx.tenantId, ids));
-    },
-
-    get: async (ctx: TenantContext, id: string): Promise<TCategoryDto> => {
-      requirePermission(ctx, "categories:read:all");
-      const dto = await db.withTenant(ctx.tenantId, (tx) => repository.findById(tx, ctx.tenantId, id));
-      if (!dto) throw categoryNotFound();
-      return dto;
-    },
+    ...repositoryReads({
+      db,
+      permission: "categories:read:all",
+      listQuery: ZListCategoriesQuery,
+      repository,
+      notFound: categoryNotFound,
+    }),
 
     /** A new category has no subcategories, so it cannot close a cycle; the parent must exist. */
     create: async (ctx: TenantContext, raw: TCreateCategoryInput): Promise<TCategoryDto> => {

@@ -3,7 +3,6 @@ import {
   AppError,
   type Clock,
   newId,
-  type Page,
   parseInput,
   requirePermission,
   systemClock,
@@ -11,11 +10,11 @@ import {
 } from "@hisob/kernel";
 import { toIsoDate } from "../dates";
 import { fieldError } from "../finance-errors";
+import { repositoryReads } from "../repository-reads";
 import { inventoryRepository as repository } from "./inventory.repository";
 import {
   type TCreateInventoryItemInput,
   type TInventoryItemDto,
-  type TListInventoryQuery,
   type TUpdateInventoryItemInput,
   ZCreateInventoryItemInput,
   ZListInventoryQuery,
@@ -63,26 +62,13 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
   const { move, ...movements } = createInventoryMovementsService({ ...deps, clock });
 
   return {
-    list: async (ctx: TenantContext, rawQuery: TListInventoryQuery): Promise<Page<TInventoryItemDto>> => {
-      requirePermission(ctx, "inventory:read:all");
-      const query = parseInput(ZListInventoryQuery, rawQuery);
-      const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query));
-      return { ...page, limit: query.limit, offset: query.offset };
-    },
-
-    /** Batch read for per-request loaders (GraphQL): the ones that exist in the caller's tenant, any order. */
-    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<TInventoryItemDto[]> => {
-      requirePermission(ctx, "inventory:read:all");
-      if (ids.length === 0) return [];
-      return db.withTenant(ctx.tenantId, (tx) => repository.findByIds(tx, ctx.tenantId, ids));
-    },
-
-    get: async (ctx: TenantContext, id: string): Promise<TInventoryItemDto> => {
-      requirePermission(ctx, "inventory:read:all");
-      const item = await db.withTenant(ctx.tenantId, (tx) => repository.findById(tx, ctx.tenantId, id));
-      if (!item) throw itemNotFound();
-      return item;
-    },
+    ...repositoryReads({
+      db,
+      permission: "inventory:read:all",
+      listQuery: ZListInventoryQuery,
+      repository,
+      notFound: itemNotFound,
+    }),
 
     /** An opening quantity above zero is the item's first movement (an adjustment dated today). */
     create: async (ctx: TenantContext, raw: TCreateInventoryItemInput): Promise<TInventoryItemDto> => {
