@@ -1,4 +1,4 @@
-import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
+import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
@@ -20,6 +20,7 @@ import {
 import {
   exportFileName,
   header,
+  listSheet,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
@@ -72,17 +73,13 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       { header: header(ctx.locale, "comment"), kind: "text", width: 40, value: (row) => row.comment },
       { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
     ];
-    return prepared({
-      fileName: exportFileName(kind.resource, today()),
-      sheet: sheetName(ctx.locale, kind.resource),
+    return listSheet(db, ctx, today(), {
+      list: kind.resource,
       columns,
-      rows: listRows<DocumentExportRow, typeof where>(db, ctx.tenantId, {
-        where,
-        after: (last) => afterInOrder(query.sortBy, last, query.order),
-        find: (tx, args) => repository.exportBatch(tx, args, query),
-        limit: query.limit,
-        offset: query.offset,
-      }),
+      where,
+      after: (last) => afterInOrder(query.sortBy, last, query.order),
+      find: (tx, args) => repository.exportBatch(tx, args, query),
+      query,
     });
   };
 
@@ -116,17 +113,13 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
         },
         { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
       ];
-      return prepared({
-        fileName: exportFileName("accounts", today()),
-        sheet: sheetName(ctx.locale, "accounts"),
+      return listSheet(db, ctx, today(), {
+        list: "accounts",
         columns,
-        rows: listRows<AccountRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) => accountsRepository.exportBatch(tx, args, query),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => afterInOrder(query.sortBy, last, query.order),
+        find: (tx, args) => accountsRepository.exportBatch(tx, args, query),
+        query,
       });
     },
 

@@ -1,4 +1,4 @@
-import { afterInOrder, type ExportColumn, listRows } from "@hisob/core";
+import { afterInOrder, type ExportColumn } from "@hisob/core";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
@@ -20,14 +20,12 @@ import {
   ZExportInventoryQuery,
 } from "./export-queries.schema";
 import {
-  exportFileName,
   header,
   labelOf,
+  listSheet,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
-  prepared,
-  sheetName,
 } from "./sheet-helpers";
 
 /* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
@@ -89,17 +87,13 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         },
         { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
       ];
-      return prepared({
-        fileName: exportFileName("debts", today()),
-        sheet: sheetName(ctx.locale, "debts"),
+      return listSheet(db, ctx, today(), {
+        list: "debts",
         columns,
-        rows: listRows<DebtRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => debtsAfter(last, query.sortBy, query.order),
-          find: (tx, args) => debtsRepository.exportBatch(tx, args, query),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => debtsAfter(last, query.sortBy, query.order),
+        find: (tx, args) => debtsRepository.exportBatch(tx, args, query),
+        query,
       });
     },
 
@@ -125,22 +119,18 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         { header: header(ctx.locale, "notes"), kind: "text", width: 40, value: (row) => row.notes },
         { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
       ];
-      return prepared({
-        fileName: exportFileName("counterparties", today()),
-        sheet: sheetName(ctx.locale, "counterparties"),
+      return listSheet(db, ctx, today(), {
+        list: "counterparties",
         columns,
-        rows: listRows<CounterpartyRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) =>
-            tx.counterparty.findMany({
-              ...args,
-              select: counterpartySelect,
-              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-            }),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => afterInOrder(query.sortBy, last, query.order),
+        find: (tx, args) =>
+          tx.counterparty.findMany({
+            ...args,
+            select: counterpartySelect,
+            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+          }),
+        query,
       });
     },
 
@@ -177,17 +167,13 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         },
         { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
       ];
-      return prepared({
-        fileName: exportFileName("inventory", today()),
-        sheet: sheetName(ctx.locale, "inventory"),
+      return listSheet(db, ctx, today(), {
+        list: "inventory",
         columns,
-        rows: listRows<ItemRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) => inventoryRepository.exportBatch(tx, args, query),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => afterInOrder(query.sortBy, last, query.order),
+        find: (tx, args) => inventoryRepository.exportBatch(tx, args, query),
+        query,
       });
     },
   };
