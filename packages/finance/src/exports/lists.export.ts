@@ -18,6 +18,9 @@ import {
   ZExportDocumentsQuery,
 } from "./export-queries.schema";
 import {
+  createdAtColumn,
+  currencyColumn,
+  descriptionColumn,
   exportFileName,
   header,
   listSheet,
@@ -71,7 +74,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       },
       { header: header(ctx.locale, "category"), kind: "text", value: (row) => row.category?.name ?? null },
       { header: header(ctx.locale, "comment"), kind: "text", width: 40, value: (row) => row.comment },
-      { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+      createdAtColumn(ctx.locale),
     ];
     return listSheet(db, ctx, today(), {
       list: kind.resource,
@@ -98,20 +101,15 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       const columns: ExportColumn<AccountRow>[] = [
         { header: header(ctx.locale, "name"), kind: "text", value: (row) => row.name },
         { header: header(ctx.locale, "number"), kind: "text", value: (row) => row.number },
-        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
+        currencyColumn(ctx.locale),
         {
           header: header(ctx.locale, "balance"),
           kind: "money",
           value: (row) => moneyCell(formats, row.balance, row.currencyCode),
         },
         { header: header(ctx.locale, "allowOverdraft"), kind: "boolean", value: (row) => row.allowOverdraft },
-        {
-          header: header(ctx.locale, "description"),
-          kind: "text",
-          width: 40,
-          value: (row) => row.description,
-        },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        descriptionColumn(ctx.locale),
+        createdAtColumn(ctx.locale),
       ];
       return listSheet(db, ctx, today(), {
         list: "accounts",

@@ -20,6 +20,9 @@ import {
   ZExportInventoryQuery,
 } from "./export-queries.schema";
 import {
+  createdAtColumn,
+  currencyColumn,
+  descriptionColumn,
   header,
   labelOf,
   listSheet,
@@ -71,7 +74,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         { header: header(ctx.locale, "counterparty"), kind: "text", value: (row) => row.counterparty.name },
         { header: header(ctx.locale, "amount"), kind: "money", value: money((row) => row.amount) },
         { header: header(ctx.locale, "outstanding"), kind: "money", value: money((row) => row.outstanding) },
-        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
+        currencyColumn(ctx.locale),
         { header: header(ctx.locale, "dueDate"), kind: "date", value: (row) => row.dueDate },
         {
           header: header(ctx.locale, "status"),
@@ -79,13 +82,8 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
           width: 18,
           value: (row) => labelOf(ctx.locale, "debtStatuses", row.status),
         },
-        {
-          header: header(ctx.locale, "description"),
-          kind: "text",
-          width: 40,
-          value: (row) => row.description,
-        },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        descriptionColumn(ctx.locale),
+        createdAtColumn(ctx.locale),
       ];
       return listSheet(db, ctx, today(), {
         list: "debts",
@@ -117,7 +115,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         { header: header(ctx.locale, "email"), kind: "text", width: 28, value: (row) => row.email },
         { header: header(ctx.locale, "address"), kind: "text", width: 40, value: (row) => row.address },
         { header: header(ctx.locale, "notes"), kind: "text", width: 40, value: (row) => row.notes },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        createdAtColumn(ctx.locale),
       ];
       return listSheet(db, ctx, today(), {
         list: "counterparties",
@@ -158,14 +156,9 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
           kind: "money",
           value: (row) => moneyCell(formats, row.unitPrice, row.currencyCode),
         },
-        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
-        {
-          header: header(ctx.locale, "description"),
-          kind: "text",
-          width: 40,
-          value: (row) => row.description,
-        },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        currencyColumn(ctx.locale),
+        descriptionColumn(ctx.locale),
+        createdAtColumn(ctx.locale),
       ];
       return listSheet(db, ctx, today(), {
         list: "inventory",

@@ -88,3 +88,24 @@ export const listSheet = <Row, Where extends object>(
       offset: options.query.offset,
     }),
   });
+
+/** The columns several lists show alike: a record's currency, description and creation time. */
+export const currencyColumn = <Row extends { currencyCode: string }>(locale: Locale): ExportColumn<Row> => ({
+  header: header(locale, "currency"),
+  kind: "text",
+  width: 10,
+  value: (row) => row.currencyCode,
+});
+export const descriptionColumn = <Row extends { description: string }>(
+  locale: Locale,
+): ExportColumn<Row> => ({
+  header: header(locale, "description"),
+  kind: "text",
+  width: 40,
+  value: (row) => row.description,
+});
+export const createdAtColumn = <Row extends { createdAt: Date }>(locale: Locale): ExportColumn<Row> => ({
+  header: header(locale, "createdAt"),
+  kind: "datetime",
+  value: (row) => row.createdAt,
+});
