@@ -9,6 +9,7 @@ import {
 import type { Db } from "@hisob/db";
 import { type Clock, type Locale, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
+import { accountsRepository } from "../accounts/accounts.repository";
 import { dateOf, toIsoDate } from "../dates";
 import { type StatementRow, statementRows } from "../reports/account-statement.report";
 import {
@@ -346,15 +347,9 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
           const report = await reports.cashflow(ctx, query);
           // Movements may name an account outside `accountId`: every account's name and currency.
           const names = await db.withTenant(ctx.tenantId, (tx) =>
-            tx.moneyAccount.findMany({
-              where: { tenantId: ctx.tenantId },
-              select: { id: true, name: true, currencyCode: true },
-            }),
+            accountsRepository.namesById(tx, ctx.tenantId),
           );
-          return {
-            report,
-            names: new Map(names.map((row) => [row.id, { name: row.name, currency: row.currencyCode }])),
-          };
+          return { report, names };
         },
         sheets: ({ report, names }) => cashflowSheets(ctx.locale, formats, report, names),
       });
@@ -374,11 +369,9 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
       const formats = await loadCurrencyFormats(db);
       const currency = head.account.currency;
       const names = new Map(
-        (
-          await db.withTenant(ctx.tenantId, (tx) =>
-            tx.moneyAccount.findMany({ where: { tenantId: ctx.tenantId }, select: { id: true, name: true } }),
-          )
-        ).map((row) => [row.id, row.name]),
+        [...(await db.withTenant(ctx.tenantId, (tx) => accountsRepository.namesById(tx, ctx.tenantId)))].map(
+          ([id, account]) => [id, account.name],
+        ),
       );
       const columns: ExportColumn<StatementLine>[] = [
         { header: header(ctx.locale, "date"), kind: "date", value: (row) => row.date },
