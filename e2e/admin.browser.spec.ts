@@ -392,4 +392,57 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     }
     expect(pageErrors).toEqual([]);
   });
+
+  it("each screen is its own chunk: the users screen loads none of the others; another one comes when opened, the frame stays put and an outline shows meanwhile", async () => {
+    const page = await admin.context().newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(path.basename(new URL(request.url()).pathname));
+    });
+    for (const language of ["en", "ru", "uz"] as const) {
+      // The roles screen's code is held back until the outline has been seen.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/admin\/assets\/RolesPage-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      scripts.length = 0;
+      const saved = await page.request.put(`${base()}/account`, { data: { uiLanguage: language } });
+      expect(saved.status()).toBe(200);
+      await page.goto(`${base()}/admin/users`);
+      await page.locator(".ant-table-row").first().waitFor();
+      expect(scripts.filter((name) => /Page-/.test(name))).toEqual([expect.stringMatching(/^UsersPage-/)]);
+      expect(scripts).toContainEqual(expect.stringMatching(/^vendor-antd-/));
+      const nav = page.getByRole("navigation");
+      const navBox = await nav.boundingBox();
+      const heading = page.getByRole("heading", { level: 3 }).first();
+      const headingBox = await heading.boundingBox();
+
+      await nav.getByRole("link").nth(1).click();
+      const outline = page.locator("output[aria-busy=true]");
+      await outline.waitFor();
+      expect(await nav.boundingBox()).toEqual(navBox);
+      // The outline starts where the screen's title does: nothing jumps when the screen replaces it.
+      const outlineBox = await outline.boundingBox();
+      expect(Math.abs((outlineBox?.x ?? -99) - (headingBox?.x ?? 99))).toBeLessThanOrEqual(1);
+      expect(Math.abs((outlineBox?.y ?? -99) - (headingBox?.y ?? 99))).toBeLessThanOrEqual(4);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `admin-loading-${language}.png`) });
+
+      release();
+      await page.locator(".ant-checkbox").first().waitFor();
+      await expect(outline.count()).resolves.toBe(0);
+      expect(scripts).toContainEqual(expect.stringMatching(/^RolesPage-/));
+      const after = await heading.boundingBox();
+      expect(Math.abs((after?.x ?? -99) - (headingBox?.x ?? 99))).toBeLessThanOrEqual(1);
+      expect(Math.abs((after?.y ?? -99) - (headingBox?.y ?? 99))).toBeLessThanOrEqual(4);
+      await page.unrouteAll();
+    }
+    await page.close();
+    expect(errors).toEqual([]);
+  });
 });

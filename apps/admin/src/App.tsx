@@ -1,45 +1,92 @@
 import { AppFrame, I18nProvider, isLocale, type Locale, RestError } from "@hisob/ui";
-import { App as AntApp, Button, Result, Spin } from "antd";
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { App as AntApp, Button, Result, Skeleton, Spin } from "antd";
+import { type ComponentType, lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { api } from "./api";
 import { i18n, type MessageKey, useT } from "./i18n";
-import { AuditPage } from "./pages/AuditPage";
-import { CurrenciesPage } from "./pages/CurrenciesPage";
-import { GroupsPage } from "./pages/GroupsPage";
-import { OidcClientsPage } from "./pages/OidcClientsPage";
-import { RolesPage } from "./pages/RolesPage";
-import { SigningKeysPage } from "./pages/SigningKeysPage";
-import { TenantsPage } from "./pages/TenantsPage";
-import { UsersPage } from "./pages/UsersPage";
 import { BASE, navigate, usePath } from "./router";
 import { type Me, MeContext } from "./session";
 
-type Screen = { path: string; label: MessageKey; permission: string; render: () => ReactNode };
+/**
+ * A screen's own chunk, fetched when first opened; `preload` starts the download early (the screen
+ * the address names is fetched while the user's account is still loading, not after it).
+ */
+const lazyScreen = (load: () => Promise<ComponentType>) => {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const preload = () => {
+    loading ??= load().then((component) => ({ default: component }));
+    return loading;
+  };
+  return { Page: lazy(preload), preload };
+};
+
+type Screen = { path: string; label: MessageKey; permission: string } & ReturnType<typeof lazyScreen>;
 const SCREENS: Screen[] = [
-  { path: "/users", label: "nav.users", permission: "users:read:all", render: () => <UsersPage /> },
-  { path: "/roles", label: "nav.roles", permission: "roles:read:all", render: () => <RolesPage /> },
-  { path: "/groups", label: "nav.groups", permission: "groups:read:all", render: () => <GroupsPage /> },
+  {
+    path: "/users",
+    label: "nav.users",
+    permission: "users:read:all",
+    ...lazyScreen(() => import("./pages/UsersPage").then((m) => m.UsersPage)),
+  },
+  {
+    path: "/roles",
+    label: "nav.roles",
+    permission: "roles:read:all",
+    ...lazyScreen(() => import("./pages/RolesPage").then((m) => m.RolesPage)),
+  },
+  {
+    path: "/groups",
+    label: "nav.groups",
+    permission: "groups:read:all",
+    ...lazyScreen(() => import("./pages/GroupsPage").then((m) => m.GroupsPage)),
+  },
   {
     path: "/oidc-clients",
     label: "nav.oidcClients",
     permission: "oidc_clients:read:all",
-    render: () => <OidcClientsPage />,
+    ...lazyScreen(() => import("./pages/OidcClientsPage").then((m) => m.OidcClientsPage)),
   },
   {
     path: "/signing-keys",
     label: "nav.signingKeys",
     permission: "signing_keys:read:all",
-    render: () => <SigningKeysPage />,
+    ...lazyScreen(() => import("./pages/SigningKeysPage").then((m) => m.SigningKeysPage)),
   },
-  { path: "/audit", label: "nav.audit", permission: "audit:read:all", render: () => <AuditPage /> },
-  { path: "/tenants", label: "nav.tenants", permission: "tenants:read:all", render: () => <TenantsPage /> },
+  {
+    path: "/audit",
+    label: "nav.audit",
+    permission: "audit:read:all",
+    ...lazyScreen(() => import("./pages/AuditPage").then((m) => m.AuditPage)),
+  },
+  {
+    path: "/tenants",
+    label: "nav.tenants",
+    permission: "tenants:read:all",
+    ...lazyScreen(() => import("./pages/TenantsPage").then((m) => m.TenantsPage)),
+  },
   {
     path: "/currencies",
     label: "nav.currencies",
     permission: "currencies:select:all",
-    render: () => <CurrenciesPage />,
+    ...lazyScreen(() => import("./pages/CurrenciesPage").then((m) => m.CurrenciesPage)),
   },
 ];
+
+/** The screen an address names (the first one, users, for /admin/ itself), before permissions are known. */
+const screenAt = (path: string) => SCREENS.find((candidate) => path.startsWith(candidate.path)) ?? SCREENS[0];
+
+/**
+ * While a screen's chunk loads: a list screen's outline (title, filters, rows) in the content area,
+ * so the frame never moves and the screen replaces it in place.
+ */
+const ScreenLoading = () => {
+  const t = useT();
+  return (
+    <output aria-label={t("common.loading")} aria-busy="true" style={{ display: "block", minHeight: 480 }}>
+      <Skeleton active title={{ width: 200 }} paragraph={{ rows: 1, width: 360 }} />
+      <Skeleton active title={false} paragraph={{ rows: 10 }} />
+    </output>
+  );
+};
 
 /** The admin: the shared i18n setup (antd's and dayjs's locale with it) and antd's App around the screens. */
 export const App = () => (
@@ -68,6 +115,8 @@ const Screens = () => {
       });
   }, []);
   useEffect(() => {
+    // The screen's code comes down beside the account, not after it.
+    void screenAt(window.location.pathname.slice(BASE.length))?.preload();
     load();
   }, [load]);
 
@@ -117,7 +166,13 @@ const Screens = () => {
         onLocaleChange={changeLanguage}
         onSignOut={signOut}
       >
-        {screen ? screen.render() : <Result status="403" title={t("common.forbidden")} />}
+        {screen ? (
+          <Suspense fallback={<ScreenLoading />}>
+            <screen.Page />
+          </Suspense>
+        ) : (
+          <Result status="403" title={t("common.forbidden")} />
+        )}
       </AppFrame>
     </MeContext.Provider>
   );
