@@ -42,6 +42,13 @@ export type Access<P extends Permission = Permission> = {
   own?: { permission: P; which: string };
   /** Only the platform tenant's roles hold these permissions. */
   platformOnly?: boolean;
+  /**
+   * The API reference's own words for this access (the parenthesis of the OpenAPI summary), where
+   * they read better there than `describeAccess`'s: `users:read:all, or users:read:own for oneself`.
+   * It may name only the permissions declared above (a test checks it); the README's tables keep
+   * `describeAccess`.
+   */
+  wording?: string;
 };
 
 /** An operation that takes nothing leaves `input` out; its input type is this. */
@@ -152,6 +159,9 @@ export const operationUrl = (http: HttpBinding, input: unknown): string => {
   const text = search.toString();
   return text ? `${path}?${text}` : path;
 };
+
+/** The access in the API reference's words: its own `wording`, else `describeAccess`'s. */
+export const accessWording = (access: Access): string => access.wording ?? describeAccess(access);
 
 /** Who may call, in words: `debts:update:all and payments:create:all (receivable) or …`. */
 export const describeAccess = (access: Access, code: (permission: string) => string = (p) => p): string => {
