@@ -32,7 +32,6 @@ import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
 import { oidcRoutes } from "./routes/oidc.routes";
 import { oidcAdminRoutes } from "./routes/oidc-admin.routes";
-import { sessionsRoutes } from "./routes/sessions.routes";
 import { trpcRoutes } from "./routes/trpc.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
 import { type WebApp, webAppsRoutes } from "./routes/web-apps.routes";
@@ -125,11 +124,12 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
     await app.register(externalSignInRoutes, { externalSignIn, issuerUrl: env.oidc.issuerUrl });
   }
   // Routes derived from the operation catalogs: core's administration here (users, roles, groups,
-  // tenants), the rest after the hand-written routes (the OpenAPI document lists them in this order).
-  const { profile, currencies, ...administration } = coreOperations;
+  // tenants), sessions after the audit log, the rest after the hand-written routes (the OpenAPI
+  // document lists them in this order).
+  const { profile, currencies, sessions, ...administration } = coreOperations;
   await app.register(async (scope: App) => registerOperationRoutes(scope, administration, services));
   await app.register(auditRoutes, { services });
-  await app.register(sessionsRoutes, { services });
+  await app.register(async (scope: App) => registerOperationRoutes(scope, { sessions }, services));
   await app.register(uploadsRoutes, { services });
   // Core's account and currencies; all of finance, CRM, Warehouse, Projects and HRM.
   await app.register(async (scope: App) => {

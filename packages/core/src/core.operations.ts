@@ -10,14 +10,15 @@ import { groupsOperations } from "./groups/groups.operations";
 import { op } from "./operations";
 import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
 import { rolesOperations } from "./roles/roles.operations";
+import { sessionsOperations } from "./sessions/sessions.operations";
 import { tenantsOperations } from "./tenants/tenants.operations";
 import { usersOperations } from "./users/users.operations";
 
 /*
  * Core operations declared once (see `@hisob/kernel`'s operations): the REST routes and OpenAPI
  * entries are derived from this catalog; the tRPC router picks the ones the accountant app calls.
- * Uploads (multipart bodies and file downloads), sessions, the audit log, sign-in and the OpenID
- * provider keep hand-written routes.
+ * Uploads (multipart bodies and file downloads), the audit log (its export takes no `?lang=`), sign-in
+ * and the OpenID provider keep hand-written routes.
  */
 
 const signedIn = { requires: [] };
@@ -93,4 +94,5 @@ export const coreOperations = {
   roles: rolesOperations,
   groups: groupsOperations,
   tenants: tenantsOperations,
+  sessions: sessionsOperations,
 };

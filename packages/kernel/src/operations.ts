@@ -42,6 +42,8 @@ export type Access<P extends Permission = Permission> = {
   own?: { permission: P; which: string };
   /** Only the platform tenant's roles hold these permissions. */
   platformOnly?: boolean;
+  /** Any signed-in user on their own records (`requires: []`); on another user's, this permission. */
+  othersNeed?: P;
   /**
    * The API reference's own words for this access (the parenthesis of the OpenAPI summary), where
    * they read better there than `describeAccess`'s: `users:read:all, or users:read:own for oneself`.
@@ -165,6 +167,7 @@ export const accessWording = (access: Access): string => access.wording ?? descr
 
 /** Who may call, in words: `debts:update:all and payments:create:all (receivable) or …`. */
 export const describeAccess = (access: Access, code: (permission: string) => string = (p) => p): string => {
+  if (access.othersNeed) return `oneself, or ${code(access.othersNeed)}`;
   if (access.requires.length === 0) return "any signed-in user";
   let text = access.requires.map(code).join(" and ");
   if (access.oneOf) {

@@ -23,6 +23,7 @@ const declared = (access: Access): string[] => [
   ...access.requires.map(String),
   ...(access.oneOf ?? []).map(({ permission }) => String(permission)),
   ...(access.own ? [String(access.own.permission)] : []),
+  ...(access.othersNeed ? [String(access.othersNeed)] : []),
 ];
 
 describe("an operation's summary", () => {
