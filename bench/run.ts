@@ -1,6 +1,7 @@
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { adminUsers100kBench } from "./admin-users-100k.bench";
 import { appAccount100kBench } from "./app-account-100k.bench";
 import { appDashboardBench } from "./app-dashboard.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
@@ -37,6 +38,7 @@ const benches: Bench[] = [
   authenticatedReadBench,
   usersBench,
   usersSearchBench,
+  adminUsers100kBench,
   oidcBench,
   oidcPeerBench,
   financeLedgerBench,

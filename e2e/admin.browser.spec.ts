@@ -31,6 +31,32 @@ const SCREENS = [
 const RAW_KEY =
   /\b(app|nav|header|common|users|roles|groups|tenants|currencies|sessions|oidc|keys|audit)\.[a-z][A-Za-z]+\b/;
 
+/** A screen's link in the shared app frame's navigation. */
+const navLink = (page: Page, name: string) =>
+  page.getByRole("navigation").getByRole("link", { name, exact: true });
+
+/** What the shared forms say in each language (the server's wording): missing, malformed email, empty, a domain. */
+const FORM_MESSAGES = {
+  en: {
+    required: "Is required",
+    email: "Must be a valid email address",
+    empty: "Must not be empty",
+    domain: "Must be a domain name like acme.uz",
+  },
+  ru: {
+    required: "Обязательно для заполнения",
+    email: "Должно быть действительным адресом электронной почты",
+    empty: "Не должно быть пустым",
+    domain: "Должно быть доменным именем, например acme.uz",
+  },
+  uz: {
+    required: "To‘ldirilishi shart",
+    email: "To‘g‘ri elektron pochta manzili bo‘lishi kerak",
+    empty: "Bo‘sh bo‘lmasligi kerak",
+    domain: "Domen nomi bo‘lishi kerak, masalan acme.uz",
+  },
+} as const;
+
 const skipReason = browserSkipReason();
 if (skipReason) console.warn(`admin.browser.spec.ts skipped: ${skipReason}`);
 
@@ -56,7 +82,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     await page.fill("#password", password);
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/admin\//);
-    await page.getByRole("menu").waitFor();
+    await page.getByRole("navigation").waitFor();
   };
 
   /** Waits until no spinner is left (every request of the screen answered), then saves a full-page shot. */
@@ -116,12 +142,12 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
 
   it("signs the printed administrator in through the login page and back to /admin", async () => {
     await signIn(admin, adminEmail, adminPassword);
-    await expect(admin.getByRole("menuitem", { name: "Audit log" }).isVisible()).resolves.toBe(true);
+    await expect(navLink(admin, "Audit log").isVisible()).resolves.toBe(true);
     await admin.getByRole("cell", { name: adminEmail }).waitFor();
   });
 
   it("creates a role with chosen permissions in the matrix", async () => {
-    await admin.getByRole("menuitem", { name: "Roles" }).click();
+    await navLink(admin, "Roles").click();
     await admin.getByRole("button", { name: "New role" }).click();
     await admin.getByLabel("Name").fill("Cashier");
     await admin.getByRole("button", { name: "Create" }).click();
@@ -135,7 +161,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
   });
 
   it("creates a user holding that role", async () => {
-    await admin.getByRole("menuitem", { name: "Users" }).click();
+    await navLink(admin, "Users").click();
     await admin.getByRole("button", { name: "New user" }).click();
     const drawer = admin.locator(".ant-drawer");
     await drawer.getByLabel("Email").fill(cashierEmail);
@@ -155,7 +181,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
 
   it("the new user sees only what the role allows, and the API refuses the rest", async () => {
     await signIn(cashier, cashierEmail, cashierPassword);
-    const menu = await cashier.getByRole("menuitem").allTextContents();
+    const menu = await cashier.getByRole("navigation").getByRole("link").allTextContents();
     expect(menu).toEqual(["Users", "Roles"]);
     await expect(cashier.getByRole("button", { name: "New user" }).count()).resolves.toBe(0);
     await expect(cashier.getByRole("button", { name: "Delete" }).count()).resolves.toBe(0);
@@ -178,7 +204,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
   });
 
   it("registers an OIDC client, shows its secret once, and a strict RP signs in with it", async () => {
-    await admin.getByRole("menuitem", { name: "OIDC clients" }).click();
+    await navLink(admin, "OIDC clients").click();
     await admin.getByRole("button", { name: "Register a client" }).click();
     const drawer = admin.locator(".ant-drawer");
     await drawer.getByLabel("Name").fill("Partner portal");
@@ -223,7 +249,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
 
   it("rotates the signing key: the old one stays published in /oidc/keys", async () => {
     const before = (await (await fetch(`${base()}/oidc/keys`)).json()) as { keys: Array<{ kid: string }> };
-    await admin.getByRole("menuitem", { name: "Signing keys" }).click();
+    await navLink(admin, "Signing keys").click();
     await admin.getByRole("button", { name: "Rotate key" }).click();
     await admin.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
     await expect.poll(async () => admin.locator(".ant-table-row").count(), { timeout: 20_000 }).toBe(2);
@@ -235,7 +261,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
   });
 
   it("ends the cashier's sessions: that browser is signed out", async () => {
-    await admin.getByRole("menuitem", { name: "Users" }).click();
+    await navLink(admin, "Users").click();
     const row = admin.locator(".ant-table-row", { hasText: cashierEmail });
     await row.getByRole("button", { name: "Sessions" }).click();
     const modal = admin.locator(".ant-modal");
@@ -250,7 +276,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
   });
 
   it("creates a group carrying the role", async () => {
-    await admin.getByRole("menuitem", { name: "Groups" }).click();
+    await navLink(admin, "Groups").click();
     await admin.getByRole("button", { name: "New group" }).click();
     const drawer = admin.locator(".ant-drawer");
     await drawer.getByLabel("Name").fill("Front desk");
@@ -262,7 +288,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
   });
 
   it("reads the audit entries those steps wrote", async () => {
-    await admin.getByRole("menuitem", { name: "Audit log" }).click();
+    await navLink(admin, "Audit log").click();
     const table = admin.locator(".ant-table-tbody");
     await table.locator(".ant-table-row").first().waitFor();
     const text = await table.innerText();
@@ -280,21 +306,48 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       expect(text, expected).toContain(expected);
     }
     expect(text).not.toMatch(/Cashier-Passw0rd|argon2/);
+    // A recorded true or false reads as a word.
+    expect(text).toContain("Active: Yes");
+    expect(text).not.toMatch(/: (true|false)\b|→ (true|false)\b/);
   });
 
   it("every screen in en, ru and uz, with no untranslated key; the choice is saved", async () => {
     const languages = [
-      { code: "en", label: "English", users: "Users" },
-      { code: "ru", label: "Русский", users: "Пользователи" },
-      { code: "uz", label: "Oʻzbekcha", users: "Foydalanuvchilar" },
+      {
+        code: "en",
+        label: "English",
+        users: "Users",
+        newUser: "New user",
+        newTenant: "New organization",
+        create: "Create",
+        cancel: "Cancel",
+      },
+      {
+        code: "ru",
+        label: "Русский",
+        users: "Пользователи",
+        newUser: "Новый пользователь",
+        newTenant: "Новая организация",
+        create: "Создать",
+        cancel: "Отмена",
+      },
+      {
+        code: "uz",
+        label: "Oʻzbekcha",
+        users: "Foydalanuvchilar",
+        newUser: "Yangi foydalanuvchi",
+        newTenant: "Yangi tashkilot",
+        create: "Yaratish",
+        cancel: "Bekor qilish",
+      },
     ];
     for (const language of languages) {
       await admin.getByLabel(/Language|Язык|Til/).click();
       await admin.locator(".ant-select-item-option", { hasText: language.label }).click();
-      await admin.getByRole("menuitem", { name: language.users }).waitFor();
+      await navLink(admin, language.users).waitFor();
       for (const screen of SCREENS) {
         await admin.goto(`${base()}/admin/${screen}`);
-        await admin.getByRole("menu").waitFor();
+        await admin.getByRole("navigation").waitFor();
         // Every screen has rows by now (users, roles, clients, keys, entries): wait for the data.
         await admin.locator(".ant-table-row, .ant-list-item").first().waitFor();
         await expect
@@ -305,6 +358,34 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
         expect(body).not.toMatch(/undefined|NaN|\[object Object\]/);
         await shoot(admin, `${screen}-${language.code}`);
       }
+      // Forms check with the server's schemas and speak the user's language beside the field: never
+      // the browser's own (English) bubbles. An empty name and a malformed email, then Create.
+      await admin.goto(`${base()}/admin/users`);
+      await admin.locator(".ant-table-row").first().waitFor();
+      await admin.getByRole("button", { name: language.newUser }).click();
+      const drawer = admin.locator(".ant-drawer");
+      await expect(drawer.locator("form").getAttribute("novalidate")).resolves.not.toBeNull();
+      await drawer.locator("#email").fill("not-an-email");
+      await drawer.getByRole("button", { name: language.create }).click();
+      const messages = FORM_MESSAGES[language.code as keyof typeof FORM_MESSAGES];
+      await drawer.getByText(messages.email, { exact: true }).waitFor();
+      await expect(drawer.getByText(messages.required, { exact: true }).count()).resolves.toBe(2);
+      await shoot(admin, `users-form-errors-${language.code}`);
+      await drawer.getByRole("button", { name: language.cancel }).click();
+      await drawer.waitFor({ state: "hidden" });
+      // A schema's own message (the domain's) is translated the server's way too.
+      await admin.goto(`${base()}/admin/tenants`);
+      await admin.locator(".ant-table-row").first().waitFor();
+      await admin.getByRole("button", { name: language.newTenant }).click();
+      const dialog = admin.locator(".ant-modal");
+      await dialog.locator("#name").fill("");
+      await dialog.locator("#domain").fill("not a domain");
+      await dialog.getByRole("button", { name: language.create }).click();
+      await dialog.getByText(messages.domain, { exact: true }).waitFor();
+      await dialog.getByText(messages.empty, { exact: true }).waitFor();
+      await shoot(admin, `tenants-form-errors-${language.code}`);
+      await dialog.getByRole("button", { name: language.cancel }).click();
+      await dialog.waitFor({ state: "hidden" });
       // Saved as the user's uiLanguage: the server answers in it too.
       const account = await admin.request.get(`${base()}/account`);
       expect((await account.json()).uiLanguage).toBe(language.code);

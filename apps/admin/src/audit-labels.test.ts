@@ -10,6 +10,7 @@ import {
   auditActionLabel,
   auditEntityLabel,
   auditFieldLabel,
+  auditValue,
 } from "./audit-labels";
 
 const LANGUAGES = ["en", "ru", "uz"] as const;
@@ -70,5 +71,29 @@ describe("audit labels", () => {
     expect(auditFieldLabel("en", "passwordChanged")).toBe("Password changed");
     expect(auditFieldLabel("ru", "someNewField")).toBe("someNewField");
     expect(auditEntityLabel("uz", "crm_thing")).toBe("crm_thing");
+  });
+});
+
+describe("audit values", () => {
+  it("shows true and false as words in each language", () => {
+    expect([auditValue("en", true), auditValue("en", false)]).toEqual(["Yes", "No"]);
+    expect([auditValue("ru", true), auditValue("ru", false)]).toEqual(["Да", "Нет"]);
+    expect([auditValue("uz", true), auditValue("uz", false)]).toEqual(["Ha", "Yo‘q"]);
+    expect(auditValue("ru", [true, false])).toBe("Да, Нет");
+  });
+
+  it("shows nothing as a dash, lists by name, times in the user's format, numbers as recorded", () => {
+    expect(auditValue("en", null)).toBe("—");
+    expect(auditValue("en", "")).toBe("—");
+    expect(auditValue("en", [])).toBe("—");
+    expect(
+      auditValue("uz", [
+        { id: "r1", name: "accountant" },
+        { id: "r2", name: "viewer" },
+      ]),
+    ).toBe("accountant, viewer");
+    expect(auditValue("ru", "2026-03-05T14:07:00.000Z")).toMatch(/^05\.03\.2026, \d{2}:07$/);
+    expect(auditValue("en", 2)).toBe("2");
+    expect(auditValue("en", "true")).toBe("true");
   });
 });

@@ -1,3 +1,4 @@
+import { formatDateTime } from "./dates";
 import type { Language } from "./i18n";
 
 /*
@@ -363,3 +364,27 @@ const label = (labels: Labels, language: Language, id: string) => labels[languag
 export const auditEntityLabel = (language: Language, id: string) => label(AUDIT_ENTITY_LABELS, language, id);
 export const auditActionLabel = (language: Language, id: string) => label(AUDIT_ACTION_LABELS, language, id);
 export const auditFieldLabel = (language: Language, id: string) => label(AUDIT_FIELD_LABELS, language, id);
+
+/** Yes and no as the audit viewer shows a recorded true or false. */
+export const AUDIT_BOOLEAN_LABELS: Record<Language, { true: string; false: string }> = {
+  en: { true: "Yes", false: "No" },
+  ru: { true: "Да", false: "Нет" },
+  uz: { true: "Ha", false: "Yo‘q" },
+};
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * A recorded value as a person reads it: true/false as words, times in the user's format, a list as
+ * its names (a role is `{ id, name }`), nothing as a dash; anything else as it was recorded.
+ */
+export const auditValue = (language: Language, value: unknown): string => {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "boolean") return AUDIT_BOOLEAN_LABELS[language][value ? "true" : "false"];
+  if (typeof value === "string") return ISO_TIME.test(value) ? formatDateTime(language, value) : value;
+  if (Array.isArray(value))
+    return value.length === 0 ? "—" : value.map((item) => auditValue(language, item)).join(", ");
+  if (typeof value === "object" && typeof (value as { name?: unknown }).name === "string")
+    return (value as { name: string }).name;
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+};

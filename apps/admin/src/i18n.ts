@@ -1,8 +1,11 @@
-import { createContext, useContext } from "react";
+import { browserLocale, createI18n, type Locale, useLocale } from "@hisob/ui";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "./dates";
 
 /** The admin screens' texts. ru and uz must have exactly en's keys (the type says so). */
 const en = {
   "app.title": "Hisob admin",
+  "app.short": "Hisob admin",
   "nav.users": "Users",
   "nav.roles": "Roles",
   "nav.groups": "Groups",
@@ -153,6 +156,7 @@ type Messages = Record<MessageKey, string>;
 
 const ru: Messages = {
   "app.title": "Hisob: администрирование",
+  "app.short": "Hisob · админ",
   "nav.users": "Пользователи",
   "nav.roles": "Роли",
   "nav.groups": "Группы",
@@ -302,6 +306,7 @@ const ru: Messages = {
 
 const uz: Messages = {
   "app.title": "Hisob: boshqaruv",
+  "app.short": "Hisob · admin",
   "nav.users": "Foydalanuvchilar",
   "nav.roles": "Rollar",
   "nav.groups": "Guruhlar",
@@ -449,45 +454,23 @@ const uz: Messages = {
   "audit.system": "tizim",
 };
 
-export type Language = "en" | "ru" | "uz";
-export const LANGUAGES: Array<{ value: Language; label: string }> = [
-  { value: "en", label: "English" },
-  { value: "ru", label: "Русский" },
-  { value: "uz", label: "Oʻzbekcha" },
-];
-const MESSAGES: Record<Language, Messages> = { en, ru, uz };
+export type Language = Locale;
 
-let active: Language = "en";
-export const currentLanguage = (): Language => active;
-export const setCurrentLanguage = (language: Language) => {
-  active = language;
-  document.documentElement.lang = language;
-};
+/** The admin's namespace for the shared i18n setup (`createI18n` of @hisob/ui, next to its "ui" strings). */
+export const ADMIN_MESSAGES: Record<Language, Messages> = { en, ru, uz };
 
-export const translate = (
-  language: Language,
-  key: MessageKey,
-  params: Record<string, string | number> = {},
-) => MESSAGES[language][key].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ""));
-
-export const LanguageContext = createContext<Language>("en");
-
-/** Dates and times as our users read them: dd.mm.yyyy and a 24-hour clock in ru and uz. */
-const DATE_FORMATS: Record<Language, Intl.DateTimeFormat> = {
-  en: new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" }),
-  ru: new Intl.DateTimeFormat("ru-RU", { dateStyle: "short", timeStyle: "short" }),
-  uz: new Intl.DateTimeFormat("ru-RU", { dateStyle: "short", timeStyle: "short" }),
-};
+/** The admin's one i18next instance: its own strings ("admin") and the shared UI's ("ui"). */
+export const i18n = createI18n({ admin: ADMIN_MESSAGES }, browserLocale());
 
 export const useFormatDate = () => {
-  const language = useContext(LanguageContext);
-  return (iso: string | null | undefined) => (iso ? DATE_FORMATS[language].format(new Date(iso)) : "—");
+  const language = useLocale();
+  return (iso: string | null | undefined) => formatDateTime(language, iso);
 };
 
-/** `t(key, params)` in the user's language. */
+/** `t(key, params)` in the user's language (the admin namespace, typed by its keys). */
 export const useT = () => {
-  const language = useContext(LanguageContext);
-  return (key: MessageKey, params?: Record<string, string | number>) => translate(language, key, params);
+  const { t } = useTranslation("admin");
+  return (key: MessageKey, params?: Record<string, string | number>) => t(key, params ?? {});
 };
 
 /** Permission labels: the server's English description, with a module's own words per language where known. */

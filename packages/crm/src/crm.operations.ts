@@ -1,6 +1,5 @@
-import { operationsOf, ZPage } from "@hisob/kernel";
+import { operationsOf, ZIdInput, ZPage } from "@hisob/kernel";
 import { crudPermissions, recordOperationsOf } from "@hisob/records";
-import { z } from "zod";
 import {
   CHAT_SORT_FIELDS,
   ZChatDto,
@@ -22,8 +21,6 @@ import type { CrmServices } from "./crm-services";
 type CrmPermission = (typeof CRM_PERMISSIONS)[number];
 const op = operationsOf<CrmServices, CrmPermission>();
 const records = recordOperationsOf<CrmServices, CrmPermission>();
-
-const ZChatId = z.object({ id: z.uuid() });
 
 /** The CRM module's operations: REST routes, OpenAPI and tRPC procedures are derived from them. */
 export const crmOperations = {
@@ -60,7 +57,7 @@ export const crmOperations = {
     }),
     messages: op.query({
       http: { method: "GET", path: "/crm/chats/:id/messages", status: 200, rest: "query" },
-      input: ZChatId.extend({ query: ZListMessagesQuery.optional() }),
+      input: ZIdInput.extend({ query: ZListMessagesQuery.optional() }),
       output: ZPage(ZMessageDto),
       access: { requires: ["chats:read:all"] },
       summary: "A chat's messages, oldest first",
@@ -69,7 +66,7 @@ export const crmOperations = {
     }),
     postMessage: op.mutation({
       http: { method: "POST", path: "/crm/chats/:id/messages", status: 201, rest: "message" },
-      input: ZChatId.extend({ message: ZPostMessageInput }),
+      input: ZIdInput.extend({ message: ZPostMessageInput }),
       output: ZMessageDto,
       access: { requires: ["messages:create:all"] },
       summary: "Add a message to an open chat (heard live by GraphQL subscribers)",

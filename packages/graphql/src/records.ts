@@ -1,4 +1,4 @@
-import type { TenantContext } from "@hisob/kernel";
+import { type Access, describeAccess, type TenantContext } from "@hisob/kernel";
 import type { RecordService, TRecordListQuery } from "@hisob/records";
 import DataLoader from "dataloader";
 import { callerOf, type GraphqlContext, type GraphqlServices } from "./context";
@@ -9,13 +9,17 @@ import { callerOf, type GraphqlContext, type GraphqlServices } from "./context";
  * its object type and input types; this writes the rest.
  */
 
+/** What a record's catalog entry declares that the SDL's descriptions name: who may do what. */
+type RecordAccess = { readonly [V in "list" | "create" | "update" | "delete"]: { readonly access: Access } };
+
 export type RecordSdlOptions = {
   /** The object type, e.g. "Client". */
   type: string;
   /** The list query's name, e.g. "clients" (the get query is `type` lower-cased first: "client"). */
   plural: string;
-  /** Who may do what, for the descriptions. */
-  permissions: { read: string; create: string; update: string; delete: string };
+  /** The record's catalog entry (e.g. `crmOperations.clients`): who may do what, for the descriptions. */
+  operations: RecordAccess;
+  /** The sort fields the record's schema declares (e.g. `CLIENT_SORT_FIELDS`). */
   sortFields: readonly string[];
   filterFields: readonly string[];
   /** Ascending by default (false: newest first, e.g. by date). */
@@ -26,7 +30,13 @@ const lowerFirst = (value: string) => `${value.charAt(0).toLowerCase()}${value.s
 
 /** `Paginated<Type>s`, the list and get queries, and create/update/delete mutations over `<Type>Input`/`<Type>Patch`. */
 export const recordSdl = (options: RecordSdlOptions): string => {
-  const { type, plural, permissions } = options;
+  const { type, plural, operations } = options;
+  const permissions = {
+    read: describeAccess(operations.list.access),
+    create: describeAccess(operations.create.access),
+    update: describeAccess(operations.update.access),
+    delete: describeAccess(operations.delete.access),
+  };
   const single = lowerFirst(type);
   return /* GraphQL */ `
   type Paginated${type}s {

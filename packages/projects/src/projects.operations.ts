@@ -1,4 +1,4 @@
-import { operationsOf } from "@hisob/kernel";
+import { operationsOf, ZIdInput } from "@hisob/kernel";
 import { crudPermissions, recordOperationsOf } from "@hisob/records";
 import { z } from "zod";
 import {
@@ -15,7 +15,6 @@ type ProjectsPermission = (typeof PROJECTS_PERMISSIONS)[number];
 const op = operationsOf<ProjectsServices, ProjectsPermission>();
 const records = recordOperationsOf<ProjectsServices, ProjectsPermission>();
 
-const ZIdOnly = z.object({ id: z.uuid() });
 const tag = "projects: stages";
 
 /** The Projects module's operations: REST routes, OpenAPI and tRPC procedures are derived from them. */
@@ -38,7 +37,7 @@ export const projectsOperations = {
   stages: {
     list: op.query({
       http: { method: "GET", path: "/projects/:id/stages", status: 200 },
-      input: ZIdOnly,
+      input: ZIdInput,
       output: z.array(ZStageDto),
       access: { requires: ["projects:read:all"] },
       summary: "A project's stages, first to last",
@@ -47,7 +46,7 @@ export const projectsOperations = {
     }),
     add: op.mutation({
       http: { method: "POST", path: "/projects/:id/stages", status: 201, rest: "stage" },
-      input: ZIdOnly.extend({ stage: ZAddStageInput }),
+      input: ZIdInput.extend({ stage: ZAddStageInput }),
       output: ZStageDto,
       access: { requires: ["projects:update:all"] },
       summary: "Add a stage at a position (default last); the ones after it move down",
@@ -56,7 +55,7 @@ export const projectsOperations = {
     }),
     reorder: op.mutation({
       http: { method: "PUT", path: "/projects/:id/stages/order", status: 200, rest: "order" },
-      input: ZIdOnly.extend({ order: ZReorderStagesInput }),
+      input: ZIdInput.extend({ order: ZReorderStagesInput }),
       output: z.array(ZStageDto),
       access: { requires: ["projects:update:all"] },
       summary: "Put the project's stages in a new order (every stage exactly once)",
@@ -65,7 +64,7 @@ export const projectsOperations = {
     }),
     update: op.mutation({
       http: { method: "PUT", path: "/projects/stages/:id", status: 200, rest: "data" },
-      input: ZIdOnly.extend({ data: ZUpdateStageInput }),
+      input: ZIdInput.extend({ data: ZUpdateStageInput }),
       output: ZStageDto,
       access: { requires: ["projects:update:all"] },
       summary: "Rename a stage, set its due date or mark it done",
@@ -74,7 +73,7 @@ export const projectsOperations = {
     }),
     delete: op.mutation({
       http: { method: "DELETE", path: "/projects/stages/:id", status: 204 },
-      input: ZIdOnly,
+      input: ZIdInput,
       output: z.null(),
       access: { requires: ["projects:update:all"] },
       summary: "Remove a stage; the ones after it move up",

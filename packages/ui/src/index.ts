@@ -9,6 +9,7 @@ export {
 export { AppFrame, type NavItem } from "./app-frame";
 export { formatDate, formatMonth, todayIso } from "./dates";
 export { browserLocale, createI18n, I18nProvider, isLocale, LOCALE_NAMES, LOCALES, useLocale } from "./i18n";
+export { ListPage, useListData, usePaging } from "./list-page";
 export {
   amountInput,
   exchangeDestination,
@@ -20,3 +21,12 @@ export {
   totalsByCurrency,
 } from "./money";
 export { QueryState } from "./query-state";
+export {
+  createRestClient,
+  type Page,
+  queryString,
+  type RestClient,
+  type RestClientOptions,
+  RestError,
+  signInUrl,
+} from "./rest";

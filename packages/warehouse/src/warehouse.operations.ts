@@ -1,6 +1,5 @@
-import { operationsOf, ZPage, ZPagination, ZQueryBoolean } from "@hisob/kernel";
+import { operationsOf, ZIdInput, ZPage, ZPagination, ZQueryBoolean } from "@hisob/kernel";
 import { crudPermissions, recordOperationsOf, ZRecordFilters } from "@hisob/records";
-import { z } from "zod";
 import {
   LOCATION_SORT_FIELDS,
   ZCreateLocationInput,
@@ -22,8 +21,6 @@ type WarehousePermission = (typeof WAREHOUSE_PERMISSIONS)[number];
 const op = operationsOf<WarehouseServices, WarehousePermission>();
 const records = recordOperationsOf<WarehouseServices, WarehousePermission>();
 
-const ZOrderId = z.object({ id: z.uuid() });
-
 /** An order's move to its next status: `POST /warehouse/orders/:id/<verb>`, answering the order. */
 const transition = (
   verb: "confirm" | "cancel" | "fulfil",
@@ -32,7 +29,7 @@ const transition = (
 ) =>
   op.mutation({
     http: { method: "POST", path: `/warehouse/orders/:id/${verb}`, status: 200 },
-    input: ZOrderId,
+    input: ZIdInput,
     output: ZOrderDto,
     access: { requires: [permission] },
     summary,

@@ -1,9 +1,16 @@
-import { Alert, Button, DatePicker, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { ListPage, type Page, queryString, useListData, useLocale, usePaging } from "@hisob/ui";
+import { Button, DatePicker, Input, Select, Space, Table, Tag, Typography } from "antd";
 import type { Dayjs } from "dayjs";
-import { useCallback, useContext, useEffect, useState } from "react";
-import { api, type Page, query } from "../api";
-import { AUDIT_ENTITIES, auditActionLabel, auditEntityLabel, auditFieldLabel } from "../audit-labels";
-import { LanguageContext, useFormatDate, useT } from "../i18n";
+import { useCallback, useState } from "react";
+import { api } from "../api";
+import {
+  AUDIT_ENTITIES,
+  auditActionLabel,
+  auditEntityLabel,
+  auditFieldLabel,
+  auditValue,
+} from "../audit-labels";
+import { useFormatDate, useT } from "../i18n";
 
 type Entry = {
   id: string;
@@ -20,27 +27,10 @@ type Entry = {
   after: Record<string, unknown> | null;
 };
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-/**
- * A recorded value as a person reads it: times in the user's format, a list as its names (a role is
- * `{ id, name }`), nothing as a dash; anything else as it was recorded.
- */
-const showValue = (value: unknown, formatDate: (iso: string) => string): string => {
-  if (value === null || value === undefined || value === "") return "—";
-  if (typeof value === "string") return ISO_TIME.test(value) ? formatDate(value) : value;
-  if (Array.isArray(value))
-    return value.length === 0 ? "—" : value.map((item) => showValue(item, formatDate)).join(", ");
-  if (typeof value === "object" && typeof (value as { name?: unknown }).name === "string")
-    return (value as { name: string }).name;
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
-};
-
 /** Before → after of each changed field, one line per field. */
 const Changes = ({ entry }: { entry: Entry }) => {
-  const language = useContext(LanguageContext);
-  const formatDate = useFormatDate();
-  const show = (value: unknown) => showValue(value, formatDate);
+  const language = useLocale();
+  const show = (value: unknown) => auditValue(language, value);
   const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   if (keys.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
@@ -59,7 +49,7 @@ const Changes = ({ entry }: { entry: Entry }) => {
 
 export const AuditPage = () => {
   const t = useT();
-  const language = useContext(LanguageContext);
+  const language = useLocale();
   const formatDate = useFormatDate();
   const [filters, setFilters] = useState<{
     entity?: string;
@@ -68,10 +58,11 @@ export const AuditPage = () => {
     from?: Dayjs | null;
     to?: Dayjs | null;
   }>({});
-  const [pageState, setPageState] = useState({ current: 1, pageSize: 50 });
-  const [data, setData] = useState<Page<Entry> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const paging = usePaging(50);
+  const filter = (change: Partial<typeof filters>) => {
+    setFilters({ ...filters, ...change });
+    paging.reset();
+  };
 
   const filterQuery = {
     entity: filters.entity,
@@ -80,87 +71,68 @@ export const AuditPage = () => {
     from: filters.from?.toISOString(),
     to: filters.to?.toISOString(),
   };
-  const queryString = query({
-    ...filterQuery,
-    limit: pageState.pageSize,
-    offset: (pageState.current - 1) * pageState.pageSize,
-  });
-  const load = useCallback(() => {
-    setLoading(true);
-    setError(null);
-    api<Page<Entry>>("GET", `/audit${queryString}`)
-      .then(setData, (caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)))
-      .finally(() => setLoading(false));
-  }, [queryString]);
-  useEffect(() => {
-    load();
-  }, [load]);
+  const listUrl = `/audit${queryString({ ...filterQuery, limit: paging.limit, offset: paging.offset })}`;
+  const fetchEntries = useCallback(() => api<Page<Entry>>("GET", listUrl), [listUrl]);
+  const { data, error, load, loading } = useListData(fetchEntries);
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("audit.title")}
-        </Typography.Title>
-        <Button href={`/audit/export${query(filterQuery)}`} download>
+    <ListPage
+      title={t("audit.title")}
+      error={error}
+      onRetry={load}
+      action={
+        <Button href={`/audit/export${queryString(filterQuery)}`} download>
           {t("common.export")}
         </Button>
-      </Space>
-      <Space wrap>
-        <Select
-          aria-label={t("audit.entity")}
-          placeholder={t("audit.entity")}
-          allowClear
-          value={filters.entity}
-          options={AUDIT_ENTITIES.map((value) => ({ value, label: auditEntityLabel(language, value) }))}
-          onChange={(entity?: string) => setFilters({ ...filters, entity })}
-          style={{ width: 200 }}
-        />
-        <Input
-          aria-label={t("audit.entityId")}
-          placeholder={t("audit.entityId")}
-          allowClear
-          value={filters.entityId}
-          onChange={(event) => setFilters({ ...filters, entityId: event.target.value })}
-          style={{ width: 300 }}
-        />
-        <DatePicker
-          aria-label={t("audit.from")}
-          placeholder={t("audit.from")}
-          showTime
-          value={filters.from ?? null}
-          onChange={(from) => setFilters({ ...filters, from })}
-        />
-        <DatePicker
-          aria-label={t("audit.to")}
-          placeholder={t("audit.to")}
-          showTime
-          value={filters.to ?? null}
-          onChange={(to) => setFilters({ ...filters, to })}
-        />
-        {filters.userId && (
-          <Tag closable onClose={() => setFilters({ ...filters, userId: undefined })}>
-            {t("audit.who")}: {filters.userId}
-          </Tag>
-        )}
-      </Space>
-      {error && (
-        <Alert type="error" message={error} action={<Button onClick={load}>{t("common.retry")}</Button>} />
-      )}
+      }
+      filters={
+        <>
+          <Select
+            aria-label={t("audit.entity")}
+            placeholder={t("audit.entity")}
+            allowClear
+            value={filters.entity}
+            options={AUDIT_ENTITIES.map((value) => ({ value, label: auditEntityLabel(language, value) }))}
+            onChange={(entity?: string) => filter({ entity })}
+            style={{ width: 200 }}
+          />
+          <Input
+            aria-label={t("audit.entityId")}
+            placeholder={t("audit.entityId")}
+            allowClear
+            value={filters.entityId}
+            onChange={(event) => filter({ entityId: event.target.value })}
+            style={{ width: 300 }}
+          />
+          <DatePicker
+            aria-label={t("audit.from")}
+            placeholder={t("audit.from")}
+            showTime
+            value={filters.from ?? null}
+            onChange={(from) => filter({ from })}
+          />
+          <DatePicker
+            aria-label={t("audit.to")}
+            placeholder={t("audit.to")}
+            showTime
+            value={filters.to ?? null}
+            onChange={(to) => filter({ to })}
+          />
+          {filters.userId && (
+            <Tag closable onClose={() => filter({ userId: undefined })}>
+              {t("audit.who")}: {filters.userId}
+            </Tag>
+          )}
+        </>
+      }
+    >
       <Table<Entry>
         rowKey="id"
         size="small"
         loading={loading}
         dataSource={data?.items ?? []}
-        pagination={{
-          current: pageState.current,
-          pageSize: pageState.pageSize,
-          total: data?.total ?? 0,
-          showTotal: (total) => t("common.total", { count: total }),
-        }}
-        onChange={(pagination) =>
-          setPageState({ current: pagination.current ?? 1, pageSize: pagination.pageSize ?? 50 })
-        }
+        pagination={paging.pagination(data?.total ?? 0, (total) => t("common.total", { count: total }))}
+        onChange={paging.change}
         columns={[
           {
             title: t("audit.when"),
@@ -176,7 +148,7 @@ export const AuditPage = () => {
                   type="link"
                   size="small"
                   style={{ padding: 0 }}
-                  onClick={() => setFilters({ ...filters, userId: entry.userId ?? undefined })}
+                  onClick={() => filter({ userId: entry.userId ?? undefined })}
                 >
                   {entry.userEmail ?? entry.userId}
                 </Button>
@@ -209,6 +181,6 @@ export const AuditPage = () => {
           { title: t("audit.ip"), dataIndex: "ip", width: 120 },
         ]}
       />
-    </Space>
+    </ListPage>
   );
 };

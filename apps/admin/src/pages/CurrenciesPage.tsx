@@ -1,4 +1,5 @@
-import { Alert, App, Button, Space, Switch, Table, Typography } from "antd";
+import { ListPage, useListData } from "@hisob/ui";
+import { Button, Switch, Table } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api";
 import { useT } from "../i18n";
@@ -10,55 +11,38 @@ type Currency = { code: string; name: string; symbol: string; minorUnits: number
 export const CurrenciesPage = () => {
   const t = useT();
   const can = useCan();
-  const { message } = App.useApp();
-  const [all, setAll] = useState<Currency[] | null>(null);
+  const fetchCurrencies = useCallback(
+    () =>
+      Promise.all([api<Currency[]>("GET", "/currencies"), api<Currency[]>("GET", "/tenant/currencies")]).then(
+        ([all, ours]) => ({ all, ours: ours.map((currency) => currency.code) }),
+      ),
+    [],
+  );
+  const { data, error, load, act, loading } = useListData(fetchCurrencies);
   const [selected, setSelected] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setError(null);
-    Promise.all([api<Currency[]>("GET", "/currencies"), api<Currency[]>("GET", "/tenant/currencies")]).then(
-      ([list, mine]) => {
-        setAll(list);
-        setSelected(mine.map((currency) => currency.code));
-      },
-      (caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)),
-    );
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  const act = async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-      load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
+  useEffect(() => setSelected(data?.ours ?? []), [data]);
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("currencies.title")}
-        </Typography.Title>
-        {can("currencies:select:all") && (
+    <ListPage
+      title={t("currencies.title")}
+      error={error}
+      onRetry={load}
+      action={
+        can("currencies:select:all") && (
           <Button
             type="primary"
             onClick={() => act(() => api("PUT", "/tenant/currencies", { codes: selected }))}
           >
             {t("currencies.saveSelection")}
           </Button>
-        )}
-      </Space>
-      {error && <Alert type="error" message={error} />}
+        )
+      }
+    >
       <Table<Currency>
         rowKey="code"
         size="small"
-        loading={all === null && !error}
-        dataSource={all ?? []}
+        loading={loading}
+        dataSource={data?.all ?? []}
         pagination={{ pageSize: 50 }}
         rowSelection={
           can("currencies:select:all")
@@ -89,6 +73,6 @@ export const CurrenciesPage = () => {
           },
         ]}
       />
-    </Space>
+    </ListPage>
   );
 };

@@ -1,91 +1,52 @@
 import { ZCreateGroupInput } from "@hisob/core/schema";
-import {
-  Alert,
-  App,
-  Button,
-  Drawer,
-  Form,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from "antd";
-import { useCallback, useEffect, useState } from "react";
-import { api, type Page } from "../api";
-import { showServerError, zodRule } from "../forms";
+import { ListPage, type Page, useListData } from "@hisob/ui";
+import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
+import { Form, Input, Select, Table, Tag } from "antd";
+import { useCallback, useState } from "react";
+import { api } from "../api";
 import { useT } from "../i18n";
+import {
+  EditorDrawer,
+  NewButton,
+  options,
+  type Ref,
+  ROLES_URL,
+  RowActions,
+  syncIds,
+  useRefs,
+} from "../list-page";
 import { useCan } from "../session";
 
 type Member = { id: string; email: string; firstName: string; lastName: string };
-type Group = {
-  id: string;
-  name: string;
-  description: string;
-  roles: Array<{ id: string; name: string }>;
-  users: Member[];
-};
+type Group = { id: string; name: string; description: string; roles: Ref[]; users: Member[] };
 type Option = { value: string; label: string };
+type Values = { name: string; description: string; roleIds: string[]; userIds: string[] };
 
 /** Groups: a name, roles its members get, and members. */
 export const GroupsPage = () => {
   const t = useT();
   const can = useCan();
-  const { message } = App.useApp();
-  const [groups, setGroups] = useState<Group[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const fetchGroups = useCallback(() => api<Page<Group>>("GET", "/groups?limit=100"), []);
+  const { data, error, load, act, loading } = useListData(fetchGroups);
   const [editing, setEditing] = useState<Group | "new" | null>(null);
-  const [roles, setRoles] = useState<Option[]>([]);
-
-  const load = useCallback(() => {
-    setError(null);
-    api<Page<Group>>("GET", "/groups?limit=100").then(
-      (page) => setGroups(page.items),
-      (caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)),
-    );
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
-  useEffect(() => {
-    if (can("roles:read:all"))
-      api<Page<{ id: string; name: string }>>("GET", "/roles?limit=100&sortBy=name").then(
-        (page) => setRoles(page.items.map((role) => ({ value: role.id, label: role.name }))),
-        () => {},
-      );
-  }, [can]);
-
-  const remove = async (group: Group) => {
-    try {
-      await api("DELETE", `/groups/${group.id}`);
-      load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
+  const roles = useRefs("roles:read:all", ROLES_URL);
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("groups.title")}
-        </Typography.Title>
-        {can("groups:create:all") && (
-          <Button type="primary" onClick={() => setEditing("new")}>
-            {t("groups.new")}
-          </Button>
-        )}
-      </Space>
-      {error && (
-        <Alert type="error" message={error} action={<Button onClick={load}>{t("common.retry")}</Button>} />
-      )}
+    <ListPage
+      title={t("groups.title")}
+      error={error}
+      onRetry={load}
+      action={
+        <NewButton permission="groups:create:all" onClick={() => setEditing("new")}>
+          {t("groups.new")}
+        </NewButton>
+      }
+    >
       <Table<Group>
         rowKey="id"
         size="middle"
-        loading={groups === null && !error}
-        dataSource={groups ?? []}
+        loading={loading}
+        dataSource={data?.items ?? []}
         pagination={false}
         columns={[
           { title: t("common.name"), dataIndex: "name" },
@@ -101,20 +62,12 @@ export const GroupsPage = () => {
           {
             title: t("common.actions"),
             render: (_, group) => (
-              <Space size={4}>
-                {can("groups:update:all") && (
-                  <Button size="small" onClick={() => setEditing(group)}>
-                    {t("common.edit")}
-                  </Button>
-                )}
-                {can("groups:delete:all") && (
-                  <Popconfirm title={t("common.confirmDelete")} onConfirm={() => remove(group)}>
-                    <Button size="small" danger>
-                      {t("common.delete")}
-                    </Button>
-                  </Popconfirm>
-                )}
-              </Space>
+              <RowActions
+                {...(can("groups:update:all") ? { onEdit: () => setEditing(group) } : {})}
+                {...(can("groups:delete:all")
+                  ? { onDelete: () => act(() => api("DELETE", `/groups/${group.id}`)) }
+                  : {})}
+              />
             ),
           },
         ]}
@@ -130,19 +83,19 @@ export const GroupsPage = () => {
           }}
         />
       )}
-    </Space>
+    </ListPage>
   );
 };
 
 const GroupDrawer = (props: {
   group: Group | null;
-  roles: Option[];
+  roles: Ref[];
   onClose: () => void;
   onSaved: () => void;
 }) => {
   const t = useT();
+  const rule = useSchemaRule();
   const [form] = Form.useForm();
-  const [banner, setBanner] = useState<string | null>(null);
   const [userOptions, setUserOptions] = useState<Option[]>(
     (props.group?.users ?? []).map((user) => ({ value: user.id, label: user.email })),
   );
@@ -160,80 +113,62 @@ const GroupDrawer = (props: {
     );
   };
 
-  const save = async () => {
-    const values = (await form.validateFields()) as {
-      name: string;
-      description: string;
-      roleIds: string[];
-      userIds: string[];
-    };
-    try {
+  const { save, saving, banner } = useFormSave<Values>(
+    form,
+    ["name", "description", "roleIds", "userIds"],
+    async (values) => {
       if (group) {
         const { userIds, ...fields } = values;
         await api("PUT", `/groups/${group.id}`, fields);
-        const before = new Set(group.users.map((user) => user.id));
-        const added = userIds.filter((id) => !before.has(id));
-        if (added.length > 0) await api("POST", `/groups/${group.id}/users`, { userIds: added });
-        for (const removed of [...before].filter((id) => !userIds.includes(id)))
-          await api("DELETE", `/groups/${group.id}/users/${removed}`);
+        await syncIds(
+          group.users.map((user) => user.id),
+          userIds,
+          (added) => api("POST", `/groups/${group.id}/users`, { userIds: added }),
+          (removed) => api("DELETE", `/groups/${group.id}/users/${removed}`),
+        );
       } else {
         await api("POST", "/groups", values);
       }
       props.onSaved();
-    } catch (caught) {
-      setBanner(showServerError(form, caught, ["name", "description", "roleIds", "userIds"]));
-    }
-  };
+    },
+  );
 
   return (
-    <Drawer
-      open
-      width={480}
+    <EditorDrawer
       title={group ? t("groups.editTitle") : t("groups.new")}
+      isNew={!group}
+      saving={saving}
+      banner={banner}
       onClose={props.onClose}
-      extra={
-        <Space>
-          <Button onClick={props.onClose}>{t("common.cancel")}</Button>
-          <Button type="primary" onClick={save}>
-            {group ? t("common.save") : t("common.create")}
-          </Button>
-        </Space>
-      }
+      onSave={save}
+      form={form}
+      initialValues={{
+        name: group?.name ?? "",
+        description: group?.description ?? "",
+        roleIds: group?.roles.map((role) => role.id) ?? [],
+        userIds: group?.users.map((user) => user.id) ?? [],
+      }}
     >
-      {banner && <Alert type="error" message={banner} style={{ marginBottom: 16 }} />}
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{
-          name: group?.name ?? "",
-          description: group?.description ?? "",
-          roleIds: group?.roles.map((role) => role.id) ?? [],
-          userIds: group?.users.map((user) => user.id) ?? [],
-        }}
+      <Form.Item name="name" label={t("common.name")} required rules={[rule(ZCreateGroupInput.shape.name)]}>
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="description"
+        label={t("common.description")}
+        rules={[rule(ZCreateGroupInput.shape.description, { optional: true })]}
       >
-        <Form.Item
-          name="name"
-          label={t("common.name")}
-          rules={[{ required: true }, zodRule(ZCreateGroupInput.shape.name)]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item name="description" label={t("common.description")}>
-          <Input.TextArea rows={2} />
-        </Form.Item>
-        <Form.Item name="roleIds" label={t("users.roles")}>
-          <Select mode="multiple" options={props.roles} />
-        </Form.Item>
-        <Form.Item name="userIds" label={t("groups.members")}>
-          <Select
-            mode="multiple"
-            showSearch
-            filterOption={false}
-            onSearch={searchUsers}
-            options={userOptions}
-          />
-        </Form.Item>
-      </Form>
-    </Drawer>
+        <Input.TextArea rows={2} />
+      </Form.Item>
+      <Form.Item name="roleIds" label={t("users.roles")}>
+        <Select mode="multiple" options={options(props.roles)} />
+      </Form.Item>
+      <Form.Item name="userIds" label={t("groups.members")}>
+        <Select
+          mode="multiple"
+          showSearch={{ filterOption: false, onSearch: searchUsers }}
+          options={userOptions}
+        />
+      </Form.Item>
+    </EditorDrawer>
   );
 };

@@ -1,24 +1,11 @@
 import { ZRegisterClientInput } from "@hisob/oidc/schema";
-import {
-  Alert,
-  Button,
-  Drawer,
-  Form,
-  Input,
-  Modal,
-  Radio,
-  Select,
-  Space,
-  Switch,
-  Table,
-  Tag,
-  Typography,
-} from "antd";
+import { ListPage, useListData } from "@hisob/ui";
+import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
+import { Button, Form, Input, Radio, Select, Space, Switch, Table, Tag, Typography } from "antd";
 import { useCallback, useState } from "react";
 import { api } from "../api";
-import { showServerError, zodRule } from "../forms";
 import { useT } from "../i18n";
-import { ListPage, useListData } from "../list-page";
+import { EditorDrawer, NewButton, RowActions, ShownOnceModal, StatusTag } from "../list-page";
 import { useCan } from "../session";
 
 type Client = {
@@ -47,7 +34,7 @@ export const OidcClientsPage = () => {
   const t = useT();
   const can = useCan();
   const fetchClients = useCallback(() => api<Client[]>("GET", "/oidc-clients"), []);
-  const { data: clients, error, load, act } = useListData(fetchClients);
+  const { data: clients, error, load, act, loading } = useListData(fetchClients);
   const [editing, setEditing] = useState<Client | "new" | null>(null);
   const [secret, setSecret] = useState<{ clientId: string; clientSecret: string } | null>(null);
 
@@ -57,17 +44,15 @@ export const OidcClientsPage = () => {
       error={error}
       onRetry={load}
       action={
-        can("oidc_clients:create:all") && (
-          <Button type="primary" onClick={() => setEditing("new")}>
-            {t("oidc.new")}
-          </Button>
-        )
+        <NewButton permission="oidc_clients:create:all" onClick={() => setEditing("new")}>
+          {t("oidc.new")}
+        </NewButton>
       }
     >
       <Table<Client>
         rowKey="clientId"
         size="middle"
-        loading={clients === null && !error}
+        loading={loading}
         dataSource={clients ?? []}
         pagination={false}
         columns={[
@@ -105,21 +90,13 @@ export const OidcClientsPage = () => {
           },
           {
             title: t("users.status"),
-            render: (_, client) =>
-              client.isActive ? (
-                <Tag color="green">{t("common.active")}</Tag>
-              ) : (
-                <Tag>{t("common.inactive")}</Tag>
-              ),
+            render: (_, client) => <StatusTag active={client.isActive} />,
           },
           {
             title: t("common.actions"),
             render: (_, client) =>
               can("oidc_clients:update:all") && (
-                <Space size={4} wrap>
-                  <Button size="small" onClick={() => setEditing(client)}>
-                    {t("common.edit")}
-                  </Button>
+                <RowActions onEdit={() => setEditing(client)}>
                   {!client.isPublic && (
                     <Button
                       size="small"
@@ -147,7 +124,7 @@ export const OidcClientsPage = () => {
                   >
                     {client.isActive ? t("oidc.deactivate") : t("oidc.activate")}
                   </Button>
-                </Space>
+                </RowActions>
               ),
           },
         ]}
@@ -164,14 +141,12 @@ export const OidcClientsPage = () => {
           }}
         />
       )}
-      <Modal
+      <ShownOnceModal
         open={secret !== null}
         title={t("oidc.secretTitle")}
-        onOk={() => setSecret(null)}
-        onCancel={() => setSecret(null)}
-        cancelButtonProps={{ style: { display: "none" } }}
+        help={t("oidc.secretHelp")}
+        onClose={() => setSecret(null)}
       >
-        <Typography.Paragraph>{t("oidc.secretHelp")}</Typography.Paragraph>
         <Typography.Paragraph>
           {t("oidc.clientId")}:{" "}
           <Typography.Text code copyable data-testid="client-id">
@@ -185,10 +160,12 @@ export const OidcClientsPage = () => {
         >
           {secret?.clientSecret}
         </Typography.Paragraph>
-      </Modal>
+      </ShownOnceModal>
     </ListPage>
   );
 };
+
+type Values = Record<string, unknown> & { redirectUris: string; kind: string };
 
 const ClientDrawer = (props: {
   client: Client | null;
@@ -196,112 +173,89 @@ const ClientDrawer = (props: {
   onSaved: (registered?: { client: Client; clientSecret?: string }) => void;
 }) => {
   const t = useT();
+  const rule = useSchemaRule();
   const [form] = Form.useForm();
-  const [banner, setBanner] = useState<string | null>(null);
   const { client } = props;
-  const save = async () => {
-    const values = (await form.validateFields()) as Record<string, unknown> & {
-      redirectUris: string;
-      kind: string;
-    };
-    const { kind, ...rest } = values;
-    const body = { ...rest, redirectUris: lines(values.redirectUris) };
-    try {
+  const { save, saving, banner } = useFormSave<Values>(
+    form,
+    ["name", "redirectUris", "grantTypes", "scopes", "requirePkce"],
+    async (values) => {
+      const { kind, ...rest } = values;
+      const body = { ...rest, redirectUris: lines(values.redirectUris) };
       if (client) {
         await api("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, body);
         props.onSaved();
       } else {
         props.onSaved(await api("POST", "/oidc-clients", { ...body, isPublic: kind === "public" }));
       }
-    } catch (caught) {
-      setBanner(
-        showServerError(form, caught, ["name", "redirectUris", "grantTypes", "scopes", "requirePkce"]),
-      );
-    }
-  };
+    },
+  );
   const shape = ZRegisterClientInput.shape;
   return (
-    <Drawer
-      open
-      width={520}
+    <EditorDrawer
       title={client ? t("oidc.editTitle") : t("oidc.new")}
+      isNew={!client}
+      saving={saving}
+      banner={banner}
+      width={520}
       onClose={props.onClose}
-      extra={
-        <Space>
-          <Button onClick={props.onClose}>{t("common.cancel")}</Button>
-          <Button type="primary" onClick={save}>
-            {client ? t("common.save") : t("common.create")}
-          </Button>
-        </Space>
+      onSave={save}
+      form={form}
+      initialValues={
+        client
+          ? { ...client, redirectUris: client.redirectUris.join("\n") }
+          : {
+              kind: "confidential",
+              applicationType: "web",
+              grantTypes: GRANTS,
+              scopes: SCOPES,
+              requirePkce: true,
+              isFirstParty: false,
+              redirectUris: "",
+            }
       }
     >
-      {banner && <Alert type="error" message={banner} style={{ marginBottom: 16 }} />}
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={
-          client
-            ? { ...client, redirectUris: client.redirectUris.join("\n") }
-            : {
-                kind: "confidential",
-                applicationType: "web",
-                grantTypes: GRANTS,
-                scopes: SCOPES,
-                requirePkce: true,
-                isFirstParty: false,
-                redirectUris: "",
-              }
-        }
-      >
-        <Form.Item name="name" label={t("common.name")} rules={[{ required: true }, zodRule(shape.name)]}>
-          <Input />
-        </Form.Item>
-        {!client && (
-          <Form.Item name="kind" label={t("oidc.type")}>
-            <Radio.Group
-              options={[
-                { value: "confidential", label: t("oidc.confidential") },
-                { value: "public", label: t("oidc.public") },
-              ]}
-            />
-          </Form.Item>
-        )}
-        <Form.Item name="applicationType" label={t("oidc.applicationType")}>
-          <Select
+      <Form.Item name="name" label={t("common.name")} required rules={[rule(shape.name)]}>
+        <Input />
+      </Form.Item>
+      {!client && (
+        <Form.Item name="kind" label={t("oidc.type")}>
+          <Radio.Group
             options={[
-              { value: "web", label: "web" },
-              { value: "native", label: "native" },
+              { value: "confidential", label: t("oidc.confidential") },
+              { value: "public", label: t("oidc.public") },
             ]}
           />
         </Form.Item>
-        <Form.Item
-          name="redirectUris"
-          label={t("oidc.redirectUris")}
-          rules={[
-            { required: true },
-            {
-              validator: async (_: unknown, value: string) => {
-                const result = shape.redirectUris.safeParse(lines(value ?? ""));
-                if (!result.success) throw new Error(result.error.issues[0]?.message ?? "invalid");
-              },
-            },
+      )}
+      <Form.Item name="applicationType" label={t("oidc.applicationType")}>
+        <Select
+          options={[
+            { value: "web", label: "web" },
+            { value: "native", label: "native" },
           ]}
-        >
-          <Input.TextArea rows={3} placeholder="https://app.example/callback" />
-        </Form.Item>
-        <Form.Item name="grantTypes" label={t("oidc.grantTypes")}>
-          <Select mode="multiple" options={GRANTS.map((value) => ({ value, label: value }))} />
-        </Form.Item>
-        <Form.Item name="scopes" label={t("oidc.scopes")}>
-          <Select mode="multiple" options={SCOPES.map((value) => ({ value, label: value }))} />
-        </Form.Item>
-        <Form.Item name="requirePkce" label={t("oidc.requirePkce")} valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <Form.Item name="isFirstParty" label={t("oidc.firstParty")} valuePropName="checked">
-          <Switch />
-        </Form.Item>
-      </Form>
-    </Drawer>
+        />
+      </Form.Item>
+      <Form.Item
+        name="redirectUris"
+        label={t("oidc.redirectUris")}
+        required
+        rules={[rule<string | undefined>(shape.redirectUris, { toInput: (value) => lines(value ?? "") })]}
+      >
+        <Input.TextArea rows={3} placeholder="https://app.example/callback" />
+      </Form.Item>
+      <Form.Item name="grantTypes" label={t("oidc.grantTypes")}>
+        <Select mode="multiple" options={GRANTS.map((value) => ({ value, label: value }))} />
+      </Form.Item>
+      <Form.Item name="scopes" label={t("oidc.scopes")}>
+        <Select mode="multiple" options={SCOPES.map((value) => ({ value, label: value }))} />
+      </Form.Item>
+      <Form.Item name="requirePkce" label={t("oidc.requirePkce")} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="isFirstParty" label={t("oidc.firstParty")} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </EditorDrawer>
   );
 };

@@ -1,6 +1,7 @@
 import { ZCreateRoleInput } from "@hisob/core/schema";
+import { ListPage, type Page, useListData, useLocale } from "@hisob/ui";
+import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import {
-  Alert,
   App,
   Button,
   Card,
@@ -9,7 +10,6 @@ import {
   Form,
   Input,
   List,
-  Modal,
   Popconfirm,
   Row,
   Space,
@@ -17,10 +17,10 @@ import {
   Tag,
   Typography,
 } from "antd";
-import { useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { api, type Page } from "../api";
-import { showServerError, zodRule } from "../forms";
-import { ACTION_LABELS, type Language, LanguageContext, MODULE_LABELS, RESOURCE_LABELS, useT } from "../i18n";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { api } from "../api";
+import { ACTION_LABELS, type Language, MODULE_LABELS, RESOURCE_LABELS, useT } from "../i18n";
+import { EditorModal, NewButton } from "../list-page";
 import { useCan } from "../session";
 
 type Role = { id: string; name: string; description: string; permissions: string[] };
@@ -34,6 +34,7 @@ type Permission = {
 };
 
 const ADMIN = "admin";
+const EMPTY: Permission[] = [];
 const label = (table: Record<Language, Record<string, string>>, language: Language, key: string) =>
   table[language][key] ?? key.replace(/_/g, " ");
 
@@ -51,36 +52,23 @@ const matrixOf = (permissions: Permission[]) => {
 export const RolesPage = () => {
   const t = useT();
   const can = useCan();
-  const language = useContext(LanguageContext);
+  const language = useLocale();
   const { message } = App.useApp();
-  const [roles, setRoles] = useState<Role[]>([]);
-  const [permissions, setPermissions] = useState<Permission[]>([]);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [draft, setDraft] = useState<Set<string>>(new Set());
-  const [error, setError] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [loading, setLoading] = useState(true);
-
-  const load = useCallback(async () => {
-    setError(null);
-    setLoading(true);
-    try {
-      const [page, all] = await Promise.all([
+  const fetchRoles = useCallback(
+    () =>
+      Promise.all([
         api<Page<Role>>("GET", "/roles?limit=100&sortBy=name"),
         api<Permission[]>("GET", "/permissions"),
-      ]);
-      setRoles(page.items);
-      setPermissions(all);
-      setSelected((current) => current ?? page.items[0]?.id ?? null);
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+      ]).then(([page, permissions]) => ({ roles: page.items, permissions })),
+    [],
+  );
+  const { data, error, load, act, loading } = useListData(fetchRoles);
+  const roles = data?.roles ?? [];
+  const permissions = data?.permissions ?? EMPTY;
+  const [chosen, setSelected] = useState<string | null>(null);
+  const selected = chosen ?? roles[0]?.id ?? null;
+  const [draft, setDraft] = useState<Set<string>>(new Set());
+  const [creating, setCreating] = useState(false);
 
   const role = roles.find((candidate) => candidate.id === selected) ?? null;
   useEffect(() => setDraft(new Set(role?.permissions ?? [])), [role]);
@@ -101,38 +89,25 @@ export const RolesPage = () => {
   };
   const savePermissions = async () => {
     if (!role) return;
-    try {
-      await api("PUT", `/roles/${role.id}`, { permissions: [...draft].sort() });
+    if (await act(() => api("PUT", `/roles/${role.id}`, { permissions: [...draft].sort() })))
       message.success(t("roles.saved"));
-      await load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
   };
   const remove = async () => {
     if (!role) return;
-    try {
-      await api("DELETE", `/roles/${role.id}`);
-      setSelected(null);
-      await load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
+    if (await act(() => api("DELETE", `/roles/${role.id}`))) setSelected(null);
   };
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("roles.title")}
-        </Typography.Title>
-        {can("roles:create:all") && (
-          <Button type="primary" onClick={() => setCreating(true)}>
-            {t("roles.new")}
-          </Button>
-        )}
-      </Space>
-      {error && <Alert type="error" message={error} />}
+    <ListPage
+      title={t("roles.title")}
+      error={error}
+      onRetry={load}
+      action={
+        <NewButton permission="roles:create:all" onClick={() => setCreating(true)}>
+          {t("roles.new")}
+        </NewButton>
+      }
+    >
       <Row gutter={16} wrap={false}>
         <Col flex="260px">
           <Card size="small">
@@ -239,45 +214,46 @@ export const RolesPage = () => {
       {creating && (
         <CreateRoleModal
           onClose={() => setCreating(false)}
-          onCreated={async (id) => {
+          onCreated={(id) => {
             setCreating(false);
-            await load();
             setSelected(id);
+            load();
           }}
         />
       )}
-    </Space>
+    </ListPage>
   );
 };
 
 const CreateRoleModal = (props: { onClose: () => void; onCreated: (id: string) => void }) => {
   const t = useT();
+  const rule = useSchemaRule();
   const [form] = Form.useForm();
-  const [banner, setBanner] = useState<string | null>(null);
-  const submit = async () => {
-    const values = await form.validateFields();
-    try {
-      const role = await api<Role>("POST", "/roles", values);
-      props.onCreated(role.id);
-    } catch (caught) {
-      setBanner(showServerError(form, caught, ["name", "description"]));
-    }
-  };
+  const { save, saving, banner } = useFormSave<{ name: string; description?: string }>(
+    form,
+    ["name", "description"],
+    async (values) => props.onCreated((await api<Role>("POST", "/roles", values)).id),
+  );
   return (
-    <Modal open title={t("roles.new")} onCancel={props.onClose} onOk={submit} okText={t("common.create")}>
-      {banner && <Alert type="error" message={banner} style={{ marginBottom: 16 }} />}
-      <Form form={form} layout="vertical">
-        <Form.Item
-          name="name"
-          label={t("common.name")}
-          rules={[{ required: true }, zodRule(ZCreateRoleInput.shape.name)]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item name="description" label={t("common.description")}>
-          <Input.TextArea rows={2} />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <EditorModal
+      title={t("roles.new")}
+      isNew
+      saving={saving}
+      banner={banner}
+      onClose={props.onClose}
+      onSave={save}
+      form={form}
+    >
+      <Form.Item name="name" label={t("common.name")} required rules={[rule(ZCreateRoleInput.shape.name)]}>
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="description"
+        label={t("common.description")}
+        rules={[rule(ZCreateRoleInput.shape.description, { optional: true })]}
+      >
+        <Input.TextArea rows={2} />
+      </Form.Item>
+    </EditorModal>
   );
 };

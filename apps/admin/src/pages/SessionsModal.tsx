@@ -1,5 +1,6 @@
+import { useListData } from "@hisob/ui";
 import { Alert, App, Button, Modal, Popconfirm, Table } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback } from "react";
 import { api } from "../api";
 import { useFormatDate, useT } from "../i18n";
 import { useCan, useMe } from "../session";
@@ -13,29 +14,19 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
   const can = useCan();
   const me = useMe();
   const { message } = App.useApp();
-  const [sessions, setSessions] = useState<Session[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const mayEnd = props.user.id === me?.id || can("sessions:delete:all");
+  const fetchSessions = useCallback(
+    () => api<Session[]>("GET", `/users/${props.user.id}/sessions`),
+    [props.user.id],
+  );
+  const { data: sessions, error, act, loading } = useListData(fetchSessions);
 
-  const load = useCallback(() => {
-    setError(null);
-    api<Session[]>("GET", `/users/${props.user.id}/sessions`).then(setSessions, (caught: unknown) =>
-      setError(caught instanceof Error ? caught.message : String(caught)),
-    );
-  }, [props.user.id]);
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  const end = async (id: string) => {
-    await api("DELETE", `/sessions/${id}`);
-    load();
-  };
-  const endAll = async () => {
-    const { ended } = await api<{ ended: number }>("DELETE", `/users/${props.user.id}/sessions`);
-    message.success(t("sessions.ended", { count: ended }));
-    load();
-  };
+  const end = (id: string) => act(() => api("DELETE", `/sessions/${id}`));
+  const endAll = () =>
+    act(async () => {
+      const { ended } = await api<{ ended: number }>("DELETE", `/users/${props.user.id}/sessions`);
+      message.success(t("sessions.ended", { count: ended }));
+    });
 
   return (
     <Modal
@@ -54,11 +45,11 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
         </Button>,
       ]}
     >
-      {error && <Alert type="error" message={error} />}
+      {error && <Alert type="error" showIcon title={error} />}
       <Table<Session>
         rowKey="id"
         size="small"
-        loading={sessions === null && !error}
+        loading={loading}
         dataSource={sessions ?? []}
         pagination={false}
         columns={[

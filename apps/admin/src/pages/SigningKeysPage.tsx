@@ -1,8 +1,8 @@
+import { ListPage, useListData } from "@hisob/ui";
 import { Button, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import { useCallback } from "react";
 import { api } from "../api";
 import { useFormatDate, useT } from "../i18n";
-import { ListPage, useListData } from "../list-page";
 import { useCan } from "../session";
 
 type Key = {
@@ -20,7 +20,7 @@ export const SigningKeysPage = () => {
   const formatDate = useFormatDate();
   const can = useCan();
   const fetchKeys = useCallback(() => api<Key[]>("GET", "/signing-keys"), []);
-  const { data: keys, error, load, act } = useListData(fetchKeys);
+  const { data: keys, error, load, act, loading } = useListData(fetchKeys);
 
   return (
     <ListPage
@@ -39,7 +39,7 @@ export const SigningKeysPage = () => {
       <Table<Key>
         rowKey="kid"
         size="middle"
-        loading={keys === null && !error}
+        loading={loading}
         dataSource={keys ?? []}
         pagination={false}
         columns={[

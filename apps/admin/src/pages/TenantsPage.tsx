@@ -1,9 +1,11 @@
 import { ZProvisionTenantInput, ZTenantFirstAdmin } from "@hisob/core/schema";
-import { Alert, App, Button, Divider, Form, Input, Modal, Select, Space, Table, Tag, Typography } from "antd";
-import { useCallback, useContext, useEffect, useState } from "react";
-import { api, type Page } from "../api";
-import { showServerError, zodRule } from "../forms";
-import { LanguageContext, useFormatDate, useT } from "../i18n";
+import { ListPage, type Page, useListData, useLocale, usePaging } from "@hisob/ui";
+import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
+import { Button, Divider, Form, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../api";
+import { useFormatDate, useT } from "../i18n";
+import { EditorModal, NewButton, RowActions, StatusTag } from "../list-page";
 import { useCan } from "../session";
 
 type Tenant = {
@@ -15,71 +17,48 @@ type Tenant = {
   createdAt: string;
 };
 type Currency = { code: string; name: string; active: boolean };
+type Values = {
+  name: string;
+  domain?: string;
+  currencies?: string[];
+  admin?: { email?: string; firstName?: string; lastName?: string; password?: string };
+};
 
 /** Organizations (platform administrators): create, rename, activate/deactivate. */
 export const TenantsPage = () => {
   const t = useT();
   const can = useCan();
   const formatDate = useFormatDate();
-  const { message } = App.useApp();
-  const [data, setData] = useState<Page<Tenant> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pageState, setPageState] = useState({ current: 1, pageSize: 20 });
+  const paging = usePaging(20);
+  const fetchTenants = useCallback(
+    () => api<Page<Tenant>>("GET", `/tenants?limit=${paging.limit}&offset=${paging.offset}`),
+    [paging.limit, paging.offset],
+  );
+  const { data, error, load, act, loading } = useListData(fetchTenants);
   const [editing, setEditing] = useState<Tenant | "new" | null>(null);
   const [currencies, setCurrencies] = useState<Currency[]>([]);
-
-  const load = useCallback(() => {
-    setError(null);
-    api<Page<Tenant>>(
-      "GET",
-      `/tenants?limit=${pageState.pageSize}&offset=${(pageState.current - 1) * pageState.pageSize}`,
-    ).then(setData, (caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)));
-  }, [pageState]);
-  useEffect(() => {
-    load();
-  }, [load]);
   useEffect(() => {
     api<Currency[]>("GET", "/currencies").then(setCurrencies, () => {});
   }, []);
 
-  const setActive = async (tenant: Tenant, active: boolean) => {
-    try {
-      await api("PUT", `/tenants/${tenant.id}`, { active });
-      load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
-
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("tenants.title")}
-        </Typography.Title>
-        {can("tenants:create:all") && (
-          <Button type="primary" onClick={() => setEditing("new")}>
-            {t("tenants.new")}
-          </Button>
-        )}
-      </Space>
-      {error && (
-        <Alert type="error" message={error} action={<Button onClick={load}>{t("common.retry")}</Button>} />
-      )}
+    <ListPage
+      title={t("tenants.title")}
+      error={error}
+      onRetry={load}
+      action={
+        <NewButton permission="tenants:create:all" onClick={() => setEditing("new")}>
+          {t("tenants.new")}
+        </NewButton>
+      }
+    >
       <Table<Tenant>
         rowKey="id"
         size="middle"
-        loading={data === null && !error}
+        loading={loading}
         dataSource={data?.items ?? []}
-        pagination={{
-          current: pageState.current,
-          pageSize: pageState.pageSize,
-          total: data?.total ?? 0,
-          showTotal: (total) => t("common.total", { count: total }),
-        }}
-        onChange={(pagination) =>
-          setPageState({ current: pagination.current ?? 1, pageSize: pagination.pageSize ?? 20 })
-        }
+        pagination={paging.pagination(data?.total ?? 0, (total) => t("common.total", { count: total }))}
+        onChange={paging.change}
         columns={[
           {
             title: t("common.name"),
@@ -95,15 +74,7 @@ export const TenantsPage = () => {
             dataIndex: "domain",
             render: (domain: string | null) => domain ?? "—",
           },
-          {
-            title: t("users.status"),
-            render: (_, tenant) =>
-              tenant.active ? (
-                <Tag color="green">{t("common.active")}</Tag>
-              ) : (
-                <Tag>{t("common.inactive")}</Tag>
-              ),
-          },
+          { title: t("users.status"), render: (_, tenant) => <StatusTag active={tenant.active} /> },
           {
             title: t("common.createdAt"),
             dataIndex: "createdAt",
@@ -113,20 +84,19 @@ export const TenantsPage = () => {
             title: t("common.actions"),
             render: (_, tenant) =>
               can("tenants:update:all") && (
-                <Space size={4}>
-                  <Button size="small" onClick={() => setEditing(tenant)}>
-                    {t("common.edit")}
-                  </Button>
+                <RowActions onEdit={() => setEditing(tenant)}>
                   {!tenant.isPlatform && (
                     <Button
                       size="small"
                       danger={tenant.active}
-                      onClick={() => setActive(tenant, !tenant.active)}
+                      onClick={() =>
+                        act(() => api("PUT", `/tenants/${tenant.id}`, { active: !tenant.active }))
+                      }
                     >
                       {tenant.active ? t("users.deactivate") : t("users.activate")}
                     </Button>
                   )}
-                </Space>
+                </RowActions>
               ),
           },
         ]}
@@ -142,7 +112,7 @@ export const TenantsPage = () => {
           }}
         />
       )}
-    </Space>
+    </ListPage>
   );
 };
 
@@ -153,32 +123,26 @@ const TenantModal = (props: {
   onSaved: () => void;
 }) => {
   const t = useT();
-  const language = useContext(LanguageContext);
+  const rule = useSchemaRule();
+  const language = useLocale();
   const [form] = Form.useForm();
   const adminEmail = Form.useWatch(["admin", "email"], form) as string | undefined;
   const adminRequired = Boolean(adminEmail?.trim());
-  const [banner, setBanner] = useState<string | null>(null);
   const { tenant } = props;
-  const save = async () => {
-    // A field error is shown beside the field; nothing more to do until it is fixed.
-    const values = (await form.validateFields().catch(() => null)) as {
-      name: string;
-      domain?: string;
-      currencies?: string[];
-      admin?: { email?: string; firstName?: string; lastName?: string; password?: string };
-    } | null;
-    if (!values) return;
-    const domain = values.domain?.trim() ? values.domain.trim() : undefined;
-    const admin = values.admin?.email?.trim()
-      ? {
-          email: values.admin.email.trim(),
-          firstName: values.admin.firstName ?? "",
-          lastName: values.admin.lastName ?? "",
-          uiLanguage: language,
-          ...(values.admin.password ? { password: values.admin.password } : {}),
-        }
-      : undefined;
-    try {
+  const { save, saving, banner } = useFormSave<Values>(
+    form,
+    ["name", "domain", "currencies", "admin"],
+    async (values) => {
+      const domain = values.domain?.trim() ? values.domain.trim() : undefined;
+      const admin = values.admin?.email?.trim()
+        ? {
+            email: values.admin.email.trim(),
+            firstName: values.admin.firstName ?? "",
+            lastName: values.admin.lastName ?? "",
+            uiLanguage: language,
+            ...(values.admin.password ? { password: values.admin.password } : {}),
+          }
+        : undefined;
       if (tenant) await api("PUT", `/tenants/${tenant.id}`, { name: values.name, domain: domain ?? null });
       else
         await api("POST", "/tenants", {
@@ -188,94 +152,94 @@ const TenantModal = (props: {
           ...(admin ? { admin } : {}),
         });
       props.onSaved();
-    } catch (caught) {
-      setBanner(showServerError(form, caught, ["name", "domain", "currencies", "admin"]));
-    }
-  };
+    },
+  );
+  const adminName = (field: "firstName" | "lastName") =>
+    adminRequired ? [rule(ZTenantFirstAdmin.shape[field])] : [];
   return (
-    <Modal
-      open
+    <EditorModal
       title={tenant ? t("common.edit") : t("tenants.new")}
-      onCancel={props.onClose}
-      onOk={save}
-      okText={t("common.save")}
+      isNew={!tenant}
+      saving={saving}
+      banner={banner}
+      onClose={props.onClose}
+      onSave={save}
+      form={form}
+      initialValues={{ name: tenant?.name ?? "", domain: tenant?.domain ?? "", currencies: ["UZS"] }}
     >
-      {banner && <Alert type="error" message={banner} style={{ marginBottom: 16 }} />}
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ name: tenant?.name ?? "", domain: tenant?.domain ?? "", currencies: ["UZS"] }}
+      <Form.Item
+        name="name"
+        label={t("common.name")}
+        required
+        rules={[rule(ZProvisionTenantInput.shape.name)]}
       >
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="domain"
+        label={t("tenants.domain")}
+        rules={[rule(ZProvisionTenantInput.shape.domain, { optional: true })]}
+      >
+        <Input placeholder="acme.uz" />
+      </Form.Item>
+      {!tenant && (
         <Form.Item
-          name="name"
-          label={t("common.name")}
-          rules={[{ required: true }, zodRule(ZProvisionTenantInput.shape.name)]}
+          name="currencies"
+          label={t("tenants.currencies")}
+          required
+          rules={[rule(ZProvisionTenantInput.shape.currencies.unwrap())]}
         >
-          <Input />
+          <Select
+            mode="multiple"
+            options={props.currencies.map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` }))}
+          />
         </Form.Item>
-        <Form.Item
-          name="domain"
-          label={t("tenants.domain")}
-          rules={[zodRule(ZProvisionTenantInput.shape.domain, true)]}
-        >
-          <Input placeholder="acme.uz" />
-        </Form.Item>
-        {!tenant && (
-          <Form.Item name="currencies" label={t("tenants.currencies")} rules={[{ required: true }]}>
-            <Select
-              mode="multiple"
-              options={props.currencies.map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` }))}
-            />
+      )}
+      {!tenant && (
+        <>
+          <Divider titlePlacement="start" plain style={{ margin: "8px 0" }}>
+            {t("tenants.firstAdmin")}
+          </Divider>
+          <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>
+            {t("tenants.firstAdminHelp")}
+          </Typography.Paragraph>
+          <Form.Item
+            name={["admin", "email"]}
+            label={t("users.email")}
+            rules={[rule(ZTenantFirstAdmin.shape.email, { optional: true })]}
+          >
+            <Input type="email" autoComplete="off" />
           </Form.Item>
-        )}
-        {!tenant && (
-          <>
-            <Divider titlePlacement="start" plain style={{ margin: "8px 0" }}>
-              {t("tenants.firstAdmin")}
-            </Divider>
-            <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>
-              {t("tenants.firstAdminHelp")}
-            </Typography.Paragraph>
+          <Space.Compact block style={{ gap: 12 }}>
             <Form.Item
-              name={["admin", "email"]}
-              label={t("users.email")}
-              rules={[zodRule(ZTenantFirstAdmin.shape.email, true)]}
+              name={["admin", "firstName"]}
+              label={t("users.firstName")}
+              style={{ flex: 1 }}
+              required={adminRequired}
+              rules={adminName("firstName")}
             >
-              <Input type="email" autoComplete="off" />
+              <Input />
             </Form.Item>
-            <Space.Compact block style={{ gap: 12 }}>
-              <Form.Item
-                name={["admin", "firstName"]}
-                label={t("users.firstName")}
-                style={{ flex: 1 }}
-                rules={
-                  adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.firstName, true)] : []
-                }
-              >
-                <Input />
-              </Form.Item>
-              <Form.Item
-                name={["admin", "lastName"]}
-                label={t("users.lastName")}
-                style={{ flex: 1 }}
-                rules={
-                  adminRequired ? [{ required: true }, zodRule(ZTenantFirstAdmin.shape.lastName, true)] : []
-                }
-              >
-                <Input />
-              </Form.Item>
-            </Space.Compact>
             <Form.Item
-              name={["admin", "password"]}
-              label={t("users.password")}
-              extra={t("tenants.adminPasswordHelp")}
-              rules={[zodRule(ZTenantFirstAdmin.shape.password.unwrap(), true)]}
+              name={["admin", "lastName"]}
+              label={t("users.lastName")}
+              style={{ flex: 1 }}
+              required={adminRequired}
+              rules={adminName("lastName")}
             >
-              <Input.Password autoComplete="new-password" />
+              <Input />
             </Form.Item>
-          </>
-        )}
-      </Form>
-    </Modal>
+          </Space.Compact>
+          <Form.Item
+            name={["admin", "password"]}
+            label={t("users.password")}
+            extra={t("tenants.adminPasswordHelp")}
+            rules={[rule(ZTenantFirstAdmin.shape.password.unwrap(), { optional: true })]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+        </>
+      )}
+    </EditorModal>
   );
 };

@@ -1,29 +1,27 @@
-import { ZCreateUserInput, ZUpdateUserInput } from "@hisob/core/schema";
-import {
-  Alert,
-  App,
-  Button,
-  Drawer,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Space,
-  Switch,
-  Table,
-  Tag,
-  Typography,
-} from "antd";
+import { ZCreateUserInput } from "@hisob/core/schema";
+import { ListPage, LOCALE_NAMES, LOCALES, type Page, queryString, useListData, usePaging } from "@hisob/ui";
+import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
+import { Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from "antd";
 import type { SorterResult } from "antd/es/table/interface";
 import { useCallback, useEffect, useState } from "react";
-import { api, type Page, query } from "../api";
-import { showServerError, zodRule } from "../forms";
-import { LANGUAGES, useFormatDate, useT } from "../i18n";
+import { api } from "../api";
+import { useFormatDate, useT } from "../i18n";
+import {
+  EditorDrawer,
+  GROUPS_URL,
+  NewButton,
+  options,
+  type Ref,
+  ROLES_URL,
+  RowActions,
+  ShownOnceModal,
+  StatusTag,
+  syncIds,
+  useRefs,
+} from "../list-page";
 import { useCan, useMe } from "../session";
 import { SessionsModal } from "./SessionsModal";
 
-type Ref = { id: string; name: string };
 type User = {
   id: string;
   email: string;
@@ -64,15 +62,11 @@ export const UsersPage = () => {
   const formatDate = useFormatDate();
   const can = useCan();
   const me = useMe();
-  const { message } = App.useApp();
   const [filters, setFilters] = useState<Filters>({ email: "", name: "" });
   const [sort, setSort] = useState<Sort>({ sortBy: "createdAt", order: "desc" });
-  const [pageState, setPageState] = useState({ current: 1, pageSize: 20 });
-  const [data, setData] = useState<Page<User> | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [roles, setRoles] = useState<Ref[]>([]);
-  const [groups, setGroups] = useState<Ref[]>([]);
+  const paging = usePaging(20);
+  const roles = useRefs("roles:read:all", ROLES_URL);
+  const groups = useRefs("groups:read:all", GROUPS_URL);
   const [editing, setEditing] = useState<User | "new" | null>(null);
   const [sessionsOf, setSessionsOf] = useState<User | null>(null);
   const [shownPassword, setShownPassword] = useState<string | null>(null);
@@ -87,145 +81,90 @@ export const UsersPage = () => {
     sortBy: sort.sortBy,
     order: sort.order,
   };
-  const queryString = query({
-    ...listQuery,
-    limit: pageState.pageSize,
-    offset: (pageState.current - 1) * pageState.pageSize,
-  });
-
-  const load = useCallback(() => {
-    setLoading(true);
-    setError(null);
-    api<Page<User>>("GET", `/users${queryString}`)
-      .then(setData)
-      .catch((caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)))
-      .finally(() => setLoading(false));
-  }, [queryString]);
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  useEffect(() => {
-    if (can("roles:read:all"))
-      api<Page<Ref>>("GET", "/roles?limit=100&sortBy=name").then(
-        (page) => setRoles(page.items),
-        () => {},
-      );
-    if (can("groups:read:all"))
-      api<Page<Ref>>("GET", "/groups?limit=100").then(
-        (page) => setGroups(page.items),
-        () => {},
-      );
-  }, [can]);
-
-  const setActive = async (user: User, active: boolean) => {
-    try {
-      await api("PUT", `/users/${user.id}`, { active });
-      load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
+  const listUrl = `/users${queryString({ ...listQuery, limit: paging.limit, offset: paging.offset })}`;
+  const fetchUsers = useCallback(() => api<Page<User>>("GET", listUrl), [listUrl]);
+  const { data, error, load, act, loading } = useListData(fetchUsers);
+  const filter = (change: Partial<Filters>) => {
+    setFilters({ ...filters, ...change });
+    paging.reset();
   };
-  const remove = async (user: User) => {
-    try {
-      await api("DELETE", `/users/${user.id}`);
-      load();
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
-  const resetPassword = async (user: User) => {
-    const password = generatePassword();
-    try {
+
+  const resetPassword = (user: User) =>
+    act(async () => {
+      const password = generatePassword();
       await api("PUT", `/users/${user.id}`, { password });
       setShownPassword(password);
-    } catch (caught) {
-      message.error(caught instanceof Error ? caught.message : String(caught));
-    }
-  };
+    });
 
   return (
-    <Space direction="vertical" size="middle" style={{ width: "100%" }}>
-      <Space style={{ width: "100%", justifyContent: "space-between" }} wrap>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("users.title")}
-        </Typography.Title>
+    <ListPage
+      title={t("users.title")}
+      error={error}
+      onRetry={load}
+      action={
         <Space>
-          <Button href={`/users/export${query(listQuery)}`} download>
+          <Button href={`/users/export${queryString(listQuery)}`} download>
             {t("common.export")}
           </Button>
-          {can("users:create:all") && (
-            <Button type="primary" onClick={() => setEditing("new")}>
-              {t("users.new")}
-            </Button>
-          )}
+          <NewButton permission="users:create:all" onClick={() => setEditing("new")}>
+            {t("users.new")}
+          </NewButton>
         </Space>
-      </Space>
-      <Space wrap>
-        <Input.Search
-          aria-label={t("users.searchEmail")}
-          placeholder={t("users.searchEmail")}
-          allowClear
-          value={filters.email}
-          onChange={(event) => {
-            setFilters({ ...filters, email: event.target.value });
-            setPageState({ ...pageState, current: 1 });
-          }}
-          style={{ width: 260 }}
-        />
-        <Input.Search
-          aria-label={t("users.searchName")}
-          placeholder={t("users.searchName")}
-          allowClear
-          value={filters.name}
-          onChange={(event) => {
-            setFilters({ ...filters, name: event.target.value });
-            setPageState({ ...pageState, current: 1 });
-          }}
-          style={{ width: 220 }}
-        />
-        <Select
-          aria-label={t("users.role")}
-          placeholder={t("users.role")}
-          allowClear
-          value={filters.roleId}
-          options={roles.map((role) => ({ value: role.id, label: role.name }))}
-          onChange={(roleId?: string) => setFilters({ ...filters, ...{ roleId } })}
-          style={{ width: 180 }}
-        />
-        <Select
-          aria-label={t("users.status")}
-          value={filters.active === undefined ? "all" : String(filters.active)}
-          options={[
-            { value: "all", label: t("common.all") },
-            { value: "true", label: t("common.active") },
-            { value: "false", label: t("common.inactive") },
-          ]}
-          onChange={(value: string) =>
-            setFilters({ ...filters, ...{ active: value === "all" ? undefined : value === "true" } })
-          }
-          style={{ width: 150 }}
-        />
-      </Space>
-      {error && (
-        <Alert type="error" message={error} action={<Button onClick={load}>{t("common.retry")}</Button>} />
-      )}
+      }
+      filters={
+        <>
+          <Input.Search
+            aria-label={t("users.searchEmail")}
+            placeholder={t("users.searchEmail")}
+            allowClear
+            value={filters.email}
+            onChange={(event) => filter({ email: event.target.value })}
+            style={{ width: 260 }}
+          />
+          <Input.Search
+            aria-label={t("users.searchName")}
+            placeholder={t("users.searchName")}
+            allowClear
+            value={filters.name}
+            onChange={(event) => filter({ name: event.target.value })}
+            style={{ width: 220 }}
+          />
+          <Select
+            aria-label={t("users.role")}
+            placeholder={t("users.role")}
+            allowClear
+            value={filters.roleId}
+            options={options(roles)}
+            onChange={(roleId?: string) => filter({ roleId })}
+            style={{ width: 180 }}
+          />
+          <Select
+            aria-label={t("users.status")}
+            value={filters.active === undefined ? "all" : String(filters.active)}
+            options={[
+              { value: "all", label: t("common.all") },
+              { value: "true", label: t("common.active") },
+              { value: "false", label: t("common.inactive") },
+            ]}
+            onChange={(value: string) => filter({ active: value === "all" ? undefined : value === "true" })}
+            style={{ width: 150 }}
+          />
+        </>
+      }
+    >
       <Table<User>
         rowKey="id"
         size="middle"
         loading={loading}
         dataSource={data?.items ?? []}
-        pagination={{
-          current: pageState.current,
-          pageSize: pageState.pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100],
-          showTotal: (total) => t("common.total", { count: total }),
-        }}
+        pagination={paging.pagination(
+          data?.total ?? 0,
+          (total) => t("common.total", { count: total }),
+          [20, 50, 100],
+        )}
         onChange={(pagination, _filters, sorter) => {
           const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<User> | undefined;
-          setPageState({ current: pagination.current ?? 1, pageSize: pagination.pageSize ?? 20 });
+          paging.change(pagination);
           setSort(
             one?.order
               ? { sortBy: String(one.field), order: one.order === "ascend" ? "asc" : "desc" }
@@ -244,11 +183,7 @@ export const UsersPage = () => {
             title: t("users.roles"),
             render: (_, user) => user.roles.map((role) => <Tag key={role.id}>{role.name}</Tag>),
           },
-          {
-            title: t("users.status"),
-            render: (_, user) =>
-              user.active ? <Tag color="green">{t("common.active")}</Tag> : <Tag>{t("common.inactive")}</Tag>,
-          },
+          { title: t("users.status"), render: (_, user) => <StatusTag active={user.active} /> },
           {
             title: t("common.createdAt"),
             dataIndex: "createdAt",
@@ -257,37 +192,36 @@ export const UsersPage = () => {
           },
           {
             title: t("common.actions"),
-            render: (_, user) => (
-              <Space size={4} wrap>
-                {can("users:update:all") && (
-                  <Button size="small" onClick={() => setEditing(user)}>
-                    {t("common.edit")}
-                  </Button>
-                )}
-                {can("users:update:all") && user.id !== me?.id && (
-                  <Button size="small" onClick={() => setActive(user, !user.active)}>
-                    {user.active ? t("users.deactivate") : t("users.activate")}
-                  </Button>
-                )}
-                {can("users:update:all") && user.id !== me?.id && (
-                  <Popconfirm title={t("users.resetPassword")} onConfirm={() => resetPassword(user)}>
-                    <Button size="small">{t("users.resetPassword")}</Button>
-                  </Popconfirm>
-                )}
-                {(can("sessions:read:all") || user.id === me?.id) && (
-                  <Button size="small" onClick={() => setSessionsOf(user)}>
-                    {t("users.sessions")}
-                  </Button>
-                )}
-                {can("users:delete:all") && user.id !== me?.id && (
-                  <Popconfirm title={t("common.confirmDelete")} onConfirm={() => remove(user)}>
-                    <Button size="small" danger>
-                      {t("common.delete")}
+            render: (_, user) => {
+              const other = user.id !== me?.id;
+              return (
+                <RowActions
+                  {...(can("users:update:all") ? { onEdit: () => setEditing(user) } : {})}
+                  {...(can("users:delete:all") && other
+                    ? { onDelete: () => act(() => api("DELETE", `/users/${user.id}`)) }
+                    : {})}
+                >
+                  {can("users:update:all") && other && (
+                    <Button
+                      size="small"
+                      onClick={() => act(() => api("PUT", `/users/${user.id}`, { active: !user.active }))}
+                    >
+                      {user.active ? t("users.deactivate") : t("users.activate")}
                     </Button>
-                  </Popconfirm>
-                )}
-              </Space>
-            ),
+                  )}
+                  {can("users:update:all") && other && (
+                    <Popconfirm title={t("users.resetPassword")} onConfirm={() => resetPassword(user)}>
+                      <Button size="small">{t("users.resetPassword")}</Button>
+                    </Popconfirm>
+                  )}
+                  {(can("sessions:read:all") || !other) && (
+                    <Button size="small" onClick={() => setSessionsOf(user)}>
+                      {t("users.sessions")}
+                    </Button>
+                  )}
+                </RowActions>
+              );
+            },
           },
         ]}
       />
@@ -304,23 +238,32 @@ export const UsersPage = () => {
         />
       )}
       {sessionsOf && <SessionsModal user={sessionsOf} onClose={() => setSessionsOf(null)} />}
-      <Modal
+      <ShownOnceModal
         open={shownPassword !== null}
         title={t("users.newPassword")}
-        onOk={() => setShownPassword(null)}
-        onCancel={() => setShownPassword(null)}
-        cancelButtonProps={{ style: { display: "none" } }}
+        help={t("users.newPasswordHelp")}
+        onClose={() => setShownPassword(null)}
       >
-        <Typography.Paragraph>{t("users.newPasswordHelp")}</Typography.Paragraph>
         <Typography.Paragraph code copyable={{ text: shownPassword ?? "" }} data-testid="shown-password">
           {shownPassword}
         </Typography.Paragraph>
-      </Modal>
-    </Space>
+      </ShownOnceModal>
+    </ListPage>
   );
 };
 
 const FIELDS = ["email", "firstName", "lastName", "uiLanguage", "password", "active", "roleIds", "groupIds"];
+
+type Values = {
+  email: string;
+  firstName: string;
+  lastName: string;
+  uiLanguage: string;
+  active: boolean;
+  password?: string;
+  roleIds: string[];
+  groupIds?: string[];
+};
 
 const UserDrawer = (props: {
   user: User | null;
@@ -330,130 +273,101 @@ const UserDrawer = (props: {
   onSaved: () => void;
 }) => {
   const t = useT();
+  const rule = useSchemaRule();
   const can = useCan();
   const me = useMe();
   const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
-  const [banner, setBanner] = useState<string | null>(null);
   const { user } = props;
-  const shape = user ? ZUpdateUserInput.shape : ZCreateUserInput.shape;
 
-  const save = async () => {
-    const values = await form.validateFields();
-    setSaving(true);
-    setBanner(null);
-    try {
-      if (user) {
-        const { roleIds, groupIds, password, ...fields } = values as {
-          roleIds: string[];
-          groupIds?: string[];
-          password?: string;
-        } & Record<string, unknown>;
-        // A typed password is the administrator's reset: the server ends the user's sessions.
-        await api("PUT", `/users/${user.id}`, password ? { ...fields, password } : fields);
-        const groupsBefore = user.groups.map((group) => group.id).sort();
-        if (groupIds && groupIds.slice().sort().join() !== groupsBefore.join())
-          await api("PUT", `/users/${user.id}/groups`, { groupIds });
-        const before = new Set(user.roles.map((role) => role.id));
-        const added = roleIds.filter((id) => !before.has(id));
-        if (added.length > 0) await api("POST", `/users/${user.id}/roles`, { roleIds: added });
-        for (const removed of [...before].filter((id) => !roleIds.includes(id)))
-          await api("DELETE", `/users/${user.id}/roles/${removed}`);
-      } else {
-        const { password, ...rest } = values as { password?: string } & Record<string, unknown>;
-        await api("POST", "/users", password ? { ...rest, password } : rest);
-      }
-      props.onSaved();
-    } catch (caught) {
-      setBanner(showServerError(form, caught, FIELDS));
-    } finally {
-      setSaving(false);
+  const { save, saving, banner } = useFormSave<Values>(form, FIELDS, async (values) => {
+    if (user) {
+      const { roleIds, groupIds, password, ...fields } = values;
+      // A typed password is the administrator's reset: the server ends the user's sessions.
+      await api("PUT", `/users/${user.id}`, password ? { ...fields, password } : fields);
+      const groupsBefore = user.groups.map((group) => group.id).sort();
+      if (groupIds && groupIds.slice().sort().join() !== groupsBefore.join())
+        await api("PUT", `/users/${user.id}/groups`, { groupIds });
+      await syncIds(
+        user.roles.map((role) => role.id),
+        roleIds,
+        (added) => api("POST", `/users/${user.id}/roles`, { roleIds: added }),
+        (removed) => api("DELETE", `/users/${user.id}/roles/${removed}`),
+      );
+    } else {
+      const { password, ...rest } = values;
+      await api("POST", "/users", password ? { ...rest, password } : rest);
     }
-  };
+    props.onSaved();
+  });
 
   return (
-    <Drawer
-      open
-      width={480}
+    <EditorDrawer
       title={user ? t("users.editTitle") : t("users.new")}
+      isNew={!user}
+      saving={saving}
+      banner={banner}
       onClose={props.onClose}
-      extra={
-        <Space>
-          <Button onClick={props.onClose}>{t("common.cancel")}</Button>
-          <Button type="primary" loading={saving} onClick={save}>
-            {user ? t("common.save") : t("common.create")}
-          </Button>
-        </Space>
+      onSave={save}
+      form={form}
+      initialValues={
+        user
+          ? {
+              email: user.email,
+              firstName: user.firstName,
+              lastName: user.lastName,
+              uiLanguage: user.uiLanguage,
+              active: user.active,
+              roleIds: user.roles.map((role) => role.id),
+              groupIds: user.groups.map((group) => group.id),
+            }
+          : { uiLanguage: "en", active: true, roleIds: [], groupIds: [] }
       }
     >
-      {banner && <Alert type="error" message={banner} style={{ marginBottom: 16 }} />}
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={
-          user
-            ? {
-                email: user.email,
-                firstName: user.firstName,
-                lastName: user.lastName,
-                uiLanguage: user.uiLanguage,
-                active: user.active,
-                roleIds: user.roles.map((role) => role.id),
-                groupIds: user.groups.map((group) => group.id),
-              }
-            : { uiLanguage: "en", active: true, roleIds: [], groupIds: [] }
-        }
+      <Form.Item name="email" label={t("users.email")} required rules={[rule(ZCreateUserInput.shape.email)]}>
+        <Input type="email" autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="firstName"
+        label={t("users.firstName")}
+        required
+        rules={[rule(ZCreateUserInput.shape.firstName)]}
       >
-        <Form.Item name="email" label={t("users.email")} rules={[{ required: true }, zodRule(shape.email)]}>
-          <Input autoComplete="off" />
-        </Form.Item>
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="lastName"
+        label={t("users.lastName")}
+        required
+        rules={[rule(ZCreateUserInput.shape.lastName)]}
+      >
+        <Input />
+      </Form.Item>
+      <Form.Item name="uiLanguage" label={t("users.language")}>
+        <Select options={LOCALES.map((value) => ({ value, label: LOCALE_NAMES[value] }))} />
+      </Form.Item>
+      {(!user || user.id !== me?.id) && (
         <Form.Item
-          name="firstName"
-          label={t("users.firstName")}
-          rules={[{ required: true }, zodRule(shape.firstName)]}
+          name="password"
+          label={user ? t("users.setPassword") : t("users.password")}
+          extra={user ? t("users.setPasswordHelp") : t("users.passwordHelp")}
+          rules={[rule(ZCreateUserInput.shape.password.unwrap(), { optional: true })]}
         >
-          <Input />
+          <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
-          name="lastName"
-          label={t("users.lastName")}
-          rules={[{ required: true }, zodRule(shape.lastName)]}
-        >
-          <Input />
+      )}
+      <Form.Item name="active" label={t("common.active")} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      {can("roles:read:all") && (
+        <Form.Item name="roleIds" label={t("users.roles")}>
+          <Select mode="multiple" options={options(props.roles)} />
         </Form.Item>
-        <Form.Item name="uiLanguage" label={t("users.language")}>
-          <Select options={LANGUAGES} />
+      )}
+      {can("groups:read:all") && (!user || can("groups:update:all")) && (
+        <Form.Item name="groupIds" label={t("users.groups")}>
+          <Select mode="multiple" options={options(props.groups)} />
         </Form.Item>
-        {(!user || user.id !== me?.id) && (
-          <Form.Item
-            name="password"
-            label={user ? t("users.setPassword") : t("users.password")}
-            extra={user ? t("users.setPasswordHelp") : t("users.passwordHelp")}
-            rules={[zodRule(ZCreateUserInput.shape.password.unwrap(), true)]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-        )}
-        <Form.Item name="active" label={t("common.active")} valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        {can("roles:read:all") && (
-          <Form.Item name="roleIds" label={t("users.roles")}>
-            <Select
-              mode="multiple"
-              options={props.roles.map((role) => ({ value: role.id, label: role.name }))}
-            />
-          </Form.Item>
-        )}
-        {can("groups:read:all") && (!user || can("groups:update:all")) && (
-          <Form.Item name="groupIds" label={t("users.groups")}>
-            <Select
-              mode="multiple"
-              options={props.groups.map((group) => ({ value: group.id, label: group.name }))}
-            />
-          </Form.Item>
-        )}
-      </Form>
-    </Drawer>
+      )}
+    </EditorDrawer>
   );
 };

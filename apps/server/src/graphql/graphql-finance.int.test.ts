@@ -32,13 +32,19 @@ beforeAll(async () => {
     counterparties.push((await finance.counterparties.create(ctx, { name: `Client ${index}` })).id);
     categories.push((await finance.paymentCategories.create(ctx, { name: `Sales ${index}` })).id);
   }
+  // The five seeded records in turn (the lists are full, so there is always one).
+  const nth = (list: readonly string[], index: number): string => {
+    const id = list[index % list.length];
+    if (id === undefined) throw new Error(`seeding: no record for payment ${index}`);
+    return id;
+  };
   for (let index = 0; index < 50; index += 1) {
     await finance.payments.create(ctx, {
-      accountId: accounts[index % 5],
+      accountId: nth(accounts, index),
       amount: String(1000 + index),
       date: `2026-11-${String(1 + (index % 20)).padStart(2, "0")}`,
-      counterpartyId: counterparties[index % 5],
-      categoryId: categories[index % 5],
+      counterpartyId: nth(counterparties, index),
+      categoryId: nth(categories, index),
     });
   }
 });

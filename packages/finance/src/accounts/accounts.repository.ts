@@ -71,6 +71,15 @@ export const accountsRepository = {
     return rows.map(toAccountDto);
   },
 
+  /** Every account's name and currency by id (report workbooks name the accounts their rows mention). */
+  namesById: async (tx: Tx, tenantId: string): Promise<Map<string, { name: string; currency: string }>> => {
+    const rows = await tx.moneyAccount.findMany({
+      where: { tenantId },
+      select: { id: true, name: true, currencyCode: true },
+    });
+    return new Map(rows.map((row) => [row.id, { name: row.name, currency: row.currencyCode }]));
+  },
+
   exists: async (tx: Tx, tenantId: string, id: string): Promise<boolean> =>
     (await tx.moneyAccount.count({ where: { tenantId, id } })) > 0,
 

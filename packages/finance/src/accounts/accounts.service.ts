@@ -15,10 +15,10 @@ import {
   type TListAccountTransactionsQuery,
   ZListAccountTransactionsQuery,
 } from "../ledger/ledger.schema";
+import { repositoryReads } from "../repository-reads";
 import { accountsRepository as repository } from "./accounts.repository";
 import {
   type TCreateMoneyAccountInput,
-  type TListMoneyAccountsQuery,
   type TMoneyAccountDto,
   type TUpdateMoneyAccountInput,
   ZCreateMoneyAccountInput,
@@ -46,26 +46,13 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
   const clock = deps.clock ?? systemClock;
 
   return {
-    list: async (ctx: TenantContext, rawQuery: TListMoneyAccountsQuery): Promise<Page<TMoneyAccountDto>> => {
-      requirePermission(ctx, "accounts:read:all");
-      const query = parseInput(ZListMoneyAccountsQuery, rawQuery);
-      const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query));
-      return { ...page, limit: query.limit, offset: query.offset };
-    },
-
-    /** Batch read for per-request loaders (GraphQL): the ones that exist in the caller's tenant, any order. */
-    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<TMoneyAccountDto[]> => {
-      requirePermission(ctx, "accounts:read:all");
-      if (ids.length === 0) return [];
-      return db.withTenant(ctx.tenantId, (tx) => repository.findByIds(tx, ctx.tenantId, ids));
-    },
-
-    get: async (ctx: TenantContext, id: string): Promise<TMoneyAccountDto> => {
-      requirePermission(ctx, "accounts:read:all");
-      const account = await db.withTenant(ctx.tenantId, (tx) => repository.findById(tx, ctx.tenantId, id));
-      if (!account) throw accountNotFound();
-      return account;
-    },
+    ...repositoryReads({
+      db,
+      permission: "accounts:read:all",
+      listQuery: ZListMoneyAccountsQuery,
+      repository,
+      notFound: accountNotFound,
+    }),
 
     create: async (ctx: TenantContext, raw: TCreateMoneyAccountInput): Promise<TMoneyAccountDto> => {
       requirePermission(ctx, "accounts:create:all");

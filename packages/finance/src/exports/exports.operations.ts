@@ -1,5 +1,14 @@
+import type { PreparedExport } from "@hisob/core";
+import type { TenantContext } from "@hisob/kernel";
 import { z } from "zod";
+import { accountsOperations, transactionsOperations } from "../accounts/accounts.operations";
+import { counterpartiesOperations } from "../counterparties/counterparties.operations";
+import { debtsOperations } from "../debts/debts.operations";
+import type { FinanceServices } from "../finance-services";
+import { inventoryOperations } from "../inventory/inventory.operations";
 import { op } from "../operations";
+import { expensesOperations, paymentsOperations } from "../payments-expenses/payments-expenses.operations";
+import { reportsOperations } from "../reports/reports.operations";
 import {
   ZAccountStatementExportQuery,
   ZCashflowQuery,
@@ -17,109 +26,127 @@ import {
 /*
  * Spreadsheet downloads of the finance lists and reports: the same query as the JSON route (lists
  * take every matching row unless `limit` is given), localized headers, money in each currency's
- * format. REST streams the file; tRPC checks the same and answers with this route's URL.
+ * format. REST streams the file; tRPC checks the same and answers with this route's URL. Each needs
+ * what its JSON list or report needs: the access is that operation's, not restated.
  */
 
+type Exports = FinanceServices["exports"];
+type Access = (typeof paymentsOperations.list)["access"];
+
 const tag = "finance: downloads";
-const withAccount = <S extends z.ZodType>(query: S) => z.object({ accountId: z.uuid(), query });
+
+/** `GET path`: the whole input is the download's query. */
+const download = <I extends z.ZodType>(
+  path: string,
+  input: I,
+  access: Access,
+  summary: string,
+  call: (exports: Exports, ctx: TenantContext, query: z.output<I>) => Promise<PreparedExport>,
+) =>
+  op.download({
+    http: { method: "GET", path, status: 200 },
+    input,
+    access,
+    summary,
+    tag,
+    call: (services, ctx, query) => call(services.exports, ctx, query),
+  });
+
+/** `GET …/:id/…/export`: one account's download, its query beside the account's id. */
+const accountDownload = <Q extends z.ZodType>(
+  path: string,
+  query: Q,
+  access: Access,
+  summary: string,
+  call: (
+    exports: Exports,
+    ctx: TenantContext,
+    accountId: string,
+    query: z.output<Q>,
+  ) => Promise<PreparedExport>,
+) =>
+  op.download({
+    http: { method: "GET", path, status: 200, params: { id: "accountId" }, rest: "query" },
+    input: z.object({ accountId: z.uuid(), query }),
+    access,
+    summary,
+    tag,
+    call: (services, ctx, input) => {
+      // zod cannot name a generic object's output keys; this is the object built above.
+      const { accountId, query: value } = input as { accountId: string; query: z.output<Q> };
+      return call(services.exports, ctx, accountId, value);
+    },
+  });
 
 export const exportsOperations = {
-  payments: op.download({
-    http: { method: "GET", path: "/finance/payments/export", status: 200 },
-    input: ZExportDocumentsQuery,
-    access: {
-      requires: ["payments:read:all"],
-      own: { permission: "payments:read:own", which: "those one created" },
-    },
-    summary: "Payments as .xlsx, same filters as GET /finance/payments",
-    tag,
-    call: (services, ctx, input) => services.exports.payments(ctx, input),
-  }),
-  expenses: op.download({
-    http: { method: "GET", path: "/finance/expenses/export", status: 200 },
-    input: ZExportDocumentsQuery,
-    access: {
-      requires: ["expenses:read:all"],
-      own: { permission: "expenses:read:own", which: "those one recorded" },
-    },
-    summary: "Expenses as .xlsx, same filters as GET /finance/expenses",
-    tag,
-    call: (services, ctx, input) => services.exports.expenses(ctx, input),
-  }),
-  accounts: op.download({
-    http: { method: "GET", path: "/finance/accounts/export", status: 200 },
-    input: ZExportAccountsQuery,
-    access: { requires: ["accounts:read:all"] },
-    summary: "Money accounts with balances as .xlsx",
-    tag,
-    call: (services, ctx, input) => services.exports.accounts(ctx, input),
-  }),
-  transactions: op.download({
-    http: {
-      method: "GET",
-      path: "/finance/accounts/:id/transactions/export",
-      status: 200,
-      params: { id: "accountId" },
-      rest: "query",
-    },
-    input: withAccount(ZExportAccountTransactionsQuery),
-    access: { requires: ["accounts:read:all"] },
-    summary: "An account's transactions as .xlsx, same filters as the JSON list",
-    tag,
-    call: (services, ctx, input) => services.exports.transactions(ctx, input.accountId, input.query),
-  }),
-  debts: op.download({
-    http: { method: "GET", path: "/finance/debts/export", status: 200 },
-    input: ZExportDebtsQuery,
-    access: { requires: ["debts:read:all"] },
-    summary: "Debts as .xlsx, same filters as GET /finance/debts (undated debts last, as in the list)",
-    tag,
-    call: (services, ctx, input) => services.exports.debts(ctx, input),
-  }),
-  counterparties: op.download({
-    http: { method: "GET", path: "/finance/counterparties/export", status: 200 },
-    input: ZExportCounterpartiesQuery,
-    access: { requires: ["counterparties:read:all"] },
-    summary: "Counterparties as .xlsx, same filters as GET /finance/counterparties",
-    tag,
-    call: (services, ctx, input) => services.exports.counterparties(ctx, input),
-  }),
-  inventory: op.download({
-    http: { method: "GET", path: "/finance/inventory/export", status: 200 },
-    input: ZExportInventoryQuery,
-    access: { requires: ["inventory:read:all"] },
-    summary: "Inventory items as .xlsx, same filters as GET /finance/inventory",
-    tag,
-    call: (services, ctx, input) => services.exports.inventory(ctx, input),
-  }),
-  incomeStatement: op.download({
-    http: { method: "GET", path: "/finance/reports/income-statement/export", status: 200 },
-    input: ZIncomeStatementQuery,
-    access: { requires: ["reports:read:all"] },
-    summary: "The income statement as .xlsx",
-    tag,
-    call: (services, ctx, input) => services.exports.incomeStatement(ctx, input),
-  }),
-  cashflow: op.download({
-    http: { method: "GET", path: "/finance/reports/cashflow/export", status: 200 },
-    input: ZCashflowQuery,
-    access: { requires: ["reports:read:all"] },
-    summary: "The cash flow report as .xlsx",
-    tag,
-    call: (services, ctx, input) => services.exports.cashflow(ctx, input),
-  }),
-  accountStatement: op.download({
-    http: {
-      method: "GET",
-      path: "/finance/reports/account-statement/:id/export",
-      status: 200,
-      params: { id: "accountId" },
-      rest: "query",
-    },
-    input: withAccount(ZAccountStatementExportQuery),
-    access: { requires: ["reports:read:all"] },
-    summary: "An account statement with running balances as .xlsx, every entry of the period",
-    tag,
-    call: (services, ctx, input) => services.exports.accountStatement(ctx, input.accountId, input.query),
-  }),
+  payments: download(
+    "/finance/payments/export",
+    ZExportDocumentsQuery,
+    paymentsOperations.list.access,
+    "Payments as .xlsx, same filters as GET /finance/payments",
+    (exports, ctx, query) => exports.payments(ctx, query),
+  ),
+  expenses: download(
+    "/finance/expenses/export",
+    ZExportDocumentsQuery,
+    expensesOperations.list.access,
+    "Expenses as .xlsx, same filters as GET /finance/expenses",
+    (exports, ctx, query) => exports.expenses(ctx, query),
+  ),
+  accounts: download(
+    "/finance/accounts/export",
+    ZExportAccountsQuery,
+    accountsOperations.list.access,
+    "Money accounts with balances as .xlsx",
+    (exports, ctx, query) => exports.accounts(ctx, query),
+  ),
+  transactions: accountDownload(
+    "/finance/accounts/:id/transactions/export",
+    ZExportAccountTransactionsQuery,
+    transactionsOperations.list.access,
+    "An account's transactions as .xlsx, same filters as the JSON list",
+    (exports, ctx, accountId, query) => exports.transactions(ctx, accountId, query),
+  ),
+  debts: download(
+    "/finance/debts/export",
+    ZExportDebtsQuery,
+    debtsOperations.list.access,
+    "Debts as .xlsx, same filters as GET /finance/debts (undated debts last, as in the list)",
+    (exports, ctx, query) => exports.debts(ctx, query),
+  ),
+  counterparties: download(
+    "/finance/counterparties/export",
+    ZExportCounterpartiesQuery,
+    counterpartiesOperations.list.access,
+    "Counterparties as .xlsx, same filters as GET /finance/counterparties",
+    (exports, ctx, query) => exports.counterparties(ctx, query),
+  ),
+  inventory: download(
+    "/finance/inventory/export",
+    ZExportInventoryQuery,
+    inventoryOperations.list.access,
+    "Inventory items as .xlsx, same filters as GET /finance/inventory",
+    (exports, ctx, query) => exports.inventory(ctx, query),
+  ),
+  incomeStatement: download(
+    "/finance/reports/income-statement/export",
+    ZIncomeStatementQuery,
+    reportsOperations.incomeStatement.access,
+    "The income statement as .xlsx",
+    (exports, ctx, query) => exports.incomeStatement(ctx, query),
+  ),
+  cashflow: download(
+    "/finance/reports/cashflow/export",
+    ZCashflowQuery,
+    reportsOperations.cashflow.access,
+    "The cash flow report as .xlsx",
+    (exports, ctx, query) => exports.cashflow(ctx, query),
+  ),
+  accountStatement: accountDownload(
+    "/finance/reports/account-statement/:id/export",
+    ZAccountStatementExportQuery,
+    reportsOperations.accountStatement.access,
+    "An account statement with running balances as .xlsx, every entry of the period",
+    (exports, ctx, accountId, query) => exports.accountStatement(ctx, accountId, query),
+  ),
 };

@@ -1,10 +1,14 @@
 import type { Db } from "@hisob/db";
 import type { Clock, TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
 import { EXPENSE, PAYMENT } from "../payments-expenses/payments-expenses.service";
 import type { ReportsService } from "../reports/reports.service";
+import type { ZExportDocumentsQuery } from "./export-queries.schema";
 import { createListExports } from "./lists.export";
 import { createRecordExports } from "./records.export";
 import { createReportExports } from "./reports.export";
+
+type DocumentsQuery = z.input<typeof ZExportDocumentsQuery>;
 
 /** Every finance download: each checks permission and input first, then streams an .xlsx. */
 export const createFinanceExports = (deps: { db: Db; clock: Clock; reports: ReportsService }) => {
@@ -12,8 +16,8 @@ export const createFinanceExports = (deps: { db: Db; clock: Clock; reports: Repo
   const reports = createReportExports(deps);
   const records = createRecordExports(deps);
   return {
-    payments: (ctx: TenantContext, raw: unknown) => lists.documents(ctx, raw, PAYMENT),
-    expenses: (ctx: TenantContext, raw: unknown) => lists.documents(ctx, raw, EXPENSE),
+    payments: (ctx: TenantContext, raw: DocumentsQuery) => lists.documents(ctx, raw, PAYMENT),
+    expenses: (ctx: TenantContext, raw: DocumentsQuery) => lists.documents(ctx, raw, EXPENSE),
     accounts: lists.accounts,
     transactions: lists.transactions,
     incomeStatement: reports.incomeStatement,

@@ -1,6 +1,7 @@
-import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, listRows } from "@hisob/core";
+import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
 import { type AccountRow, accountsRepository, accountsWhere } from "../accounts/accounts.repository";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
@@ -17,8 +18,12 @@ import {
   ZExportDocumentsQuery,
 } from "./export-queries.schema";
 import {
+  createdAtColumn,
+  currencyColumn,
+  descriptionColumn,
   exportFileName,
   header,
+  listSheet,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
@@ -41,7 +46,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
   const documents = async (
     kind: PaymentOrExpenseKind,
     ctx: TenantContext,
-    raw: unknown,
+    raw: z.input<typeof ZExportDocumentsQuery>,
   ): Promise<PreparedExport> => {
     const scope = requireScope(ctx, kind.resource, "read");
     const query = parseInput(ZExportDocumentsQuery, raw);
@@ -69,26 +74,26 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       },
       { header: header(ctx.locale, "category"), kind: "text", value: (row) => row.category?.name ?? null },
       { header: header(ctx.locale, "comment"), kind: "text", width: 40, value: (row) => row.comment },
-      { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+      createdAtColumn(ctx.locale),
     ];
-    return prepared({
-      fileName: exportFileName(kind.resource, today()),
-      sheet: sheetName(ctx.locale, kind.resource),
+    return listSheet(db, ctx, today(), {
+      list: kind.resource,
       columns,
-      rows: listRows<DocumentExportRow, typeof where>(db, ctx.tenantId, {
-        where,
-        after: (last) => afterInOrder(query.sortBy, last, query.order),
-        find: (tx, args) => repository.exportBatch(tx, args, query),
-        limit: query.limit,
-        offset: query.offset,
-      }),
+      where,
+      after: (last) => afterInOrder(query.sortBy, last, query.order),
+      find: (tx, args) => repository.exportBatch(tx, args, query),
+      query,
     });
   };
 
   return {
-    documents: (ctx: TenantContext, raw: unknown, kind: PaymentOrExpenseKind) => documents(kind, ctx, raw),
+    documents: (ctx: TenantContext, raw: z.input<typeof ZExportDocumentsQuery>, kind: PaymentOrExpenseKind) =>
+      documents(kind, ctx, raw),
 
-    accounts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    accounts: async (
+      ctx: TenantContext,
+      raw: z.input<typeof ZExportAccountsQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountsQuery, raw);
       const formats = await loadCurrencyFormats(db);
@@ -96,37 +101,32 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       const columns: ExportColumn<AccountRow>[] = [
         { header: header(ctx.locale, "name"), kind: "text", value: (row) => row.name },
         { header: header(ctx.locale, "number"), kind: "text", value: (row) => row.number },
-        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
+        currencyColumn(ctx.locale),
         {
           header: header(ctx.locale, "balance"),
           kind: "money",
           value: (row) => moneyCell(formats, row.balance, row.currencyCode),
         },
         { header: header(ctx.locale, "allowOverdraft"), kind: "boolean", value: (row) => row.allowOverdraft },
-        {
-          header: header(ctx.locale, "description"),
-          kind: "text",
-          width: 40,
-          value: (row) => row.description,
-        },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        descriptionColumn(ctx.locale),
+        createdAtColumn(ctx.locale),
       ];
-      return prepared({
-        fileName: exportFileName("accounts", today()),
-        sheet: sheetName(ctx.locale, "accounts"),
+      return listSheet(db, ctx, today(), {
+        list: "accounts",
         columns,
-        rows: listRows<AccountRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) => accountsRepository.exportBatch(tx, args, query),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => afterInOrder(query.sortBy, last, query.order),
+        find: (tx, args) => accountsRepository.exportBatch(tx, args, query),
+        query,
       });
     },
 
     /** One account's ledger entries, with what each did to its balance. */
-    transactions: async (ctx: TenantContext, accountId: string, raw: unknown): Promise<PreparedExport> => {
+    transactions: async (
+      ctx: TenantContext,
+      accountId: string,
+      raw: z.input<typeof ZExportAccountTransactionsQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZExportAccountTransactionsQuery, raw);
       const account = await db.withTenant(ctx.tenantId, (tx) =>

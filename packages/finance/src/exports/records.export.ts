@@ -1,6 +1,7 @@
-import { afterInOrder, type ExportColumn, listRows } from "@hisob/core";
+import { afterInOrder, type ExportColumn } from "@hisob/core";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
 import {
   type CounterpartyRow,
   counterpartiesWhere,
@@ -8,40 +9,31 @@ import {
 } from "../counterparties/counterparties.record";
 import { toIsoDate } from "../dates";
 import { type DebtExportRow as DebtRow, debtsRepository, debtsWhere } from "../debts/debts.repository";
-import { inventoryWhere } from "../inventory/inventory.service";
+import {
+  type InventoryItemRow as ItemRow,
+  inventoryRepository,
+  inventoryWhere,
+} from "../inventory/inventory.repository";
 import {
   ZExportCounterpartiesQuery,
   ZExportDebtsQuery,
   ZExportInventoryQuery,
 } from "./export-queries.schema";
 import {
-  exportFileName,
+  createdAtColumn,
+  currencyColumn,
+  descriptionColumn,
   header,
   labelOf,
+  listSheet,
   loadCurrencyFormats,
   moneyCell,
   type PreparedExport,
-  prepared,
-  sheetName,
 } from "./sheet-helpers";
 
 /* Debts, counterparties and inventory as spreadsheets: the list's filters and order, keyset batches. */
 
 export { ZExportCounterpartiesQuery, ZExportDebtsQuery, ZExportInventoryQuery };
-
-const itemSelect = {
-  id: true,
-  name: true,
-  sku: true,
-  unit: true,
-  quantity: true,
-  unitPrice: true,
-  currencyCode: true,
-  description: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.InventoryItemSelect;
-type ItemRow = Prisma.InventoryItemGetPayload<{ select: typeof itemSelect }>;
 
 /**
  * Debts after `last` in the list's order, where debts without a due date come last either way:
@@ -65,7 +57,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
   const today = () => toIsoDate(clock.now());
 
   return {
-    debts: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    debts: async (ctx: TenantContext, raw: z.input<typeof ZExportDebtsQuery>): Promise<PreparedExport> => {
       requirePermission(ctx, "debts:read:all");
       const query = parseInput(ZExportDebtsQuery, raw);
       const where = debtsWhere(ctx.tenantId, query);
@@ -82,7 +74,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         { header: header(ctx.locale, "counterparty"), kind: "text", value: (row) => row.counterparty.name },
         { header: header(ctx.locale, "amount"), kind: "money", value: money((row) => row.amount) },
         { header: header(ctx.locale, "outstanding"), kind: "money", value: money((row) => row.outstanding) },
-        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
+        currencyColumn(ctx.locale),
         { header: header(ctx.locale, "dueDate"), kind: "date", value: (row) => row.dueDate },
         {
           header: header(ctx.locale, "status"),
@@ -90,29 +82,23 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
           width: 18,
           value: (row) => labelOf(ctx.locale, "debtStatuses", row.status),
         },
-        {
-          header: header(ctx.locale, "description"),
-          kind: "text",
-          width: 40,
-          value: (row) => row.description,
-        },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        descriptionColumn(ctx.locale),
+        createdAtColumn(ctx.locale),
       ];
-      return prepared({
-        fileName: exportFileName("debts", today()),
-        sheet: sheetName(ctx.locale, "debts"),
+      return listSheet(db, ctx, today(), {
+        list: "debts",
         columns,
-        rows: listRows<DebtRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => debtsAfter(last, query.sortBy, query.order),
-          find: (tx, args) => debtsRepository.exportBatch(tx, args, query),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => debtsAfter(last, query.sortBy, query.order),
+        find: (tx, args) => debtsRepository.exportBatch(tx, args, query),
+        query,
       });
     },
 
-    counterparties: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    counterparties: async (
+      ctx: TenantContext,
+      raw: z.input<typeof ZExportCounterpartiesQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "counterparties:read:all");
       const query = parseInput(ZExportCounterpartiesQuery, raw);
       const where = counterpartiesWhere(ctx.tenantId, query);
@@ -129,28 +115,27 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         { header: header(ctx.locale, "email"), kind: "text", width: 28, value: (row) => row.email },
         { header: header(ctx.locale, "address"), kind: "text", width: 40, value: (row) => row.address },
         { header: header(ctx.locale, "notes"), kind: "text", width: 40, value: (row) => row.notes },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        createdAtColumn(ctx.locale),
       ];
-      return prepared({
-        fileName: exportFileName("counterparties", today()),
-        sheet: sheetName(ctx.locale, "counterparties"),
+      return listSheet(db, ctx, today(), {
+        list: "counterparties",
         columns,
-        rows: listRows<CounterpartyRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) =>
-            tx.counterparty.findMany({
-              ...args,
-              select: counterpartySelect,
-              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-            }),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => afterInOrder(query.sortBy, last, query.order),
+        find: (tx, args) =>
+          tx.counterparty.findMany({
+            ...args,
+            select: counterpartySelect,
+            orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
+          }),
+        query,
       });
     },
 
-    inventory: async (ctx: TenantContext, raw: unknown): Promise<PreparedExport> => {
+    inventory: async (
+      ctx: TenantContext,
+      raw: z.input<typeof ZExportInventoryQuery>,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "inventory:read:all");
       const query = parseInput(ZExportInventoryQuery, raw);
       const where = inventoryWhere(ctx.tenantId, query);
@@ -171,31 +156,17 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
           kind: "money",
           value: (row) => moneyCell(formats, row.unitPrice, row.currencyCode),
         },
-        { header: header(ctx.locale, "currency"), kind: "text", width: 10, value: (row) => row.currencyCode },
-        {
-          header: header(ctx.locale, "description"),
-          kind: "text",
-          width: 40,
-          value: (row) => row.description,
-        },
-        { header: header(ctx.locale, "createdAt"), kind: "datetime", value: (row) => row.createdAt },
+        currencyColumn(ctx.locale),
+        descriptionColumn(ctx.locale),
+        createdAtColumn(ctx.locale),
       ];
-      return prepared({
-        fileName: exportFileName("inventory", today()),
-        sheet: sheetName(ctx.locale, "inventory"),
+      return listSheet(db, ctx, today(), {
+        list: "inventory",
         columns,
-        rows: listRows<ItemRow, typeof where>(db, ctx.tenantId, {
-          where,
-          after: (last) => afterInOrder(query.sortBy, last, query.order),
-          find: (tx, args) =>
-            tx.inventoryItem.findMany({
-              ...args,
-              select: itemSelect,
-              orderBy: [{ [query.sortBy]: query.order }, { id: query.order }],
-            }),
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        where,
+        after: (last) => afterInOrder(query.sortBy, last, query.order),
+        find: (tx, args) => inventoryRepository.exportBatch(tx, args, query),
+        query,
       });
     },
   };

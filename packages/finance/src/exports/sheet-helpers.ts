@@ -1,8 +1,8 @@
 // Shared by every finance download: currency formats, localized headers and labels, file names.
-import { type ExportColumn, type PreparedExport, prepareXlsx } from "@hisob/core";
-import type { Db } from "@hisob/db";
+import { type ExportColumn, listRows, type PreparedExport, prepareXlsx } from "@hisob/core";
+import type { Db, Tx } from "@hisob/db";
 import { type MessageKey, type Messages, t } from "@hisob/i18n";
-import type { Locale } from "@hisob/kernel";
+import type { Locale, TenantContext } from "@hisob/kernel";
 
 export type { PreparedExport };
 
@@ -58,3 +58,54 @@ export const prepared = <Row>(options: {
     columns: options.columns,
     rows: options.rows,
   });
+
+/**
+ * A list's download: one sheet (and file) named for the list, its rows in keyset batches in the
+ * list's filter and order (`after(last)` is the keyset condition; `find` runs one batch).
+ */
+export const listSheet = <Row, Where extends object>(
+  db: Db,
+  ctx: TenantContext,
+  day: string,
+  options: {
+    list: keyof FinanceExportTexts["sheets"] & string;
+    columns: ExportColumn<Row>[];
+    where: Where;
+    after: (last: Row) => Where;
+    find: (tx: Tx, args: { where: Where | { AND: Where[] }; take: number; skip?: number }) => Promise<Row[]>;
+    query: { limit?: number | undefined; offset: number };
+  },
+): PreparedExport =>
+  prepared({
+    fileName: exportFileName(options.list, day),
+    sheet: sheetName(ctx.locale, options.list),
+    columns: options.columns,
+    rows: listRows<Row, Where>(db, ctx.tenantId, {
+      where: options.where,
+      after: options.after,
+      find: options.find,
+      limit: options.query.limit,
+      offset: options.query.offset,
+    }),
+  });
+
+/** The columns several lists show alike: a record's currency, description and creation time. */
+export const currencyColumn = <Row extends { currencyCode: string }>(locale: Locale): ExportColumn<Row> => ({
+  header: header(locale, "currency"),
+  kind: "text",
+  width: 10,
+  value: (row) => row.currencyCode,
+});
+export const descriptionColumn = <Row extends { description: string }>(
+  locale: Locale,
+): ExportColumn<Row> => ({
+  header: header(locale, "description"),
+  kind: "text",
+  width: 40,
+  value: (row) => row.description,
+});
+export const createdAtColumn = <Row extends { createdAt: Date }>(locale: Locale): ExportColumn<Row> => ({
+  header: header(locale, "createdAt"),
+  kind: "datetime",
+  value: (row) => row.createdAt,
+});

@@ -17,8 +17,10 @@ import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
 import { postDocument } from "../ledger/post-document";
 import { type LockedDocument, paymentsExpensesRepository } from "./payments-expenses.repository";
 import {
+  type TCreateDocumentInput,
   type TDocumentDto,
   type TListDocumentsQuery,
+  type TUpdateDocumentInput,
   ZCreateDocumentInput,
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
@@ -174,7 +176,7 @@ export const createPaymentsExpensesService = (
     },
 
     /** Inserts the document and its ledger entry and moves the balance, all in one transaction. */
-    create: async (ctx: TenantContext, raw: unknown): Promise<TDocumentDto> => {
+    create: async (ctx: TenantContext, raw: TCreateDocumentInput): Promise<TDocumentDto> => {
       requirePermission(ctx, `${kind.resource}:create:all`);
       const input = parseInput(ZCreateDocumentInput, raw);
       return db.withTenant(ctx.tenantId, (tx) => createIn(tx, ctx, input)).catch(rethrowUnknownReference);
@@ -188,7 +190,7 @@ export const createPaymentsExpensesService = (
     createIn,
 
     /** Changes the document and its entry; balances follow (old amount out, new amount in) in the same transaction. */
-    update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TDocumentDto> => {
+    update: async (ctx: TenantContext, id: string, raw: TUpdateDocumentInput): Promise<TDocumentDto> => {
       requirePermission(ctx, `${kind.resource}:update:all`);
       const input = parseInput(ZUpdateDocumentInput, raw);
       const { tenantId } = ctx;

@@ -4,6 +4,42 @@ import { ZExchangeInput, ZReverseInput, ZTransferInput, ZUpdateMovementInput } f
 
 const tag = "finance: accounts";
 
+/**
+ * The two corrections a posted transfer or exchange takes — a change of what moves no money, and
+ * its reversal — declared once for both kinds.
+ */
+const corrections = (kind: "transfer" | "exchange") => {
+  const path = `/finance/${kind}s/:id`;
+  const permission = kind === "transfer" ? "transfers:update:all" : "exchanges:update:all";
+  const one = kind === "transfer" ? "a transfer" : "an exchange";
+  return {
+    update: op.mutation({
+      http: { method: "PUT", path, status: 200, rest: "data" },
+      input: withId(ZUpdateMovementInput),
+      output: ZTransactionDto,
+      access: { requires: [permission] },
+      summary: `Change ${one}'s date, comment or counterparty (nothing that moves money)`,
+      tag,
+      call: (services, ctx, input) =>
+        kind === "transfer"
+          ? services.transfers.updateTransfer(ctx, input.id, input.data)
+          : services.transfers.updateExchange(ctx, input.id, input.data),
+    }),
+    reverse: op.mutation({
+      http: { method: "POST", path: `${path}/reversal`, status: 201, rest: "data" },
+      input: withId(ZReverseInput),
+      output: ZTransactionDto,
+      access: { requires: [permission] },
+      summary: `Reverse ${one}: post its exact opposite, linked to it, with why (once; refused when the destination no longer holds the money)`,
+      tag,
+      call: (services, ctx, input) =>
+        kind === "transfer"
+          ? services.transfers.reverseTransfer(ctx, input.id, input.data)
+          : services.transfers.reverseExchange(ctx, input.id, input.data),
+    }),
+  };
+};
+
 export const transfersOperations = {
   create: op.mutation({
     http: { method: "POST", path: "/finance/transfers", status: 201 },
@@ -14,25 +50,7 @@ export const transfersOperations = {
     tag,
     call: (services, ctx, input) => services.transfers.transfer(ctx, input),
   }),
-  update: op.mutation({
-    http: { method: "PUT", path: "/finance/transfers/:id", status: 200, rest: "data" },
-    input: withId(ZUpdateMovementInput),
-    output: ZTransactionDto,
-    access: { requires: ["transfers:update:all"] },
-    summary: "Change a transfer's date, comment or counterparty (nothing that moves money)",
-    tag,
-    call: (services, ctx, input) => services.transfers.updateTransfer(ctx, input.id, input.data),
-  }),
-  reverse: op.mutation({
-    http: { method: "POST", path: "/finance/transfers/:id/reversal", status: 201, rest: "data" },
-    input: withId(ZReverseInput),
-    output: ZTransactionDto,
-    access: { requires: ["transfers:update:all"] },
-    summary:
-      "Reverse a transfer: post its exact opposite, linked to it, with why (once; refused when the destination no longer holds the money)",
-    tag,
-    call: (services, ctx, input) => services.transfers.reverseTransfer(ctx, input.id, input.data),
-  }),
+  ...corrections("transfer"),
 };
 
 export const exchangesOperations = {
@@ -46,23 +64,5 @@ export const exchangesOperations = {
     tag,
     call: (services, ctx, input) => services.transfers.exchange(ctx, input),
   }),
-  update: op.mutation({
-    http: { method: "PUT", path: "/finance/exchanges/:id", status: 200, rest: "data" },
-    input: withId(ZUpdateMovementInput),
-    output: ZTransactionDto,
-    access: { requires: ["exchanges:update:all"] },
-    summary: "Change an exchange's date, comment or counterparty (nothing that moves money)",
-    tag,
-    call: (services, ctx, input) => services.transfers.updateExchange(ctx, input.id, input.data),
-  }),
-  reverse: op.mutation({
-    http: { method: "POST", path: "/finance/exchanges/:id/reversal", status: 201, rest: "data" },
-    input: withId(ZReverseInput),
-    output: ZTransactionDto,
-    access: { requires: ["exchanges:update:all"] },
-    summary:
-      "Reverse an exchange: post its exact opposite, linked to it, with why (once; refused when the destination no longer holds the money)",
-    tag,
-    call: (services, ctx, input) => services.transfers.reverseExchange(ctx, input.id, input.data),
-  }),
+  ...corrections("exchange"),
 };

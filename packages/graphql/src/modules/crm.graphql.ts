@@ -1,5 +1,5 @@
 import type { TChatDto, TClientDto, TMessageDto } from "@hisob/crm";
-import { MESSAGE_ADDED } from "@hisob/crm";
+import { CHAT_SORT_FIELDS, CLIENT_SORT_FIELDS, crmOperations, MESSAGE_ADDED } from "@hisob/crm";
 import { requirePermission } from "@hisob/kernel";
 import { z } from "zod";
 import { callerOf, type GraphqlContext } from "../context";
@@ -11,19 +11,6 @@ import type { GraphqlModule } from "../registry";
  * block (list/get/create/update/delete); messages are appended to open chats and, once committed, heard by
  * the organization's users who may read chats (`messageAdded`).
  */
-
-const CLIENT_PERMISSIONS = {
-  read: "clients:read:all",
-  create: "clients:create:all",
-  update: "clients:update:all",
-  delete: "clients:delete:all",
-};
-const CHAT_PERMISSIONS = {
-  read: "chats:read:all",
-  create: "chats:create:all",
-  update: "chats:update:all",
-  delete: "chats:delete:all",
-};
 
 const typeDefs = /* GraphQL */ `
   enum ClientKind {
@@ -155,15 +142,15 @@ const typeDefs = /* GraphQL */ `
 ${recordSdl({
   type: "Client",
   plural: "clients",
-  permissions: CLIENT_PERMISSIONS,
-  sortFields: ["name", "createdAt", "updatedAt"],
+  operations: crmOperations.clients,
+  sortFields: CLIENT_SORT_FIELDS,
   filterFields: ["name", "kind", "phone", "email", "tin", "counterpartyId", "createdAt", "updatedAt"],
 })}
 ${recordSdl({
   type: "Chat",
   plural: "chats",
-  permissions: CHAT_PERMISSIONS,
-  sortFields: ["updatedAt", "createdAt", "lastMessageAt"],
+  operations: crmOperations.chats,
+  sortFields: CHAT_SORT_FIELDS,
   filterFields: [
     "clientId",
     "channel",

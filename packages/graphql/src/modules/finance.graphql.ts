@@ -1,13 +1,15 @@
-import type {
-  TCategoryDto,
-  TCounterpartyDto,
-  TDocumentDto,
-  TMoneyAccountDto,
-  TTransactionDto,
+import {
+  financeOperations,
+  type TCategoryDto,
+  type TCounterpartyDto,
+  type TDocumentDto,
+  type TMoneyAccountDto,
+  type TTransactionDto,
 } from "@hisob/finance";
 import { type FilterSpec, parseFilters, type TenantContext, type TypedFilter } from "@hisob/kernel";
 import DataLoader from "dataloader";
 import { callerOf, type GraphqlContext } from "../context";
+import { runOperation } from "../operations";
 import type { GraphqlModule } from "../registry";
 
 /*
@@ -297,9 +299,19 @@ export const financeModule: GraphqlModule = {
     },
     Mutation: {
       createPayment: (_: unknown, args: { input: Record<string, unknown> }, context: GraphqlContext) =>
-        context.services.finance.payments.create(callerOf(context), withoutNulls(args.input)),
+        runOperation(
+          financeOperations.payments.create,
+          context.services.finance,
+          context,
+          withoutNulls(args.input),
+        ),
       recordExpense: (_: unknown, args: { input: Record<string, unknown> }, context: GraphqlContext) =>
-        context.services.finance.expenses.create(callerOf(context), withoutNulls(args.input)),
+        runOperation(
+          financeOperations.expenses.create,
+          context.services.finance,
+          context,
+          withoutNulls(args.input),
+        ),
     },
   },
 };

@@ -1,3 +1,4 @@
+import { EMPLOYEE_SORT_FIELDS, hrmOperations } from "@hisob/hrm";
 import { mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
 
@@ -52,13 +53,8 @@ const typeDefs = /* GraphQL */ `
 ${recordSdl({
   type: "Employee",
   plural: "employees",
-  permissions: {
-    read: "employees:read:all",
-    create: "employees:create:all",
-    update: "employees:update:all",
-    delete: "employees:delete:all",
-  },
-  sortFields: ["lastName", "firstName", "hireDate", "department", "createdAt"],
+  operations: hrmOperations.employees,
+  sortFields: EMPLOYEE_SORT_FIELDS,
   filterFields: ["firstName", "lastName", "position", "department", "hireDate", "active", "userId"],
 })}
 `;

@@ -1,5 +1,5 @@
 import type { TClientDto } from "@hisob/crm";
-import type { TProjectDto, TStageDto } from "@hisob/projects";
+import { PROJECT_SORT_FIELDS, projectsOperations, type TProjectDto, type TStageDto } from "@hisob/projects";
 import DataLoader from "dataloader";
 import { callerOf, type GraphqlContext } from "../context";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
@@ -96,13 +96,8 @@ const typeDefs = /* GraphQL */ `
 ${recordSdl({
   type: "Project",
   plural: "projects",
-  permissions: {
-    read: "projects:read:all",
-    create: "projects:create:all",
-    update: "projects:update:all",
-    delete: "projects:delete:all",
-  },
-  sortFields: ["name", "startDate", "endDate", "budget", "createdAt", "updatedAt"],
+  operations: projectsOperations.projects,
+  sortFields: PROJECT_SORT_FIELDS,
   filterFields: ["name", "status", "clientId", "currency", "startDate", "endDate"],
 })}
 `;

@@ -1,5 +1,14 @@
 import type { TClientDto } from "@hisob/crm";
-import type { TLocationDto, TOrderDto, TProductDto, TStockLevelDto } from "@hisob/warehouse";
+import {
+  LOCATION_SORT_FIELDS,
+  ORDER_SORT_FIELDS,
+  PRODUCT_SORT_FIELDS,
+  type TLocationDto,
+  type TOrderDto,
+  type TProductDto,
+  type TStockLevelDto,
+  warehouseOperations,
+} from "@hisob/warehouse";
 import { callerOf, type GraphqlContext } from "../context";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
@@ -9,13 +18,6 @@ import type { GraphqlModule } from "../registry";
  * Products, locations and orders are records of the building block; stock moves only through order
  * fulfilment and stocktake adjustments.
  */
-
-const crud = (resource: string) => ({
-  read: `${resource}:read:all`,
-  create: `${resource}:create:all`,
-  update: `${resource}:update:all`,
-  delete: `${resource}:delete:all`,
-});
 
 const typeDefs = /* GraphQL */ `
   "Goods the organization keeps in its warehouse (their quantity lives only in Inventory)."
@@ -191,22 +193,22 @@ const typeDefs = /* GraphQL */ `
 ${recordSdl({
   type: "Product",
   plural: "products",
-  permissions: crud("products"),
-  sortFields: ["name", "sku", "price", "createdAt", "updatedAt"],
+  operations: warehouseOperations.products,
+  sortFields: PRODUCT_SORT_FIELDS,
   filterFields: ["sku", "name", "barcode", "currency", "price", "createdAt"],
 })}
 ${recordSdl({
   type: "Location",
   plural: "locations",
-  permissions: crud("locations"),
-  sortFields: ["code", "name", "createdAt"],
+  operations: warehouseOperations.locations,
+  sortFields: LOCATION_SORT_FIELDS,
   filterFields: ["code", "name"],
 })}
 ${recordSdl({
   type: "Order",
   plural: "orders",
-  permissions: crud("orders"),
-  sortFields: ["date", "createdAt", "updatedAt", "total"],
+  operations: warehouseOperations.orders,
+  sortFields: ORDER_SORT_FIELDS,
   filterFields: ["kind", "status", "locationId", "clientId", "currency", "date", "createdBy"],
   ascending: false,
 })}
