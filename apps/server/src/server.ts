@@ -28,17 +28,12 @@ import { registerOpenApi } from "./http/openapi";
 import { registerOperationRoutes } from "./http/operation-routes";
 import { accountRoutes } from "./routes/account.routes";
 import { auditRoutes } from "./routes/audit.routes";
-import { groupsRoutes } from "./routes/groups.routes";
 import { healthRoutes } from "./routes/health";
 import { loginRoutes } from "./routes/login.routes";
 import { oidcRoutes } from "./routes/oidc.routes";
 import { oidcAdminRoutes } from "./routes/oidc-admin.routes";
-import { rolesRoutes } from "./routes/roles.routes";
-import { sessionsRoutes } from "./routes/sessions.routes";
-import { tenantsRoutes } from "./routes/tenants.routes";
 import { trpcRoutes } from "./routes/trpc.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
-import { usersRoutes } from "./routes/users.routes";
 import { type WebApp, webAppsRoutes } from "./routes/web-apps.routes";
 
 /** The Fastify instance routes are written against: zod schemas type the handlers. */
@@ -128,17 +123,17 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   if (externalSignIn) {
     await app.register(externalSignInRoutes, { externalSignIn, issuerUrl: env.oidc.issuerUrl });
   }
-  await app.register(usersRoutes, { services });
-  await app.register(rolesRoutes, { services });
-  await app.register(groupsRoutes, { services });
-  await app.register(tenantsRoutes, { services });
+  // Routes derived from the operation catalogs: core's administration here (users, roles, groups,
+  // tenants), sessions after the audit log, the rest after the hand-written routes (the OpenAPI
+  // document lists them in this order).
+  const { profile, currencies, sessions, ...administration } = coreOperations;
+  await app.register(async (scope: App) => registerOperationRoutes(scope, administration, services));
   await app.register(auditRoutes, { services });
-  await app.register(sessionsRoutes, { services });
+  await app.register(async (scope: App) => registerOperationRoutes(scope, { sessions }, services));
   await app.register(uploadsRoutes, { services });
-  // Routes derived from the modules' operation catalogs (core's account and currencies; all of
-  // finance, CRM, Warehouse, Projects and HRM).
+  // Core's account and currencies; all of finance, CRM, Warehouse, Projects and HRM.
   await app.register(async (scope: App) => {
-    registerOperationRoutes(scope, coreOperations, services);
+    registerOperationRoutes(scope, { profile, currencies }, services);
     registerOperationRoutes(scope, financeOperations, services.finance);
     registerOperationRoutes(scope, crmOperations, services.crm);
     registerOperationRoutes(scope, warehouseOperations, services.warehouse);

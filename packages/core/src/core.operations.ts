@@ -1,24 +1,26 @@
-import { operationsOf, ZCurrencyCode } from "@hisob/kernel";
+import { ZCurrencyCode } from "@hisob/kernel";
 import { z } from "zod";
-import type { CoreServices } from "./core-services";
 import {
   ZCreateCurrencyInput,
   ZCurrencyDto,
   ZSelectCurrenciesInput,
   ZUpdateCurrencyInput,
 } from "./currencies/currencies.schema";
-import type { CorePermission } from "./permissions/core.permissions";
+import { groupsOperations } from "./groups/groups.operations";
+import { op } from "./operations";
 import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
-import { ZSetUserGroupsInput, ZUserDto } from "./users/users.schema";
+import { rolesOperations } from "./roles/roles.operations";
+import { sessionsOperations } from "./sessions/sessions.operations";
+import { tenantsOperations } from "./tenants/tenants.operations";
+import { usersOperations } from "./users/users.operations";
 
 /*
  * Core operations declared once (see `@hisob/kernel`'s operations): the REST routes and OpenAPI
  * entries are derived from this catalog; the tRPC router picks the ones the accountant app calls.
- * Users, roles, groups, tenants and uploads keep hand-written routes for now; their new operations
- * are declared here.
+ * Uploads (multipart bodies and file downloads), the audit log (its export takes no `?lang=`), sign-in
+ * and the OpenID provider keep hand-written routes.
  */
 
-const op = operationsOf<CoreServices, CorePermission>();
 const signedIn = { requires: [] };
 
 export const coreOperations = {
@@ -88,16 +90,9 @@ export const coreOperations = {
       call: (services, ctx, input) => services.currencies.setSelected(ctx, input),
     }),
   },
-  users: {
-    setGroups: op.mutation({
-      http: { method: "PUT", path: "/users/:id/groups", status: 200, rest: "data" },
-      input: z.object({ id: z.uuid(), data: ZSetUserGroupsInput }),
-      output: ZUserDto,
-      access: { requires: ["users:update:all", "groups:update:all"] },
-      summary:
-        "Replace a user's groups (joining needs every permission the group's roles carry; leaving, every permission the user holds)",
-      tag: "users",
-      call: (services, ctx, input) => services.users.setGroups(ctx, input.id, input.data),
-    }),
-  },
+  users: usersOperations,
+  roles: rolesOperations,
+  groups: groupsOperations,
+  tenants: tenantsOperations,
+  sessions: sessionsOperations,
 };

@@ -42,6 +42,15 @@ export type Access<P extends Permission = Permission> = {
   own?: { permission: P; which: string };
   /** Only the platform tenant's roles hold these permissions. */
   platformOnly?: boolean;
+  /** Any signed-in user on their own records (`requires: []`); on another user's, this permission. */
+  othersNeed?: P;
+  /**
+   * The API reference's own words for this access (the parenthesis of the OpenAPI summary), where
+   * they read better there than `describeAccess`'s: `users:read:all, or users:read:own for oneself`.
+   * It may name only the permissions declared above (a test checks it); the README's tables keep
+   * `describeAccess`.
+   */
+  wording?: string;
 };
 
 /** An operation that takes nothing leaves `input` out; its input type is this. */
@@ -153,8 +162,12 @@ export const operationUrl = (http: HttpBinding, input: unknown): string => {
   return text ? `${path}?${text}` : path;
 };
 
+/** The access in the API reference's words: its own `wording`, else `describeAccess`'s. */
+export const accessWording = (access: Access): string => access.wording ?? describeAccess(access);
+
 /** Who may call, in words: `debts:update:all and payments:create:all (receivable) or …`. */
 export const describeAccess = (access: Access, code: (permission: string) => string = (p) => p): string => {
+  if (access.othersNeed) return `oneself, or ${code(access.othersNeed)}`;
   if (access.requires.length === 0) return "any signed-in user";
   let text = access.requires.map(code).join(" and ");
   if (access.oneOf) {

@@ -2,10 +2,11 @@ import type { Db } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
 import type { Clients } from "./clients/clients";
 import type { OidcConfig } from "./config";
+import { clientAuthRequest, type FormParams, singleParam } from "./form-params";
 import { OidcError } from "./oidc-error";
 import { looksLikeOpaqueToken, sha256Hex } from "./opaque-token";
 
-type Body = Record<string, string | string[] | undefined>;
+type Body = FormParams;
 
 export type IntrospectionResponse =
   | { active: false }
@@ -27,16 +28,8 @@ export type IntrospectionResponse =
 export const createIntrospect =
   (deps: { db: Db; clients: Clients; clock: Clock; config: OidcConfig }) =>
   async (body: Body, headers: { authorization?: string | undefined }): Promise<IntrospectionResponse> => {
-    const value = (name: string) => {
-      const v = body[name];
-      if (Array.isArray(v)) throw new OidcError("invalid_request", `Parameter ${name} must not repeat`);
-      return v === "" ? undefined : v;
-    };
-    const client = await deps.clients.authenticate({
-      authorization: headers.authorization,
-      clientId: value("client_id"),
-      clientSecret: value("client_secret"),
-    });
+    const value = (name: string) => singleParam(body, name);
+    const client = await deps.clients.authenticate(clientAuthRequest(body, headers.authorization));
     // Introspection reveals token metadata: public clients (no secret) may not use it.
     if (client.secretHash === null)
       throw new OidcError("invalid_client", "Introspection needs a confidential client");

@@ -1,11 +1,12 @@
 import type { Db } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
 import type { Clients } from "./clients/clients";
+import { clientAuthRequest, type FormParams, singleParam } from "./form-params";
 import { OidcError } from "./oidc-error";
 import { sha256Hex } from "./opaque-token";
 import { revokeGrant } from "./token/grants";
 
-type Body = Record<string, string | string[] | undefined>;
+type Body = FormParams;
 
 /**
  * POST /oidc/revoke (RFC 7009): the client authenticates as at the token endpoint and may revoke
@@ -15,16 +16,8 @@ type Body = Record<string, string | string[] | undefined>;
 export const createRevoke =
   (deps: { db: Db; clients: Clients; clock: Clock }) =>
   async (body: Body, headers: { authorization?: string | undefined }): Promise<void> => {
-    const value = (name: string) => {
-      const v = body[name];
-      if (Array.isArray(v)) throw new OidcError("invalid_request", `Parameter ${name} must not repeat`);
-      return v === "" ? undefined : v;
-    };
-    const client = await deps.clients.authenticate({
-      authorization: headers.authorization,
-      clientId: value("client_id"),
-      clientSecret: value("client_secret"),
-    });
+    const value = (name: string) => singleParam(body, name);
+    const client = await deps.clients.authenticate(clientAuthRequest(body, headers.authorization));
     // token_type_hint is optional and only a hint (RFC 7009 §2.1): we find the token either way.
     const token = value("token");
     if (!token) throw new OidcError("invalid_request", "token is required");

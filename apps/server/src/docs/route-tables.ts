@@ -16,7 +16,7 @@ type Group = { catalog: OperationCatalog; tags: readonly string[] };
 
 export const ROUTE_GROUPS: Record<string, Group> = {
   "core-account-currencies": { catalog: coreOperations, tags: ["account", "currencies"] },
-  "core-users": { catalog: coreOperations, tags: ["users"] },
+  "core-users": { catalog: coreOperations, tags: ["users", "roles", "groups", "tenants", "sessions"] },
   "finance-ledger": {
     catalog: financeOperations,
     tags: ["finance: accounts", "finance: payments", "finance: expenses"],

@@ -10,9 +10,9 @@ import { oidcCors } from "./oidc-cors";
 import { oidcRateLimit } from "./oidc-rate-limit";
 
 /*
- * The OIDC rate limits and CORS, on a small app with stand-in routes at the provider's paths (the
- * real routes change under other hands; these plugins match routes by URL, so they meet the same
- * thing there). A root hook stands in for our authentication guard: it answers 401 on any route not
+ * The OIDC rate limits and CORS, on a small app with stand-in routes at the provider's paths, each
+ * configured as the real one is (`oidcRateLimit`, `oidcCors`: the plugins read the route's config,
+ * never its URL). A root hook stands in for our authentication guard: it answers 401 on any route not
  * marked public, as auth-context does. Windows are driven by a manual clock.
  */
 
@@ -54,7 +54,7 @@ const build = async (
   });
   app.get("/api/thing", async () => ({ ok: true }));
 
-  // Stand-in for the OIDC routes plugin: the two registration lines, then routes at the real paths.
+  // Stand-in for the OIDC routes plugin: the two registration lines, then routes configured as the real ones.
   await app.register(async (oidc) => {
     await oidc.register(oidcCors, { allowedOrigins: options.allowedOrigins ?? [ALLOWED] });
     await oidc.register(oidcRateLimit, {
@@ -72,11 +72,16 @@ const build = async (
       return { ok: true };
     };
     oidc.get("/.well-known/openid-configuration", { config }, ok);
-    oidc.get("/oidc/authorize", { config }, async (_request, reply) => {
-      handled.count += 1;
-      return reply.redirect("/login", 302);
-    });
-    oidc.post("/oidc/token", { config }, async (request, reply) => {
+    oidc.get(
+      "/oidc/authorize",
+      { config: { ...config, oidcRateLimit: "authorize" } },
+      async (_request, reply) => {
+        handled.count += 1;
+        return reply.redirect("/login", 302);
+      },
+    );
+    const token = { ...config, oidcCors: true, oidcRateLimit: "token" as const };
+    oidc.post("/oidc/token", { config: token }, async (request, reply) => {
       handled.count += 1;
       if ((request.body as Record<string, string>).client_secret === "wrong") {
         return reply
@@ -85,10 +90,11 @@ const build = async (
       }
       return { access_token: "at" };
     });
-    oidc.get("/oidc/userinfo", { config }, ok);
-    oidc.post("/oidc/userinfo", { config }, ok);
-    oidc.get("/oidc/keys", { config }, ok);
-    oidc.post("/oidc/revoke", { config }, ok);
+    const userinfo = { ...config, oidcCors: true, oidcRateLimit: "userinfo" as const };
+    oidc.get("/oidc/userinfo", { config: userinfo }, ok);
+    oidc.post("/oidc/userinfo", { config: userinfo }, ok);
+    oidc.get("/oidc/keys", { config: { ...config, oidcCors: true, oidcRateLimit: "keys" } }, ok);
+    oidc.post("/oidc/revoke", { config: { ...config, oidcCors: true } }, ok);
   });
   await app.ready();
   return { app, handled };
@@ -319,6 +325,41 @@ describe("keys of the limits", () => {
         expect(res.statusCode).not.toBe(429);
         expect(res.headers["x-ratelimit-limit"]).toBeUndefined();
       }
+    }
+  });
+});
+
+describe("route configuration, not the URL, decides", () => {
+  it("a route limits and opens to browsers by its config wherever it is; a provider path without it gets neither", async () => {
+    const app = Fastify({ logger: false });
+    apps.push(app);
+    await app.register(async (scope) => {
+      await scope.register(oidcCors, { allowedOrigins: [ALLOWED] });
+      await scope.register(oidcRateLimit, {
+        limits: { ...LIMITS, keys: 1 },
+        clock: createManualClock(START),
+      });
+      scope.get("/elsewhere", { config: { oidcCors: true, oidcRateLimit: "keys" } }, async () => ({
+        ok: true,
+      }));
+      scope.get("/oidc/keys", async () => ({ ok: true }));
+    });
+    const call = (url: string) => app.inject({ method: "GET", url, headers: { origin: ALLOWED } });
+    const first = await call("/elsewhere");
+    expect(first.headers["access-control-allow-origin"]).toBe(ALLOWED);
+    expect(rateHeaders(first)).toEqual({ limit: "1", remaining: "0", reset: String(START_S + WINDOW_S) });
+    expect((await call("/elsewhere")).statusCode).toBe(429);
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: "/elsewhere",
+      headers: { origin: ALLOWED, "access-control-request-method": "GET" },
+    });
+    expect(preflight.headers["access-control-allow-methods"]).toBe("GET");
+    for (let i = 0; i < 3; i++) {
+      const plain = await call("/oidc/keys");
+      expect(plain.statusCode).toBe(200);
+      expect(corsHeaders(plain)).toEqual([]);
+      expect(plain.headers["x-ratelimit-limit"]).toBeUndefined();
     }
   });
 });

@@ -14,9 +14,9 @@ import { connectRedis } from "../redis";
  *
  *   await app.register(oidcRateLimit, { limits: env.rateLimit, redisUrl: env.redis.url, clock });
  *
- * Routes are matched by URL (OIDC_RATE_LIMITED_ROUTES), so the route definitions need no change and
- * registration order inside the plugin does not matter. Discovery, revocation, introspection and
- * logout are not limited (the spec shows no limit for them).
+ * A route names its bucket in its configuration, where it is declared (`config: { oidcRateLimit:
+ * "token" }`). Discovery, revocation, introspection and logout name none: they are not limited (the
+ * spec shows no limit for them).
  *
  * @fastify/rate-limit runs the counting (`createRateLimit`: key → store → remaining/exceeded), on
  * stores of ours that read time from the injected Clock (its own stores use Date.now and Redis server
@@ -28,13 +28,12 @@ import { connectRedis } from "../redis";
 
 export type RateLimitBucket = "authorize" | "token" | "userinfo" | "keys";
 
-/** The limited routes (all methods, HEAD included), by route URL. */
-export const OIDC_RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitBucket>> = {
-  "/oidc/authorize": "authorize",
-  "/oidc/token": "token",
-  "/oidc/userinfo": "userinfo",
-  "/oidc/keys": "keys",
-};
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The window this route's requests count in (the `oidcRateLimit` plugin in its scope). */
+    oidcRateLimit?: RateLimitBucket;
+  }
+}
 
 export type OidcRateLimitOptions = {
   /** `env.rateLimit`: enabled, window and the per-bucket maxima. */
@@ -174,12 +173,6 @@ const stringField = (body: unknown, name: string): string | undefined => {
   return typeof value === "string" ? value : undefined;
 };
 
-/** client_id and secret of an HTTP Basic header (RFC 6749 §2.3.1), or undefined when it is not one. */
-const basicCredentials = (header: string | undefined): { clientId: string; secret: string } | undefined => {
-  const authorization = parseAuthorization(header);
-  return authorization.scheme === "basic" ? authorization : undefined;
-};
-
 /**
  * The token endpoint's key, without a database lookup: the client as it presents itself (Basic header
  * first, else the form's client_id). A client presenting a secret counts per client; one presenting
@@ -188,7 +181,8 @@ const basicCredentials = (header: string | undefined): { clientId: string; secre
  */
 const tokenKey = (request: FastifyRequest): string => {
   const ip = ipOf(request);
-  const basic = basicCredentials(request.headers.authorization);
+  const authorization = parseAuthorization(request.headers.authorization);
+  const basic = authorization.scheme === "basic" ? authorization : undefined;
   const clientId = basic?.clientId ?? stringField(request.body, "client_id");
   const secret = basic ? basic.secret : stringField(request.body, "client_secret");
   if (!clientId || clientId.length > MAX_CLIENT_ID_LENGTH) return `token:ip:${ip}`;
@@ -196,10 +190,14 @@ const tokenKey = (request: FastifyRequest): string => {
   return secret ? client : `${client}:ip:${ip}`;
 };
 
-/** Userinfo: per access token (hashed: keys may be logged or stored in Redis); no token → per IP. */
+/**
+ * Userinfo: per access token (hashed: keys may be logged or stored in Redis); no usable token → per
+ * IP (a malformed header cannot open a fresh window each time).
+ */
 const userinfoKey = (request: FastifyRequest): string => {
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? "");
-  const token = match?.[1] ?? stringField(request.body, "access_token");
+  const authorization = parseAuthorization(request.headers.authorization);
+  const bearer = authorization.scheme === "bearer" ? authorization.token : undefined;
+  const token = bearer ?? stringField(request.body, "access_token");
   return token ? `userinfo:token:${sha256(token)}` : `userinfo:ip:${ipOf(request)}`;
 };
 
@@ -276,8 +274,7 @@ const plugin = async (app: FastifyInstance, options: OidcRateLimitOptions) => {
   // preValidation: the body is parsed (the token key reads client_id from the form), and the CORS
   // headers (onRequest) are already on the reply, so a browser can read a 429 too.
   app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
-    const url = request.routeOptions.url;
-    const bucket = url === undefined ? undefined : OIDC_RATE_LIMITED_ROUTES[url];
+    const bucket = request.routeOptions.config?.oidcRateLimit;
     if (bucket === undefined) return;
 
     let result: Awaited<ReturnType<(typeof limiters)[RateLimitBucket]>>;

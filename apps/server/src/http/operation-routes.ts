@@ -1,7 +1,7 @@
 import type { PreparedExport } from "@hisob/core";
 import {
   type AnyOperation,
-  describeAccess,
+  accessWording,
   inputKeyOf,
   listOperations,
   type OperationCatalog,
@@ -65,7 +65,7 @@ export const httpPartsOf = (operation: AnyOperation) => {
 
 /** The operation's OpenAPI summary: its line and who may call it. */
 export const summaryOf = (operation: AnyOperation): string =>
-  `${operation.summary} (${describeAccess(operation.access)})`;
+  `${operation.summary} (${accessWording(operation.access)})`;
 
 /**
  * One REST route per operation of the catalog: zod validates the parts (400 in our envelope), the

@@ -2,6 +2,7 @@ import type { Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import type { DispatchedEvent, TenantContext } from "@hisob/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caller, expectError, expectFieldError, MISSING_ID, TODAY } from "../testing/finance-records";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
 
 /*
@@ -15,33 +16,7 @@ let tenantB: { id: string };
 let adminA: SeededUser;
 let adminB: SeededUser;
 
-const MISSING_ID = "01900000-0000-7000-8000-000000000000";
-const TODAY = "2026-11-22";
-
-type Caller = SeededUser | null;
-const call = (caller: Caller, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    ...(caller ? { headers: caller.headers } : {}),
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
-
-type ErrorResponse = {
-  statusCode: number;
-  json(): { error: { code: string; reason: string; message: string; issues?: Array<{ path: string }> } };
-};
-const expectError = (res: ErrorResponse, status: number, code: string, reason?: string) => {
-  expect(res.statusCode, JSON.stringify(res.json())).toBe(status);
-  expect(res.json().error.code).toBe(code);
-  if (reason) expect(res.json().error.reason).toBe(reason);
-  return res.json().error;
-};
-const expectFieldError = (res: ErrorResponse, field: string, reason?: string) => {
-  const error = expectError(res, 400, "VALIDATION_ERROR", reason);
-  expect(error.issues?.map((issue) => issue.path)).toContain(field);
-  return error;
-};
+const call = caller(() => t);
 
 type Account = { id: string; name: string; currency: string; balance: string; allowOverdraft: boolean };
 type Doc = {

@@ -1,5 +1,6 @@
 import { insertUser } from "@hisob/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caller, expectError, expectValidationNaming, MISSING_ID } from "../testing/rest";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
 
 let t: TestApp;
@@ -14,39 +15,10 @@ let outsiderA: SeededUser;
 let groupB: { id: string };
 
 const HOSTILE = "'; DROP TABLE groups; --";
-const MISSING_ID = "01900000-0000-7000-8000-000000000000";
 
-type Caller = SeededUser | null;
-const call = (
-  caller: Caller,
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  payload?: Record<string, unknown>,
-) =>
-  t.app.inject({
-    method,
-    url,
-    ...(caller ? { headers: caller.headers } : {}),
-    ...(payload ? { payload } : {}),
-  });
+const call = caller(() => t);
 
-type ErrorResponse = {
-  statusCode: number;
-  json(): { error: { code: string; reason: string; message: string; issues?: unknown } };
-};
-const expectError = (res: ErrorResponse, status: number, code: string, reason?: string) => {
-  expect(res.statusCode).toBe(status);
-  expect(res.json().error.code).toBe(code);
-  if (reason) expect(res.json().error.reason).toBe(reason);
-  return res.json().error;
-};
-
-/** A 400 naming `field` (only "is required" has a fixed wording at the REST edge). */
-const expectFieldError = (res: ErrorResponse, field: string) => {
-  const error = expectError(res, 400, "VALIDATION_ERROR");
-  expect(error.message).toMatch(/^validation error: /);
-  expect(JSON.stringify(res.json().error.issues)).toContain(field);
-};
+const expectFieldError = expectValidationNaming;
 
 let sequence = 0;
 const uniqueName = (prefix = "group") => `${prefix}-${++sequence}-${Math.random().toString(36).slice(2, 8)}`;

@@ -78,6 +78,8 @@ const bearerToken = (request: FastifyRequest): string | undefined => {
 
 export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc, env, clock }) => {
   // The provider authenticates its callers itself (clients, its own tokens, the login session).
+  // Which routes browsers at OIDC_ALLOWED_ORIGINS may call (oidcCors) and which window each counts
+  // in (oidcRateLimit) is each route's configuration below; these two plugins read it.
   app.addHook("onRoute", routePolicy({ ownAuthentication: true }));
   // The token, revoke and introspection endpoints (and end_session by POST) take form bodies (RFC 6749).
   await app.register(fastifyFormbody);
@@ -118,7 +120,10 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
 
   app.get(
     "/oidc/authorize",
-    { config: { public: true }, schema: { tags: ["oidc"], summary: "Start the authorization code flow" } },
+    {
+      config: { public: true, oidcRateLimit: "authorize" },
+      schema: { tags: ["oidc"], summary: "Start the authorization code flow" },
+    },
     async (request, reply) => {
       const query = request.query as Record<string, string | string[] | undefined>;
       const outcome = await oidc.authorize(query, {
@@ -139,7 +144,7 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
   app.post(
     "/oidc/token",
     {
-      config: { public: true },
+      config: { public: true, oidcCors: true, oidcRateLimit: "token" },
       schema: { tags: ["oidc"], summary: "Exchange an authorization code or a refresh token" },
     },
     async (request, reply) => {
@@ -150,27 +155,26 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
 
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) =>
     reply.headers(NO_STORE).send(await oidc.userinfo(bearerToken(request)));
-  app.get(
-    "/oidc/userinfo",
-    { config: { public: true }, schema: { tags: ["oidc"], summary: "Claims about the signed-in user" } },
-    userinfo,
-  );
-  app.post(
-    "/oidc/userinfo",
-    { config: { public: true }, schema: { tags: ["oidc"], summary: "Claims about the signed-in user" } },
-    userinfo,
-  );
+  const userinfoRoute = {
+    config: { public: true, oidcCors: true, oidcRateLimit: "userinfo" as const },
+    schema: { tags: ["oidc"], summary: "Claims about the signed-in user" },
+  };
+  app.get("/oidc/userinfo", userinfoRoute, userinfo);
+  app.post("/oidc/userinfo", userinfoRoute, userinfo);
 
   app.get(
     "/oidc/keys",
-    { config: { public: true }, schema: { tags: ["oidc"], summary: "The public signing keys (JWK set)" } },
+    {
+      config: { public: true, oidcCors: true, oidcRateLimit: "keys" },
+      schema: { tags: ["oidc"], summary: "The public signing keys (JWK set)" },
+    },
     async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(oidc.keys.jwks()),
   );
 
   app.post(
     "/oidc/revoke",
     {
-      config: { public: true },
+      config: { public: true, oidcCors: true },
       schema: { tags: ["oidc"], summary: "Revoke an access or refresh token (RFC 7009)" },
     },
     async (request, reply) => {

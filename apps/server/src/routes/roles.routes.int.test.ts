@@ -1,5 +1,6 @@
 import { provisionTenant } from "@hisob/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caller, expectError, expectValidationNaming, MISSING_ID } from "../testing/rest";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
 
 let t: TestApp;
@@ -12,7 +13,6 @@ let readerA: SeededUser;
 let creatorA: SeededUser;
 
 const HOSTILE = "'; DROP TABLE roles; --";
-const MISSING_ID = "01900000-0000-7000-8000-000000000000";
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -33,19 +33,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Caller = SeededUser | null;
-const call = (
-  caller: Caller,
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  payload?: Record<string, unknown> | unknown[],
-) =>
-  t.app.inject({
-    method,
-    url,
-    ...(caller ? { headers: caller.headers } : {}),
-    ...(payload ? { payload } : {}),
-  });
+const call = caller(() => t);
 
 let sequence = 0;
 const uniqueName = (prefix = "role") => `${prefix}-${++sequence}-${Math.random().toString(36).slice(2, 8)}`;
@@ -57,26 +45,7 @@ const createRole = async (caller: SeededUser, body: Record<string, unknown> = {}
   return res.json() as { id: string; name: string; permissions: string[]; userCount: number };
 };
 
-type ErrorResponse = {
-  statusCode: number;
-  json(): { error: { code: string; reason: string; message: string; issues?: unknown } };
-};
-const expectError = (res: ErrorResponse, status: number, code: string, reason?: string) => {
-  expect(res.statusCode).toBe(status);
-  expect(res.json().error.code).toBe(code);
-  if (reason) expect(res.json().error.reason).toBe(reason);
-  return res.json().error;
-};
-
-/**
- * A 400 that names `field`. Only "is required" has a fixed wording at the REST edge; other messages
- * come from the schema library, so the test pins the field, not the phrase.
- */
-const expectFieldError = (res: ErrorResponse, field: string) => {
-  const error = expectError(res, 400, "VALIDATION_ERROR");
-  expect(error.message).toMatch(/^validation error: /);
-  expect(JSON.stringify(res.json().error.issues)).toContain(field);
-};
+const expectFieldError = expectValidationNaming;
 
 describe("POST /roles", () => {
   it("creates a role with sorted, de-duplicated permissions", async () => {

@@ -1,18 +1,17 @@
-import { audit, type Db, diffFields, isUniqueViolation, type Tx } from "@hisob/db";
+import { audit, type Db, diffFields, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
-  type Page,
   parseInput,
   requirePermission,
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
 import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
+import { nameAndDescription, namedRecordReads, rethrowNameTaken } from "../permissions/named-records";
 import { groupsRepository } from "./groups.repository";
 import {
   type TGroupDto,
-  type TListGroupsQuery,
   ZAddGroupUsersInput,
   ZCreateGroupInput,
   ZListGroupsQuery,
@@ -21,15 +20,13 @@ import {
 
 const notFound = () => new AppError("NOT_FOUND", { reason: "group.not_found", message: "Group not found" });
 
-const rethrowConflict = (error: unknown): never => {
-  if (isUniqueViolation(error)) {
-    throw new AppError("CONFLICT", {
+const rethrowConflict = rethrowNameTaken(
+  () =>
+    new AppError("CONFLICT", {
       reason: "group.name_taken",
       message: "A group with this name already exists",
-    });
-  }
-  throw error;
-};
+    }),
+);
 
 // Ids in a body that name nothing in the tenant are bad input, as in insertUser.
 const unknownIds = (field: string, reason: string, ids: string[]) =>
@@ -53,28 +50,16 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
 
-  const get = async (ctx: TenantContext, id: string): Promise<TGroupDto> => {
-    requirePermission(ctx, "groups:read:all");
-    const group = await db.withTenant(ctx.tenantId, (tx) => groupsRepository.findDto(tx, ctx.tenantId, id));
-    if (!group) throw notFound();
-    return group;
-  };
-
-  /** The group as it stands after a change, in the change's transaction (the caller may not hold read). */
-  const current = async (tx: Tx, tenantId: string, id: string): Promise<TGroupDto> => {
-    const group = await groupsRepository.findDto(tx, tenantId, id);
-    if (!group) throw notFound();
-    return group;
-  };
+  const { list, get, current } = namedRecordReads({
+    db,
+    read: "groups:read:all",
+    listQuery: ZListGroupsQuery,
+    repository: groupsRepository,
+    notFound,
+  });
 
   return {
-    list: async (ctx: TenantContext, rawQuery: TListGroupsQuery): Promise<Page<TGroupDto>> => {
-      requirePermission(ctx, "groups:read:all");
-      const query = parseInput(ZListGroupsQuery, rawQuery);
-      const page = await db.withTenant(ctx.tenantId, (tx) => groupsRepository.list(tx, ctx.tenantId, query));
-      return { ...page, limit: query.limit, offset: query.offset };
-    },
-
+    list,
     get,
 
     create: async (ctx: TenantContext, raw: unknown): Promise<TGroupDto> => {
@@ -115,11 +100,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
           const before = await current(tx, ctx.tenantId, id);
           await tx.group.updateMany({
             where: { tenantId: ctx.tenantId, id },
-            data: {
-              ...(input.name === undefined ? {} : { name: input.name }),
-              ...(input.description === undefined ? {} : { description: input.description }),
-              updatedAt: clock.now(),
-            },
+            data: nameAndDescription(input, clock.now()),
           });
           if (roleIds !== undefined) {
             await groupsRepository.removeAllRoles(tx, ctx.tenantId, id);

@@ -1,21 +1,20 @@
-import { audit, type Db, diffFields, isUniqueViolation, type Tx } from "@hisob/db";
+import { audit, type Db, diffFields } from "@hisob/db";
 import {
   AppError,
   type Clock,
   isPlatformOnlyPermission,
   isRegisteredPermission,
   listPermissions,
-  type Page,
   parseInput,
   requirePermission,
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
 import { assertCanGrant } from "../permissions/grant-guard";
+import { nameAndDescription, namedRecordReads, rethrowNameTaken } from "../permissions/named-records";
 import { ADMIN_ROLE_NAME } from "../tenants/provision-tenant";
 import { rolesRepository } from "./roles.repository";
 import {
-  type TListRolesQuery,
   type TPermissionDto,
   type TRoleDto,
   ZAddRolePermissionsInput,
@@ -68,37 +67,22 @@ const checkGrantable = (ctx: TenantContext, names: readonly string[]): string[] 
   return unique;
 };
 
-const rethrowConflict = (error: unknown): never => {
-  if (isUniqueViolation(error)) throw nameTaken();
-  throw error;
-};
+const rethrowConflict = rethrowNameTaken(nameTaken);
 
 export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
 
-  const get = async (ctx: TenantContext, id: string): Promise<TRoleDto> => {
-    requirePermission(ctx, "roles:read:all");
-    const role = await db.withTenant(ctx.tenantId, (tx) => rolesRepository.findDto(tx, ctx.tenantId, id));
-    if (!role) throw notFound();
-    return role;
-  };
-
-  /** The role as it stands after a change, in the change's transaction (the caller may not hold read). */
-  const current = async (tx: Tx, tenantId: string, id: string): Promise<TRoleDto> => {
-    const role = await rolesRepository.findDto(tx, tenantId, id);
-    if (!role) throw notFound();
-    return role;
-  };
+  const { list, get, current } = namedRecordReads({
+    db,
+    read: "roles:read:all",
+    listQuery: ZListRolesQuery,
+    repository: rolesRepository,
+    notFound,
+  });
 
   return {
-    list: async (ctx: TenantContext, rawQuery: TListRolesQuery): Promise<Page<TRoleDto>> => {
-      requirePermission(ctx, "roles:read:all");
-      const query = parseInput(ZListRolesQuery, rawQuery);
-      const page = await db.withTenant(ctx.tenantId, (tx) => rolesRepository.list(tx, ctx.tenantId, query));
-      return { ...page, limit: query.limit, offset: query.offset };
-    },
-
+    list,
     get,
 
     create: async (ctx: TenantContext, raw: unknown): Promise<TRoleDto> => {
@@ -137,11 +121,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
           const before = await current(tx, ctx.tenantId, id);
           await tx.role.updateMany({
             where: { tenantId: ctx.tenantId, id },
-            data: {
-              ...(input.name === undefined ? {} : { name: input.name }),
-              ...(input.description === undefined ? {} : { description: input.description }),
-              updatedAt: clock.now(),
-            },
+            data: nameAndDescription(input, clock.now()),
           });
           if (permissions !== undefined) {
             const permissionIds = await rolesRepository.permissionIds(tx, permissions);

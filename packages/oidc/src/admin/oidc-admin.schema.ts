@@ -6,6 +6,7 @@ import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
  * routes, the CLI and the admin screens.
  */
 
+/** A redirect URI we accept: absolute, no fragment (RFC 6749 §3.1.2), no credentials. */
 export const ZRedirectUri = z
   .string()
   .trim()

@@ -2,6 +2,7 @@ import type { Db } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
 import { type Clients, type OidcClientRecord, redirectUriMatches } from "../clients/clients";
 import { type OidcConfig, SUPPORTED_SCOPES } from "../config";
+import { type FormParams, singleParam } from "../form-params";
 import { OidcError } from "../oidc-error";
 import { newOpaqueToken, sha256Hex } from "../opaque-token";
 
@@ -58,15 +59,9 @@ export const redirectTo = (redirectUri: string, params: Record<string, string | 
 // ---- The pipeline: one small check per concern, in the order the RFCs require. ----
 
 /** RFC 6749 §3.1: parameters must not repeat. Until redirect_uri is trusted, errors are JSON. */
-const checkNoRepeats = (raw: Record<string, string | string[] | undefined>): Params => {
+const checkNoRepeats = (raw: FormParams): Params => {
   const params: Params = {};
-  for (const name of PARAMETERS) {
-    const value = raw[name];
-    if (Array.isArray(value)) throw new OidcError("invalid_request", `Parameter ${name} must not repeat`);
-    if (value !== undefined && value.length > 4096)
-      throw new OidcError("invalid_request", `Parameter ${name} is too long`);
-    params[name] = value === "" ? undefined : value;
-  }
+  for (const name of PARAMETERS) params[name] = singleParam(raw, name, 4096);
   return params;
 };
 

@@ -1,6 +1,7 @@
 import type { Db, Tx } from "@hisob/db";
 import { AppError, parseAuthorization, parseInput } from "@hisob/kernel";
 import { z } from "zod";
+import { ZRedirectUri } from "../admin/oidc-admin.schema";
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
 import { OidcError } from "../oidc-error";
 import { newOpaqueToken, safeEqual, sha256Hex } from "../opaque-token";
@@ -22,26 +23,6 @@ export type OidcClientRecord = {
 };
 
 export const isPublicClient = (client: OidcClientRecord): boolean => client.secretHash === null;
-
-/** A redirect URI we accept: absolute, no fragment (RFC 6749 §3.1.2), no credentials. */
-const ZRedirectUri = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (
-        url.hash === "" &&
-        !value.includes("#") &&
-        url.username === "" &&
-        url.password === "" &&
-        url.protocol !== "javascript:" &&
-        url.protocol !== "data:"
-      );
-    } catch {
-      return false;
-    }
-  }, "must be an absolute URI without a fragment");
 
 export const ZCreateClientInput = z
   .object({

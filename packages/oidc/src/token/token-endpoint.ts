@@ -8,6 +8,7 @@ import {
   verifyClient,
 } from "../clients/clients";
 import type { OidcConfig } from "../config";
+import { clientAuthRequest, type FormParams, singleParam } from "../form-params";
 import { OidcError } from "../oidc-error";
 import { safeEqual, sha256Base64Url, sha256Hex } from "../opaque-token";
 import {
@@ -26,17 +27,12 @@ import {
   rotateRefreshToken,
 } from "./token-sql";
 
-type Body = Record<string, string | string[] | undefined>;
+type Body = FormParams;
+const MAX_PARAM_LENGTH = 4096;
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** Form parameters must not repeat (RFC 6749 §3.2); returns the single value or undefined. */
-const single = (body: Body, name: string): string | undefined => {
-  const value = body[name];
-  if (Array.isArray(value)) throw new OidcError("invalid_request", `Parameter ${name} must not repeat`);
-  if (value !== undefined && value.length > 4096)
-    throw new OidcError("invalid_request", `Parameter ${name} is too long`);
-  return value === "" ? undefined : value;
-};
+const single = (body: Body, name: string): string | undefined => singleParam(body, name, MAX_PARAM_LENGTH);
 
 /** RFC 7636 §4.6: the verifier must hash (S256) or equal (plain) the stored challenge. */
 const pkceMatches = (method: string | null, challenge: string, verifier: string): boolean =>
@@ -218,11 +214,7 @@ export const createTokenEndpoint = (deps: {
   return async (body: Body, headers: { authorization?: string | undefined }): Promise<TokenResponse> => {
     const grantType = single(body, "grant_type");
     if (!grantType) throw new OidcError("invalid_request", "grant_type is required");
-    const request: ClientAuthRequest = {
-      authorization: headers.authorization,
-      clientId: single(body, "client_id"),
-      clientSecret: single(body, "client_secret"),
-    };
+    const request = clientAuthRequest(body, headers.authorization, MAX_PARAM_LENGTH);
     const credentials = clientCredentials(request);
     if (grantType !== "authorization_code" && grantType !== "refresh_token") {
       await deps.clients.authenticate(request);

@@ -72,6 +72,36 @@ export type GrantState = {
   tenantActive: boolean;
 };
 
+/** The columns of a token's grant, user and tenant (`g`, `u`, `tn` in the statement). */
+const GRANT_COLUMNS = `g.id AS grant_id, g.tenant_id, g.client_id, g.user_id, g.session_id, g.nonce, g.auth_time,
+       g.revoked_at AS grant_revoked_at, u.is_active AS user_active, tn.is_active AS tenant_active`;
+
+type GrantColumns = {
+  grant_id: string;
+  tenant_id: string;
+  client_id: string;
+  user_id: string;
+  session_id: string;
+  nonce: string | null;
+  auth_time: Date;
+  grant_revoked_at: Date | null;
+  user_active: boolean;
+  tenant_active: boolean;
+};
+
+const toGrantState = (row: GrantColumns): GrantState => ({
+  grantId: row.grant_id,
+  tenantId: row.tenant_id,
+  clientId: row.client_id,
+  userId: row.user_id,
+  sessionId: row.session_id,
+  nonce: row.nonce,
+  authTime: row.auth_time,
+  grantRevokedAt: row.grant_revoked_at,
+  userActive: row.user_active,
+  tenantActive: row.tenant_active,
+});
+
 export type RefreshRead = {
   client: OidcClientRecord | null;
   token:
@@ -86,24 +116,15 @@ export type RefreshRead = {
     | null;
 };
 
-type RefreshRow = ClientColumns & {
-  id: string | null;
-  kind: string;
-  scope: string;
-  expires_at: Date;
-  rotated_at: Date | null;
-  revoked_at: Date | null;
-  grant_id: string;
-  tenant_id: string;
-  client_id: string;
-  user_id: string;
-  session_id: string;
-  nonce: string | null;
-  auth_time: Date;
-  grant_revoked_at: Date | null;
-  user_active: boolean;
-  tenant_active: boolean;
-};
+type RefreshRow = ClientColumns &
+  GrantColumns & {
+    id: string | null;
+    kind: string;
+    scope: string;
+    expires_at: Date;
+    rotated_at: Date | null;
+    revoked_at: Date | null;
+  };
 
 /** One row always (LEFT JOINs): the client by id, and the token by hash with its grant, user and tenant. */
 export const readRefreshToken = async (
@@ -113,8 +134,7 @@ export const readRefreshToken = async (
 ): Promise<RefreshRead> => {
   const [row] = await tx.query<RefreshRow>(
     `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.expires_at, t.rotated_at, t.revoked_at,
-       g.id AS grant_id, g.tenant_id, g.client_id, g.user_id, g.session_id, g.nonce, g.auth_time,
-       g.revoked_at AS grant_revoked_at, u.is_active AS user_active, tn.is_active AS tenant_active
+       ${GRANT_COLUMNS}
      FROM (SELECT 1) AS one
      LEFT JOIN oidc_clients c ON c.client_id = ${literalClientId(clientId)}
      LEFT JOIN (oidc_tokens t
@@ -133,16 +153,7 @@ export const readRefreshToken = async (
           expiresAt: row.expires_at,
           rotatedAt: row.rotated_at,
           revokedAt: row.revoked_at,
-          grantId: row.grant_id,
-          tenantId: row.tenant_id,
-          clientId: row.client_id,
-          userId: row.user_id,
-          sessionId: row.session_id,
-          nonce: row.nonce,
-          authTime: row.auth_time,
-          grantRevokedAt: row.grant_revoked_at,
-          userActive: row.user_active,
-          tenantActive: row.tenant_active,
+          ...toGrantState(row),
         }
       : null,
   };
@@ -339,21 +350,11 @@ export type AccessTokenRead = GrantState & {
   updatedAt: Date;
 };
 
-type AccessRow = {
+type AccessRow = GrantColumns & {
   kind: string;
   scope: string;
   expires_at: Date;
   revoked_at: Date | null;
-  grant_id: string;
-  tenant_id: string;
-  client_id: string;
-  user_id: string;
-  session_id: string;
-  nonce: string | null;
-  auth_time: Date;
-  grant_revoked_at: Date | null;
-  user_active: boolean;
-  tenant_active: boolean;
   client_active: boolean | null;
   first_name: string;
   last_name: string;
@@ -364,9 +365,7 @@ type AccessRow = {
 
 /** The statement that reads an access token by hash (for `db.raw.readAsCredentialTenant`). */
 export const accessTokenStatement = (tokenHash: string): string =>
-  `SELECT t.kind, t.scope, t.expires_at, t.revoked_at, g.id AS grant_id, g.tenant_id, g.client_id,
-     g.user_id, g.session_id, g.nonce, g.auth_time, g.revoked_at AS grant_revoked_at,
-     u.is_active AS user_active, tn.is_active AS tenant_active, c.is_active AS client_active,
+  `SELECT t.kind, t.scope, t.expires_at, t.revoked_at, ${GRANT_COLUMNS}, c.is_active AS client_active,
      u.first_name, u.last_name, u.email, u.avatar_url, u.updated_at
    FROM oidc_tokens t
    JOIN oidc_grants g ON g.id = t.grant_id AND g.tenant_id = t.tenant_id
@@ -382,16 +381,7 @@ export const toAccessTokenRead = (row: AccessRow | undefined): AccessTokenRead |
         scope: row.scope,
         expiresAt: row.expires_at,
         revokedAt: row.revoked_at,
-        grantId: row.grant_id,
-        tenantId: row.tenant_id,
-        clientId: row.client_id,
-        userId: row.user_id,
-        sessionId: row.session_id,
-        nonce: row.nonce,
-        authTime: row.auth_time,
-        grantRevokedAt: row.grant_revoked_at,
-        userActive: row.user_active,
-        tenantActive: row.tenant_active,
+        ...toGrantState(row),
         clientActive: row.client_active,
         firstName: row.first_name,
         lastName: row.last_name,
