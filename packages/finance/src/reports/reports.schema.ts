@@ -158,6 +158,8 @@ export const ZAccountStatement = z
         reversalOfId: z.uuid().nullable(),
         /** Transfers and exchanges: the reversal that undid this entry, if any. */
         reversedById: z.uuid().nullable(),
+        /** Why it was reversed: a reversal's own reason, or the reason of the reversal that undid it. */
+        reversalReason: z.string().nullable(),
         /** Signed change to this account, its currency. */
         change: ZAmount,
         /** The balance right after this entry. */
