@@ -14,6 +14,7 @@ export type StatementRow = {
   type: "income" | "expense" | "transfer" | "exchange";
   comment: string;
   counter_account_id: string | null;
+  counterparty_id: string | null;
   payment_id: string | null;
   expense_id: string | null;
   reversal_of_id: string | null;
@@ -45,14 +46,14 @@ export const statementRowsNewestFirst = (
   const reach = options.offset + options.limit;
   return tx.$queryRaw<StatementRow[]>`
     WITH entries AS (
-      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
           AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance'
         ORDER BY t.date DESC, t.id DESC
         LIMIT ${reach})
       UNION ALL
-      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.reversal_of_id, t.reversal_reason,
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason,
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
@@ -67,7 +68,7 @@ export const statementRowsNewestFirst = (
        LIMIT ${reach}
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
-           r.counter_account_id::text AS counter_account_id,
+           r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
            p.id::text AS payment_id, e.id::text AS expense_id,
            r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
            COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
@@ -108,14 +109,14 @@ export const statementRows = (
     : Prisma.empty;
   return tx.$queryRaw<StatementRow[]>`
     WITH entries AS (
-      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
           AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY t.date, t.id
         LIMIT ${reach})
       UNION ALL
-      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.reversal_of_id, t.reversal_reason,
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason,
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
@@ -129,7 +130,7 @@ export const statementRows = (
        LIMIT ${reach}
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
-           r.counter_account_id::text AS counter_account_id,
+           r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
            p.id::text AS payment_id, e.id::text AS expense_id,
            r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
            COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
@@ -252,6 +253,7 @@ export const accountStatementReport =
             type: row.type,
             comment: row.comment,
             counterAccountId: row.counter_account_id,
+            counterpartyId: row.counterparty_id,
             paymentId: row.payment_id,
             expenseId: row.expense_id,
             reversalOfId: row.reversal_of_id,

@@ -152,6 +152,8 @@ export const ZAccountStatement = z
         type: z.enum(["income", "expense", "transfer", "exchange"]),
         comment: z.string(),
         counterAccountId: z.uuid().nullable(),
+        /** Transfers and exchanges: who the money went through, if anyone. */
+        counterpartyId: z.uuid().nullable(),
         paymentId: z.uuid().nullable(),
         expenseId: z.uuid().nullable(),
         /** Transfers and exchanges: the entry this one reverses (it is a reversal). */
