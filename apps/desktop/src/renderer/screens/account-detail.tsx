@@ -61,9 +61,9 @@ export const AccountDetailScreen = () => {
     queryFn: () => api.accounts.get.query({ id }),
   });
   /**
-   * Page `page` of the newest-first list (rows page×PAGE …). The server reads a page from the end it
-   * is nearer to (a deep offset costs as many rows as it skips), so the older half is asked oldest
-   * first and turned around: no page reads more than half the history.
+   * Page `page` of the newest-first list (rows page×PAGE …). The older half is asked oldest first and
+   * turned around. (The server now finds any page from its per-day balance checkpoints, so a deep
+   * offset no longer costs the rows it skips; reading from the nearer end stays harmless.)
    */
   const statementPage = (page: number, total: number) => ({
     queryKey: [...KEYS.statement, id, page, total],
