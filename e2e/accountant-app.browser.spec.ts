@@ -523,6 +523,10 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
         .first()
         .click();
       await page.getByRole("dialog").getByLabel(app.documents.comment, { exact: true }).waitFor();
+      // Past the dialog's opening animation, so the screenshot shows it.
+      await expect
+        .poll(() => page.locator(".ant-modal").evaluate((el) => getComputedStyle(el).opacity))
+        .toBe("1");
       await noRawKeys();
       await shot(`movement-edit-${lang}`);
       await page.keyboard.press("Escape");

@@ -32,7 +32,7 @@ import { type Movement, MovementEditDialog } from "./movement-edit";
 const PAGE = 200;
 const ROW_HEIGHT = 40;
 const WHOLE_LEDGER = { startDate: FIRST_DATE, endDate: LAST_DATE };
-const GRID = "110px 120px 1fr 170px 170px 220px";
+const GRID = "110px 110px minmax(0, 1fr) 160px 160px 200px";
 
 type Entry = TAccountStatement["entries"][number];
 
