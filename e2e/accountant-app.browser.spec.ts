@@ -9,6 +9,9 @@ import { uz as appUz } from "../apps/desktop/src/renderer/locales/uz";
 import { en } from "../packages/i18n/src/locales/en";
 import { ru } from "../packages/i18n/src/locales/ru";
 import { uz } from "../packages/i18n/src/locales/uz";
+import { en as uiEn } from "../packages/ui/src/locales/en";
+import { ru as uiRu } from "../packages/ui/src/locales/ru";
+import { uz as uiUz } from "../packages/ui/src/locales/uz";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 
@@ -20,6 +23,7 @@ import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 const SCREENSHOTS = path.join(ROOT, ".tmp/screenshots");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
 const SERVER = { en, ru, uz } as const;
+const UI = { en: uiEn, ru: uiRu, uz: uiUz } as const;
 type Lang = keyof typeof APP;
 const LANG_NAMES: Record<Lang, string> = { en: "English", ru: "Русский", uz: "Oʻzbekcha" };
 
@@ -275,6 +279,11 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
     await choose(appEn.transfers.to, "Dollars");
     await page.getByLabel(appEn.transfers.amount, { exact: true }).fill("12700");
     await page.getByLabel(appEn.transfers.amountReceived, { exact: true }).fill("100");
+    // The rate the typed amounts mean stands next to the amount received, before posting.
+    await expect
+      .poll(() => page.getByTestId("received-rate-hint").innerText(), { timeout: 15_000 })
+      .toBe("Rate: 1 USD = 127 UZS");
+    await shot("exchange-received-en");
     await page.getByLabel(appEn.transfers.amountReceived, { exact: true }).press("Enter");
     const guard = page.getByTestId("rate-guard");
     await guard.waitFor();
@@ -314,7 +323,32 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
     await expect.poll(() => reversal.count()).toBe(1);
     expect(await reversed.getByRole("button", { name: appEn.transfers.reverse }).count()).toBe(0);
     expect(await reversal.getByRole("button", { name: appEn.transfers.reverse }).count()).toBe(0);
+    // Why: on the reversal and on the entry it undid.
+    await expect
+      .poll(() => rows.filter({ hasText: "Reason: Typed the wrong amount" }).count(), { timeout: 15_000 })
+      .toBe(2);
     await shot("account-reversed-en");
+
+    // A correction of the oldest exchange (the one posted at the market rate): its date, comment and
+    // counterparty, with the keyboard; the statement shows it at once.
+    await rows.last().getByRole("button", { name: "Edit", exact: true }).click();
+    const edit = page.getByRole("dialog");
+    await edit.getByLabel(appEn.documents.comment, { exact: true }).fill("Bought dollars for the trip");
+    await pick(appEn.documents.counterparty, "Client 07", edit);
+    await shot("movement-edit-en");
+    await edit.getByLabel(appEn.documents.comment, { exact: true }).press("Enter");
+    await edit.waitFor({ state: "detached" });
+    await expect
+      .poll(() => rows.filter({ hasText: "Bought dollars for the trip" }).count(), { timeout: 15_000 })
+      .toBe(1);
+    // Opened again, it shows what was saved (the counterparty resolved to its name).
+    await rows
+      .filter({ hasText: "Bought dollars for the trip" })
+      .getByRole("button", { name: "Edit" })
+      .click();
+    await expect.poll(() => page.getByRole("dialog").innerText(), { timeout: 15_000 }).toContain("Client 07");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
 
     await nav(appEn.nav.dashboard);
     await expect
@@ -458,6 +492,7 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
       expect(guard).toContain(app.transfers.checkRate);
       expect(guard).toContain("1 USD = 127 UZS");
       expect(guard).toContain("1 USD = 12 700 UZS");
+      expect(await page.getByTestId("received-rate-hint").innerText()).toContain("1 USD = 127 UZS");
       await noRawKeys();
       await shot(`exchange-guard-${lang}`);
       await page.getByText(app.transfers.byQuote, { exact: true }).click();
@@ -480,6 +515,20 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
         .fill(lang === "ru" ? "Ошибка" : "Xato");
       await noRawKeys();
       await shot(`reverse-${lang}`);
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await page
+        .getByTestId("statement-scroller")
+        .getByRole("button", { name: UI[lang].edit, exact: true })
+        .first()
+        .click();
+      await page.getByRole("dialog").getByLabel(app.documents.comment, { exact: true }).waitFor();
+      // Past the dialog's opening animation, so the screenshot shows it.
+      await expect
+        .poll(() => page.locator(".ant-modal").evaluate((el) => getComputedStyle(el).opacity))
+        .toBe("1");
+      await noRawKeys();
+      await shot(`movement-edit-${lang}`);
       await page.keyboard.press("Escape");
       await page.getByRole("dialog").waitFor({ state: "detached" });
       await refusedExpense(lang);

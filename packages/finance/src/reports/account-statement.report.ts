@@ -2,7 +2,6 @@ import { type Db, Prisma, type Tx } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
-import { atOpening, legs, OPENING } from "./report-sql";
 import {
   type TAccountStatement,
   type TAccountStatementQuery,
@@ -15,10 +14,12 @@ export type StatementRow = {
   type: "income" | "expense" | "transfer" | "exchange";
   comment: string;
   counter_account_id: string | null;
+  counterparty_id: string | null;
   payment_id: string | null;
   expense_id: string | null;
   reversal_of_id: string | null;
   reversed_by_id: string | null;
+  reversal_reason: string | null;
   change: string;
   running: string;
 };
@@ -45,14 +46,14 @@ export const statementRowsNewestFirst = (
   const reach = options.offset + options.limit;
   return tx.$queryRaw<StatementRow[]>`
     WITH entries AS (
-      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.reversal_of_id, -t.amount AS change
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
           AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance'
         ORDER BY t.date DESC, t.id DESC
         LIMIT ${reach})
       UNION ALL
-      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.reversal_of_id,
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason,
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
@@ -67,9 +68,10 @@ export const statementRowsNewestFirst = (
        LIMIT ${reach}
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
-           r.counter_account_id::text AS counter_account_id,
+           r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
            p.id::text AS payment_id, e.id::text AS expense_id,
            r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
+           COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
            r.change::text AS change, r.running::text AS running
       FROM running r
       LEFT JOIN payments p ON p.tenant_id = ${tenantId}::uuid AND p.transaction_id = r.id
@@ -107,14 +109,14 @@ export const statementRows = (
     : Prisma.empty;
   return tx.$queryRaw<StatementRow[]>`
     WITH entries AS (
-      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.reversal_of_id, -t.amount AS change
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.origin_account_id = ${accountId}::uuid
           AND t.date BETWEEN ${start}::date AND ${end}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY t.date, t.id
         LIMIT ${reach})
       UNION ALL
-      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.reversal_of_id,
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason,
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${tenantId}::uuid AND t.destination_account_id = ${accountId}::uuid
@@ -128,9 +130,10 @@ export const statementRows = (
        LIMIT ${reach}
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
-           r.counter_account_id::text AS counter_account_id,
+           r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
            p.id::text AS payment_id, e.id::text AS expense_id,
            r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
+           COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
            r.change::text AS change, r.running::text AS running
       FROM running r
       LEFT JOIN payments p ON p.tenant_id = ${tenantId}::uuid AND p.transaction_id = r.id
@@ -138,6 +141,47 @@ export const statementRows = (
       LEFT JOIN transactions rv ON rv.tenant_id = ${tenantId}::uuid AND rv.reversal_of_id = r.id
      ORDER BY r.date, r.id
      LIMIT ${options.limit} OFFSET ${options.offset}`;
+};
+
+/**
+ * Where a statement page starts, read from the balance checkpoints (`account_day_totals`, one row per
+ * account and day) instead of the entries before it: the day that holds entry `offset` of the period
+ * in `order`, how many of that day's entries come before it on that side (`skip`), and the balance at
+ * the day's edge the page is read from — after its last entry for newest first (`edge` = the closing
+ * balance minus the later days' changes), before its first entry for oldest first (`edge` = the
+ * opening balance plus the earlier days' changes). A page then reads at most one day's entries before
+ * its own, whatever its offset; `null` past the last entry.
+ */
+export const pageAnchor = async (
+  tx: Tx,
+  o: {
+    tenantId: string;
+    accountId: string;
+    start: Date;
+    end: Date;
+    offset: number;
+    order: "asc" | "desc";
+    edge: string;
+  },
+): Promise<{ date: Date; skip: number; balance: string } | null> => {
+  const desc = o.order === "desc";
+  const direction = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const [row] = await tx.$queryRaw<{ date: Date; skip: number; balance: string }[]>`
+    SELECT d.date, (${o.offset}::bigint - d.before)::int AS skip,
+           (${o.edge}::numeric ${desc ? Prisma.sql`-` : Prisma.sql`+`} d.moved)::text AS balance
+      FROM (
+        SELECT date, entries,
+               COALESCE(sum(entries) OVER w, 0) AS before,
+               COALESCE(sum(change) OVER w, 0) AS moved
+          FROM account_day_totals
+         WHERE tenant_id = ${o.tenantId}::uuid AND account_id = ${o.accountId}::uuid
+           AND date BETWEEN ${o.start}::date AND ${o.end}::date AND entries > 0
+        WINDOW w AS (ORDER BY date ${direction} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+      ) d
+     WHERE d.before <= ${o.offset}::bigint AND ${o.offset}::bigint < d.before + d.entries
+     ORDER BY d.date ${direction}
+     LIMIT 1`;
+  return row ?? null;
 };
 
 /** One account's entries in a period with the balance after each, its opening and closing balance. */
@@ -157,26 +201,41 @@ export const accountStatementReport =
         });
         if (!account) throw accountNotFound();
         const [summary] = await tx.$queryRaw<[{ opening: string; closing: string; total: number }]>`
-            WITH l AS (${legs(ctx.tenantId, start, [accountId])})
-            SELECT (a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0))::text AS opening,
-                   (a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0))::text AS closing,
-                   count(*) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING})::int AS total
-              FROM money_accounts a LEFT JOIN l ON true
+            SELECT (a.balance - COALESCE(sum(d.change) FILTER (WHERE d.date >= ${start}::date), 0)
+                              - COALESCE(sum(d.opening) FILTER (WHERE d.date > ${end}::date), 0))::text AS opening,
+                   (a.balance - COALESCE(sum(d.change + d.opening) FILTER (WHERE d.date > ${end}::date), 0))::text AS closing,
+                   COALESCE(sum(d.entries) FILTER (WHERE d.date BETWEEN ${start}::date AND ${end}::date), 0)::int AS total
+              FROM money_accounts a
+              LEFT JOIN account_day_totals d
+                ON d.tenant_id = a.tenant_id AND d.account_id = a.id AND d.date >= ${start}::date
              WHERE a.tenant_id = ${ctx.tenantId}::uuid AND a.id = ${accountId}::uuid
              GROUP BY a.balance`;
         if (!summary) throw accountNotFound();
-        const page = {
+        const anchor = await pageAnchor(tx, {
           tenantId: ctx.tenantId,
           accountId,
           start,
           end,
-          limit: query.limit,
           offset: query.offset,
-        };
-        const rows =
-          query.order === "desc"
-            ? await statementRowsNewestFirst(tx, { ...page, closing: summary.closing })
-            : await statementRows(tx, { ...page, from: { balance: summary.opening, after: null } });
+          order: query.order,
+          edge: query.order === "desc" ? summary.closing : summary.opening,
+        });
+        const page = { tenantId: ctx.tenantId, accountId, limit: query.limit, offset: anchor?.skip ?? 0 };
+        const rows = !anchor
+          ? []
+          : query.order === "desc"
+            ? await statementRowsNewestFirst(tx, {
+                ...page,
+                start,
+                end: anchor.date,
+                closing: anchor.balance,
+              })
+            : await statementRows(tx, {
+                ...page,
+                start: anchor.date,
+                end,
+                from: { balance: anchor.balance, after: null },
+              });
         return {
           account: {
             id: account.id,
@@ -194,10 +253,12 @@ export const accountStatementReport =
             type: row.type,
             comment: row.comment,
             counterAccountId: row.counter_account_id,
+            counterpartyId: row.counterparty_id,
             paymentId: row.payment_id,
             expenseId: row.expense_id,
             reversalOfId: row.reversal_of_id,
             reversedById: row.reversed_by_id,
+            reversalReason: row.reversal_reason,
             change: row.change,
             runningBalance: row.running,
           })),

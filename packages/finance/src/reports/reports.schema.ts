@@ -152,12 +152,16 @@ export const ZAccountStatement = z
         type: z.enum(["income", "expense", "transfer", "exchange"]),
         comment: z.string(),
         counterAccountId: z.uuid().nullable(),
+        /** Transfers and exchanges: who the money went through, if anyone. */
+        counterpartyId: z.uuid().nullable(),
         paymentId: z.uuid().nullable(),
         expenseId: z.uuid().nullable(),
         /** Transfers and exchanges: the entry this one reverses (it is a reversal). */
         reversalOfId: z.uuid().nullable(),
         /** Transfers and exchanges: the reversal that undid this entry, if any. */
         reversedById: z.uuid().nullable(),
+        /** Why it was reversed: a reversal's own reason, or the reason of the reversal that undid it. */
+        reversalReason: z.string().nullable(),
         /** Signed change to this account, its currency. */
         change: ZAmount,
         /** The balance right after this entry. */

@@ -20,6 +20,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { invalidateMoney, KEYS, useApi, useMoney } from "../api-context";
 import { DownloadButton } from "../components/downloads";
+import { type Movement, MovementEditDialog } from "./movement-edit";
 
 /*
  * An account and its transactions, newest first, with the balance after each. Rows are virtual and
@@ -31,7 +32,7 @@ import { DownloadButton } from "../components/downloads";
 const PAGE = 200;
 const ROW_HEIGHT = 40;
 const WHOLE_LEDGER = { startDate: FIRST_DATE, endDate: LAST_DATE };
-const GRID = "120px 130px 1fr 170px 170px 120px";
+const GRID = "110px 110px minmax(0, 1fr) 160px 160px 200px";
 
 type Entry = TAccountStatement["entries"][number];
 
@@ -46,6 +47,7 @@ const ROW_STYLE = {
 } as const;
 const LEFT = { textAlign: "left", fontWeight: 600 } as const;
 const RIGHT = { textAlign: "right", whiteSpace: "nowrap" } as const;
+const ELLIPSIS = { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } as const;
 
 export const AccountDetailScreen = () => {
   const { id = "" } = useParams();
@@ -59,9 +61,9 @@ export const AccountDetailScreen = () => {
     queryFn: () => api.accounts.get.query({ id }),
   });
   /**
-   * Page `page` of the newest-first list (rows page×PAGE …). The server reads a page from the end it
-   * is nearer to (a deep offset costs as many rows as it skips), so the older half is asked oldest
-   * first and turned around: no page reads more than half the history.
+   * Page `page` of the newest-first list (rows page×PAGE …). The older half is asked oldest first and
+   * turned around. (The server now finds any page from its per-day balance checkpoints, so a deep
+   * offset no longer costs the rows it skips; reading from the nearer end stays harmless.)
    */
   const statementPage = (page: number, total: number) => ({
     queryKey: [...KEYS.statement, id, page, total],
@@ -104,6 +106,10 @@ export const AccountDetailScreen = () => {
     queries: pages.map((page) => ({ ...statementPage(page, total), enabled: settled })),
   });
   const [reversing, setReversing] = useState<Entry | null>(null);
+  const [editing, setEditing] = useState<Movement | null>(null);
+  /** Why a reversal was posted, on the reversal and on the entry it undid. */
+  const reasonText = (entry: Entry) =>
+    entry.reversalReason ? t("transfers.reasonShown", { reason: entry.reversalReason }) : null;
   const entryAt = (index: number): Entry | undefined => {
     const page = Math.floor(index / PAGE);
     const data = page === 0 ? first.data : loaded[pages.indexOf(page)]?.data;
@@ -204,8 +210,18 @@ export const AccountDetailScreen = () => {
                         <>
                           <td>{formatDate(entry.date, locale)}</td>
                           <td>{t(`types.${entry.type}`)}</td>
-                          <td style={{ overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
-                            {entry.comment}
+                          <td style={{ minWidth: 0, lineHeight: 1.3 }} title={reasonText(entry) ?? undefined}>
+                            <div style={ELLIPSIS}>{entry.comment}</div>
+                            {entry.reversalReason ? (
+                              // Why it was reversed, under the comment: the row keeps its height.
+                              <Typography.Text
+                                type="secondary"
+                                data-testid={`reversal-reason-${entry.id}`}
+                                style={{ ...ELLIPSIS, display: "block", fontSize: 12 }}
+                              >
+                                {reasonText(entry)}
+                              </Typography.Text>
+                            ) : null}
                           </td>
                           <td
                             style={{ ...RIGHT, color: entry.change.startsWith("-") ? "#b42318" : "#0f6e5c" }}
@@ -214,18 +230,41 @@ export const AccountDetailScreen = () => {
                           </td>
                           <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
                           <td style={RIGHT}>
-                            {entry.reversedById ? (
-                              <Tag data-testid={`reversed-${entry.id}`}>{t("transfers.reversedTag")}</Tag>
-                            ) : entry.reversalOfId ? (
-                              <Tag data-testid={`reversal-${entry.id}`}>{t("transfers.reversalTag")}</Tag>
-                            ) : entry.type === "transfer" || entry.type === "exchange" ? (
-                              <Button
-                                size="small"
-                                onClick={() => setReversing(entry)}
-                                data-testid={`reverse-${entry.id}`}
-                              >
-                                {t("transfers.reverse")}
-                              </Button>
+                            {entry.type === "transfer" || entry.type === "exchange" ? (
+                              <Space size={4}>
+                                <Button
+                                  size="small"
+                                  onClick={() =>
+                                    setEditing({
+                                      id: entry.id,
+                                      type: entry.type === "exchange" ? "exchange" : "transfer",
+                                      date: entry.date,
+                                      comment: entry.comment,
+                                      counterpartyId: entry.counterpartyId,
+                                    })
+                                  }
+                                  data-testid={`edit-${entry.id}`}
+                                >
+                                  {t("ui:edit")}
+                                </Button>
+                                {entry.reversedById ? (
+                                  <Tag data-testid={`reversed-${entry.id}`} style={{ marginInlineEnd: 0 }}>
+                                    {t("transfers.reversedTag")}
+                                  </Tag>
+                                ) : entry.reversalOfId ? (
+                                  <Tag data-testid={`reversal-${entry.id}`} style={{ marginInlineEnd: 0 }}>
+                                    {t("transfers.reversalTag")}
+                                  </Tag>
+                                ) : (
+                                  <Button
+                                    size="small"
+                                    onClick={() => setReversing(entry)}
+                                    data-testid={`reverse-${entry.id}`}
+                                  >
+                                    {t("transfers.reverse")}
+                                  </Button>
+                                )}
+                              </Space>
                             ) : null}
                           </td>
                         </>
@@ -243,6 +282,7 @@ export const AccountDetailScreen = () => {
         </QueryState>
       </Card>
       {reversing ? <ReverseDialog entry={reversing} onClose={() => setReversing(null)} /> : null}
+      {editing ? <MovementEditDialog movement={editing} onClose={() => setEditing(null)} /> : null}
     </div>
   );
 };

@@ -8,7 +8,7 @@ import {
   useLocale,
 } from "@hisob/ui";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Table, Tag, Typography } from "antd";
+import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Tag, Typography } from "antd";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
@@ -56,6 +56,11 @@ export const DashboardScreen = () => {
   );
 };
 
+const TABLE = { width: "100%", borderCollapse: "collapse", tableLayout: "fixed" } as const;
+const CELL = { padding: "8px", borderBottom: "1px solid #f0f0f0", textAlign: "left" } as const;
+const HEAD = { position: "sticky", top: 0, background: "#fafafa", fontWeight: 600, zIndex: 1 } as const;
+const ELLIPSIS = { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } as const;
+
 const Balances = () => {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -70,27 +75,34 @@ const Balances = () => {
       >
         {(page) => (
           <>
-            <Table
-              size="small"
-              pagination={false}
-              rowKey="id"
-              dataSource={page.items}
-              scroll={{ y: 220 }}
-              columns={[
-                { title: t("accounts.name"), dataIndex: "name", ellipsis: true },
-                { title: t("accounts.currency"), dataIndex: "currency", width: 90 },
-                {
-                  title: t("accounts.balance"),
-                  dataIndex: "balance",
-                  align: "right",
-                  render: (_, row) => (
-                    <span data-testid={`balance-${row.name}`} style={{ whiteSpace: "nowrap" }}>
-                      {money(row.balance, row.currency)}
-                    </span>
-                  ),
-                },
-              ]}
-            />
+            {/* A plain table, not antd's: the dashboard is the first screen, and antd's Table (with
+                its tree filters and pagination, ~63 kB gzipped) then loads only with the lists. */}
+            <div style={{ maxHeight: 260, overflowY: "auto" }}>
+              <table style={TABLE} aria-label={t("dashboard.balances")}>
+                <thead>
+                  <tr>
+                    <th style={{ ...CELL, ...HEAD }}>{t("accounts.name")}</th>
+                    <th style={{ ...CELL, ...HEAD, width: 90 }}>{t("accounts.currency")}</th>
+                    <th style={{ ...CELL, ...HEAD, textAlign: "right" }}>{t("accounts.balance")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.map((row) => (
+                    <tr key={row.id}>
+                      <td style={{ ...CELL, ...ELLIPSIS }} title={row.name}>
+                        {row.name}
+                      </td>
+                      <td style={CELL}>{row.currency}</td>
+                      <td style={{ ...CELL, textAlign: "right" }}>
+                        <span data-testid={`balance-${row.name}`} style={{ whiteSpace: "nowrap" }}>
+                          {money(row.balance, row.currency)}
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             <Typography.Title level={5} style={{ marginTop: 16 }}>
               {t("dashboard.totals")}
             </Typography.Title>

@@ -23,6 +23,10 @@ import { checkWith, failureErrors, showFieldErrors } from "../forms";
 
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
 
+/** The category and counterparty filters: wide enough for the longest placeholder in en/ru/uz
+ * ("Barcha kontragentlar") beside the clear and arrow icons, so none is cut off. */
+const FILTER_PICKER_WIDTH = 190;
+
 export type DocumentKind = "payments" | "expenses";
 const PAGE_SIZE = 20;
 
@@ -98,7 +102,7 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
             ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
           ]}
         />
-        <div style={{ width: 170 }}>
+        <div style={{ width: FILTER_PICKER_WIDTH }}>
           <CategoryPicker
             kind={kind}
             id="filter-category"
@@ -108,7 +112,7 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
             placeholder={t("documents.allCategories")}
           />
         </div>
-        <div style={{ width: 170 }}>
+        <div style={{ width: FILTER_PICKER_WIDTH }}>
           <CounterpartyPicker
             id="filter-counterparty"
             aria-label={t("documents.counterparty")}

@@ -373,6 +373,12 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
                   id="movement-received"
                   label={t("transfers.amountReceived")}
                   error={errors.amountReceived?.message}
+                  hint={
+                    // The rate the typed amounts mean, beside them (a line kept while empty: no jump).
+                    <Typography.Text type="secondary" data-testid="received-rate-hint">
+                      {reading ? t("transfers.rateHint", { rate: reading }) : "\u00a0"}
+                    </Typography.Text>
+                  }
                 >
                   <Controller
                     control={form.control}

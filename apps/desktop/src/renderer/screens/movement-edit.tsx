@@ -1,0 +1,130 @@
+import { ZUpdateMovementInput } from "@hisob/finance/schema";
+import { describeFailure } from "@hisob/ui";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { App as AntApp, Input } from "antd";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { invalidateMoney, useApi } from "../api-context";
+import { DateInput } from "../components/date-input";
+import { Field } from "../components/field";
+import { FormModal } from "../components/form-modal";
+import { CounterpartyPicker } from "../components/pickers";
+import { checkWith, failureErrors, showFieldErrors } from "../forms";
+
+/*
+ * Corrects a posted transfer or exchange: its date, comment and counterparty — nothing that moves
+ * money (a wrong amount or account is reversed instead). The same form as a payment's edit: Enter
+ * saves, Esc cancels, the server's errors stand next to their field in the user's language, and the
+ * dialog keeps everything typed on an error.
+ */
+
+export type Movement = {
+  id: string;
+  type: "transfer" | "exchange";
+  date: string;
+  comment: string;
+  counterpartyId: string | null;
+};
+
+type Values = { date: string; comment: string; counterpartyId: string | null };
+const FIELDS = ["date", "comment", "counterpartyId"] as const;
+
+export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { message } = AntApp.useApp();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<Values>({
+    defaultValues: {
+      date: movement.date,
+      comment: movement.comment,
+      counterpartyId: movement.counterpartyId,
+    },
+  });
+  const { errors } = form.formState;
+  const save = useMutation({
+    mutationFn: (input: { id: string; data: Values }) =>
+      movement.type === "exchange" ? api.exchanges.update.mutate(input) : api.transfers.update.mutate(input),
+  });
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    const checked = checkWith(ZUpdateMovementInput, values, (path) =>
+      path === "date" && !values.date ? t("form.required") : undefined,
+    );
+    if (!checked.ok) {
+      const rest = showFieldErrors(form.setError, FIELDS, checked.errors);
+      if (rest.length) setFormError(rest.join(" "));
+      return;
+    }
+    try {
+      await save.mutateAsync({ id: movement.id, data: values });
+      await invalidateMoney(queryClient);
+      void message.success(t("documents.saved"));
+      onClose();
+    } catch (error) {
+      // The dialog stays open with what was typed; the server's message is in the user's language.
+      const failure = describeFailure(error, t);
+      const rest = showFieldErrors(form.setError, FIELDS, failureErrors(failure));
+      setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+    }
+  });
+
+  return (
+    <FormModal
+      id="movement-edit-form"
+      title={t(movement.type === "exchange" ? "transfers.editExchange" : "transfers.editTransfer")}
+      open
+      busy={save.isPending}
+      error={formError}
+      onSubmit={() => void submit()}
+      onCancel={onClose}
+    >
+      <Field id="movement-edit-date" label={t("documents.date")} error={errors.date?.message}>
+        <Controller
+          control={form.control}
+          name="date"
+          render={({ field }) => (
+            <DateInput
+              id="movement-edit-date"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.date ? "error" : ""}
+            />
+          )}
+        />
+      </Field>
+      <Field
+        id="movement-edit-counterparty"
+        label={t("documents.counterparty")}
+        error={errors.counterpartyId?.message}
+      >
+        <Controller
+          control={form.control}
+          name="counterpartyId"
+          render={({ field }) => (
+            <CounterpartyPicker
+              id="movement-edit-counterparty"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              status={errors.counterpartyId ? "error" : ""}
+            />
+          )}
+        />
+      </Field>
+      <Field id="movement-edit-comment" label={t("documents.comment")} error={errors.comment?.message}>
+        <Controller
+          control={form.control}
+          name="comment"
+          render={({ field }) => (
+            <Input {...field} id="movement-edit-comment" autoFocus status={errors.comment ? "error" : ""} />
+          )}
+        />
+      </Field>
+    </FormModal>
+  );
+};
