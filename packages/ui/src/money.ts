@@ -1,4 +1,4 @@
-import { applyRate, ZRate } from "@hisob/kernel/schema";
+import { applyRate, isRate } from "@hisob/kernel/money";
 
 /*
  * Money in the apps: amounts travel as decimal strings of minor units and are handled as bigint;
@@ -81,7 +81,7 @@ export const totalsByCurrency = <T>(
  */
 export const exchangeDestination = (amountMinor: string, rate: string): bigint | null => {
   const normalized = rate.trim().replace(",", ".");
-  if (!ZRate.safeParse(normalized).success) return null;
+  if (!isRate(normalized)) return null;
   try {
     return applyRate(BigInt(amountMinor), normalized);
   } catch {

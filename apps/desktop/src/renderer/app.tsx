@@ -20,12 +20,9 @@ import type { i18n as I18n } from "i18next";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from "react-router-dom";
-import { z } from "zod";
-import zodEn from "zod/v4/locales/en.js";
-import zodRu from "zod/v4/locales/ru.js";
-import zodUz from "zod/v4/locales/uz.js";
 import type { HisobBridge, SessionInfo } from "../shared/bridge";
 import { ApiContext, HostContext, KEYS, useApi } from "./api-context";
+import { setFormLocale } from "./form-locale";
 import { APP_MESSAGES } from "./locales";
 
 // Each screen is its own chunk, fetched when first opened (the shell and the first screen come first).
@@ -46,14 +43,9 @@ const TransfersScreen = lazy(() =>
   import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
 );
 
-// Only our three languages' zod messages (`z.locales` would bring all of zod's ~50 into the bundle).
-const ZOD_LOCALES = { en: zodEn, ru: zodRu, uz: zodUz };
-
-/** Client-side checks (the server's schemas) speak the user's language too. */
-const useZodLocale = (locale: Locale) => {
-  useEffect(() => {
-    z.config(ZOD_LOCALES[locale]());
-  }, [locale]);
+/** Client-side checks (the server's schemas) speak the user's language too (see form-locale.ts). */
+const useFormLocale = (locale: Locale) => {
+  useEffect(() => setFormLocale(locale), [locale]);
 };
 
 type Start =
@@ -179,7 +171,7 @@ const NAV = [
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
   const { t, i18n } = useTranslation();
   const locale = useLocale();
-  useZodLocale(locale);
+  useFormLocale(locale);
   const api = useApi();
   const navigate = useNavigate();
   const location = useLocation();

@@ -1,6 +1,14 @@
 import type { ApiFailure } from "@hisob/ui";
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 import type { z } from "zod";
+import zodEn from "zod/v4/locales/en.js";
+import zodRu from "zod/v4/locales/ru.js";
+import zodUz from "zod/v4/locales/uz.js";
+import { formLocale } from "./form-locale";
+
+// Only our three languages' zod messages (`z.locales` would bring all of zod's ~50 into the bundle);
+// loaded with the screens that have forms, not with the first screen.
+const ZOD_ERRORS = { en: zodEn().localeError, ru: zodRu().localeError, uz: zodUz().localeError };
 
 /*
  * Forms check their input with the server's own zod schema before posting (the same rules the server
@@ -18,7 +26,7 @@ export const checkWith = <S extends z.ZodType>(
   input: unknown,
   messageFor: (path: string) => string | undefined,
 ): Checked<z.output<S>> => {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: ZOD_ERRORS[formLocale()] });
   if (result.success) return { ok: true, input: result.data };
   const errors: Record<string, string> = {};
   for (const issue of result.error.issues) {

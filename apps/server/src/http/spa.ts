@@ -7,7 +7,9 @@ import type { FastifyPluginAsync, FastifyReply } from "fastify";
  * Serves a built single-page app (Vite's output directory) under a URL prefix: `/app` for the
  * accountant app, `/admin` for the management screens. Files are served as they are; any other path
  * under the prefix gets index.html, so the app's own router handles deep links and reloads. Hashed
- * assets are cached for a year, index.html never (it names the current assets).
+ * assets are cached for a year, index.html never (it names the current assets). A file with a gzip
+ * copy beside it (written at build time by scripts/precompress.mjs) is sent compressed to browsers
+ * that accept gzip.
  */
 
 export type SpaOptions = {
@@ -60,6 +62,20 @@ const fileOf = async (file: string) => {
   }
 };
 
+/** Whether `accept-encoding` allows gzip (a `gzip` or `*` token whose q is not 0). */
+export const acceptsGzip = (header: string | string[] | undefined): boolean => {
+  const value = Array.isArray(header) ? header.join(",") : (header ?? "");
+  let star = false;
+  for (const part of value.split(",")) {
+    const [token = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const allowed = q === undefined || Number(q.slice(2)) > 0;
+    if (token.trim() === "gzip") return allowed;
+    if (token.trim() === "*") star = allowed;
+  }
+  return star;
+};
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const spaRoutes: FastifyPluginAsync<SpaOptions> = async (app, options) => {
@@ -105,12 +121,19 @@ export const spaRoutes: FastifyPluginAsync<SpaOptions> = async (app, options) =>
     const info = inside && relative !== "" ? await fileOf(file) : null;
     if (info && path.basename(file) !== "index.html") {
       const hashed = relative.startsWith("assets/");
-      return reply
+      const gzipped = acceptsGzip(request.headers["accept-encoding"]) ? await fileOf(`${file}.gz`) : null;
+      reply
         .type(CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream")
         .header("cache-control", hashed ? "public, max-age=31536000, immutable" : "no-cache")
         .header("x-content-type-options", "nosniff")
-        .header("content-length", info.size)
-        .send(createReadStream(file));
+        .header("vary", "accept-encoding");
+      if (gzipped) {
+        return reply
+          .header("content-encoding", "gzip")
+          .header("content-length", gzipped.size)
+          .send(createReadStream(`${file}.gz`));
+      }
+      return reply.header("content-length", info.size).send(createReadStream(file));
     }
     // A missing asset is a 404 (a stale page asking for an old chunk must not get HTML as script).
     if (relative.startsWith("assets/") || /\.[a-z0-9]{1,8}$/i.test(relative)) {
