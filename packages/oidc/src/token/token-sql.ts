@@ -82,6 +82,7 @@ export type RefreshRead = {
         expiresAt: Date;
         rotatedAt: Date | null;
         revokedAt: Date | null;
+        createdAt: Date;
       })
     | null;
 };
@@ -90,6 +91,7 @@ type RefreshRow = ClientColumns & {
   id: string | null;
   kind: string;
   scope: string;
+  created_at: Date;
   expires_at: Date;
   rotated_at: Date | null;
   revoked_at: Date | null;
@@ -112,7 +114,7 @@ export const readRefreshToken = async (
   tokenHash: string,
 ): Promise<RefreshRead> => {
   const [row] = await tx.query<RefreshRow>(
-    `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.expires_at, t.rotated_at, t.revoked_at,
+    `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.created_at, t.expires_at, t.rotated_at, t.revoked_at,
        g.id AS grant_id, g.tenant_id, g.client_id, g.user_id, g.session_id, g.nonce, g.auth_time,
        g.revoked_at AS grant_revoked_at, u.is_active AS user_active, tn.is_active AS tenant_active
      FROM (SELECT 1) AS one
@@ -133,6 +135,7 @@ export const readRefreshToken = async (
           expiresAt: row.expires_at,
           rotatedAt: row.rotated_at,
           revokedAt: row.revoked_at,
+          createdAt: row.created_at,
           grantId: row.grant_id,
           tenantId: row.tenant_id,
           clientId: row.client_id,
