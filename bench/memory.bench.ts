@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -15,11 +15,11 @@ import type { Figure } from "./report";
 import type { Bench, BenchResult } from "./run";
 
 /**
- * Resident memory of the server as `npm start` runs it (`node --import tsx apps/server/src/main.ts`,
- * a process of its own): idle once /readyz answers, and the peak and the end of 8 clients reading
+ * Resident memory of the server as `npm start` runs it (`node apps/server/dist/main.mjs`, the bundle
+ * `scripts/build-server.mjs` builds at install and before each start when a source changed; a process of its own): idle once /readyz answers, and the peak and the end of 8 clients reading
  * `GET /finance/accounts` as a signed-in administrator — on PostgreSQL and on the embedded database.
  * Baseline: the bare Fastify + `pg` route of the authenticated-read benchmark in a process of its own,
- * loaded the same way (started the same way, with the tsx loader). `--iterations`: requests per client
+ * loaded the same way (started with the tsx loader, as it is a script of the benchmark). `--iterations`: requests per client
  * (default 250). The PostgreSQL rows need DATABASE_URL.
  */
 
@@ -28,6 +28,22 @@ const DEFAULT_ITERATIONS = 250;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_EMAIL = "memory-bench@example.com";
 const ADMIN_PASSWORD = "Bench-Passw0rd!";
+
+/** `npm start`'s command (`VAR=value … node <flags> <bundle>`), run here without npm in between. */
+const npmStart = (): { env: Record<string, string>; args: string[] } => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const words = pkg.scripts.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (words.length > 0 && /^[A-Z_][A-Z0-9_]*=/.test(words[0] as string)) {
+    const [name, ...value] = (words.shift() as string).split("=");
+    env[name as string] = value.join("=");
+  }
+  if (words.shift() !== "node") throw new Error(`npm start is not a node command: ${pkg.scripts.start}`);
+  return { env, args: words };
+};
+const SERVER = "npm start";
 
 const ON_POSTGRES = "ours on PostgreSQL";
 const EMBEDDED = "ours embedded (PGlite)";
@@ -60,7 +76,7 @@ const waitFor = async (what: string, check: () => Promise<boolean>, child: Child
   throw new Error(`${what}: not ready after ${ms / 1000}s`);
 };
 
-/** Starts `script` with the tsx loader, waits for `ready`, measures idle and loaded RSS, stops it. */
+/** Starts `script` (`npm start`'s command, or a `.ts` file with the tsx loader), waits for `ready`, measures idle and loaded RSS, stops it. */
 const measureProcess = async (
   script: string,
   env: Record<string, string>,
@@ -70,9 +86,16 @@ const measureProcess = async (
 ): Promise<Measured> => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const start = script === SERVER ? npmStart() : { env: {}, args: ["--import", "tsx", script] };
+  const child = spawn(process.execPath, start.args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      ...start.env,
+      ...env,
+      PORT: String(port),
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {
@@ -137,6 +160,11 @@ export const memoryBench: Bench = {
         "ops/s": Math.round(m.opsPerSecond),
       };
     };
+    // What `npm start` does before it starts the server: rebuild the bundle if a source changed.
+    execFileSync(process.execPath, ["scripts/build-server.mjs", "--if-stale"], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
     const adminUrl = process.env.DATABASE_URL;
     let template: TestTemplate | undefined;
     mkdirSync(path.join(ROOT, ".tmp"), { recursive: true });
@@ -154,7 +182,7 @@ export const memoryBench: Bench = {
         url.username = TEST_OWNER_ROLE;
         url.password = TEST_OWNER_ROLE;
         const ours = await measureProcess(
-          "apps/server/src/main.ts",
+          SERVER,
           { ...SERVER_ENV, DATABASE_URL: url.toString(), OIDC_ISSUER_URL: "http://localhost:3000" },
           serverReady,
           signInAsAdmin,
@@ -174,7 +202,7 @@ export const memoryBench: Bench = {
         console.log("memory: PostgreSQL rows skipped — set DATABASE_URL to a PostgreSQL admin URL.");
       }
       const embedded = await measureProcess(
-        "apps/server/src/main.ts",
+        SERVER,
         { ...SERVER_ENV, DATA_DIR: path.join(dataDir, "embedded") },
         serverReady,
         signInAsAdmin,

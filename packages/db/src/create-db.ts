@@ -105,7 +105,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       options: "-c TimeZone=UTC",
     });
     pool.on("connect", (client) => deferBegin(client, config.onQuery));
-    raw = postgresRawSql(pool, config.onQuery);
+    raw = postgresRawSql(pool, (tenantId) => rawTenantScope(tenantId), config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
       adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], {
@@ -137,7 +137,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     }
     const embedded = pglite;
     openConnection = async () => pgliteConnection(embedded);
-    raw = pgliteRawSql(embedded, config.onQuery);
+    raw = pgliteRawSql(embedded, (tenantId) => rawTenantScope(tenantId), config.onQuery);
     prisma = new PrismaClient({
       adapter: new PrismaPGlite(embedded),
       // One connection serialises every transaction: allow a queue to form rather than time out.
@@ -153,14 +153,11 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     );
   }
 
-  /** A transaction as `role`, optionally scoped to a tenant; after-commit hooks run once it commits. */
-  const runAs = async <T>(
-    role: DbRole,
-    tenantId: string | null,
-    fn: (tx: Tx) => Promise<T>,
-    options: TxOptions = {},
-  ): Promise<T> => {
-    let hooks: Array<() => void> = [];
+  /**
+   * The statement that scopes a transaction to `role` (and a tenant), and what to do with its row:
+   * a request started from a cached caller has it confirmed there (caller-check.ts).
+   */
+  const scopeOf = (role: DbRole, tenantId: string | null) => {
     // The statement that scopes the transaction goes with literals, so that on PostgreSQL it can
     // travel with the BEGIN in one round trip (deferred-begin.ts); every value is checked first:
     // the tenant is a UUID (withTenant), the role one of ours, a token hash 64 hex digits.
@@ -175,15 +172,38 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     // A cached caller is confirmed in the same statement. The function is evaluated (as the owner,
     // SECURITY DEFINER) before the select list switches the role; the LEFT JOIN keeps the one row,
     // so the settings apply even when it finds nothing.
-    const statement = check
-      ? `${SCOPE_STATEMENT_PREFIX}SELECT ${scope}, c.* FROM (SELECT 1) AS one
+    const select = check
+      ? `SELECT ${scope}, c.* FROM (SELECT 1) AS one
              LEFT JOIN LATERAL hisob_resolve_caller('${check.tokenHash}', '${check.kinds.join(",")}') AS c ON true`
-      : `${SCOPE_STATEMENT_PREFIX}SELECT ${scope}`;
+      : `SELECT ${scope}`;
     const acceptRow = (row: (Partial<CallerRow> & { scoped?: unknown }) | undefined) => {
       if (!check) return;
       check.accept(row?.kind ? toResolvedCaller(row as CallerRow) : null);
       check.verified = true;
     };
+    return { select, check, acceptRow };
+  };
+
+  /** `db.raw.withTenant`'s scope: the same statement and check as `withTenant`'s. */
+  const rawTenantScope = (tenantId: string) => {
+    if (!UUID.test(tenantId)) throw new Error(`withTenant needs a tenant UUID, got "${tenantId}"`);
+    const { select, acceptRow } = scopeOf(DB_ROLES.tenant, tenantId);
+    return {
+      statement: select,
+      accept: (row: unknown) => acceptRow(row as (Partial<CallerRow> & { scoped?: unknown }) | undefined),
+    };
+  };
+
+  /** A transaction as `role`, optionally scoped to a tenant; after-commit hooks run once it commits. */
+  const runAs = async <T>(
+    role: DbRole,
+    tenantId: string | null,
+    fn: (tx: Tx) => Promise<T>,
+    options: TxOptions = {},
+  ): Promise<T> => {
+    let hooks: Array<() => void> = [];
+    const { select, check, acceptRow } = scopeOf(role, tenantId);
+    const statement = `${SCOPE_STATEMENT_PREFIX}${select}`;
     let result: T;
     if (pool) {
       // PostgreSQL: the connection sends the scoping statement with the BEGIN, ahead of the

@@ -62,7 +62,20 @@ export type RawSql = {
    * parameters. No after-commit hooks and no outbox: paths that raise events use `withTenant`.
    */
   withCredentialTenant<T>(credential: Credential, fn: (tx: RawTx) => Promise<T>): Promise<T>;
+  /**
+   * A transaction in `tenantId`, as `withTenant` opens it — the same scoping statement (tenant, role
+   * and, for a request started from a cached caller, the caller's confirmation) — spoken to in SQL:
+   * the typed read path of list pages. Commits when `fn` resolves, rolls back when it throws
+   * (`CallerChangedError` included). No after-commit hooks and no outbox: writes use `withTenant`.
+   */
+  withTenant<T>(tenantId: string, fn: (tx: RawTx) => Promise<T>): Promise<T>;
 };
+
+/**
+ * How `withTenant` scopes a transaction (create-db.ts builds it): the scoping statement, its values
+ * validated and written as literals, and what to do with its one row (confirm a cached caller).
+ */
+export type TenantScoper = (tenantId: string) => { statement: string; accept(row: unknown): void };
 
 type Results = Array<{ rows: unknown[] }>;
 const lastRows = <T>(results: Results | { rows: unknown[] }): T[] =>
@@ -76,16 +89,23 @@ const makeTx = (
     query(text: string, params: unknown[]): Promise<{ rows: unknown[] }>;
   },
   onQuery?: (sql: string) => void,
+  /** The opening statements' results, once sent (a tenant scope reads its row there). */
+  onHead?: (results: Results) => void,
 ) => {
   let pending: string | undefined = prefix;
+  const sendHead = async (text: string) => {
+    const results = await send.script(text);
+    onHead?.(Array.isArray(results) ? results : [results]);
+    return results;
+  };
   const tx: RawTx = {
     query: async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
       onQuery?.(text);
       if (pending !== undefined) {
         const head = pending;
         pending = undefined;
-        if (params.length === 0) return lastRows<T>(await send.script(`${head}; ${text}`));
-        await send.script(head);
+        if (params.length === 0) return lastRows<T>(await sendHead(`${head}; ${text}`));
+        await sendHead(head);
       }
       return (await send.query(text, params)).rows as T[];
     },
@@ -97,21 +117,24 @@ const makeTx = (
       if (pending !== undefined) {
         const head = pending;
         pending = undefined;
-        await send.script(head);
+        await sendHead(head);
       }
     },
   };
 };
 
-export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): RawSql => ({
-  readAsCredentialTenant: async <T>(credential: Credential, text: string) => {
-    onQuery?.(text);
-    // A multi-statement simple query is one implicit transaction: the local settings hold for it.
-    const results = (await pool.query(`${scopeToCredential(credential)}; ${text}`)) as unknown as Results;
-    return lastRows<T>(results);
-  },
-  withCredentialTenant: async <T>(credential: Credential, fn: (tx: RawTx) => Promise<T>) => {
-    const prefix = `BEGIN; ${scopeToCredential(credential)}`;
+export const postgresRawSql = (
+  pool: pg.Pool,
+  scoper: TenantScoper,
+  onQuery?: (sql: string) => void,
+): RawSql => {
+  /** One transaction on one pooled connection, opened by `prefix` (BEGIN and the scoping statements). */
+  const transaction = async <T>(
+    prefix: string,
+    fn: (tx: RawTx) => Promise<T>,
+    onHead?: (results: Results) => void,
+    reportCommit = false,
+  ): Promise<T> => {
     const client = await pool.connect();
     // A connection that failed mid-transaction is not handed to the next request.
     let broken: Error | undefined;
@@ -123,6 +146,7 @@ export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): 
           query: (text, params) => client.query({ text, values: params }),
         },
         onQuery,
+        onHead,
       );
       let result: T;
       try {
@@ -134,6 +158,7 @@ export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): 
         });
         throw error;
       }
+      if (reportCommit) onQuery?.("COMMIT");
       await client.query("COMMIT").catch((commitError: Error) => {
         // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
         if (!("code" in commitError)) broken = commitError;
@@ -143,10 +168,35 @@ export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): 
     } finally {
       client.release(broken);
     }
-  },
-});
+  };
+  return {
+    readAsCredentialTenant: async <T>(credential: Credential, text: string) => {
+      onQuery?.(text);
+      // A multi-statement simple query is one implicit transaction: the local settings hold for it.
+      const results = (await pool.query(`${scopeToCredential(credential)}; ${text}`)) as unknown as Results;
+      return lastRows<T>(results);
+    },
+    withCredentialTenant: (credential, fn) => transaction(`BEGIN; ${scopeToCredential(credential)}`, fn),
+    withTenant: (tenantId, fn) => {
+      const scope = scoper(tenantId);
+      // Reported as withTenant's are: the scoping statement (not the BEGIN it travels with) and COMMIT.
+      onQuery?.(scope.statement);
+      // BEGIN's result comes first, then the scoping statement's one row.
+      return transaction(
+        `BEGIN; ${scope.statement}`,
+        fn,
+        (results) => scope.accept(results[1]?.rows[0]),
+        true,
+      );
+    },
+  };
+};
 
-export const pgliteRawSql = (pglite: PGlite, onQuery?: (sql: string) => void): RawSql => ({
+export const pgliteRawSql = (
+  pglite: PGlite,
+  scoper: TenantScoper,
+  onQuery?: (sql: string) => void,
+): RawSql => ({
   readAsCredentialTenant: async <T>(credential: Credential, text: string) => {
     onQuery?.(text);
     // exec waits for any open transaction (PGlite has one connection) and is one implicit transaction.
@@ -167,4 +217,23 @@ export const pgliteRawSql = (pglite: PGlite, onQuery?: (sql: string) => void): R
       await flush();
       return result;
     }),
+  withTenant: <T>(tenantId: string, fn: (tx: RawTx) => Promise<T>) => {
+    const scope = scoper(tenantId);
+    onQuery?.(scope.statement);
+    return pglite.transaction(async (ptx: PGliteTransaction) => {
+      const { tx, flush } = makeTx(
+        scope.statement,
+        {
+          script: (text) => ptx.exec(text),
+          query: (text, params) => ptx.query(text, params),
+        },
+        onQuery,
+        (results) => scope.accept(results[0]?.rows[0]),
+      );
+      const result = await fn(tx);
+      await flush();
+      onQuery?.("COMMIT"); // PGlite's transaction sends it once this callback resolves
+      return result;
+    });
+  },
 });

@@ -1,10 +1,10 @@
 import type { Db } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
-import type { Clients } from "./clients/clients";
+import { type Clients, clientCredentials, verifyClient } from "./clients/clients";
 import { clientAuthRequest, type FormParams, singleParam } from "./form-params";
 import { OidcError } from "./oidc-error";
 import { sha256Hex } from "./opaque-token";
-import { revokeGrant } from "./token/grants";
+import { readRefreshToken, revokeGrantSql } from "./token/token-sql";
 
 type Body = FormParams;
 
@@ -17,23 +17,31 @@ export const createRevoke =
   (deps: { db: Db; clients: Clients; clock: Clock }) =>
   async (body: Body, headers: { authorization?: string | undefined }): Promise<void> => {
     const value = (name: string) => singleParam(body, name);
-    const client = await deps.clients.authenticate(clientAuthRequest(body, headers.authorization));
+    const request = clientAuthRequest(body, headers.authorization);
     // token_type_hint is optional and only a hint (RFC 7009 §2.1): we find the token either way.
     const token = value("token");
-    if (!token) throw new OidcError("invalid_request", "token is required");
-    if (token.length > 4096) return;
+    if (!token || token.length > 4096) {
+      // The client is authenticated first, whatever else is wrong with the request.
+      await deps.clients.authenticate(request);
+      if (!token) throw new OidcError("invalid_request", "token is required");
+      return;
+    }
+    const credentials = clientCredentials(request);
     const tokenHash = sha256Hex(token);
-    const tenantId = await deps.db.system.findOidcTokenTenant(tokenHash);
-    if (!tenantId) return;
-    await deps.db.withTenant(tenantId, async (tx) => {
-      const row = await tx.oidcToken.findUnique({
-        where: { tokenHash },
-        include: { grant: { select: { clientId: true } } },
-      });
-      if (!row || row.grant.clientId !== client.clientId) return;
+    // Without the ORM, as the token endpoint (token-sql.ts): one transaction in the token's tenant
+    // (none when the token is unknown), its first round trip reading the client and the token with its
+    // grant; the client is authenticated on that row, and a failure rolls everything back.
+    await deps.db.raw.withCredentialTenant({ kind: "oidcToken", hash: tokenHash }, async (tx) => {
+      const read = await readRefreshToken(tx, credentials.clientId, tokenHash);
+      const client = verifyClient(read.client, credentials.secret);
+      const row = read.token;
+      if (!row || row.clientId !== client.clientId) return;
       const now = deps.clock.now();
-      if (row.kind === "refresh") await revokeGrant(tx, tenantId, row.grantId, now);
+      if (row.kind === "refresh") await revokeGrantSql(tx, row.tenantId, row.grantId, now);
       else
-        await tx.oidcToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+        await tx.query(
+          "UPDATE oidc_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL",
+          [row.tenantId, row.id, now.toISOString()],
+        );
     });
   };

@@ -578,6 +578,51 @@ describe("revocation (RFC 7009)", () => {
   });
 });
 
+describe("introspection (RFC 7662)", () => {
+  const introspect = (client: RegisteredClient, token: string) =>
+    kit.postForm("/oidc/introspect", { token }, kit.clientAuth(client).headers);
+
+  it("describes the client's own live tokens, nothing of anyone else's, and nothing once revoked", async () => {
+    const other = await kit.register({ name: "Other introspecting RP" });
+    const tokens = await kit.tokensFor(confidential, user.token);
+    const refreshToken = tokens.refresh_token ?? "";
+    const access = await introspect(confidential, tokens.access_token);
+    expect(access.statusCode).toBe(200);
+    const body = access.json() as Record<string, unknown>;
+    expect(body).toMatchObject({
+      active: true,
+      client_id: confidential.clientId,
+      sub: user.id,
+      token_type: "Bearer",
+      iss: ISSUER,
+    });
+    expect(body.exp).toBeGreaterThan(body.iat as number);
+    expect(Math.abs((body.iat as number) - Date.now() / 1000)).toBeLessThan(120);
+    expect((await introspect(confidential, refreshToken)).json()).toMatchObject({
+      active: true,
+      token_type: "refresh_token",
+      sub: user.id,
+    });
+    // Another client's view, an unknown token and a malformed one: inactive, nothing more.
+    expect((await introspect(other, tokens.access_token)).json()).toEqual({ active: false });
+    expect((await introspect(confidential, "x".repeat(43))).json()).toEqual({ active: false });
+    expect((await introspect(confidential, "not a token")).json()).toEqual({ active: false });
+    // A public client may not introspect; a wrong secret is invalid_client.
+    const pub = await kit.register({ name: "Public introspecting RP", isPublic: true });
+    expect((await introspect(pub, tokens.access_token)).statusCode).toBe(401);
+    const wrong = await kit.postForm(
+      "/oidc/introspect",
+      { token: tokens.access_token, client_id: confidential.clientId, client_secret: "wrong" },
+      {},
+    );
+    expect(wrong.statusCode).toBe(401);
+    // Revoked (the whole grant, through its refresh token): both inactive.
+    expect((await kit.revoke(confidential, refreshToken, "refresh_token")).statusCode).toBe(200);
+    expect((await introspect(confidential, tokens.access_token)).json()).toEqual({ active: false });
+    expect((await introspect(confidential, refreshToken)).json()).toEqual({ active: false });
+  });
+});
+
 describe("loopback redirect URIs (RFC 8252 §7.3): public native clients only, e.g. hisob-desktop", () => {
   it("the accountant app is registered: public, PKCE required, first-party, native, exactly its two redirect URIs", async () => {
     const record = await t.oidc.clients.findActive(DESKTOP_CLIENT_ID);

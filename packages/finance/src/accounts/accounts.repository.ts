@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from "@hisob/db";
+import type { Prisma, RawTx, Tx } from "@hisob/db";
 import type { z } from "zod";
 import type { TMoneyAccountDto, ZListMoneyAccountsQuery } from "./accounts.schema";
 
@@ -54,6 +54,36 @@ const orderOf = (query: Pick<ListQuery, "sortBy" | "order">) => [
   { id: query.order },
 ];
 
+/** The list's order in SQL: the columns come from this map only (sortBy is an enum besides). */
+const SORT_COLUMN: Record<ListQuery["sortBy"], string> = {
+  name: `"name"`,
+  createdAt: `"created_at"`,
+  balance: `"balance"`,
+};
+
+/** A timestamptz(3) as `Date#toISOString` writes it (what the Prisma path returns). */
+const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** `accountSelect` in SQL, as the DTO's fields and types (bigint and times as text). */
+const ACCOUNT_COLUMNS = `"id"::text AS "id", "name", "number", "currency_code"::text AS "currency",
+  "balance"::text AS "balance", "allow_overdraft" AS "allowOverdraft", "description",
+  ${isoText(`"created_at"`)} AS "createdAt", ${isoText(`"updated_at"`)} AS "updatedAt"`;
+
+/** `accountsWhere` in SQL with its parameters (`contains`, case-insensitive, is Prisma's ILIKE '%…%'). */
+const accountsWhereSql = (tenantId: string, query: Pick<ListQuery, "currency" | "search">) => {
+  const params: unknown[] = [tenantId];
+  let where = `"tenant_id" = $1::uuid`;
+  if (query.currency) {
+    params.push(query.currency);
+    where += ` AND "currency_code" = $${params.length}`;
+  }
+  if (query.search) {
+    params.push(`%${query.search}%`);
+    where += ` AND ("name" ILIKE $${params.length} OR "number" ILIKE $${params.length})`;
+  }
+  return { where, params };
+};
+
 /** Money accounts of one tenant; every query carries the tenant (wall 1; RLS is wall 2). */
 export const accountsRepository = {
   findById: async (tx: Tx, tenantId: string, id: string): Promise<TMoneyAccountDto | null> => {
@@ -96,6 +126,31 @@ export const accountsRepository = {
       tx.moneyAccount.count({ where }),
     ]);
     return { items: rows.map(toAccountDto), total };
+  },
+
+  /**
+   * The list page without the ORM (`db.raw.withTenant`): the page and the total in one statement
+   * (`count(*) OVER ()`); only a page past the end, which has no row to carry the total, counts again.
+   * Same filter, order and DTO as `list` (accounts.repository.int.test.ts compares them).
+   */
+  listPage: async (tx: RawTx, tenantId: string, query: ListQuery) => {
+    const { where, params } = accountsWhereSql(tenantId, query);
+    const direction = query.order === "desc" ? "DESC" : "ASC";
+    const rows = await tx.query<TMoneyAccountDto & { total: number }>(
+      `SELECT ${ACCOUNT_COLUMNS}, count(*) OVER ()::int AS "total" FROM "money_accounts"
+        WHERE ${where} ORDER BY ${SORT_COLUMN[query.sortBy]} ${direction}, "id" ${direction}
+        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.limit, query.offset],
+    );
+    let total = rows[0]?.total ?? 0;
+    if (rows.length === 0 && query.offset > 0) {
+      const [row] = await tx.query<{ total: number }>(
+        `SELECT count(*)::int AS "total" FROM "money_accounts" WHERE ${where}`,
+        params,
+      );
+      total = row?.total ?? 0;
+    }
+    return { items: rows.map(({ total: _total, ...item }) => item), total };
   },
 
   /** One batch of the download: the list's filter and order, the rows as stored. */

@@ -112,6 +112,7 @@ export type RefreshRead = {
         expiresAt: Date;
         rotatedAt: Date | null;
         revokedAt: Date | null;
+        createdAt: Date;
       })
     | null;
 };
@@ -121,6 +122,7 @@ type RefreshRow = ClientColumns &
     id: string | null;
     kind: string;
     scope: string;
+    created_at: Date;
     expires_at: Date;
     rotated_at: Date | null;
     revoked_at: Date | null;
@@ -133,7 +135,7 @@ export const readRefreshToken = async (
   tokenHash: string,
 ): Promise<RefreshRead> => {
   const [row] = await tx.query<RefreshRow>(
-    `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.expires_at, t.rotated_at, t.revoked_at,
+    `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.created_at, t.expires_at, t.rotated_at, t.revoked_at,
        ${GRANT_COLUMNS}
      FROM (SELECT 1) AS one
      LEFT JOIN oidc_clients c ON c.client_id = ${literalClientId(clientId)}
@@ -153,6 +155,7 @@ export const readRefreshToken = async (
           expiresAt: row.expires_at,
           rotatedAt: row.rotated_at,
           revokedAt: row.revoked_at,
+          createdAt: row.created_at,
           ...toGrantState(row),
         }
       : null,
