@@ -1,5 +1,5 @@
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
-import type pg from "pg";
+import pg from "pg";
 import { DB_ROLES, type DbRole } from "./roles";
 import { scopeStatement } from "./tenant-scope";
 import { runHooks } from "./tx-hooks";
@@ -73,42 +73,112 @@ const firstRowOfLast = (results: unknown): Row | undefined => {
   return (last as { rows?: Row[] } | undefined)?.rows?.[0];
 };
 
+/** The protocol messages `pg`'s Query sends for a statement; used to send more statements ahead of it. */
+type ProtocolConnection = {
+  parse(message: { text: string; name: string; types: unknown[] }): void;
+  bind(message: { portal: string; statement: string; values: unknown[] }): void;
+  describe(message: { type: "P"; name: string }): void;
+  execute(message: { portal: string; rows: number }): void;
+};
+type ResultSet = { rows: unknown[] };
+const BaseQuery = pg.Query as unknown as new (config: {
+  text: string;
+  values: unknown[];
+  queryMode: "extended";
+  callback: (error: Error | null, results: ResultSet | ResultSet[]) => void;
+}) => { prepare(connection: ProtocolConnection): void };
+
+/**
+ * `pg`'s own extended-protocol query with statements sent ahead of it in the same pipeline: Parse,
+ * Bind, Describe and Execute for each of `lead` (no parameters), then the query's own messages and
+ * one Sync — one write, one round trip. The server runs them in order (each is parsed, so planned and
+ * checked for row-level security, after the previous one ran); the first error skips the rest. Its
+ * results are those of every statement, in order.
+ */
+class PipelinedQuery extends BaseQuery {
+  constructor(
+    private readonly lead: readonly string[],
+    config: ConstructorParameters<typeof BaseQuery>[0],
+  ) {
+    super(config);
+  }
+  override prepare(connection: ProtocolConnection): void {
+    for (const text of this.lead) {
+      connection.parse({ text, name: "", types: [] });
+      connection.bind({ portal: "", statement: "", values: [] });
+      connection.describe({ type: "P", name: "" });
+      connection.execute({ portal: "", rows: 0 });
+    }
+    super.prepare(connection);
+  }
+}
+
+const pipelined = (client: pg.PoolClient, lead: readonly string[], text: string, values: unknown[]) =>
+  new Promise<ResultSet[]>((resolve, reject) => {
+    const query = new PipelinedQuery(lead, {
+      text,
+      values,
+      queryMode: "extended",
+      callback: (error, results) => {
+        if (error) reject(error);
+        else resolve(Array.isArray(results) ? results : [results]);
+      },
+    });
+    (client.query as unknown as (submittable: unknown) => unknown)(query);
+  });
+
+/**
+ * On PostgreSQL the transaction's opening — BEGIN, the scoping statement (which confirms a cached
+ * caller) — travels in one pipeline with its first statement, with parameters: a posting is two
+ * round trips, that pipeline and COMMIT. The scope's row is checked before anything else is sent;
+ * a refused caller rolls back what the first statement did.
+ */
 export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) => void): RawTransactions =>
   transactions(async (role, tenantId, fn, lazyCommit) => {
     const scope = scopeStatement(role, tenantId);
+    const lead = ["BEGIN", ...(lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []), scope.text];
     const hooks: Array<() => void> = [];
     const client = await pool.connect();
     // A connection that failed mid-transaction is not handed to the next request.
     let broken: Error | undefined;
+    let begun = false;
     try {
       let result: Awaited<ReturnType<typeof fn>>;
       try {
-        onQuery?.(scope.text);
-        // One round trip: BEGIN and the scoping statement as one simple query (literals, validated).
-        scope.accept(
-          firstRowOfLast(await client.query(`BEGIN; ${opening(scope.text, lazyCommit)}`)) as never,
-        );
         result = await fn({
           tenantId: tenantId ?? "",
           query: async <T>(text: string, params: readonly unknown[] = []) => {
+            if (begun) {
+              onQuery?.(text);
+              return (await client.query({ text, values: [...params] })).rows as T[];
+            }
+            begun = true;
+            onQuery?.(scope.text);
             onQuery?.(text);
-            return (await client.query({ text, values: [...params] })).rows as T[];
+            const results = await pipelined(client, lead, text, [...params]);
+            scope.accept(results[lead.length - 1]?.rows[0] as never);
+            return (results[results.length - 1]?.rows ?? []) as T[];
           },
           afterCommit: (callback) => {
             hooks.push(callback);
           },
         });
       } catch (error) {
-        await client.query("ROLLBACK").catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
+        if (begun) {
+          await client.query("ROLLBACK").catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+        }
         throw error;
       }
-      await client.query("COMMIT").catch((commitError: Error) => {
-        // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
-        if (!("code" in commitError)) broken = commitError;
-        throw commitError;
-      });
+      // A transaction that sent no statement never began: nothing to commit.
+      if (begun) {
+        await client.query("COMMIT").catch((commitError: Error) => {
+          // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
+          if (!("code" in commitError)) broken = commitError;
+          throw commitError;
+        });
+      }
       runHooks(hooks);
       return result;
     } finally {
