@@ -93,7 +93,9 @@ const BaseQuery = pg.Query as unknown as new (config: {
  * Bind, Describe and Execute for each of `lead` (no parameters), then the query's own messages and
  * one Sync — one write, one round trip. The server runs them in order (each is parsed, so planned and
  * checked for row-level security, after the previous one ran); the first error skips the rest. Its
- * results are those of every statement, in order.
+ * results are those of every statement, in order. `prepare` is an internal of `pg`'s Query (pg 8.16,
+ * the protocol messages it sends); the PostgreSQL runs of the posting and raw-transaction tests send
+ * every driver transaction through it, so a `pg` upgrade that changes it fails them.
  */
 class PipelinedQuery extends BaseQuery {
   constructor(
