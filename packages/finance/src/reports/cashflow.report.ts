@@ -1,7 +1,14 @@
 import { type Db, Prisma } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext, validationError } from "@hisob/kernel";
 import { dateOf, toIsoDate } from "../dates";
-import { accountFilter, accountIdsOf, assertAccountsExist, atOpening, dailyLegs, OPENING } from "./report-sql";
+import {
+  accountFilter,
+  accountIdsOf,
+  assertAccountsExist,
+  atOpening,
+  dailyLegs,
+  OPENING,
+} from "./report-sql";
 import { type TCashflowQuery, type TCashflowReport, ZCashflowQuery } from "./reports.schema";
 
 const FLOW_NAMES = [
