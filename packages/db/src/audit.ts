@@ -1,5 +1,6 @@
 import { newId } from "@hisob/kernel";
 import type { Tx } from "./client";
+import type { SqlParams } from "./raw-tenant";
 
 /**
  * The audit log's one writer. Services call `audit(tx, ctx, entity, id, action, change?)` inside the
@@ -84,3 +85,27 @@ export const audit = async (
 
 /** The same actor, recording a platform event (no tenant owns it; the platform tenant reads it). */
 export const asPlatformEvent = (who: AuditWho): AuditWho => ({ ...who, tenantId: null });
+
+/**
+ * The same entry as a data-modifying step of the caller's own statement (raw-tenant.ts): an
+ * `INSERT INTO audit_log … SELECT … FROM <from>`, one entry per row of `from` (the posting's
+ * document: a refused posting records nothing). `mergeAfter`: a jsonb SQL expression merged into
+ * `after` (facts the statement computes, e.g. the account's currency).
+ */
+export const stageAudit = (
+  params: SqlParams,
+  who: AuditWho,
+  entity: string,
+  entityId: string | null,
+  action: string,
+  change: AuditChange,
+  source: { from: string; mergeAfter?: string },
+): string => {
+  const after = `${params.add(json(change.after))}::jsonb`;
+  return `INSERT INTO audit_log (id, tenant_id, user_id, ip, user_agent, request_id, entity, entity_id, action, before, after)
+    SELECT ${params.add(newId())}::uuid, ${params.add(who.tenantId)}::uuid, ${params.add(who.actor?.userId ?? null)}::uuid,
+           ${params.add(who.client?.ip?.slice(0, 64) ?? null)}, ${params.add(who.client?.userAgent?.slice(0, 512) ?? null)},
+           ${params.add(who.requestId?.slice(0, 128) ?? null)}, ${params.add(entity)}, ${params.add(entityId)}, ${params.add(action)},
+           ${params.add(json(change.before))}::jsonb, ${source.mergeAfter ? `${after} || ${source.mergeAfter}` : after}
+      FROM ${source.from}`;
+};

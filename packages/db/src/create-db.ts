@@ -3,17 +3,18 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { pendingCallerCheck } from "./caller-check";
 import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
-import { deferBegin, SCOPE_STATEMENT_PREFIX, withPendingScope } from "./deferred-begin";
+import { deferBegin, withPendingScope } from "./deferred-begin";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
 import { PGLITE_EXTENSIONS } from "./pglite-extensions";
 import { pgliteRawSql, postgresRawSql, type RawSql } from "./raw-sql";
+import { pgliteRawTransactions, postgresRawTransactions, type RawTransactions } from "./raw-tenant";
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
-import { type CallerRow, createSystemQueries, type SystemQueries, toResolvedCaller } from "./system";
+import { type CallerRow, createSystemQueries, type SystemQueries } from "./system";
+import { scopeStatement, UUID } from "./tenant-scope";
 import { beginHooks, runHooks } from "./tx-hooks";
 
 export type DbConfig = {
@@ -49,6 +50,8 @@ export type Db = {
   readonly system: SystemQueries;
   /** SQL straight to the driver for the OpenID provider's hot paths (raw-sql.ts), same tenancy wall. */
   readonly raw: RawSql;
+  /** `withTenant`/system transactions on the driver for hot write paths (raw-tenant.ts), same wall and after-commit hooks. */
+  readonly rawTx: RawTransactions;
   /**
    * Applies pending migrations, then runs `whileLocked` (first-start bootstrap) still holding the
    * migration lock, so instances starting together neither migrate nor bootstrap twice.
@@ -75,9 +78,6 @@ const describeOpenError = (error: unknown): string => {
 /** PostgreSQL's shared_buffers inside the embedded database (its default is 128MB). */
 const EMBEDDED_SHARED_BUFFERS = "16MB";
 
-const TOKEN_HASH = /^[0-9a-f]{64}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const createDb = async (config: DbConfig): Promise<Db> => {
   const queryLog = config.onQuery ? { log: [{ emit: "event" as const, level: "query" as const }] } : {};
   let lock: DataDirLock | undefined;
@@ -85,6 +85,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
   let prisma: PrismaClient;
   let openConnection: () => Promise<SqlConnection>;
   let raw: RawSql;
+  let rawTx: RawTransactions;
   let pool: pg.Pool | undefined;
 
   if (config.databaseUrl) {
@@ -106,6 +107,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     });
     pool.on("connect", (client) => deferBegin(client, config.onQuery));
     raw = postgresRawSql(pool, (tenantId) => rawTenantScope(tenantId), config.onQuery);
+    rawTx = postgresRawTransactions(pool, config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
       adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], {
@@ -138,6 +140,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     const embedded = pglite;
     openConnection = async () => pgliteConnection(embedded);
     raw = pgliteRawSql(embedded, (tenantId) => rawTenantScope(tenantId), config.onQuery);
+    rawTx = pgliteRawTransactions(embedded, config.onQuery);
     prisma = new PrismaClient({
       adapter: new PrismaPGlite(embedded),
       // One connection serialises every transaction: allow a queue to form rather than time out.
@@ -153,44 +156,12 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     );
   }
 
-  /**
-   * The statement that scopes a transaction to `role` (and a tenant), and what to do with its row:
-   * a request started from a cached caller has it confirmed there (caller-check.ts).
-   */
-  const scopeOf = (role: DbRole, tenantId: string | null) => {
-    // The statement that scopes the transaction goes with literals, so that on PostgreSQL it can
-    // travel with the BEGIN in one round trip (deferred-begin.ts); every value is checked first:
-    // the tenant is a UUID (withTenant), the role one of ours, a token hash 64 hex digits.
-    const scope = `set_config('app.tenant_id', '${tenantId ?? ""}', true), set_config('role', '${role}', true)`;
-    const check = tenantId ? pendingCallerCheck(tenantId) : undefined;
-    if (
-      check &&
-      (!TOKEN_HASH.test(check.tokenHash) ||
-        !check.kinds.every((kind) => kind === "session" || kind === "oidc"))
-    )
-      throw new Error("A caller check needs a SHA-256 token hash and known kinds");
-    // A cached caller is confirmed in the same statement. The function is evaluated (as the owner,
-    // SECURITY DEFINER) before the select list switches the role; the LEFT JOIN keeps the one row,
-    // so the settings apply even when it finds nothing.
-    const select = check
-      ? `SELECT ${scope}, c.* FROM (SELECT 1) AS one
-             LEFT JOIN LATERAL hisob_resolve_caller('${check.tokenHash}', '${check.kinds.join(",")}') AS c ON true`
-      : `SELECT ${scope}`;
-    const acceptRow = (row: (Partial<CallerRow> & { scoped?: unknown }) | undefined) => {
-      if (!check) return;
-      check.accept(row?.kind ? toResolvedCaller(row as CallerRow) : null);
-      check.verified = true;
-    };
-    return { select, check, acceptRow };
-  };
-
-  /** `db.raw.withTenant`'s scope: the same statement and check as `withTenant`'s. */
+  /** `db.raw.withTenant`'s scope: the same statement and caller check as `withTenant`'s (tenant-scope.ts). */
   const rawTenantScope = (tenantId: string) => {
-    if (!UUID.test(tenantId)) throw new Error(`withTenant needs a tenant UUID, got "${tenantId}"`);
-    const { select, acceptRow } = scopeOf(DB_ROLES.tenant, tenantId);
+    const scoped = scopeStatement(DB_ROLES.tenant, tenantId);
     return {
-      statement: select,
-      accept: (row: unknown) => acceptRow(row as (Partial<CallerRow> & { scoped?: unknown }) | undefined),
+      statement: scoped.text,
+      accept: (row: unknown) => scoped.accept(row as (Partial<CallerRow> & { scoped?: unknown }) | undefined),
     };
   };
 
@@ -202,8 +173,12 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     options: TxOptions = {},
   ): Promise<T> => {
     let hooks: Array<() => void> = [];
-    const { select, check, acceptRow } = scopeOf(role, tenantId);
-    const statement = `${SCOPE_STATEMENT_PREFIX}${select}`;
+    // The scoping statement (tenant-scope.ts), written with validated literals so that on
+    // PostgreSQL it can travel with the BEGIN in one round trip (deferred-begin.ts).
+    const scoped = scopeStatement(role, tenantId);
+    const statement = scoped.text;
+    const check = scoped.checksCaller;
+    const acceptRow = scoped.accept;
     let result: T;
     if (pool) {
       // PostgreSQL: the connection sends the scoping statement with the BEGIN, ahead of the
@@ -260,6 +235,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     },
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
     raw,
+    rawTx,
     system: createSystemQueries(
       (fn) => runAs(DB_ROLES.system, null, fn),
       (query) => prisma.$queryRaw(query),

@@ -32,8 +32,25 @@ export const connectionError = (connectionString: string, error: unknown): Datab
   );
 };
 
+/**
+ * An error straight from a driver (`pg`'s or PGlite's DatabaseError, raw-tenant.ts): PostgreSQL's
+ * SQLSTATE in `code` and the violated constraint's name in `constraint`.
+ */
+const driverError = (error: unknown): { code: string; constraint?: string } | null => {
+  if (!(error instanceof Error) || error instanceof Prisma.PrismaClientKnownRequestError) return null;
+  const { code, constraint, severity } = error as Error & {
+    code?: unknown;
+    constraint?: unknown;
+    severity?: unknown;
+  };
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code) || typeof severity !== "string") return null;
+  return { code, ...(typeof constraint === "string" ? { constraint } : {}) };
+};
+
 /** PostgreSQL's own code behind a Prisma error (driver adapters put it in meta), or Prisma's code. */
 const codesOf = (error: unknown): { prisma?: string; postgres?: string } => {
+  const driver = driverError(error);
+  if (driver) return { postgres: driver.code };
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return {};
   const cause = (
     error.meta?.driverAdapterError as { cause?: { originalCode?: unknown; code?: unknown } } | undefined
@@ -53,6 +70,8 @@ export const isUniqueViolation = (error: unknown): boolean => {
  * query), so a caller can name the field it came from; null for any other error.
  */
 export const violatedForeignKey = (error: unknown): string | null => {
+  const driver = driverError(error);
+  if (driver) return driver.code === "23503" ? (driver.constraint ?? (error as Error).message) : null;
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return null;
   const meta = (error.meta ?? {}) as Record<string, unknown>;
   const cause = (meta.driverAdapterError as { cause?: Record<string, unknown> } | undefined)?.cause;

@@ -1,4 +1,4 @@
-export { type AuditChange, type AuditWho, asPlatformEvent, audit, diffFields } from "./audit";
+export { type AuditChange, type AuditWho, asPlatformEvent, audit, diffFields, stageAudit } from "./audit";
 export {
   CallerChangedError,
   type CallerCheck,
@@ -28,6 +28,7 @@ export { createOutbox, type Outbox } from "./outbox";
 export { PGLITE_EXTENSIONS } from "./pglite-extensions";
 export { toProblem } from "./problem";
 export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
+export { type RawTenantTx, type RawTransactions, type SqlParams, sqlParams } from "./raw-tenant";
 export { DB_ROLES } from "./roles";
 export { lockSku } from "./sku-lock";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";

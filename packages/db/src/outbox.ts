@@ -8,6 +8,7 @@ import {
 } from "@hisob/kernel";
 import type { Tx } from "./client";
 import type { Db } from "./create-db";
+import type { RawTenantTx, SqlParams } from "./raw-tenant";
 import { afterCommit } from "./tx-hooks";
 
 /**
@@ -19,6 +20,19 @@ import { afterCommit } from "./tx-hooks";
  */
 export type Outbox = {
   raise(tx: Tx, event: DomainEvent): Promise<string>;
+  /**
+   * The same write as a data-modifying step of the caller's own statement, in a driver transaction
+   * (raw-tenant.ts): returns an `INSERT INTO outbox_events … SELECT … FROM <from>` (values as
+   * parameters in `params`) that writes the event once per row of `from` — the posting's document, so
+   * a refused posting writes no event — and dispatches after that transaction commits.
+   * `mergePayload`: a jsonb SQL expression merged into the payload (facts the statement computes).
+   */
+  stage(
+    tx: RawTenantTx,
+    params: SqlParams,
+    event: DomainEvent,
+    source: { from: string; mergePayload?: string },
+  ): { id: string; sql: string };
   subscribe(type: string, handler: EventHandler): () => void;
   /** Dispatches everything due now; resolves when none is left (tests await it). */
   drain(): Promise<void>;
@@ -33,9 +47,20 @@ type OutboxOptions = {
   /** How long a claimed event is reserved for this dispatcher. */
   leaseMs?: number;
   onError?: (event: DispatchedEvent, error: unknown) => void;
+  /**
+   * How long after a commit the dispatcher starts (default 20 ms): the events committed meanwhile go
+   * out in the same batch — one claim for many postings rather than one per posting.
+   */
+  dispatchDelayMs?: number;
 };
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+/**
+ * The dispatcher's bookkeeping commits without waiting for the WAL flush: losing a lease or a
+ * "dispatched" mark in a crash only delivers the event again, which at-least-once allows. Events
+ * themselves are written by the raising transaction, durably.
+ */
+const LAZY = { lazyCommit: true };
 
 export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
   const clock = options.clock ?? systemClock;
@@ -47,20 +72,58 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
+  type ClaimedRow = {
+    id: string;
+    tenant_id: string | null;
+    type: string;
+    payload: unknown;
+    occurred_at: Date;
+    attempts: number;
+    handled: boolean;
+  };
+
+  /**
+   * Claims what is due, oldest first, in one statement of a driver transaction as `hisob_system`
+   * (raw-tenant.ts): events of a type this dispatcher has handlers for are leased to it; the others
+   * are marked dispatched in the same statement, as dispatching them (no handler to run) would.
+   */
+  const claim = (now: Date): Promise<ClaimedRow[]> =>
+    db.rawTx.withSystem((tx) => {
+      const types = JSON.stringify([...handlers].filter(([, set]) => set.size > 0).map(([type]) => type));
+      return tx.query<ClaimedRow>(
+        `WITH due AS (
+           SELECT id, type IN (SELECT jsonb_array_elements_text($4::jsonb)) AS handled
+             FROM outbox_events
+            WHERE dispatched_at IS NULL AND available_at <= $1::timestamptz
+            ORDER BY id LIMIT $3::int
+              FOR UPDATE SKIP LOCKED)
+         UPDATE outbox_events o
+            SET attempts = o.attempts + 1,
+                available_at = CASE WHEN due.handled THEN $2::timestamptz ELSE o.available_at END,
+                dispatched_at = CASE WHEN due.handled THEN NULL ELSE $1::timestamptz END,
+                last_error = CASE WHEN due.handled THEN o.last_error END
+           FROM due WHERE o.id = due.id
+         RETURNING o.id::text AS id, o.tenant_id::text AS tenant_id, o.type,
+                   CASE WHEN due.handled THEN o.payload END AS payload, o.occurred_at, o.attempts, due.handled`,
+        [now, new Date(now.getTime() + leaseMs), batchSize, types],
+      );
+    }, LAZY);
+
   const dispatchOnce = async (): Promise<number> => {
-    const now = clock.now();
-    const events = await db.system.claimOutboxEvents(batchSize, now, new Date(now.getTime() + leaseMs));
-    for (const row of events) {
+    const claimed = (await claim(clock.now())).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const delivered: string[] = [];
+    for (const row of claimed) {
+      if (!row.handled) continue;
       const event: DispatchedEvent = {
         id: row.id,
         type: row.type,
-        tenantId: row.tenantId,
+        tenantId: row.tenant_id,
         payload: row.payload as Record<string, unknown>,
-        occurredAt: row.occurredAt,
+        occurredAt: new Date(row.occurred_at),
       };
       try {
         for (const handler of handlers.get(event.type) ?? []) await handler(event);
-        await db.system.markOutboxDispatched(event.id, clock.now());
+        delivered.push(event.id);
       } catch (error) {
         options.onError?.(event, error);
         const backoff = Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** Math.min(row.attempts, 20));
@@ -68,7 +131,20 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
         await db.system.markOutboxFailed(event.id, message, new Date(clock.now().getTime() + backoff));
       }
     }
-    return events.length;
+    // One statement marks the batch delivered; a crash before it delivers the batch again (at least once).
+    if (delivered.length > 0) {
+      const at = clock.now();
+      await db.rawTx.withSystem(
+        (tx) =>
+          tx.query(
+            `UPDATE outbox_events SET dispatched_at = $1::timestamptz, last_error = NULL
+            WHERE id IN (SELECT (jsonb_array_elements_text($2::jsonb))::uuid)`,
+            [at, JSON.stringify(delivered)],
+          ),
+        LAZY,
+      );
+    }
+    return claimed.length;
   };
 
   /** Coalesces kicks: at most one dispatch loop runs; a kick during it schedules one more pass. */
@@ -99,6 +175,19 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
     );
   };
 
+  /** After a commit: one dispatch a moment later for everything committed until then. */
+  const dispatchDelayMs = options.dispatchDelayMs ?? 20;
+  let soon: NodeJS.Timeout | undefined;
+  const kickSoon = () => {
+    if (stopped || soon) return;
+    soon = setTimeout(() => {
+      soon = undefined;
+      kickQuietly();
+    }, dispatchDelayMs);
+    // A pending event never holds the process open: the poller (or the next start) delivers it.
+    soon.unref();
+  };
+
   return {
     raise: async (tx, event) => {
       const id = newId();
@@ -112,8 +201,20 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
           availableAt: clock.now(),
         },
       });
-      afterCommit(tx, kickQuietly);
+      afterCommit(tx, kickSoon);
       return id;
+    },
+    stage: (tx, params, event, source) => {
+      const id = newId();
+      const now = clock.now();
+      const payload = `${params.add(JSON.stringify(event.payload))}::jsonb`;
+      const sql = `INSERT INTO outbox_events (id, tenant_id, type, payload, occurred_at, available_at)
+        SELECT ${params.add(id)}::uuid, ${params.add(event.tenantId)}::uuid, ${params.add(event.type)},
+               ${source.mergePayload ? `${payload} || ${source.mergePayload}` : payload},
+               ${params.add(now)}::timestamptz, ${params.add(now)}::timestamptz
+          FROM ${source.from}`;
+      tx.afterCommit(kickSoon);
+      return { id, sql };
     },
     subscribe: (type, handler) => {
       const set = handlers.get(type) ?? new Set<EventHandler>();
@@ -135,6 +236,8 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
     stop: async () => {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (soon) clearTimeout(soon);
+      soon = undefined;
       while (running) await running;
     },
   };

@@ -74,15 +74,6 @@ export const toResolvedCaller = (row: CallerRow): ResolvedCaller => ({
 /** One statement outside any transaction, for lookups that a SECURITY DEFINER function narrows itself. */
 export type QueryOnce = <T>(query: Prisma.Sql) => Promise<T[]>;
 
-export type OutboxRow = {
-  id: string;
-  tenantId: string | null;
-  type: string;
-  payload: unknown;
-  occurredAt: Date;
-  attempts: number;
-};
-
 export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOnce) => ({
   /**
    * Every request: a session token (`kinds: ["session"]`, the cookie) or a bearer token (also a
@@ -196,43 +187,6 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOn
         JOIN permissions p ON p.name = ANY(${input.permissions}::text[])
         WHERE r.name = ${input.roleName} AND (t.is_platform OR NOT (p.name = ANY(${input.platformOnly}::text[])))
         ON CONFLICT DO NOTHING`,
-    ),
-
-  /** Leases up to `limit` due outbox events so no other dispatcher takes them until `leaseUntil`. */
-  claimOutboxEvents: (limit: number, now: Date, leaseUntil: Date): Promise<OutboxRow[]> =>
-    runAsSystem(async (tx) => {
-      const rows = await tx.$queryRaw<
-        Array<{
-          id: string;
-          tenant_id: string | null;
-          type: string;
-          payload: unknown;
-          occurred_at: Date;
-          attempts: number;
-        }>
-      >`
-        UPDATE outbox_events SET available_at = ${leaseUntil}, attempts = attempts + 1
-        WHERE id IN (
-          SELECT id FROM outbox_events
-          WHERE dispatched_at IS NULL AND available_at <= ${now}
-          ORDER BY id LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-        RETURNING id, tenant_id, type, payload, occurred_at, attempts`;
-      return rows
-        .map((row) => ({
-          id: row.id,
-          tenantId: row.tenant_id,
-          type: row.type,
-          payload: row.payload,
-          occurredAt: row.occurred_at,
-          attempts: row.attempts,
-        }))
-        .sort((a, b) => (a.id < b.id ? -1 : 1));
-    }),
-
-  markOutboxDispatched: (id: string, at: Date) =>
-    runAsSystem((tx) =>
-      tx.outboxEvent.update({ where: { id }, data: { dispatchedAt: at, lastError: null } }),
     ),
 
   markOutboxFailed: (id: string, error: string, retryAt: Date) =>

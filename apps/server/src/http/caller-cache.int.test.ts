@@ -154,3 +154,51 @@ describe("a change through instance A is refused by instance B on the very next 
     expect((await accounts(b, user)).statusCode).toBe(401);
   });
 });
+
+describe("a posting (a driver transaction, raw-tenant.ts) confirms its cached caller too", () => {
+  it("a permission removed: the posting is refused (403) and writes nothing; granted again, it posts once", async () => {
+    const user = await a.createUser(tenantId, ["accounts:read:all", "payments:create:all"]);
+    const roleId = await roleOf(user);
+    const account = await a.app.inject({
+      method: "POST",
+      url: "/finance/accounts",
+      headers: admin.headers,
+      payload: { name: `Cached caller ${user.id}`, currency: "UZS" },
+    });
+    expect(account.statusCode, account.body).toBe(201);
+    const accountId = account.json().id as string;
+    const pay = () =>
+      b.app.inject({
+        method: "POST",
+        url: "/finance/payments",
+        headers: { cookie: user.cookie },
+        payload: { accountId, amount: "250", date: "2026-11-25" },
+      });
+    const paymentsOnAccount = () =>
+      a.db.withTenant(tenantId, (tx) => tx.payment.count({ where: { accountId } }));
+    // B caches the caller, then posts with it.
+    expect((await accounts(b, user)).statusCode).toBe(200);
+    expect((await pay()).statusCode).toBe(201);
+    const removed = await a.app.inject({
+      method: "DELETE",
+      url: `/roles/${roleId}/permissions/payments:create:all`,
+      headers: admin.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    const refused = await pay();
+    expect(refused.statusCode).toBe(403);
+    expect(await paymentsOnAccount()).toBe(1);
+    const granted = await a.app.inject({
+      method: "POST",
+      url: `/roles/${roleId}/permissions`,
+      headers: admin.headers,
+      payload: { permissions: ["payments:create:all"] },
+    });
+    expect(granted.statusCode).toBe(200);
+    // Whether B learns of the change from the invalidation or from the posting's own scoping
+    // statement (which then rolls back the statement it carried and the request runs again), the
+    // payment is posted exactly once.
+    expect((await pay()).statusCode).toBe(201);
+    expect(await paymentsOnAccount()).toBe(2);
+  });
+});

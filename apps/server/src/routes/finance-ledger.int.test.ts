@@ -747,12 +747,20 @@ describe("atomicity and events", () => {
     });
     await t.outbox.drain();
     dispatched.length = 0;
-    // The event is written, then the transaction fails: everything it wrote must go.
+    // The event is written, then the transaction fails: everything it wrote must go. A posting
+    // writes its event as a step of its one statement (outbox.stage, post-document-raw.ts), so the
+    // failure is injected there, inside the database, after the event row is inserted: its
+    // RETURNING divides by the new row's `attempts` (0). Postings inside a Prisma transaction (a
+    // debt settlement) still go through `raise`, which fails after writing as before.
     const failingOutbox: Outbox = {
       ...t.outbox,
       raise: async (tx, event) => {
         await t.outbox.raise(tx, event);
         throw new Error("disk full after the payment insert");
+      },
+      stage: (tx, params, event, source) => {
+        const staged = t.outbox.stage(tx, params, event, source);
+        return { ...staged, sql: `${staged.sql} RETURNING 1 / attempts` };
       },
     };
     const finance = createFinanceServices({ db: t.db, outbox: failingOutbox });
@@ -763,13 +771,32 @@ describe("atomicity and events", () => {
         amount: "500",
         date: TODAY,
       }),
-    ).rejects.toThrow("disk full");
+    ).rejects.toThrow("division by zero");
     await expect(
       finance.expenses.create(ctxFor(adminA, tenantA.id), {
         accountId: account.id,
         amount: "500",
         date: TODAY,
       }),
+    ).rejects.toThrow("division by zero");
+    expect(await ledgerCounts(tenantA.id)).toEqual(before);
+    // And a failure in the application after the event was staged, before the statement is sent.
+    const throwingOutbox: Outbox = {
+      ...t.outbox,
+      stage: (tx, params, event, source) => {
+        t.outbox.stage(tx, params, event, source);
+        throw new Error("disk full after staging the event");
+      },
+    };
+    await expect(
+      createFinanceServices({ db: t.db, outbox: throwingOutbox }).payments.create(
+        ctxFor(adminA, tenantA.id),
+        {
+          accountId: account.id,
+          amount: "500",
+          date: TODAY,
+        },
+      ),
     ).rejects.toThrow("disk full");
     expect(await ledgerCounts(tenantA.id)).toEqual(before);
     expect(await balanceOf(adminA, account.id)).toBe("1000");

@@ -20,7 +20,7 @@ export type MovedAccount = { id: string; currency: string; balance: bigint };
 
 type MoveRow = { id: string; currency_code: string; balance: string };
 
-const insufficientBalance = (
+export const insufficientBalance = (
   field: string,
   account: { name: string; balance: bigint; currencyCode: string; minorUnits: number },
 ) =>

@@ -1,15 +1,16 @@
-import { isNumericOverflow, Prisma, type Tx } from "@hisob/db";
+import { isNumericOverflow, type SqlParams, sqlParams, type Tx } from "@hisob/db";
 import { AppError } from "@hisob/kernel";
-import { explainRefusedMove } from "./ledger";
+import { explainRefusal } from "./refused-posting";
 
 /**
  * A payment or expense posted as ONE statement: the balance UPDATE with its overdraft condition, the
  * ledger entry and the document are data-modifying CTEs of a single statement, so the posting is one
- * round trip and all-or-nothing by construction — an account that is unknown or short of money
- * updates no row, so nothing is inserted; an unknown counterparty or category fails the document's
- * tenant-scoped foreign key and the whole statement with it. The UPDATE comes first: within one
- * statement the account's row lock is held until commit either way. The outbox event stays the
- * outbox's own statement (`outbox.raise`, in the same transaction): the outbox owns its table.
+ * round trip and all-or-nothing by construction — an account that is unknown, in another currency
+ * than the one stated or short of money updates no row, so nothing is inserted; an unknown
+ * counterparty or category fails the document's tenant-scoped foreign key and the whole statement
+ * with it. The UPDATE comes first: within one statement the account's row lock is held until commit
+ * either way. Steps the caller adds (`then`: the outbox event, the audit entry) read from `document`,
+ * so a refused posting writes none of them either; see `postDocumentRaw` (post-document-raw.ts).
  */
 export type DocumentPosting = {
   tenantId: string;
@@ -18,6 +19,8 @@ export type DocumentPosting = {
   /** Signed change of the account's balance (payments add, expenses subtract). */
   delta: bigint;
   accountId: string;
+  /** The currency the caller stated: the account must hold it (else nothing moves); undefined: any. */
+  currency?: string | undefined;
   /** Which side of the ledger entry the account is on. */
   side: "origin" | "destination";
   transactionId: string;
@@ -32,57 +35,77 @@ export type DocumentPosting = {
   now: Date;
 };
 
-type PostedRow = { currency_code: string | null };
+export type PostedRow = { currency_code: string | null };
 
-/** Posts `p` in `tx`; returns the account's currency. */
-export const postDocument = async (tx: Tx, p: DocumentPosting): Promise<string> => {
-  const table = Prisma.raw(p.table === "payments" ? "payments" : "expenses");
+/**
+ * The posting statement with its values in `params`. `then` adds further data-modifying steps as
+ * named CTEs, each an `INSERT … SELECT … FROM document` (see outbox.stage, stageAudit).
+ */
+export const postingStatement = (p: DocumentPosting, params: SqlParams, then: string[] = []): string => {
+  const $ = (value: unknown) => params.add(value);
+  const table = p.table === "payments" ? "payments" : "expenses";
   const origin = p.side === "origin" ? p.accountId : null;
   const destination = p.side === "destination" ? p.accountId : null;
-  let rows: PostedRow[];
-  try {
-    rows = await tx.$queryRaw<PostedRow[]>`
+  const tenant = $(p.tenantId);
+  const account = $(p.accountId);
+  const delta = $(p.delta);
+  const amount = $(p.amount);
+  const date = $(p.date);
+  const now = $(p.now);
+  const comment = $(p.comment);
+  const createdBy = $(p.createdBy);
+  const currency = p.currency === undefined ? "" : ` AND currency_code = ${$(p.currency)}::text`;
+  const steps = then.map((sql, i) => `, step${i} AS (${sql})`).join("");
+  return `
       WITH moved AS (
         UPDATE money_accounts
-           SET balance = balance + ${p.delta}::bigint, updated_at = ${p.now}
-         WHERE tenant_id = ${p.tenantId}::uuid AND id = ${p.accountId}::uuid
-           AND (allow_overdraft OR balance + ${p.delta}::bigint >= 0)
+           SET balance = balance + ${delta}::bigint, updated_at = ${now}::timestamptz
+         WHERE tenant_id = ${tenant}::uuid AND id = ${account}::uuid${currency}
+           AND (allow_overdraft OR balance + ${delta}::bigint >= 0)
      RETURNING currency_code
       ), entry AS (
         INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id,
                                   destination_account_id, comment, created_by, created_at)
-        SELECT ${p.transactionId}::uuid, ${p.tenantId}::uuid, ${p.transactionType}::transaction_type,
-               ${p.amount}::bigint, ${p.date}::date, ${origin}::uuid, ${destination}::uuid, ${p.comment},
-               ${p.createdBy}::uuid, ${p.now}
+        SELECT ${$(p.transactionId)}::uuid, ${tenant}::uuid, ${$(p.transactionType)}::transaction_type,
+               ${amount}::bigint, ${date}::date, ${$(origin)}::uuid, ${$(destination)}::uuid, ${comment}::text,
+               ${createdBy}::uuid, ${now}::timestamptz
           FROM moved
      RETURNING id
       ), document AS (
         INSERT INTO ${table} (id, tenant_id, account_id, counterparty_id, category_id, amount, date,
                               comment, transaction_id, created_by, created_at, updated_at)
-        SELECT ${p.documentId}::uuid, ${p.tenantId}::uuid, ${p.accountId}::uuid, ${p.counterpartyId}::uuid,
-               ${p.categoryId}::uuid, ${p.amount}::bigint, ${p.date}::date, ${p.comment}, entry.id,
-               ${p.createdBy}::uuid, ${p.now}, ${p.now}
+        SELECT ${$(p.documentId)}::uuid, ${tenant}::uuid, ${account}::uuid, ${$(p.counterpartyId)}::uuid,
+               ${$(p.categoryId)}::uuid, ${amount}::bigint, ${date}::date, ${comment}::text, entry.id,
+               ${createdBy}::uuid, ${now}::timestamptz, ${now}::timestamptz
           FROM entry
      RETURNING id
-      )
-      SELECT (SELECT currency_code FROM moved) AS currency_code, (SELECT count(*) FROM document) AS documents`;
-  } catch (error) {
-    if (isNumericOverflow(error)) {
-      throw new AppError("BUSINESS_RULE", {
+      )${steps}
+      SELECT (SELECT currency_code FROM moved) AS currency_code`;
+};
+
+/** A bigint or numeric overflow in the balance UPDATE, as the business rule it breaks. */
+export const outOfRange = (error: unknown): unknown =>
+  isNumericOverflow(error)
+    ? new AppError("BUSINESS_RULE", {
         reason: "finance.balance_out_of_range",
         message: "The account's balance would leave the range a balance can hold",
         params: { field: "accountId" },
-      });
-    }
-    throw error;
+      })
+    : error;
+
+/** Posts `p` in a Prisma transaction `tx` (a debt settlement's); returns the account's currency. */
+export const postDocument = async (tx: Tx, p: DocumentPosting): Promise<string> => {
+  const params = sqlParams();
+  const text = postingStatement(p, params);
+  let rows: PostedRow[];
+  try {
+    rows = await tx.$queryRawUnsafe<PostedRow[]>(text, ...params.values);
+  } catch (error) {
+    throw outOfRange(error);
   }
   const currency = rows[0]?.currency_code;
   if (!currency) {
-    throw await explainRefusedMove(tx, p.tenantId, {
-      accountId: p.accountId,
-      delta: p.delta,
-      field: "accountId",
-    });
+    throw await explainRefusal((text, values) => tx.$queryRawUnsafe(text, ...values), p);
   }
   return currency;
 };

@@ -25,6 +25,7 @@ import {
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
 } from "./payments-expenses.schema";
+import { postNewDocument } from "./post-new-document";
 
 /** What differs between a payment and an expense; everything else is one implementation. */
 export type PaymentOrExpenseKind = {
@@ -179,7 +180,10 @@ export const createPaymentsExpensesService = (
     create: async (ctx: TenantContext, raw: TCreateDocumentInput): Promise<TDocumentDto> => {
       requirePermission(ctx, `${kind.resource}:create:all`);
       const input = parseInput(ZCreateDocumentInput, raw);
-      return db.withTenant(ctx.tenantId, (tx) => createIn(tx, ctx, input)).catch(rethrowUnknownReference);
+      // A driver transaction: the posting, its event and its audit entry are one statement.
+      return db.rawTx
+        .withTenant(ctx.tenantId, (tx) => postNewDocument(tx, { outbox, clock, kind }, ctx, input))
+        .catch(rethrowUnknownReference);
     },
 
     /**

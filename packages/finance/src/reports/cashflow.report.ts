@@ -1,7 +1,14 @@
 import { type Db, Prisma } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext, validationError } from "@hisob/kernel";
 import { dateOf, toIsoDate } from "../dates";
-import { accountFilter, accountIdsOf, assertAccountsExist, atOpening, legs, OPENING } from "./report-sql";
+import {
+  accountFilter,
+  accountIdsOf,
+  assertAccountsExist,
+  atOpening,
+  dailyLegs,
+  OPENING,
+} from "./report-sql";
 import { type TCashflowQuery, type TCashflowReport, ZCashflowQuery } from "./reports.schema";
 
 const FLOW_NAMES = [
@@ -135,7 +142,7 @@ export const cashflowReport =
         // Per account and, by GROUPING SETS, per currency. Opening = stored balance − everything
         // posted from the start on; closing = stored balance − everything posted after the end.
         const accounts = await tx.$queryRaw<AccountFlowRow[]>`
-            WITH l AS (${legs(ctx.tenantId, start, ids)}),
+            WITH l AS (${dailyLegs(ctx.tenantId, start, ids)}),
             per_account AS (
               SELECT a.id, a.name, a.currency_code,
                      a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening,
@@ -157,7 +164,7 @@ export const cashflowReport =
         // Every period of the range, empty ones included, per account: its flows, and its opening
         // and closing balance (the report's opening plus the net flows of the periods up to it).
         const periods = await tx.$queryRaw<PeriodRow[]>`
-            WITH l AS (${legs(ctx.tenantId, start, ids)}),
+            WITH l AS (${dailyLegs(ctx.tenantId, start, ids)}),
             opening AS (
               SELECT a.id, a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening
                 FROM money_accounts a

@@ -27,7 +27,9 @@ const incomeStatement = async (
   // carries its entry's amount and date, which reconcile checks), so no per-entry joins are needed.
   tx.$queryRaw<IncomeRow[]>`
     WITH entries AS (
-      SELECT a.currency_code AS currency, t.type, t.amount, to_char(t.date, 'YYYY-MM') AS month
+      -- Summed per currency, type and day first: the month label and the grouping sets then
+      -- work on at most currencies × 2 × days rows, not one row per entry (same sums).
+      SELECT a.currency_code AS currency, t.type, sum(t.amount) AS amount, to_char(t.date, 'YYYY-MM') AS month
         FROM transactions t
         JOIN money_accounts a
           ON a.tenant_id = t.tenant_id AND a.id = COALESCE(t.destination_account_id, t.origin_account_id)
@@ -35,6 +37,7 @@ const incomeStatement = async (
          AND t.type IN ('income', 'expense')
          AND t.date BETWEEN ${start}::date AND ${end}::date
          ${accountFilter(Prisma.sql`a.id`, ids)}
+       GROUP BY a.currency_code, t.type, t.date
     ), documents AS (
       SELECT a.currency_code AS currency, 'income' AS type, p.amount, p.category_id, c.name AS category_name
         FROM payments p

@@ -39,6 +39,16 @@ export const legs = (tenantId: string, since: Date, ids: string[] | null) => Pri
          ${accountFilter(Prisma.sql`t.origin_account_id`, ids)}`;
 
 /**
+ * The legs summed per account, day and type: what the cash flow report aggregates further (by
+ * account, by period, with a FILTER per flow). Sums of these sums are the same sums, but the
+ * FILTERed aggregates then run over at most accounts × days × types rows instead of one row per leg.
+ */
+export const dailyLegs = (tenantId: string, since: Date, ids: string[] | null) => Prisma.sql`
+  SELECT leg.account_id, leg.date, leg.type, sum(leg.inflow) AS inflow, sum(leg.outflow) AS outflow
+    FROM (${legs(tenantId, since, ids)}) AS leg
+   GROUP BY leg.account_id, leg.date, leg.type`;
+
+/**
  * An opening balance is where an account starts, not a movement: one dated within a report's range
  * counts in the report's opening balance and in no flow; one dated after the range is subtracted from
  * the closing balance like any later entry. So opening + flows = closing still holds.

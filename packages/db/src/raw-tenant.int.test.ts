@@ -1,0 +1,104 @@
+import { newId } from "@hisob/kernel";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CallerChangedError, withCallerCheck } from "./caller-check";
+import type { Db } from "./create-db";
+import { createTestDb, insertTenant } from "./testing";
+
+// The driver transactions (raw-tenant.ts) keep withTenant's wall: the tenant role with
+// app.tenant_id, the cached caller confirmed by the scoping statement (on PostgreSQL it travels in
+// one pipeline with the first statement, which a refused caller must roll back), after-commit
+// hooks only after a commit.
+
+let db: Db;
+let tenantA: string;
+let tenantB: string;
+
+const probe = (tenantId: string, type: string) => ({
+  text: `INSERT INTO outbox_events (id, tenant_id, type, payload) VALUES ($1::uuid, $2::uuid, $3, '{}'::jsonb) RETURNING id::text`,
+  values: [newId(), tenantId, type],
+});
+const countOf = (type: string) => db.withTenant(tenantA, (tx) => tx.outboxEvent.count({ where: { type } }));
+
+beforeAll(async () => {
+  db = await createTestDb();
+  tenantA = (await insertTenant(db, "Raw A")).id;
+  tenantB = (await insertTenant(db, "Raw B")).id;
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+describe("rawTx.withTenant", () => {
+  it("runs as the tenant role with app.tenant_id set, and sees only that tenant's rows", async () => {
+    const [who] = await db.rawTx.withTenant(tenantA, (tx) =>
+      tx.query<{ role: string; tenant: string }>(
+        "SELECT current_user::text AS role, current_setting('app.tenant_id') AS tenant",
+      ),
+    );
+    expect(who).toEqual({ role: "hisob_tenant", tenant: tenantA });
+    const tenants = await db.rawTx.withTenant(tenantA, (tx) =>
+      tx.query<{ id: string }>("SELECT id::text FROM tenants"),
+    );
+    expect(tenants.map((row) => row.id)).toEqual([tenantA]);
+  });
+
+  it("cannot write a row of another tenant, and the whole transaction rolls back", async () => {
+    const p = probe(tenantB, "RawForeign");
+    await expect(
+      db.rawTx.withTenant(tenantA, async (tx) => {
+        await tx.query(probe(tenantA, "RawForeign").text, probe(tenantA, "RawForeign").values);
+        await tx.query(p.text, p.values);
+      }),
+    ).rejects.toThrow(/row-level security/);
+    expect(await countOf("RawForeign")).toBe(0);
+  });
+
+  it("commits the statements of fn, then runs the after-commit hooks; a rollback runs none", async () => {
+    const calls: string[] = [];
+    await db.rawTx.withTenant(tenantA, async (tx) => {
+      const p = probe(tenantA, "RawCommitted");
+      await tx.query(p.text, p.values);
+      const q = probe(tenantA, "RawCommitted");
+      await tx.query(q.text, q.values);
+      tx.afterCommit(() => calls.push("committed"));
+      expect(calls).toEqual([]);
+    });
+    expect(calls).toEqual(["committed"]);
+    expect(await countOf("RawCommitted")).toBe(2);
+    await expect(
+      db.rawTx.withTenant(tenantA, async (tx) => {
+        const p = probe(tenantA, "RawRolledBack");
+        await tx.query(p.text, p.values);
+        tx.afterCommit(() => calls.push("rolled back"));
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(calls).toEqual(["committed"]);
+    expect(await countOf("RawRolledBack")).toBe(0);
+  });
+
+  it("a cached caller found changed by the scoping statement rolls back the statement sent with it", async () => {
+    const seen: unknown[] = [];
+    const check = {
+      tenantId: tenantA,
+      tokenHash: "0".repeat(64),
+      kinds: ["session" as const],
+      verified: false,
+      accept: (fresh: unknown) => {
+        seen.push(fresh);
+        throw new CallerChangedError();
+      },
+    };
+    const p = probe(tenantA, "RawRefusedCaller");
+    await expect(
+      withCallerCheck(check, () => db.rawTx.withTenant(tenantA, (tx) => tx.query(p.text, p.values))),
+    ).rejects.toBeInstanceOf(CallerChangedError);
+    // No session has that token: the statement said so (null), and nothing was written.
+    expect(seen).toEqual([null]);
+    expect(await countOf("RawRefusedCaller")).toBe(0);
+  });
+
+  it("refuses a tenant that is not a UUID before anything is sent", async () => {
+    await expect(db.rawTx.withTenant("x' OR true --", (tx) => tx.query("SELECT 1"))).rejects.toThrow(/UUID/);
+  });
+});

@@ -1,0 +1,47 @@
+import { type AuditWho, type Outbox, type RawTenantTx, sqlParams, stageAudit } from "@hisob/db";
+import type { DomainEvent } from "@hisob/kernel";
+import { type DocumentPosting, outOfRange, type PostedRow, postingStatement } from "./post-document";
+import { explainRefusal } from "./refused-posting";
+
+/**
+ * A payment or expense posted in a driver transaction (raw-tenant.ts) as ONE statement that also
+ * writes the outbox event and the audit entry: balance, entry, document, event and audit travel
+ * together, so the whole transaction is three round trips (BEGIN with its scope, the statement,
+ * COMMIT). The event and the entry are written once per inserted document — a refused posting
+ * writes neither — and carry the account's currency, which the statement learns from its UPDATE.
+ * The outbox dispatches the event after COMMIT (`outbox.stage` registers that on `tx`).
+ */
+export const postDocumentRaw = async (
+  tx: RawTenantTx,
+  outbox: Outbox,
+  p: DocumentPosting,
+  facts: {
+    event: DomainEvent;
+    audit: { who: AuditWho; entity: string; after: Record<string, unknown> };
+  },
+): Promise<string> => {
+  const params = sqlParams();
+  const currency = "jsonb_build_object('currency', (SELECT currency_code::text FROM moved))";
+  // The steps read `document` and `moved`, the posting statement's CTEs (their placeholders are
+  // numbered first; the order of numbering does not matter).
+  const event = outbox.stage(tx, params, facts.event, { from: "document", mergePayload: currency });
+  const audit = stageAudit(
+    params,
+    facts.audit.who,
+    facts.audit.entity,
+    p.documentId,
+    "create",
+    { after: facts.audit.after },
+    { from: "document", mergeAfter: currency },
+  );
+  const text = postingStatement(p, params, [event.sql, audit]);
+  let rows: PostedRow[];
+  try {
+    rows = await tx.query<PostedRow>(text, params.values);
+  } catch (error) {
+    throw outOfRange(error);
+  }
+  const posted = rows[0]?.currency_code;
+  if (!posted) throw await explainRefusal((sql, values) => tx.query(sql, values), p);
+  return posted;
+};

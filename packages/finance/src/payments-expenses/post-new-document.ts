@@ -1,0 +1,69 @@
+import type { Outbox, RawTenantTx } from "@hisob/db";
+import { type Clock, newId, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
+import { postDocumentRaw } from "../ledger/post-document-raw";
+import type { TDocumentDto, ZCreateDocumentInput } from "./payments-expenses.schema";
+import type { PaymentOrExpenseKind } from "./payments-expenses.service";
+
+/**
+ * `payments.create` / `expenses.create` in a driver transaction: one statement posts the balance,
+ * the ledger entry, the document, the outbox event and the audit entry (post-document-raw.ts). A
+ * stated currency is checked in that statement too (the UPDATE moves only an account that holds
+ * it), so a posting is BEGIN with its scope, one statement, COMMIT. The DTO, the event's payload
+ * and the audit entry are the same as `createIn`'s (which serves postings inside a Prisma
+ * transaction the caller holds, e.g. a debt settlement).
+ */
+export const postNewDocument = async (
+  tx: RawTenantTx,
+  deps: { outbox: Outbox; clock: Clock; kind: PaymentOrExpenseKind },
+  ctx: TenantContext,
+  input: z.output<typeof ZCreateDocumentInput>,
+): Promise<TDocumentDto> => {
+  const { kind, outbox } = deps;
+  const amount = BigInt(input.amount);
+  const { tenantId } = ctx;
+  const now = deps.clock.now();
+  const transactionId = newId();
+  const id = newId();
+  // Everything but the account's currency, which the statement adds to the event and the entry.
+  const facts = {
+    accountId: input.accountId,
+    amount: input.amount,
+    date: input.date,
+    counterpartyId: input.counterpartyId,
+    categoryId: input.categoryId,
+    comment: input.comment,
+    transactionId,
+    createdBy: ctx.actor.userId,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  const currency = await postDocumentRaw(
+    tx,
+    outbox,
+    {
+      tenantId,
+      table: kind.resource,
+      transactionType: kind.transactionType,
+      delta: kind.direction * amount,
+      accountId: input.accountId,
+      currency: input.currency,
+      side: kind.direction === 1n ? "destination" : "origin",
+      transactionId,
+      documentId: id,
+      amount,
+      date: input.date,
+      counterpartyId: input.counterpartyId,
+      categoryId: input.categoryId,
+      comment: input.comment,
+      createdBy: ctx.actor.userId,
+      now,
+    },
+    {
+      event: { type: kind.events.created, tenantId, payload: { [`${kind.name}Id`]: id, ...facts } },
+      audit: { who: ctx, entity: kind.name, after: { id, ...facts } },
+    },
+  );
+  const { accountId, ...rest } = facts;
+  return { id, accountId, currency, ...rest };
+};
