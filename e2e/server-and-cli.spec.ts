@@ -5,15 +5,9 @@ import path from "node:path";
 import { createDb, createOutbox, lockDataDir } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collect, freePort, ROOT, runCli } from "./server-process";
+import { collect, freePort, ROOT, runCli, spawnServer } from "./server-process";
 
 // The server and the CLI as an operator runs them: real processes on a fresh embedded database.
-
-// Node with tsx's loader, as `npm start` runs it: one process, so SIGTERM reaches the server itself
-// (the tsx CLI relays signals with a 30 ms handshake and SIGKILLs a busy child).
-const NODE = process.execPath;
-const TSX_LOADER = ["--import", "tsx"];
-const MAIN = path.join(ROOT, "apps/server/src/main.ts");
 
 let dataDir: string;
 
@@ -33,11 +27,7 @@ const cli = (args: string[], env: NodeJS.ProcessEnv = baseEnv()) => runCli(args,
 
 /** Starts the server and resolves once it answers /healthz. */
 const startServer = async (port: number, env: NodeJS.ProcessEnv = baseEnv()) => {
-  const child = spawn(NODE, [...TSX_LOADER, MAIN], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnServer({ ...env, PORT: String(port) });
   const done = collect(child);
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -83,13 +73,7 @@ describe("npm start on the embedded database", () => {
     expect(await docs.text()).toContain("<html");
 
     // A second server and a CLI command on the same data directory refuse with a clear message.
-    const second = await collect(
-      spawn(NODE, [...TSX_LOADER, MAIN], {
-        cwd: ROOT,
-        env: { ...baseEnv(), PORT: String(await freePort()) },
-        stdio: ["ignore", "pipe", "pipe"],
-      }),
-    );
+    const second = await collect(spawnServer({ ...baseEnv(), PORT: String(await freePort()) }));
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/is in use by the Hisob server \(pid \d+\)/);
     const blockedCli = await cli(["tenant:create", "--name", "X"]);
@@ -114,11 +98,7 @@ describe("npm start on the embedded database", () => {
 
   it("stops with a message naming every bad variable", async () => {
     const result = await collect(
-      spawn(NODE, [...TSX_LOADER, MAIN], {
-        cwd: ROOT,
-        env: { ...baseEnv(), PORT: "http", OIDC_RATE_LIMIT_TOKEN: "-1", NODE_ENV: "production" },
-        stdio: ["ignore", "pipe", "pipe"],
-      }),
+      spawnServer({ ...baseEnv(), PORT: "http", OIDC_RATE_LIMIT_TOKEN: "-1", NODE_ENV: "production" }),
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/PORT:/);
@@ -129,15 +109,11 @@ describe("npm start on the embedded database", () => {
 
   it("stops with a clear message when PostgreSQL is unreachable", async () => {
     const result = await collect(
-      spawn(NODE, [...TSX_LOADER, MAIN], {
-        cwd: ROOT,
-        env: {
-          ...baseEnv(),
-          DATABASE_URL: "postgres://hisob:secret@127.0.0.1:1/hisob",
-          OIDC_CRYPTO_KEY: "x".repeat(40),
-          OIDC_ISSUER_URL: "http://localhost:3000",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+      spawnServer({
+        ...baseEnv(),
+        DATABASE_URL: "postgres://hisob:secret@127.0.0.1:1/hisob",
+        OIDC_CRYPTO_KEY: "x".repeat(40),
+        OIDC_ISSUER_URL: "http://localhost:3000",
       }),
     );
     expect(result.code).toBe(1);

@@ -1,14 +1,43 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
-// Running the real server and CLI the README's way (tsx on the sources), for end-to-end tests.
+// Running the real server and CLI the README's way, for end-to-end tests: the server as `npm start`
+// runs it (the bundle, rebuilt first when a source changed, with the start script's Node flags and
+// environment), the CLI as `npm run cli` does (tsx on the sources).
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
-// Node with tsx's loader, as `npm start` runs it: one process, so SIGTERM reaches the server itself
-// (the tsx CLI relays signals with a 30 ms handshake and SIGKILLs a busy child).
+// Node itself, not npm or the tsx CLI: one process, so SIGTERM reaches the server itself (npm and the
+// tsx CLI relay signals, the latter with a 30 ms handshake, then SIGKILL a busy child).
 const NODE = process.execPath;
 const TSX_LOADER = ["--import", "tsx"];
+
+/**
+ * `npm start`'s command line, read from package.json so the tests cannot drift from it:
+ * `VAR=value … node <flags> <bundle>` → the variables, and Node's arguments.
+ */
+const startCommand = () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const words = pkg.scripts.start.split(/\s+/).filter(Boolean);
+  const node = words.indexOf("node");
+  if (node < 0) throw new Error(`npm start does not run node: ${pkg.scripts.start}`);
+  const env = Object.fromEntries(words.slice(0, node).map((word) => word.split("=", 2) as [string, string]));
+  return { env, args: words.slice(node + 1) };
+};
+
+let built = false;
+/** `npm start`'s prestart: the bundle rebuilt when a source changed (safe when two workers race). */
+const ensureBundle = () => {
+  if (built) return;
+  execFileSync(NODE, [path.join(ROOT, "scripts/build-server.mjs"), "--if-stale"], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
+  built = true;
+};
 
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -60,13 +89,20 @@ export const runCli = (args: string[], env: NodeJS.ProcessEnv) =>
     }),
   );
 
-/** Starts `apps/server/src/main.ts` and resolves once /healthz answers. */
-export const startServer = async (env: NodeJS.ProcessEnv) => {
-  const child = spawn(NODE, [...TSX_LOADER, path.join(ROOT, "apps/server/src/main.ts")], {
+/** The server process as `npm start` runs it (the bundle, its flags and variables), with `env`. */
+export const spawnServer = (env: NodeJS.ProcessEnv) => {
+  ensureBundle();
+  const start = startCommand();
+  return spawn(NODE, start.args, {
     cwd: ROOT,
-    env,
+    env: { ...start.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+};
+
+/** Starts the server as `npm start` does and resolves once /healthz answers. */
+export const startServer = async (env: NodeJS.ProcessEnv) => {
+  const child = spawnServer(env);
   const done = collect(child);
   const base = env.OIDC_ISSUER_URL ?? "";
   const deadline = Date.now() + 90_000;

@@ -12,7 +12,7 @@
 //
 // `npm install` builds it (postinstall), `npm start` checks it first (prestart); `npm run dev` still
 // runs the sources through tsx.
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -97,6 +97,9 @@ export const buildServer = async () => {
   const result = await esbuild.build({
     entryPoints: [ENTRY],
     outfile: OUTFILE,
+    // Written below, each file under a temporary name then renamed: two processes that build at once
+    // (test workers starting servers) never run a half-written bundle.
+    write: false,
     bundle: true,
     platform: "node",
     format: "esm",
@@ -108,7 +111,17 @@ export const buildServer = async () => {
     plugins: [workspaceOnly],
   });
   const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.includes("node_modules/"));
-  writeFileSync(INPUTS, `${JSON.stringify(inputs, null, 1)}\n`);
+  const atomically = (file, contents) => {
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, contents);
+    renameSync(temporary, file);
+  };
+  mkdirSync(OUTDIR, { recursive: true });
+  atomically(INPUTS, `${JSON.stringify(inputs, null, 1)}\n`);
+  // The bundle last: its time is what staleness is measured against.
+  for (const file of result.outputFiles.filter((output) => output.path !== OUTFILE))
+    atomically(file.path, file.contents);
+  atomically(OUTFILE, result.outputFiles.find((output) => output.path === OUTFILE).contents);
   return { ms: Date.now() - started, inputs: inputs.length };
 };
 
