@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createDb, createOutbox, lockDataDir } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collect, freePort, ROOT, runCli, spawnServer } from "./server-process";
+import { collect, freePort, runCli, spawnServer } from "./server-process";
 
 // The server and the CLI as an operator runs them: real processes on a fresh embedded database.
 

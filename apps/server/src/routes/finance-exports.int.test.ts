@@ -137,7 +137,7 @@ describe("list downloads", () => {
   it("payments: localized headers, dates as dates, money as numbers in the currency's format, same rows as the list", async () => {
     const sheet = await download(
       admin,
-      "/finance/payments/export?accountId=" + ids.cash + "&sortBy=amount&order=asc",
+      `/finance/payments/export?accountId=${ids.cash}&sortBy=amount&order=asc`,
     );
     expect(headersOf(sheet)).toEqual([
       "Date",

@@ -1,5 +1,12 @@
 import { Typography } from "antd";
-import type { ReactNode } from "react";
+import type { ReactElement, ReactNode } from "react";
+import {
+  type Control,
+  Controller,
+  type ControllerRenderProps,
+  type FieldValues,
+  type Path,
+} from "react-hook-form";
 
 /** A labelled control with its error below it (the error is announced and named by the control). */
 export const Field = (props: {
@@ -28,4 +35,42 @@ export const Field = (props: {
       ) : null}
     </div>
   </div>
+);
+
+/**
+ * A form field bound to react-hook-form: the label, the control `render` draws (given the field and
+ * its antd `status`) and the field's error — the client check's or the server's, set on its path.
+ */
+export const FormField = <V extends FieldValues, N extends Path<V>>(props: {
+  control: Control<V>;
+  name: N;
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  render: (control: {
+    field: ControllerRenderProps<V, N>;
+    status: "error" | "";
+    /** What our pickers and date input take, ready to spread: `<CounterpartyPicker {...bound} />`. */
+    bound: {
+      id: string;
+      value: ControllerRenderProps<V, N>["value"];
+      onChange: ControllerRenderProps<V, N>["onChange"];
+      onBlur: ControllerRenderProps<V, N>["onBlur"];
+      status: "error" | "";
+    };
+  }) => ReactElement;
+}) => (
+  <Controller
+    control={props.control}
+    name={props.name}
+    render={({ field, fieldState }) => (
+      <Field id={props.id} label={props.label} hint={props.hint} error={fieldState.error?.message}>
+        {(() => {
+          const status = fieldState.error ? "error" : "";
+          const { value, onChange, onBlur } = field;
+          return props.render({ field, status, bound: { id: props.id, value, onChange, onBlur, status } });
+        })()}
+      </Field>
+    )}
+  />
 );

@@ -11,7 +11,7 @@ import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { KEYS, useApi, useCurrencies, useMoney } from "../api-context";
-import { Field } from "../components/field";
+import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { checkWith, failureErrors, showFieldErrors } from "../forms";
 
@@ -162,7 +162,6 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
       description: account?.description ?? "",
     },
   });
-  const { errors } = form.formState;
   const save = useMutation({
     mutationFn: async (values: Values) => {
       if (account) {
@@ -208,50 +207,48 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
       onSubmit={() => void submit()}
       onCancel={onClose}
     >
-      <Field id="account-name" label={t("accounts.name")} error={errors.name?.message}>
-        <Controller
-          control={form.control}
-          name="name"
-          render={({ field }) => (
-            <Input {...field} id="account-name" autoFocus status={errors.name ? "error" : ""} />
-          )}
-        />
-      </Field>
-      <Field id="account-number" label={t("accounts.number")} error={errors.number?.message}>
-        <Controller
-          control={form.control}
-          name="number"
-          render={({ field }) => <Input {...field} id="account-number" />}
-        />
-      </Field>
-      <Field id="account-currency" label={t("accounts.currency")} error={errors.currency?.message}>
-        <Controller
-          control={form.control}
-          name="currency"
-          render={({ field }) => (
-            <Select
-              {...field}
-              id="account-currency"
-              disabled={account !== null}
-              loading={currencies.isPending}
-              status={errors.currency ? "error" : ""}
-              style={{ width: "100%" }}
-              showSearch
-              options={(currencies.data ?? []).map((c) => ({
-                value: c.code,
-                label: `${c.code} — ${c.name}`,
-              }))}
-            />
-          )}
-        />
-      </Field>
-      <Field id="account-description" label={t("accounts.description")} error={errors.description?.message}>
-        <Controller
-          control={form.control}
-          name="description"
-          render={({ field }) => <Input {...field} id="account-description" />}
-        />
-      </Field>
+      <FormField
+        control={form.control}
+        name="name"
+        id="account-name"
+        label={t("accounts.name")}
+        render={({ field, status }) => <Input {...field} id="account-name" autoFocus status={status} />}
+      />
+      <FormField
+        control={form.control}
+        name="number"
+        id="account-number"
+        label={t("accounts.number")}
+        render={({ field }) => <Input {...field} id="account-number" />}
+      />
+      <FormField
+        control={form.control}
+        name="currency"
+        id="account-currency"
+        label={t("accounts.currency")}
+        render={({ field, status }) => (
+          <Select
+            {...field}
+            id="account-currency"
+            disabled={account !== null}
+            loading={currencies.isPending}
+            status={status}
+            style={{ width: "100%" }}
+            showSearch
+            options={(currencies.data ?? []).map((c) => ({
+              value: c.code,
+              label: `${c.code} — ${c.name}`,
+            }))}
+          />
+        )}
+      />
+      <FormField
+        control={form.control}
+        name="description"
+        id="account-description"
+        label={t("accounts.description")}
+        render={({ field }) => <Input {...field} id="account-description" />}
+      />
       <Controller
         control={form.control}
         name="allowOverdraft"

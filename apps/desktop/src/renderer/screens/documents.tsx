@@ -11,12 +11,12 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Typography } from "antd";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { DateInput } from "../components/date-input";
 import { DownloadButton } from "../components/downloads";
-import { Field } from "../components/field";
+import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
 import { checkWith, failureErrors, showFieldErrors } from "../forms";
@@ -258,7 +258,6 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
       comment: document?.comment ?? "",
     },
   });
-  const { errors } = form.formState;
   const currencyOf = (accountId: string) => accounts.data?.items.find((a) => a.id === accountId)?.currency;
   const currency = currencyOf(form.watch("accountId"));
   const save = useMutation({
@@ -313,101 +312,72 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
       onSubmit={() => void submit()}
       onCancel={props.onClose}
     >
-      <Field id="document-account" label={t("documents.account")} error={errors.accountId?.message}>
-        <Controller
-          control={form.control}
-          name="accountId"
-          render={({ field }) => (
-            <Select
-              {...field}
-              id="document-account"
-              autoFocus
-              showSearch
-              optionFilterProp="label"
-              status={errors.accountId ? "error" : ""}
-              style={{ width: "100%" }}
-              loading={accounts.isPending}
-              options={(accounts.data?.items ?? []).map((a) => ({
-                value: a.id,
-                label: `${a.name} (${a.currency})`,
-              }))}
-            />
-          )}
-        />
-      </Field>
-      <Field id="document-amount" label={t("documents.amount")} error={errors.amount?.message}>
-        <Controller
-          control={form.control}
-          name="amount"
-          render={({ field }) => (
-            <Input
-              {...field}
-              id="document-amount"
-              inputMode="decimal"
-              autoComplete="off"
-              suffix={currency ?? ""}
-              status={errors.amount ? "error" : ""}
-            />
-          )}
-        />
-      </Field>
-      <Field id="document-date" label={t("documents.date")} error={errors.date?.message}>
-        <Controller
-          control={form.control}
-          name="date"
-          render={({ field }) => (
-            <DateInput
-              id="document-date"
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              status={errors.date ? "error" : ""}
-            />
-          )}
-        />
-      </Field>
-      <Field id="document-category" label={t("documents.category")} error={errors.categoryId?.message}>
-        <Controller
-          control={form.control}
-          name="categoryId"
-          render={({ field }) => (
-            <CategoryPicker
-              kind={kind}
-              id="document-category"
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              status={errors.categoryId ? "error" : ""}
-            />
-          )}
-        />
-      </Field>
-      <Field
+      <FormField
+        control={form.control}
+        name="accountId"
+        id="document-account"
+        label={t("documents.account")}
+        render={({ field, status }) => (
+          <Select
+            {...field}
+            id="document-account"
+            autoFocus
+            showSearch
+            optionFilterProp="label"
+            status={status}
+            style={{ width: "100%" }}
+            loading={accounts.isPending}
+            options={(accounts.data?.items ?? []).map((a) => ({
+              value: a.id,
+              label: `${a.name} (${a.currency})`,
+            }))}
+          />
+        )}
+      />
+      <FormField
+        control={form.control}
+        name="amount"
+        id="document-amount"
+        label={t("documents.amount")}
+        render={({ field, status }) => (
+          <Input
+            {...field}
+            id="document-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            suffix={currency ?? ""}
+            status={status}
+          />
+        )}
+      />
+      <FormField
+        control={form.control}
+        name="date"
+        id="document-date"
+        label={t("documents.date")}
+        render={({ bound }) => <DateInput {...bound} />}
+      />
+      <FormField
+        control={form.control}
+        name="categoryId"
+        id="document-category"
+        label={t("documents.category")}
+        render={({ bound }) => <CategoryPicker kind={kind} {...bound} />}
+      />
+      <FormField
+        control={form.control}
+        name="counterpartyId"
         id="document-counterparty"
         label={t("documents.counterparty")}
-        error={errors.counterpartyId?.message}
-      >
-        <Controller
-          control={form.control}
-          name="counterpartyId"
-          render={({ field }) => (
-            <CounterpartyPicker
-              id="document-counterparty"
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              status={errors.counterpartyId ? "error" : ""}
-            />
-          )}
-        />
-      </Field>
-      <Field id="document-comment" label={t("documents.comment")} error={errors.comment?.message}>
-        <Controller
-          control={form.control}
-          name="comment"
-          render={({ field }) => <Input {...field} id="document-comment" />}
-        />
-      </Field>
+        render={({ bound }) => <CounterpartyPicker {...bound} />}
+      />
+      <FormField
+        control={form.control}
+        name="comment"
+        id="document-comment"
+        label={t("documents.comment")}
+        render={({ field }) => <Input {...field} id="document-comment" />}
+      />
     </FormModal>
   );
 };

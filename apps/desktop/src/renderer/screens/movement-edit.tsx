@@ -3,11 +3,11 @@ import { describeFailure } from "@hisob/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Input } from "antd";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useApi } from "../api-context";
 import { DateInput } from "../components/date-input";
-import { Field } from "../components/field";
+import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CounterpartyPicker } from "../components/pickers";
 import { checkWith, failureErrors, showFieldErrors } from "../forms";
@@ -43,7 +43,6 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
       counterpartyId: movement.counterpartyId,
     },
   });
-  const { errors } = form.formState;
   const save = useMutation({
     mutationFn: (input: { id: string; data: Values }) =>
       movement.type === "exchange" ? api.exchanges.update.mutate(input) : api.transfers.update.mutate(input),
@@ -82,49 +81,29 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
       onSubmit={() => void submit()}
       onCancel={onClose}
     >
-      <Field id="movement-edit-date" label={t("documents.date")} error={errors.date?.message}>
-        <Controller
-          control={form.control}
-          name="date"
-          render={({ field }) => (
-            <DateInput
-              id="movement-edit-date"
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              status={errors.date ? "error" : ""}
-            />
-          )}
-        />
-      </Field>
-      <Field
+      <FormField
+        control={form.control}
+        name="date"
+        id="movement-edit-date"
+        label={t("documents.date")}
+        render={({ bound }) => <DateInput {...bound} />}
+      />
+      <FormField
+        control={form.control}
+        name="counterpartyId"
         id="movement-edit-counterparty"
         label={t("documents.counterparty")}
-        error={errors.counterpartyId?.message}
-      >
-        <Controller
-          control={form.control}
-          name="counterpartyId"
-          render={({ field }) => (
-            <CounterpartyPicker
-              id="movement-edit-counterparty"
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              status={errors.counterpartyId ? "error" : ""}
-            />
-          )}
-        />
-      </Field>
-      <Field id="movement-edit-comment" label={t("documents.comment")} error={errors.comment?.message}>
-        <Controller
-          control={form.control}
-          name="comment"
-          render={({ field }) => (
-            <Input {...field} id="movement-edit-comment" autoFocus status={errors.comment ? "error" : ""} />
-          )}
-        />
-      </Field>
+        render={({ bound }) => <CounterpartyPicker {...bound} />}
+      />
+      <FormField
+        control={form.control}
+        name="comment"
+        id="movement-edit-comment"
+        label={t("documents.comment")}
+        render={({ field, status }) => (
+          <Input {...field} id="movement-edit-comment" autoFocus status={status} />
+        )}
+      />
     </FormModal>
   );
 };

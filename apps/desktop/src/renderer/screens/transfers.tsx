@@ -21,7 +21,7 @@ import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { DateInput } from "../components/date-input";
-import { Field } from "../components/field";
+import { Field, FormField } from "../components/field";
 import { checkWith, failureErrors, showFieldErrors } from "../forms";
 
 type Mode = "transfer" | "exchange";
@@ -328,22 +328,22 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             </Field>
           </Col>
           <Col xs={24} md={mode === "exchange" ? 8 : 12}>
-            <Field id="movement-amount" label={t("transfers.amount")} error={errors.amount?.message}>
-              <Controller
-                control={form.control}
-                name="amount"
-                render={({ field }) => (
-                  <Input
-                    {...field}
-                    id="movement-amount"
-                    inputMode="decimal"
-                    autoComplete="off"
-                    suffix={from?.currency ?? ""}
-                    status={errors.amount ? "error" : ""}
-                  />
-                )}
-              />
-            </Field>
+            <FormField
+              control={form.control}
+              name="amount"
+              id="movement-amount"
+              label={t("transfers.amount")}
+              render={({ field, status }) => (
+                <Input
+                  {...field}
+                  id="movement-amount"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  suffix={from?.currency ?? ""}
+                  status={status}
+                />
+              )}
+            />
           </Col>
           {mode === "exchange" ? (
             <Col xs={24} md={16}>
@@ -436,30 +436,22 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             </Col>
           ) : null}
           <Col xs={24} md={mode === "exchange" ? 8 : 12}>
-            <Field id="movement-date" label={t("documents.date")} error={errors.date?.message}>
-              <Controller
-                control={form.control}
-                name="date"
-                render={({ field }) => (
-                  <DateInput
-                    id="movement-date"
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    status={errors.date ? "error" : ""}
-                  />
-                )}
-              />
-            </Field>
+            <FormField
+              control={form.control}
+              name="date"
+              id="movement-date"
+              label={t("documents.date")}
+              render={({ bound }) => <DateInput {...bound} />}
+            />
           </Col>
           <Col xs={24} md={mode === "exchange" ? 16 : 12}>
-            <Field id="movement-comment" label={t("documents.comment")} error={errors.comment?.message}>
-              <Controller
-                control={form.control}
-                name="comment"
-                render={({ field }) => <Input {...field} id="movement-comment" />}
-              />
-            </Field>
+            <FormField
+              control={form.control}
+              name="comment"
+              id="movement-comment"
+              label={t("documents.comment")}
+              render={({ field }) => <Input {...field} id="movement-comment" />}
+            />
           </Col>
         </Row>
         <Space style={{ width: "100%", justifyContent: "space-between" }} align="end">
