@@ -268,7 +268,17 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     await modal.locator(".ant-table-row").first().waitFor();
     await shoot(admin, "sessions-en");
     await modal.getByRole("button", { name: "End all sessions" }).click();
-    await admin.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
+    // This confirmation's own popover (an earlier step's may still be fading out on a loaded machine),
+    // and the DELETE's answer awaited, not guessed.
+    const ended = admin.waitForResponse(
+      (response) =>
+        response.request().method() === "DELETE" && /\/users\/[^/]+\/sessions$/.test(response.url()),
+    );
+    await admin
+      .locator(".ant-popover:visible", { hasText: "End all sessions" })
+      .getByRole("button", { name: "OK" })
+      .click();
+    expect((await ended).status()).toBe(200);
     await expect.poll(async () => modal.locator(".ant-table-row").count(), { timeout: 20_000 }).toBe(0);
     await modal.getByRole("button", { name: "Cancel" }).click();
     await cashier.goto(`${base()}/admin/users`);
