@@ -25,7 +25,7 @@ import {
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
 } from "./payments-expenses.schema";
-import { postNewDocument } from "./post-new-document";
+import { documentPosting, postNewDocument } from "./post-new-document";
 
 /** What differs between a payment and an expense; everything else is one implementation. */
 export type PaymentOrExpenseKind = {
@@ -117,30 +117,17 @@ export const createPaymentsExpensesService = (
     ctx: TenantContext,
     input: z.output<typeof ZCreateDocumentInput>,
   ): Promise<TDocumentDto> => {
-    const amount = BigInt(input.amount);
     const { tenantId } = ctx;
     await checkCurrency(tx, tenantId, input.accountId, input.currency);
     const now = clock.now();
     const transactionId = newId();
     const id = newId();
     // One statement: balance (with its overdraft condition), ledger entry and document.
-    const currency = await postDocument(tx, {
-      tenantId,
-      table: kind.resource,
-      transactionType: kind.transactionType,
-      delta: kind.direction * amount,
-      accountId: input.accountId,
-      side: kind.direction === 1n ? "destination" : "origin",
-      transactionId,
-      documentId: id,
-      amount,
-      date: input.date,
-      counterpartyId: input.counterpartyId,
-      categoryId: input.categoryId,
-      comment: input.comment,
-      createdBy: ctx.actor.userId,
-      now,
-    });
+    const currency = await postDocument(
+      tx,
+      // The currency was checked above, with its own message; the statement need not check it again.
+      documentPosting(kind, ctx, input, { id, transactionId, now, currency: undefined }),
+    );
     const dto: TDocumentDto = {
       id,
       accountId: input.accountId,

@@ -1,9 +1,38 @@
 import type { Outbox, RawTenantTx } from "@hisob/db";
 import { type Clock, newId, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
+import type { DocumentPosting } from "../ledger/post-document";
 import { postDocumentRaw } from "../ledger/post-document-raw";
 import type { TDocumentDto, ZCreateDocumentInput } from "./payments-expenses.schema";
 import type { PaymentOrExpenseKind } from "./payments-expenses.service";
+
+/** What posting a new payment or expense writes, whichever transaction it goes through. */
+export const documentPosting = (
+  kind: PaymentOrExpenseKind,
+  ctx: TenantContext,
+  input: z.output<typeof ZCreateDocumentInput>,
+  posted: { id: string; transactionId: string; now: Date; currency: string | undefined },
+): DocumentPosting => {
+  const amount = BigInt(input.amount);
+  return {
+    tenantId: ctx.tenantId,
+    table: kind.resource,
+    transactionType: kind.transactionType,
+    delta: kind.direction * amount,
+    accountId: input.accountId,
+    currency: posted.currency,
+    side: kind.direction === 1n ? "destination" : "origin",
+    transactionId: posted.transactionId,
+    documentId: posted.id,
+    amount,
+    date: input.date,
+    counterpartyId: input.counterpartyId,
+    categoryId: input.categoryId,
+    comment: input.comment,
+    createdBy: ctx.actor.userId,
+    now: posted.now,
+  };
+};
 
 /**
  * `payments.create` / `expenses.create` in a driver transaction: one statement posts the balance,
@@ -20,7 +49,6 @@ export const postNewDocument = async (
   input: z.output<typeof ZCreateDocumentInput>,
 ): Promise<TDocumentDto> => {
   const { kind, outbox } = deps;
-  const amount = BigInt(input.amount);
   const { tenantId } = ctx;
   const now = deps.clock.now();
   const transactionId = newId();
@@ -41,24 +69,7 @@ export const postNewDocument = async (
   const currency = await postDocumentRaw(
     tx,
     outbox,
-    {
-      tenantId,
-      table: kind.resource,
-      transactionType: kind.transactionType,
-      delta: kind.direction * amount,
-      accountId: input.accountId,
-      currency: input.currency,
-      side: kind.direction === 1n ? "destination" : "origin",
-      transactionId,
-      documentId: id,
-      amount,
-      date: input.date,
-      counterpartyId: input.counterpartyId,
-      categoryId: input.categoryId,
-      comment: input.comment,
-      createdBy: ctx.actor.userId,
-      now,
-    },
+    documentPosting(kind, ctx, input, { id, transactionId, now, currency: input.currency }),
     {
       event: { type: kind.events.created, tenantId, payload: { [`${kind.name}Id`]: id, ...facts } },
       audit: { who: ctx, entity: kind.name, after: { id, ...facts } },
