@@ -26,18 +26,24 @@ const incomeStatement = async (
   // Totals and months from the ledger; the category split from the documents (a payment or expense
   // carries its entry's amount and date, which reconcile checks), so no per-entry joins are needed.
   tx.$queryRaw<IncomeRow[]>`
-    WITH entries AS (
-      -- Summed per currency, type and day first: the month label and the grouping sets then
-      -- work on at most currencies × 2 × days rows, not one row per entry (same sums).
-      SELECT a.currency_code AS currency, t.type, sum(t.amount) AS amount, to_char(t.date, 'YYYY-MM') AS month
+    WITH per_account AS (
+      -- Summed per account, type and day on the ledger alone, then joined to the (few) accounts: the
+      -- planner can estimate these groups (it cannot estimate a join on COALESCE), so it hashes them
+      -- in parallel instead of sorting every entry; the month label and the grouping sets then work on
+      -- at most accounts × 2 × days rows (same sums).
+      SELECT COALESCE(t.destination_account_id, t.origin_account_id) AS account_id, t.type, t.date,
+             sum(t.amount) AS amount
         FROM transactions t
-        JOIN money_accounts a
-          ON a.tenant_id = t.tenant_id AND a.id = COALESCE(t.destination_account_id, t.origin_account_id)
        WHERE t.tenant_id = ${tenantId}::uuid
          AND t.type IN ('income', 'expense')
          AND t.date BETWEEN ${start}::date AND ${end}::date
-         ${accountFilter(Prisma.sql`a.id`, ids)}
-       GROUP BY a.currency_code, t.type, t.date
+         ${accountFilter(Prisma.sql`COALESCE(t.destination_account_id, t.origin_account_id)`, ids)}
+       GROUP BY 1, 2, 3
+    ), entries AS (
+      SELECT a.currency_code AS currency, p.type, sum(p.amount) AS amount, to_char(p.date, 'YYYY-MM') AS month
+        FROM per_account p
+        JOIN money_accounts a ON a.tenant_id = ${tenantId}::uuid AND a.id = p.account_id
+       GROUP BY a.currency_code, p.type, p.date
     ), documents AS (
       SELECT a.currency_code AS currency, 'income' AS type, p.amount, p.category_id, c.name AS category_name
         FROM payments p
