@@ -2,7 +2,7 @@
 // delivered only after it commits, retried with backoff (driven by a manual clock, never by
 // waiting) and delivered once per dispatcher pool. Each test uses its own event types.
 import { createManualClock, type DispatchedEvent, type ManualClock } from "@hisob/kernel";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./create-db";
 import { createOutbox, type Outbox } from "./outbox";
 import { createTestDb, insertTenant } from "./testing";
@@ -49,8 +49,14 @@ beforeAll(async () => {
   clock = createManualClock(new Date("2026-03-01T09:00:00.000Z"));
 });
 
+// Every dispatcher claims whatever is due in the shared table (and marks types it has no handler for as
+// dispatched), so a test's outboxes stop when it ends: a commit's delayed dispatch (20 ms) must not
+// fire in the next test and take its events.
+afterEach(async () => {
+  for (const outbox of outboxes.splice(0)) await outbox.stop();
+});
+
 afterAll(async () => {
-  for (const outbox of outboxes) await outbox.stop();
   await db?.close();
 });
 
