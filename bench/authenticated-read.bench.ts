@@ -56,7 +56,7 @@ export const authenticatedReadBench: Bench = {
       template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
       db = await createTestDbFromTemplate(template, { poolSize: CLIENTS + 2 });
       const appDb = db;
-      const outbox = createOutbox(appDb);
+      const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
       const env = resolveDevCryptoKey(
         loadEnv({

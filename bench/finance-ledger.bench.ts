@@ -120,7 +120,7 @@ export const financeLedgerBench: Bench = {
       template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
       db = await createTestDbFromTemplate(template, { poolSize: WORKERS + 2 });
       const appDb = db;
-      const outbox = createOutbox(appDb);
+      const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
       const finance = createFinanceServices({ db: appDb, outbox });
       const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });

@@ -101,7 +101,7 @@ export const financeReportsBench: Bench = {
       template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
       db = await createTestDbFromTemplate(template, { poolSize: 4 });
       const appDb = db;
-      const outbox = createOutbox(appDb);
+      const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
       const finance = createFinanceServices({ db: appDb, outbox });
       const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });

@@ -73,7 +73,7 @@ export const graphqlBench: Bench = {
     const { db } = database;
     let app: App | undefined;
     try {
-      const outbox = createOutbox(db);
+      const outbox = createOutbox(db, { unhandled: "settle" }); // as the server's
       await syncPermissions(db);
       const env = benchEnv({ GRAPHQL_RATE_LIMIT: "100000000" });
       const { services } = composeServices(db, outbox, env, { uploadsDir: "/nonexistent" });

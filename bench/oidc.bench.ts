@@ -133,7 +133,7 @@ export const oidcBench: Bench = {
       const rawDb = await createTestDbFromTemplate(template);
       db = rawDb;
       const appDb = meteredDb(rawDb, meters);
-      const outbox = createOutbox(appDb);
+      const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
       const env = resolveDevCryptoKey(
         loadEnv({

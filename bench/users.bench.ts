@@ -331,7 +331,7 @@ export const withBenchServer = async <T>(
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
   let app: App | undefined;
   try {
-    const outbox = createOutbox(db);
+    const outbox = createOutbox(db, { unhandled: "settle" }); // as the server's
     await syncPermissions(db);
     const env = benchEnv();
     const { services } = composeServices(db, outbox, env, { uploadsDir });

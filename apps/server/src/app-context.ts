@@ -79,6 +79,11 @@ export const openAppContext = async (
     log?: (message: string) => void;
     /** The server shares attempt budgets through REDIS_URL when set; the CLI needs none. */
     shareAttemptBudgets?: boolean;
+    /**
+     * The server runs every event handler, so it settles the events no handler subscribes to; the
+     * CLI leaves them (and the server's own due events) to it (see createOutbox).
+     */
+    unhandledEvents?: "settle" | "leave";
   },
 ): Promise<AppContext> => {
   const db = await createDb({
@@ -88,7 +93,7 @@ export const openAppContext = async (
   });
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   try {
-    const outbox = createOutbox(db);
+    const outbox = createOutbox(db, { unhandled: options.unhandledEvents ?? "leave" });
     // Several instances share one budget of sign-in attempts through Redis.
     const log = { warn: (details: object, message: string) => console.warn(`hisob: ${message}`, details) };
     if (env.redis.url && options.shareAttemptBudgets) {

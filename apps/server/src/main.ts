@@ -34,6 +34,7 @@ const main = async () => {
     purpose: "the Hisob server",
     bootstrap: true,
     shareAttemptBudgets: true,
+    unhandledEvents: "settle",
     log: (message) => console.log(`hisob: ${message}`),
   });
   const app = await buildServer({

@@ -13,7 +13,9 @@ let clock: ManualClock;
 const outboxes: Outbox[] = [];
 
 /** Every outbox in this file shares the manual clock (event times come from the raiser's clock). */
-const newOutbox = (options: { batchSize?: number; leaseMs?: number } = {}) => {
+const newOutbox = (
+  options: { batchSize?: number; leaseMs?: number; unhandled?: "settle" | "leave" } = {},
+) => {
   const errors: Array<{ event: DispatchedEvent; error: unknown }> = [];
   const outbox = createOutbox(db, {
     clock,
@@ -49,9 +51,9 @@ beforeAll(async () => {
   clock = createManualClock(new Date("2026-03-01T09:00:00.000Z"));
 });
 
-// Every dispatcher claims whatever is due in the shared table (and marks types it has no handler for as
-// dispatched), so a test's outboxes stop when it ends: a commit's delayed dispatch (20 ms) must not
-// fire in the next test and take its events.
+// Every dispatcher claims what is due in the shared table for its handlers (and a settling one marks
+// the types it has no handler for as dispatched), so a test's outboxes stop when it ends: a commit's
+// delayed dispatch (20 ms) must not fire in the next test and take its events.
 afterEach(async () => {
   for (const outbox of outboxes.splice(0)) await outbox.stop();
 });
@@ -320,5 +322,32 @@ describe("several dispatchers", () => {
     outbox.start(60 * 60_000);
     await outbox.stop();
     expect(delivered).toEqual([1, 2, 3]);
+  });
+
+  it("a dispatcher without a handler leaves the event for one with it; only a settling one marks the rest", async () => {
+    const raiser = await newRaiser();
+    // The CLI: no handlers, leaves what it cannot deliver (its own events and the server's).
+    const cli = newOutbox().outbox;
+    const [pending] = await raiseMany(raiser, "ForTheServer", 1, 1);
+    const [nobodys] = await raiseMany(raiser, "ForNobody", 1, 1);
+    await cli.drain();
+    expect(await rowsOf("ForTheServer")).toMatchObject([{ id: pending, attempts: 0, dispatchedAt: null }]);
+    expect(await rowsOf("ForNobody")).toMatchObject([{ id: nobodys, attempts: 0, dispatchedAt: null }]);
+    // A process with some handlers still only takes its own types.
+    const partial = newOutbox().outbox;
+    partial.subscribe("SomethingElse", () => {});
+    await partial.drain();
+    expect(await rowsOf("ForTheServer")).toMatchObject([{ attempts: 0, dispatchedAt: null }]);
+
+    // The server: runs its handler, and settles the type nobody subscribes to.
+    const server = newOutbox({ unhandled: "settle" }).outbox;
+    const delivered: string[] = [];
+    server.subscribe("ForTheServer", (event) => {
+      delivered.push(event.id);
+    });
+    await server.drain();
+    expect(delivered).toEqual([pending]);
+    expect(await rowsOf("ForTheServer")).toMatchObject([{ attempts: 1, dispatchedAt: clock.now() }]);
+    expect(await rowsOf("ForNobody")).toMatchObject([{ attempts: 1, dispatchedAt: clock.now() }]);
   });
 });

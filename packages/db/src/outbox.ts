@@ -52,6 +52,14 @@ type OutboxOptions = {
    * out in the same batch — one claim for many postings rather than one per posting.
    */
   dispatchDelayMs?: number;
+  /**
+   * What becomes of a due event no handler here subscribes to. `"settle"`: it is marked dispatched
+   * (there is no one to run) — only for the process that runs every handler of the deployment, the
+   * server. `"leave"` (default): it stays due for such a process. A CLI command subscribes to nothing,
+   * and settling would mark the server's own due events (a `SessionDeleted` raised 20 ms earlier, a
+   * retry after a failed publish) as delivered without their subscribers ever seeing them.
+   */
+  unhandled?: "settle" | "leave";
 };
 
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -84,17 +92,23 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
 
   /**
    * Claims what is due, oldest first, in one statement of a driver transaction as `hisob_system`
-   * (raw-tenant.ts): events of a type this dispatcher has handlers for are leased to it; the others
-   * are marked dispatched in the same statement, as dispatching them (no handler to run) would.
+   * (raw-tenant.ts): events of a type this dispatcher has handlers for are leased to it; with
+   * `unhandled: "settle"` the others are marked dispatched in the same statement, as dispatching them
+   * (no handler to run) would, and otherwise they are not touched.
    */
-  const claim = (now: Date): Promise<ClaimedRow[]> =>
-    db.rawTx.withSystem((tx) => {
-      const types = JSON.stringify([...handlers].filter(([, set]) => set.size > 0).map(([type]) => type));
-      return tx.query<ClaimedRow>(
-        `WITH due AS (
+  const settle = options.unhandled === "settle";
+  const claim = async (now: Date): Promise<ClaimedRow[]> => {
+    const handled = [...handlers].filter(([, set]) => set.size > 0).map(([type]) => type);
+    if (!settle && handled.length === 0) return [];
+    const types = JSON.stringify(handled);
+    return db.rawTx.withSystem(
+      (tx) =>
+        tx.query<ClaimedRow>(
+          `WITH due AS (
            SELECT id, type IN (SELECT jsonb_array_elements_text($4::jsonb)) AS handled
              FROM outbox_events
             WHERE dispatched_at IS NULL AND available_at <= $1::timestamptz
+                  ${settle ? "" : "AND type IN (SELECT jsonb_array_elements_text($4::jsonb))"}
             ORDER BY id LIMIT $3::int
               FOR UPDATE SKIP LOCKED)
          UPDATE outbox_events o
@@ -105,9 +119,11 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
            FROM due WHERE o.id = due.id
          RETURNING o.id::text AS id, o.tenant_id::text AS tenant_id, o.type,
                    CASE WHEN due.handled THEN o.payload END AS payload, o.occurred_at, o.attempts, due.handled`,
-        [now, new Date(now.getTime() + leaseMs), batchSize, types],
-      );
-    }, LAZY);
+          [now, new Date(now.getTime() + leaseMs), batchSize, types],
+        ),
+      LAZY,
+    );
+  };
 
   const dispatchOnce = async (): Promise<number> => {
     const claimed = (await claim(clock.now())).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -83,7 +83,8 @@ export const createTestApp = async (
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.onQuery ? { onQuery: options.onQuery } : {}),
     }));
-  const outbox = createOutbox(db);
+  // As the server's: it runs every handler, so it settles events no handler subscribes to.
+  const outbox = createOutbox(db, { unhandled: "settle" });
   await syncPermissions(db);
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-uploads-"));
   const env = resolveDevCryptoKey(
