@@ -6,7 +6,8 @@ import { createTestApp, type TestApp } from "../testing/test-app";
  * A payment or expense is posted by one statement (packages/finance/src/ledger/post-document.ts):
  * the balance UPDATE with its overdraft condition, the ledger entry and the document as CTEs. When
  * that statement fails at any step, nothing of the posting stays: no entry, no document, no event,
- * the balance as it was.
+ * the balance as it was. A transfer likewise (packages/finance/src/transfers/post-transfer.ts), with
+ * both accounts: a refusal leaves the destination as it was too, though its UPDATE may have run.
  */
 
 let t: TestApp;
@@ -19,7 +20,7 @@ const OTHER_TENANT_ID = "0190f5c2-0000-7000-8000-0000000000ff";
 beforeAll(async () => {
   t = await createTestApp({
     onQuery: (sql) => {
-      if (sql.includes("WITH moved AS")) posting.push(sql);
+      if (sql.includes("WITH moved AS") || sql.includes("WITH locked AS")) posting.push(sql);
     },
   });
   tenantId = (await t.createTenant()).id;
@@ -125,5 +126,93 @@ describe("a posting is one statement, all or nothing", () => {
       ),
     ).toBe("finance.balance_out_of_range");
     expect(await state(account)).toEqual(before);
+  });
+});
+
+describe("a transfer is one statement, all or nothing", () => {
+  const both = async (from: string, to: string) => {
+    const [origin, destination] = [await state(from), await state(to)];
+    const audits = await t.db.withTenant(tenantId, (tx) =>
+      tx.auditEntry.count({ where: { entity: "transfer" } }),
+    );
+    return { ...origin, destinationBalance: destination.balance, audits };
+  };
+  const transfer = (from: string, to: string, amount: string, extra: Record<string, unknown> = {}) =>
+    t.services.finance.transfers.transfer(ctx, {
+      fromAccountId: from,
+      toAccountId: to,
+      amount,
+      date: TODAY,
+      ...extra,
+    });
+
+  it("moves both balances, writes the entry, its event and its audit entry in one statement", async () => {
+    const from = await newAccount("Transfer from");
+    const to = await newAccount("Transfer to");
+    await t.services.finance.payments.create(ctx, { accountId: from, amount: "900", date: TODAY });
+    await t.outbox.drain();
+    const before = await both(from, to);
+    posting = [];
+    const dto = await transfer(from, to, "400", { comment: "To the till" });
+    expect(posting).toHaveLength(1);
+    expect(await both(from, to)).toEqual({
+      ...before,
+      transactions: before.transactions + 1,
+      events: before.events + 1,
+      audits: before.audits + 1,
+      balance: 500n,
+      destinationBalance: 400n,
+    });
+    // The answer is the entry as it reads back.
+    const [entry] = (await t.services.finance.accounts.transactions(ctx, to, {})).items;
+    const { change: _change, ...stored } = entry ?? { change: "" };
+    expect(dto).toEqual(stored);
+  });
+
+  it("overdraft: beyond the origin's balance leaves both accounts as they were", async () => {
+    const from = await newAccount("Short origin");
+    const to = await newAccount("Untouched destination");
+    await t.services.finance.payments.create(ctx, { accountId: from, amount: "100", date: TODAY });
+    await t.outbox.drain();
+    const before = await both(from, to);
+    expect(await refusal(transfer(from, to, "101"))).toBe("finance.insufficient_balance");
+    expect(await both(from, to)).toEqual(before);
+  });
+
+  it("foreign key: an unknown counterparty fails the statement after both balances moved in it", async () => {
+    const from = await newAccount("FK origin", true);
+    const to = await newAccount("FK destination");
+    const before = await both(from, to);
+    expect(await refusal(transfer(from, to, "50", { counterpartyId: OTHER_TENANT_ID }))).toBe(
+      "finance.unknown_counterparty",
+    );
+    expect(await both(from, to)).toEqual(before);
+  });
+
+  it("an unknown account or another currency: nothing is written", async () => {
+    const from = await newAccount("Known origin", true);
+    const to = await newAccount("Known destination");
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.tenantCurrency.create({ data: { tenantId, currencyCode: "USD" } }),
+    );
+    const dollars = (await t.services.finance.accounts.create(ctx, { name: "Dollars", currency: "USD" })).id;
+    const before = await both(from, to);
+    expect(await refusal(transfer(from, OTHER_TENANT_ID, "5"))).toBe("finance.unknown_account");
+    expect(await refusal(transfer(OTHER_TENANT_ID, to, "5"))).toBe("finance.unknown_account");
+    expect(await refusal(transfer(from, dollars, "5"))).toBe("finance.transfer_currency_mismatch");
+    expect(await both(from, to)).toEqual(before);
+    expect((await state(dollars)).balance).toBe(0n);
+  });
+
+  it("balance out of range: the destination's UPDATE fails and nothing is written", async () => {
+    const from = await newAccount("Rich origin", true);
+    const to = await newAccount("Full destination");
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.moneyAccount.update({ where: { id: to }, data: { balance: 9_223_372_036_854_775_000n } }),
+    );
+    await t.outbox.drain();
+    const before = await both(from, to);
+    expect(await refusal(transfer(from, to, "1000"))).toBe("finance.balance_out_of_range");
+    expect(await both(from, to)).toEqual(before);
   });
 });
