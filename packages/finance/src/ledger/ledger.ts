@@ -36,6 +36,16 @@ export const insufficientBalance = (
     },
   });
 
+/** A bigint or numeric overflow in a balance UPDATE, as the business rule it breaks (on `field`). */
+export const outOfRange = (error: unknown, field: string): unknown =>
+  isNumericOverflow(error)
+    ? new AppError("BUSINESS_RULE", {
+        reason: "finance.balance_out_of_range",
+        message: "The account's balance would leave the range a balance can hold",
+        params: { field },
+      })
+    : error;
+
 /** Why a conditional balance update touched no row: an unknown account, or not enough money. */
 export const explainRefusedMove = async (tx: Tx, tenantId: string, move: Move): Promise<AppError> => {
   const account = await tx.moneyAccount.findFirst({
@@ -78,14 +88,7 @@ export const moveBalances = async (
            AND (allow_overdraft OR balance + ${move.delta}::bigint >= 0)
      RETURNING id::text, currency_code, balance::text`;
     } catch (error) {
-      if (isNumericOverflow(error)) {
-        throw new AppError("BUSINESS_RULE", {
-          reason: "finance.balance_out_of_range",
-          message: "The account's balance would leave the range a balance can hold",
-          params: { field: move.field },
-        });
-      }
-      throw error;
+      throw outOfRange(error, move.field);
     }
     const row = rows[0];
     if (!row) throw await explainRefusedMove(tx, tenantId, move);

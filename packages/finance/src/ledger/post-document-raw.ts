@@ -1,6 +1,7 @@
 import { type AuditWho, type Outbox, type RawTenantTx, sqlParams, stageAudit } from "@hisob/db";
 import type { DomainEvent } from "@hisob/kernel";
-import { type DocumentPosting, outOfRange, type PostedRow, postingStatement } from "./post-document";
+import { outOfRange } from "./ledger";
+import { type DocumentPosting, type PostedRow, postingStatement } from "./post-document";
 import { explainRefusal } from "./refused-posting";
 
 /**
@@ -39,7 +40,7 @@ export const postDocumentRaw = async (
   try {
     rows = await tx.query<PostedRow>(text, params.values);
   } catch (error) {
-    throw outOfRange(error);
+    throw outOfRange(error, "accountId");
   }
   const posted = rows[0]?.currency_code;
   if (!posted) throw await explainRefusal((sql, values) => tx.query(sql, values), p);

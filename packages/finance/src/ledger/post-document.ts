@@ -1,5 +1,5 @@
-import { isNumericOverflow, type SqlParams, sqlParams, type Tx } from "@hisob/db";
-import { AppError } from "@hisob/kernel";
+import { type SqlParams, sqlParams, type Tx } from "@hisob/db";
+import { outOfRange } from "./ledger";
 import { explainRefusal } from "./refused-posting";
 
 /**
@@ -83,16 +83,6 @@ export const postingStatement = (p: DocumentPosting, params: SqlParams, then: st
       SELECT (SELECT currency_code FROM moved) AS currency_code`;
 };
 
-/** A bigint or numeric overflow in the balance UPDATE, as the business rule it breaks. */
-export const outOfRange = (error: unknown): unknown =>
-  isNumericOverflow(error)
-    ? new AppError("BUSINESS_RULE", {
-        reason: "finance.balance_out_of_range",
-        message: "The account's balance would leave the range a balance can hold",
-        params: { field: "accountId" },
-      })
-    : error;
-
 /** Posts `p` in a Prisma transaction `tx` (a debt settlement's); returns the account's currency. */
 export const postDocument = async (tx: Tx, p: DocumentPosting): Promise<string> => {
   const params = sqlParams();
@@ -101,7 +91,7 @@ export const postDocument = async (tx: Tx, p: DocumentPosting): Promise<string> 
   try {
     rows = await tx.$queryRawUnsafe<PostedRow[]>(text, ...params.values);
   } catch (error) {
-    throw outOfRange(error);
+    throw outOfRange(error, "accountId");
   }
   const currency = rows[0]?.currency_code;
   if (!currency) {

@@ -1,8 +1,8 @@
-import { isNumericOverflow, type Outbox, type RawTenantTx, sqlParams, stageAudit } from "@hisob/db";
-import { AppError, type Clock, newId, type TenantContext } from "@hisob/kernel";
+import { type Outbox, type RawTenantTx, sqlParams, stageAudit } from "@hisob/db";
+import { type AppError, type Clock, newId, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
 import { fieldError } from "../finance-errors";
-import { insufficientBalance } from "../ledger/ledger";
+import { insufficientBalance, outOfRange } from "../ledger/ledger";
 import type { TTransactionDto } from "../ledger/ledger.schema";
 import { unknownAccount } from "./transfers.rules";
 import type { ZTransferInput } from "./transfers.schema";
@@ -129,14 +129,7 @@ export const postTransfer = async (
   } catch (error) {
     // The destination's balance grows (the origin's could only leave the range with an overdraft of
     // −9.2 × 10¹⁸): an overflow is the destination's.
-    if (isNumericOverflow(error)) {
-      throw new AppError("BUSINESS_RULE", {
-        reason: "finance.balance_out_of_range",
-        message: "The account's balance would leave the range a balance can hold",
-        params: { field: "toAccountId" },
-      });
-    }
-    throw error;
+    throw outOfRange(error, "toAccountId");
   }
   if (rows[0]?.posted !== 1) throw await explainRefusedTransfer(tx, ctx.tenantId, input);
   return dto;
