@@ -21,7 +21,8 @@ import type { Bench, BenchResult } from "./run";
  * posting is O(1) in the account's history. Baseline, same process, same database: plain `pg`
  * running the same three statements (balance UPDATE, INSERT transaction, INSERT payment) in
  * BEGIN … COMMIT, as the database owner (no RLS role switch, no outbox, no audit entry), the two
- * taking turns in rounds of 100. Needs DATABASE_URL
+ * taking turns in rounds of 100. Transfers likewise (`finance.transfers.transfer` against plain `pg`'s
+ * two balance UPDATEs in id order and the entry's INSERT), both ways between two accounts. Needs DATABASE_URL
  * (a PostgreSQL admin URL); skipped without. `--iterations`: payments per case (default 2,000).
  */
 
@@ -98,7 +99,6 @@ const seedHistory = async (db: Db, tenantId: string, accountId: string, userId: 
     (tx) =>
       tx.$executeRaw`UPDATE money_accounts SET balance = balance + ${BigInt(HISTORY) * 100n} WHERE id = ${accountId}::uuid`,
   );
-  await db.withTenant(tenantId, (tx) => tx.$executeRaw`ANALYZE transactions`);
 };
 
 export const financeLedgerBench: Bench = {
@@ -146,6 +146,9 @@ export const financeLedgerBench: Bench = {
       url.pathname = `/${name}`;
       pool = new pg.Pool({ connectionString: url.toString(), max: WORKERS + 2 });
       const baselinePool = pool;
+      // Statistics as autovacuum would leave them, gathered as the owner (the application's role may
+      // not ANALYZE: PostgreSQL skips it with a warning).
+      await baselinePool.query("ANALYZE transactions, money_accounts, payments, account_day_totals");
       const rawPayment = async (accountId: string) => {
         const client = await baselinePool.connect();
         try {
@@ -174,11 +177,53 @@ export const financeLedgerBench: Bench = {
       const ourPayment = async (accountId: string) => {
         await finance.payments.create(ctx, { accountId, amount: "1250", date: DATE, comment: "" });
       };
+      // Transfers go both ways between two accounts (so concurrent ones cross): the baseline locks the
+      // pair in id order as ours does, moves both balances and inserts the entry.
+      const till = await finance.accounts.create(ctx, {
+        name: "Till",
+        currency: "UZS",
+        allowOverdraft: true,
+      });
+      const bank = await finance.accounts.create(ctx, {
+        name: "Bank",
+        currency: "UZS",
+        allowOverdraft: true,
+      });
+      const pair = (i: number) => (i % 2 === 0 ? [till.id, bank.id] : [bank.id, till.id]) as [string, string];
+      const rawTransfer = async (i: number) => {
+        const [from, to] = pair(i);
+        const client = await baselinePool.connect();
+        try {
+          await client.query("BEGIN");
+          for (const id of [from, to].sort()) {
+            await client.query(
+              "UPDATE money_accounts SET balance = balance + $1, updated_at = now() WHERE tenant_id = $2 AND id = $3 AND (allow_overdraft OR balance + $1 >= 0) RETURNING currency_code, balance",
+              [id === from ? "-700" : "700", tenant.id, id],
+            );
+          }
+          await client.query(
+            "INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id, destination_account_id, comment, created_by) VALUES ($1, $2, 'transfer', $3, $4, $5, $6, '', $7)",
+            [newId(), tenant.id, "700", DATE, from, to, userId],
+          );
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK");
+          throw error;
+        } finally {
+          client.release();
+        }
+      };
+      const ourTransfer = async (i: number) => {
+        const [fromAccountId, toAccountId] = pair(i);
+        await finance.transfers.transfer(ctx, { fromAccountId, toAccountId, amount: "700", date: DATE });
+      };
 
       // Warm both paths (JIT, connection pools, plan caches).
       for (let i = 0; i < 100; i++) {
         await rawPayment(fresh.id);
         await ourPayment(fresh.id);
+        await rawTransfer(i);
+        await ourTransfer(i);
       }
 
       const rows: BenchResult["rows"] = [];
@@ -211,6 +256,28 @@ export const financeLedgerBench: Bench = {
             "ours p99 ms": ours.p99.toFixed(2),
           });
         }
+      }
+      for (const workers of [1, WORKERS]) {
+        const mode = workers === 1 ? "serial" : `${workers} concurrent`;
+        const raw = emptyRun();
+        const ours = emptyRun();
+        for (let done = 0; done < total; done += ROUND) {
+          const size = Math.min(ROUND, total - done);
+          addRun(raw, await runWorkers(workers, size, (i) => rawTransfer(i)));
+          addRun(ours, await runWorkers(workers, size, (i) => ourTransfer(i)));
+        }
+        rows.push({ label: `pg baseline transfer, ${mode}`, opsPerSecond: raw.opsPerSecond, ratio: 1 });
+        rows.push({
+          label: `transfers.transfer, ${mode}, both ways between two accounts`,
+          opsPerSecond: ours.opsPerSecond,
+          ratio: raw.opsPerSecond / ours.opsPerSecond,
+        });
+        latencyRows.push({
+          case: `transfer, ${mode}`,
+          "baseline p50 ms": raw.p50.toFixed(2),
+          "ours p50 ms": ours.p50.toFixed(2),
+          "ours p99 ms": ours.p99.toFixed(2),
+        });
       }
       const report = await finance.reconcile.reconcile(ctx);
       const drift = await appDb.withTenant(
