@@ -1,5 +1,5 @@
 import type { ApiFailure } from "@hisob/ui";
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { FieldValues, Path, UseFormReturn, UseFormSetError } from "react-hook-form";
 import type { z } from "zod";
 import zodEn from "zod/v4/locales/en.js";
 import zodRu from "zod/v4/locales/ru.js";
@@ -53,3 +53,23 @@ export const showFieldErrors = <V extends FieldValues>(
 /** A failure from the server → its field issues as errors (message in the user's language). */
 export const failureErrors = (failure: ApiFailure): Record<string, string> =>
   Object.fromEntries(failure.issues.map((issue) => [issue.path, issue.message]));
+
+/**
+ * The server refused a save: its field issues go next to the fields of `fields` that show them (the
+ * first of those, in `fields`' order, gets the focus; otherwise focus stays where it was, in the field
+ * Enter was pressed in), and the form's alert shows its message when an issue has no field here or it
+ * named none. `toForm` maps the server's paths to the form's where they differ. The form keeps every value.
+ */
+export const showFailure = <V extends FieldValues>(
+  failure: ApiFailure,
+  form: Pick<UseFormReturn<V>, "setError" | "setFocus">,
+  fields: readonly string[],
+  setFormError: (message: string | null) => void,
+  toForm: (errors: Record<string, string>) => Record<string, string> = (errors) => errors,
+): void => {
+  const errors = toForm(failureErrors(failure));
+  const rest = showFieldErrors(form.setError, fields, errors);
+  setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+  const first = fields.find((field) => field in errors);
+  if (first) form.setFocus(first as Path<V>);
+};

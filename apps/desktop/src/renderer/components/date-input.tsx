@@ -2,6 +2,7 @@ import { FIRST_DATE, LAST_DATE } from "@hisob/finance/schema";
 import { type Locale, useLocale } from "@hisob/ui";
 import { DatePicker } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 /*
@@ -36,6 +37,8 @@ export const DateInput = (props: {
   const { t } = useTranslation();
   const formats = DATE_FORMATS[locale];
   const value: Dayjs | null = props.value ? dayjs(props.value, ISO, true) : null;
+  // Esc with the calendar open closes just the calendar, not the dialog around it (as a select's list).
+  const [open, setOpen] = useState(false);
   return (
     <DatePicker
       id={props.id}
@@ -49,6 +52,10 @@ export const DateInput = (props: {
       status={props.status}
       style={{ width: props.width ?? "100%" }}
       onBlur={props.onBlur}
+      onOpenChange={setOpen}
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && open) event.stopPropagation();
+      }}
       onChange={(date: Dayjs | null) => props.onChange(date ? date.format(ISO) : "")}
     />
   );

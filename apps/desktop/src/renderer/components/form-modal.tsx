@@ -1,5 +1,5 @@
 import { Alert, Button, Modal, Typography } from "antd";
-import type { FormEvent, ReactNode } from "react";
+import type { FormEvent, KeyboardEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 type Props = {
@@ -18,12 +18,24 @@ type Props = {
 /**
  * A dialog around one form: Enter in any field posts it (a real <form>), Esc or Cancel closes it. On an
  * error it stays open with everything typed in it.
+ *
+ * Esc is ours wherever focus is in the dialog: an Esc that bubbles up to it (an open list or calendar
+ * inside keeps its own Esc, which closes just that list) closes it, and goes no further. Ant Design's
+ * own Esc (`keyboard`, one listener on window) is left for focus outside the dialog; alone it is not
+ * enough: it goes to the topmost popup, and a select's list stays the topmost popup until its closing
+ * animation has ended (seen outlasting a whole save on a loaded machine), so an Esc right after a pick
+ * went to that already closed list and the dialog stayed open.
  */
 export const FormModal = (props: Props) => {
   const { t } = useTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!props.busy) props.onSubmit();
+  };
+  const closeOnEsc = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || event.nativeEvent.isComposing) return;
+    event.stopPropagation();
+    props.onCancel();
   };
   return (
     <Modal
@@ -33,6 +45,10 @@ export const FormModal = (props: Props) => {
       destroyOnHidden
       maskClosable={false}
       keyboard
+      modalRender={(dialog) => (
+        // biome-ignore lint/a11y/noStaticElementInteractions: catches Esc bubbling up from the dialog's controls
+        <div onKeyDown={closeOnEsc}>{dialog}</div>
+      )}
       width={520}
       footer={[
         <Typography.Text key="hint" type="secondary" style={{ float: "left", lineHeight: "32px" }}>

@@ -13,7 +13,7 @@ import { useNavigate } from "react-router-dom";
 import { KEYS, useApi, useCurrencies, useMoney } from "../api-context";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
-import { checkWith, failureErrors, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors } from "../forms";
 
 const PAGE_SIZE = 20;
 type Sort = { sortBy: "name" | "balance" | "createdAt"; order: "asc" | "desc" };
@@ -191,9 +191,7 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
       void message.success(t(account ? "accounts.saved" : "accounts.created"));
       onClose();
     } catch (error) {
-      const failure = describeFailure(error, t);
-      const rest = showFieldErrors(form.setError, FIELDS, failureErrors(failure));
-      setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+      showFailure(describeFailure(error, t), form, FIELDS, setFormError);
     }
   });
 

@@ -19,7 +19,7 @@ import { DownloadButton } from "../components/downloads";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
-import { checkWith, failureErrors, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors } from "../forms";
 
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
 
@@ -292,9 +292,7 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
       props.onClose();
     } catch (error) {
       // The form stays open with what was typed; the server's message is in the user's language.
-      const failure = describeFailure(error, t);
-      const rest = showFieldErrors(form.setError, FIELDS, failureErrors(failure));
-      setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+      showFailure(describeFailure(error, t), form, FIELDS, setFormError);
     }
   });
 

@@ -10,7 +10,7 @@ import { DateInput } from "../components/date-input";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CounterpartyPicker } from "../components/pickers";
-import { checkWith, failureErrors, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors } from "../forms";
 
 /*
  * Corrects a posted transfer or exchange: its date, comment and counterparty — nothing that moves
@@ -65,9 +65,7 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
       onClose();
     } catch (error) {
       // The dialog stays open with what was typed; the server's message is in the user's language.
-      const failure = describeFailure(error, t);
-      const rest = showFieldErrors(form.setError, FIELDS, failureErrors(failure));
-      setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+      showFailure(describeFailure(error, t), form, FIELDS, setFormError);
     }
   });
 

@@ -22,7 +22,7 @@ import { useTranslation } from "react-i18next";
 import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { DateInput } from "../components/date-input";
 import { Field, FormField } from "../components/field";
-import { checkWith, failureErrors, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors } from "../forms";
 
 type Mode = "transfer" | "exchange";
 /** How an exchange is entered: the amount that arrived, or the bank's quote (1 base = rate quote). */
@@ -235,8 +235,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
         setGuard(failure.message);
         return;
       }
-      const rest = showFieldErrors(form.setError, FIELDS, toForm(failureErrors(failure)));
-      setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
+      showFailure(failure, form, FIELDS, setFormError, toForm);
     }
   };
   const submit = form.handleSubmit((current) => send(current, false));
