@@ -76,35 +76,36 @@ const entriesSql = (o: {
         ORDER BY ${byDate}
         LIMIT ${o.reach})
     ), running AS (
-      SELECT entries.*, ${running} AS running
+      -- Numbered in the page's order in the same pass as the running balance; the page is the
+      -- rows after the offset, and what follows keeps that number and sorts once, by it.
+      SELECT entries.*, ${running} AS running, row_number() OVER (ORDER BY ${order}) AS n
         FROM entries
-       ORDER BY ${order}
-       LIMIT ${o.reach}
+    ), page AS (
+      SELECT * FROM running WHERE n > ${o.offset} AND n <= ${o.offset} + ${o.limit}::int
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
            p.id::text AS payment_id, e.id::text AS expense_id,
            r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
            COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
-           r.change::text AS change, r.running::text AS running
-      FROM running r
+           r.change::text AS change, r.running::text AS running, r.n::int AS n
+      FROM page r
       -- The page's documents and reversals, each looked up for the entries of the types that can
       -- have one (a payment posts an income, an expense an expense; only transfers and exchanges
       -- are reversed): a few small hash joins, not three probes per entry.
       LEFT JOIN (SELECT p.transaction_id, p.id FROM payments p
                   WHERE p.tenant_id = ${o.tenantId}::uuid
-                    AND p.transaction_id IN (SELECT id FROM running WHERE type = 'income')) p
+                    AND p.transaction_id IN (SELECT id FROM page WHERE type = 'income')) p
         ON p.transaction_id = r.id
       LEFT JOIN (SELECT e.transaction_id, e.id FROM expenses e
                   WHERE e.tenant_id = ${o.tenantId}::uuid
-                    AND e.transaction_id IN (SELECT id FROM running WHERE type = 'expense')) e
+                    AND e.transaction_id IN (SELECT id FROM page WHERE type = 'expense')) e
         ON e.transaction_id = r.id
       LEFT JOIN (SELECT rv.reversal_of_id, rv.id, rv.reversal_reason FROM transactions rv
                   WHERE rv.tenant_id = ${o.tenantId}::uuid
-                    AND rv.reversal_of_id IN (SELECT id FROM running WHERE type IN ('transfer', 'exchange'))) rv
+                    AND rv.reversal_of_id IN (SELECT id FROM page WHERE type IN ('transfer', 'exchange'))) rv
         ON rv.reversal_of_id = r.id
-     ORDER BY ${Prisma.raw(desc ? "r.date DESC, r.id DESC" : "r.date, r.id")}
-     LIMIT ${o.limit} OFFSET ${o.offset}`;
+     ORDER BY r.n`;
 };
 
 /**
@@ -140,7 +141,12 @@ export const statementRows = (
     }),
   );
 
-type StatementPageRow = Omit<StatementRow, "id" | "date" | "type"> & {
+/**
+ * A row of `statementSql`: the summary (`n` = 0, its entry columns null), then the page's entries
+ * (`n` ≥ 1, its summary columns null).
+ */
+type StatementPageRow = Omit<StatementRow, "date"> & {
+  n: number;
   account_id: string;
   name: string;
   number: string;
@@ -148,10 +154,7 @@ type StatementPageRow = Omit<StatementRow, "id" | "date" | "type"> & {
   opening: string;
   closing: string;
   total: number;
-  /** null on the one row of a page without entries */
-  id: string | null;
   date: string;
-  type: StatementRow["type"];
 };
 
 /**
@@ -167,8 +170,8 @@ type StatementPageRow = Omit<StatementRow, "id" | "date" | "type"> & {
  *     first entry oldest first (the opening balance plus the earlier days' changes). A page then
  *     reads at most one day's entries before its own, whatever its offset;
  *   - the page's entries from that day on (`entriesSql`), none past the last entry (no anchor).
- * The summary comes on every row (it is the only row, its entry columns null, when the page is
- * empty); no row at all means no such account.
+ * The summary is the first row (n = 0), the entries follow in the page's order (n = their number in
+ * the period); no summary row means no such account.
  */
 const statementSql = (o: {
   tenantId: string;
@@ -210,7 +213,7 @@ const statementSql = (o: {
        WHERE d.before <= ${o.offset}::bigint AND ${o.offset}::bigint < d.before + d.entries
        ORDER BY d.date ${direction}
        LIMIT 1
-    ), page AS (${entriesSql({
+    ), entry_page AS (${entriesSql({
       tenantId: o.tenantId,
       accountId: o.accountId,
       from: desc ? o.start : anchorDay,
@@ -222,14 +225,18 @@ const statementSql = (o: {
       limit: o.limit,
       offset: Prisma.sql`(SELECT skip FROM anchor)`,
     })})
-    SELECT s.id::text AS account_id, s.name, s.number, s.currency_code AS currency,
+    SELECT 0 AS n, s.id::text AS account_id, s.name, s.number, s.currency_code AS currency,
            s.opening::text AS opening, s.closing::text AS closing, s.total,
-           page.id, page.date::text AS date, page.type, page.comment, page.counter_account_id,
-           page.counterparty_id, page.payment_id, page.expense_id, page.reversal_of_id,
-           page.reversed_by_id, page.reversal_reason, page.change, page.running
+           NULL AS id, NULL AS date, NULL AS type, NULL AS comment, NULL AS counter_account_id,
+           NULL AS counterparty_id, NULL AS payment_id, NULL AS expense_id, NULL AS reversal_of_id,
+           NULL AS reversed_by_id, NULL AS reversal_reason, NULL AS change, NULL AS running
       FROM summary s
-      LEFT JOIN page ON true
-     ORDER BY page.date ${direction}, page.id COLLATE "C" ${direction}`;
+    UNION ALL
+    SELECT n, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+           id, date::text, type, comment, counter_account_id, counterparty_id, payment_id, expense_id,
+           reversal_of_id, reversed_by_id, reversal_reason, change, running
+      FROM entry_page
+     ORDER BY n`;
 };
 
 /** One account's entries in a period with the balance after each, its opening and closing balance. */
@@ -254,8 +261,8 @@ export const accountStatementReport =
         }),
       ),
     );
-    const [summary] = rows;
-    if (!summary) throw accountNotFound();
+    const [summary, ...entries] = rows;
+    if (!summary || summary.n !== 0) throw accountNotFound();
     return {
       account: {
         id: summary.account_id,
@@ -267,27 +274,21 @@ export const accountStatementReport =
       endDate: query.endDate,
       openingBalance: summary.opening,
       closingBalance: summary.closing,
-      entries: rows.flatMap((row) =>
-        row.id === null
-          ? []
-          : [
-              {
-                id: row.id,
-                date: row.date,
-                type: row.type,
-                comment: row.comment,
-                counterAccountId: row.counter_account_id,
-                counterpartyId: row.counterparty_id,
-                paymentId: row.payment_id,
-                expenseId: row.expense_id,
-                reversalOfId: row.reversal_of_id,
-                reversedById: row.reversed_by_id,
-                reversalReason: row.reversal_reason,
-                change: row.change,
-                runningBalance: row.running,
-              },
-            ],
-      ),
+      entries: entries.map((row) => ({
+        id: row.id,
+        date: row.date,
+        type: row.type,
+        comment: row.comment,
+        counterAccountId: row.counter_account_id,
+        counterpartyId: row.counterparty_id,
+        paymentId: row.payment_id,
+        expenseId: row.expense_id,
+        reversalOfId: row.reversal_of_id,
+        reversedById: row.reversed_by_id,
+        reversalReason: row.reversal_reason,
+        change: row.change,
+        runningBalance: row.running,
+      })),
       total: summary.total,
       limit: query.limit,
       offset: query.offset,
