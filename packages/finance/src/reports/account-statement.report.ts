@@ -23,6 +23,8 @@ export type StatementRow = {
   reversal_reason: string | null;
   change: string;
   running: string;
+  /** The entry's place in the rows read for the page (the page's order). */
+  n: number;
 };
 
 /**
@@ -146,7 +148,6 @@ export const statementRows = (
  * (`n` ≥ 1, its summary columns null).
  */
 type StatementPageRow = Omit<StatementRow, "date"> & {
-  n: number;
   account_id: string;
   name: string;
   number: string;
@@ -170,8 +171,8 @@ type StatementPageRow = Omit<StatementRow, "date"> & {
  *     first entry oldest first (the opening balance plus the earlier days' changes). A page then
  *     reads at most one day's entries before its own, whatever its offset;
  *   - the page's entries from that day on (`entriesSql`), none past the last entry (no anchor).
- * The summary is the first row (n = 0), the entries follow in the page's order (n = their number in
- * the period); no summary row means no such account.
+ * The summary is the first row (n = 0), the entries follow in the page's order (n ≥ 1, their number
+ * from the anchor day on); no summary row means no such account.
  */
 const statementSql = (o: {
   tenantId: string;
