@@ -235,6 +235,64 @@ describe("once other entries are posted", () => {
     ]);
   });
 
+  it("cash flow ending before later entries: the closing is the balance less them; opening + flows = closing", async () => {
+    // Kassa's opening balance (01-01) lies inside the range, its expense (01-20) after it; the
+    // Bank's opening (2025-12-31) before it, its payment (01-15) after it.
+    const report = await get(
+      `/finance/reports/cashflow?startDate=2026-01-01&endDate=2026-01-14&granularity=week&accountId=${ids.kassa}&accountId=${ids.bank}`,
+    );
+    const byName = Object.fromEntries(report.accounts.map((a: { name: string }) => [a.name, a]));
+    // 1 680 000 stored − (−120 000 after the end) = 1 800 000 = 1 500 000 opening + 300 000 in.
+    expect(byName.Kassa).toMatchObject({
+      openingBalance: "1500000",
+      inflows: "300000",
+      outflows: "0",
+      closingBalance: "1800000",
+    });
+    expect(BigInt(await balanceOf(ids.kassa)) - -120000n).toBe(1800000n);
+    expect(
+      byName.Kassa.periods.map((p: Record<string, string>) => [
+        p.period,
+        p.startDate,
+        p.endDate,
+        p.openingBalance,
+        p.inflows,
+        p.closingBalance,
+      ]),
+    ).toEqual([
+      ["2026-W01", "2026-01-01", "2026-01-04", "1500000", "0", "1500000"],
+      ["2026-W02", "2026-01-05", "2026-01-11", "1500000", "300000", "1800000"],
+      ["2026-W03", "2026-01-12", "2026-01-14", "1800000", "0", "1800000"],
+    ]);
+    // 30 000 stored − 50 000 after the end.
+    expect(byName.Bank).toMatchObject({
+      openingBalance: "-20000",
+      inflows: "0",
+      outflows: "0",
+      closingBalance: "-20000",
+    });
+    for (const account of report.accounts) {
+      expect(BigInt(account.openingBalance) + BigInt(account.inflows) - BigInt(account.outflows)).toBe(
+        BigInt(account.closingBalance),
+      );
+    }
+    // Before the books moved here: the Bank's opening balance, dated after this range, is a later
+    // entry like any other, so the range opens and closes at nothing.
+    const december = await get(
+      `/finance/reports/cashflow?startDate=2025-12-01&endDate=2025-12-30&granularity=month&accountId=${ids.bank}`,
+    );
+    expect(december.accounts).toEqual([
+      expect.objectContaining({ openingBalance: "0", inflows: "0", outflows: "0", closingBalance: "0" }),
+    ]);
+    // A range after the opening balance: it opens where the payment left Kassa.
+    const later = await get(
+      `/finance/reports/cashflow?startDate=2026-01-11&endDate=2026-01-19&granularity=month&accountId=${ids.kassa}`,
+    );
+    expect(later.accounts).toEqual([
+      expect.objectContaining({ openingBalance: "1800000", inflows: "0", closingBalance: "1800000" }),
+    ]);
+  });
+
   it("income statement: the opening balances are neither revenue nor expense", async () => {
     const statement = await get(`/finance/reports/income-statement?startDate=2025-12-01&endDate=2026-01-31`);
     expect(

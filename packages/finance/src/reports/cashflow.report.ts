@@ -1,14 +1,8 @@
 import { type Db, Prisma } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext, validationError } from "@hisob/kernel";
+import { accountNotFound } from "../accounts/accounts.service";
 import { dateOf, toIsoDate } from "../dates";
-import {
-  accountFilter,
-  accountIdsOf,
-  assertAccountsExist,
-  atOpening,
-  dailyLegs,
-  OPENING,
-} from "./report-sql";
+import { accountIdsOf, OPENING, queryRaw } from "./report-sql";
 import { type TCashflowQuery, type TCashflowReport, ZCashflowQuery } from "./reports.schema";
 
 const FLOW_NAMES = [
@@ -22,24 +16,30 @@ const FLOW_NAMES = [
   "exchanges_out",
 ] as const;
 
-/** Flow sums over `legs` rows `l` up to the period's end (numeric; see `flowText`). */
-const flowColumns = (end: Date) => Prisma.sql`
-  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING}), 0) AS inflows,
-  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type <> ${OPENING}), 0) AS outflows,
-  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'income'), 0) AS income,
-  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'expense'), 0) AS expense,
-  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'transfer'), 0) AS transfers_in,
-  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'transfer'), 0) AS transfers_out,
-  COALESCE(sum(l.inflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'exchange'), 0) AS exchanges_in,
-  COALESCE(sum(l.outflow) FILTER (WHERE l.date <= ${end}::date AND l.type = 'exchange'), 0) AS exchanges_out`;
+/**
+ * The flows of legs `l` (one row per account, day and type): everything in and out except opening
+ * balances (see `OPENING`), and per kind.
+ */
+const legFlows = Prisma.sql`
+  COALESCE(sum(l.inflow) FILTER (WHERE l.type <> ${OPENING}), 0) AS inflows,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.type <> ${OPENING}), 0) AS outflows,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.type = 'income'), 0) AS income,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.type = 'expense'), 0) AS expense,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.type = 'transfer'), 0) AS transfers_in,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.type = 'transfer'), 0) AS transfers_out,
+  COALESCE(sum(l.inflow) FILTER (WHERE l.type = 'exchange'), 0) AS exchanges_in,
+  COALESCE(sum(l.outflow) FILTER (WHERE l.type = 'exchange'), 0) AS exchanges_out`;
 
-/** The flow columns as decimal strings, optionally summed (per-currency totals). */
-const flowText = (aggregate: "sum" | "none") =>
-  Prisma.raw(
-    FLOW_NAMES.map((name) =>
-      aggregate === "sum" ? `sum(${name})::text AS ${name}` : `${name}::text AS ${name}`,
-    ).join(", "),
-  );
+/** The flow columns of `alias` summed (`COALESCE` for an account without a period row). */
+const summedFlows = (alias: string) =>
+  Prisma.raw(FLOW_NAMES.map((name) => `COALESCE(sum(${alias}.${name}), 0) AS ${name}`).join(", "));
+
+/** The flow columns as decimal strings, each through `wrap` (e.g. a sum, a COALESCE). */
+const flowText = (wrap: (name: string) => string = (name) => name) =>
+  Prisma.raw(FLOW_NAMES.map((name) => `${wrap(name)}::text AS ${name}`).join(", "));
+
+/** The same columns as NULLs, for the result rows of another kind. */
+const noFlows = Prisma.raw(FLOW_NAMES.map((name) => `NULL::text AS ${name}`).join(", "));
 
 type FlowRow = {
   inflows: string;
@@ -63,15 +63,26 @@ const flows = (row: FlowRow) => ({
   exchangesOut: row.exchanges_out,
 });
 
-type AccountFlowRow = FlowRow & {
-  grouped_currency: number;
-  id: string | null;
+/**
+ * One row of the report's one result set. `kind` says which: an account (`account_id`, `name`,
+ * `currency`, balances and flows), a currency's totals (`currency`, balances, flows), a period of an
+ * account (`account_id`, `period`, balances, flows) or a movement between accounts (`type`,
+ * `account_id` the origin, `to_id`, `count`, `amount`, `destination_amount`).
+ */
+type CashflowRow = FlowRow & {
+  kind: "account" | "currency" | "period" | "movement";
+  account_id: string | null;
   name: string | null;
-  currency: string;
-  opening: string;
-  closing: string;
+  currency: string | null;
+  period: string | null;
+  opening: string | null;
+  closing: string | null;
+  type: "transfer" | "exchange" | null;
+  to_id: string | null;
+  count: number | null;
+  amount: string | null;
+  destination_amount: string | null;
 };
-type PeriodRow = FlowRow & { account_id: string; period: Date; opening: string; closing: string };
 
 /** At most this many periods in one cash flow (a daily report over years would be millions of rows). */
 export const MAX_CASHFLOW_PERIODS = 1000;
@@ -109,13 +120,92 @@ const periodEnd = (first: Date, granularity: "day" | "week" | "month"): Date => 
   if (granularity === "week") return new Date(first.getTime() + 6 * DAY_MS);
   return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
 };
-type MovementRow = {
-  type: "transfer" | "exchange";
-  from_id: string;
-  to_id: string;
-  count: number;
-  amount: string;
-  destination_amount: string;
+/**
+ * The whole report as one statement over one scan of the period's ledger. The period's transactions
+ * are summed per origin, destination, day and type (`g`: one row per pair of accounts, day and type,
+ * hashed in parallel); the account legs (money in to the destination, out of the origin) and the
+ * movements between accounts come from those sums. The closing balance is the stored balance minus
+ * what was posted after the end, read from the balance checkpoints (`account_day_totals`: per
+ * account and day, `change` the entries, `opening` the opening-balance entries), so the ledger is
+ * read for [start, end] only; the opening balance is the closing balance minus the period's flows
+ * (opening-balance entries dated within the period are no flow: they stay in the opening balance).
+ * One statement sees one snapshot, so no transaction needs to hold one.
+ */
+const cashflowSql = (o: {
+  tenantId: string;
+  start: string;
+  end: string;
+  granularity: "day" | "week" | "month";
+  ids: string[] | null;
+}) => {
+  const mentions = o.ids
+    ? Prisma.sql`AND (t.origin_account_id = ANY(${o.ids}::uuid[]) OR t.destination_account_id = ANY(${o.ids}::uuid[]))`
+    : Prisma.empty;
+  const accounts = o.ids ? Prisma.sql`AND a.id = ANY(${o.ids}::uuid[])` : Prisma.empty;
+  return Prisma.sql`
+    WITH g AS (
+      SELECT t.origin_account_id AS origin, t.destination_account_id AS destination, t.date, t.type,
+             count(*) AS n, sum(t.amount) AS sent, sum(COALESCE(t.destination_amount, t.amount)) AS received
+        FROM transactions t
+       WHERE t.tenant_id = ${o.tenantId}::uuid AND t.date BETWEEN ${o.start}::date AND ${o.end}::date ${mentions}
+       GROUP BY t.origin_account_id, t.destination_account_id, t.date, t.type
+    ), l AS (
+      SELECT destination AS account_id, date, type, received AS inflow, 0 AS outflow FROM g WHERE destination IS NOT NULL
+      UNION ALL
+      SELECT origin, date, type, 0, sent FROM g WHERE origin IS NOT NULL
+    ), per_period AS (
+      SELECT l.account_id, date_trunc(${o.granularity}::text, l.date::timestamp)::date AS period, ${legFlows}
+        FROM l
+       GROUP BY l.account_id, 2
+    ), per_account AS (
+      SELECT a.id, a.name, a.currency_code,
+             a.balance - COALESCE((SELECT sum(d.change + d.opening) FROM account_day_totals d
+                                    WHERE d.tenant_id = a.tenant_id AND d.account_id = a.id
+                                      AND d.date > ${o.end}::date), 0) AS closing,
+             ${summedFlows("p")}
+        FROM money_accounts a
+        LEFT JOIN per_period p ON p.account_id = a.id
+       WHERE a.tenant_id = ${o.tenantId}::uuid ${accounts}
+       GROUP BY a.id
+    ), calendar AS (
+      SELECT generate_series(date_trunc(${o.granularity}::text, ${o.start}::timestamp),
+                             ${o.end}::timestamp, ${`1 ${o.granularity}`}::interval)::date AS period
+    ), grid AS (
+      -- Every period of the range, empty ones included, per account; its closing balance is the
+      -- report's opening plus the net flows of the periods up to it.
+      SELECT a.id AS account_id, c.period,
+             ${Prisma.raw(FLOW_NAMES.map((name) => `COALESCE(p.${name}, 0) AS ${name}`).join(", "))},
+             a.closing - a.inflows + a.outflows + sum(COALESCE(p.inflows, 0) - COALESCE(p.outflows, 0)) OVER (
+               PARTITION BY a.id ORDER BY c.period ROWS UNBOUNDED PRECEDING) AS closing
+        FROM per_account a
+       CROSS JOIN calendar c
+        LEFT JOIN per_period p ON p.account_id = a.id AND p.period = c.period
+    )
+    SELECT 'account' AS kind, row_number() OVER (ORDER BY currency_code, name, id) AS ord,
+           id::text AS account_id, name, currency_code AS currency, NULL::text AS period,
+           (closing - inflows + outflows)::text AS opening, closing::text AS closing, ${flowText()},
+           NULL::text AS type, NULL::text AS to_id, NULL::int AS count, NULL::text AS amount,
+           NULL::text AS destination_amount
+      FROM per_account
+    UNION ALL
+    SELECT 'currency', row_number() OVER (ORDER BY currency_code), NULL, NULL, currency_code, NULL,
+           sum(closing - inflows + outflows)::text, sum(closing)::text, ${flowText((name) => `sum(${name})`)},
+           NULL, NULL, NULL, NULL, NULL
+      FROM per_account
+     GROUP BY currency_code
+    UNION ALL
+    SELECT 'period', row_number() OVER (ORDER BY account_id, period), account_id::text, NULL, NULL,
+           period::text, (closing - inflows + outflows)::text, closing::text, ${flowText()},
+           NULL, NULL, NULL, NULL, NULL
+      FROM grid
+    UNION ALL
+    SELECT 'movement', row_number() OVER (ORDER BY type, origin::text, destination::text), origin::text,
+           NULL, NULL, NULL, NULL, NULL, ${noFlows},
+           type::text, destination::text, sum(n)::int, sum(sent)::text, sum(received)::text
+      FROM g
+     WHERE type IN ('transfer', 'exchange')
+     GROUP BY type, origin, destination
+     ORDER BY kind, ord`;
 };
 
 /** Opening, flows and closing per account and currency, per period, and the movements between accounts. */
@@ -135,130 +225,67 @@ export const cashflowReport =
         },
       ]);
     }
-    const { accounts, periods, movements } = await db.withTenant(
-      ctx.tenantId,
-      async (tx) => {
-        await assertAccountsExist(tx, ctx.tenantId, ids);
-        // Per account and, by GROUPING SETS, per currency. Opening = stored balance − everything
-        // posted from the start on; closing = stored balance − everything posted after the end.
-        const accounts = await tx.$queryRaw<AccountFlowRow[]>`
-            WITH l AS (${dailyLegs(ctx.tenantId, start, ids)}),
-            per_account AS (
-              SELECT a.id, a.name, a.currency_code,
-                     a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening,
-                     a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE l.date > ${end}::date), 0) AS closing,
-                     ${flowColumns(end)}
-                FROM money_accounts a
-                LEFT JOIN l ON l.account_id = a.id
-               WHERE a.tenant_id = ${ctx.tenantId}::uuid ${accountFilter(Prisma.sql`a.id`, ids)}
-               GROUP BY a.id
-            )
-            SELECT 0 AS grouped_currency, id::text, name, currency_code AS currency,
-                   opening::text AS opening, closing::text AS closing, ${flowText("none")}
-              FROM per_account
-            UNION ALL
-            SELECT 1, NULL, NULL, currency_code, sum(opening)::text, sum(closing)::text, ${flowText("sum")}
-              FROM per_account
-             GROUP BY currency_code
-             ORDER BY grouped_currency, currency, name, id`;
-        // Every period of the range, empty ones included, per account: its flows, and its opening
-        // and closing balance (the report's opening plus the net flows of the periods up to it).
-        const periods = await tx.$queryRaw<PeriodRow[]>`
-            WITH l AS (${dailyLegs(ctx.tenantId, start, ids)}),
-            opening AS (
-              SELECT a.id, a.balance - COALESCE(sum(l.inflow - l.outflow) FILTER (WHERE ${atOpening(end)}), 0) AS opening
-                FROM money_accounts a
-                LEFT JOIN l ON l.account_id = a.id
-               WHERE a.tenant_id = ${ctx.tenantId}::uuid ${accountFilter(Prisma.sql`a.id`, ids)}
-               GROUP BY a.id
-            ),
-            calendar AS (
-              SELECT generate_series(date_trunc(${query.granularity}::text, ${start}::timestamp),
-                                     ${end}::timestamp, ${`1 ${query.granularity}`}::interval)::date AS period
-            ),
-            per_period AS (
-              SELECT l.account_id, date_trunc(${query.granularity}::text, l.date::timestamp)::date AS period, ${flowColumns(end)}
-                FROM l
-               WHERE l.date <= ${end}::date
-               GROUP BY l.account_id, 2
-            ),
-            grid AS (
-              SELECT o.id AS account_id, c.period, o.opening,
-                     COALESCE(p.inflows, 0) AS inflows, COALESCE(p.outflows, 0) AS outflows,
-                     COALESCE(p.income, 0) AS income, COALESCE(p.expense, 0) AS expense,
-                     COALESCE(p.transfers_in, 0) AS transfers_in, COALESCE(p.transfers_out, 0) AS transfers_out,
-                     COALESCE(p.exchanges_in, 0) AS exchanges_in, COALESCE(p.exchanges_out, 0) AS exchanges_out
-                FROM opening o
-               CROSS JOIN calendar c
-                LEFT JOIN per_period p ON p.account_id = o.id AND p.period = c.period
-            ), running AS (
-              SELECT grid.*, opening + sum(inflows - outflows) OVER (
-                       PARTITION BY account_id ORDER BY period ROWS UNBOUNDED PRECEDING) AS closing
-                FROM grid
-            )
-            SELECT account_id::text AS account_id, period,
-                   (closing - inflows + outflows)::text AS opening, closing::text AS closing, ${flowText("none")}
-              FROM running
-             ORDER BY account_id, period`;
-        const movements = await tx.$queryRaw<MovementRow[]>`
-            SELECT t.type::text AS type, t.origin_account_id::text AS from_id,
-                   t.destination_account_id::text AS to_id, count(*)::int AS count,
-                   sum(t.amount)::text AS amount,
-                   sum(COALESCE(t.destination_amount, t.amount))::text AS destination_amount
-              FROM transactions t
-             WHERE t.tenant_id = ${ctx.tenantId}::uuid
-               AND t.type IN ('transfer', 'exchange')
-               AND t.date BETWEEN ${start}::date AND ${end}::date
-               ${ids ? Prisma.sql`AND (t.origin_account_id = ANY(${ids}::uuid[]) OR t.destination_account_id = ANY(${ids}::uuid[]))` : Prisma.empty}
-             GROUP BY t.type, t.origin_account_id, t.destination_account_id
-             ORDER BY t.type, from_id, to_id`;
-        return { accounts, periods, movements };
-      },
-      { snapshot: true },
+    const rows = await db.rawTx.withTenant(ctx.tenantId, (tx) =>
+      queryRaw<CashflowRow>(
+        tx,
+        cashflowSql({
+          tenantId: ctx.tenantId,
+          start: query.startDate,
+          end: query.endDate,
+          granularity: query.granularity,
+          ids,
+        }),
+      ),
     );
+    const accounts = rows.filter((row) => row.kind === "account");
+    // A report limited to accounts names accounts of this organization: another tenant's (or an
+    // unknown) id is NOT_FOUND, as the account statement answers, not an empty report.
+    if (ids && accounts.length !== ids.length) throw accountNotFound();
+    const periods = rows.filter((row) => row.kind === "period");
     return {
       startDate: query.startDate,
       endDate: query.endDate,
       granularity: query.granularity,
-      accounts: accounts
-        .filter((row) => row.grouped_currency === 0 && row.id)
-        .map((row) => ({
-          accountId: row.id ?? "",
-          name: row.name ?? "",
-          currency: row.currency,
-          openingBalance: row.opening,
-          closingBalance: row.closing,
-          ...flows(row),
-          periods: periods
-            .filter((period) => period.account_id === row.id)
-            .map((period) => {
-              const last = periodEnd(period.period, query.granularity);
-              return {
-                period: periodLabel(period.period, query.granularity),
-                // The period as far as it lies within the report's range.
-                startDate: toIsoDate(period.period < start ? start : period.period),
-                endDate: toIsoDate(last > end ? end : last),
-                openingBalance: period.opening,
-                closingBalance: period.closing,
-                ...flows(period),
-              };
-            }),
-        })),
-      totals: accounts
-        .filter((row) => row.grouped_currency === 1)
-        .map((row) => ({
-          currency: row.currency,
-          openingBalance: row.opening,
-          closingBalance: row.closing,
-          ...flows(row),
-        })),
-      movements: movements.map((row) => ({
-        type: row.type,
-        fromAccountId: row.from_id,
-        toAccountId: row.to_id,
-        count: row.count,
-        amount: row.amount,
-        destinationAmount: row.destination_amount,
+      accounts: accounts.map((row) => ({
+        accountId: row.account_id ?? "",
+        name: row.name ?? "",
+        currency: row.currency ?? "",
+        openingBalance: row.opening ?? "0",
+        closingBalance: row.closing ?? "0",
+        ...flows(row),
+        periods: periods
+          .filter((period) => period.account_id === row.account_id)
+          .map((period) => {
+            const first = dateOf(period.period ?? "");
+            const last = periodEnd(first, query.granularity);
+            return {
+              period: periodLabel(first, query.granularity),
+              // The period as far as it lies within the report's range.
+              startDate: toIsoDate(first < start ? start : first),
+              endDate: toIsoDate(last > end ? end : last),
+              openingBalance: period.opening ?? "0",
+              closingBalance: period.closing ?? "0",
+              ...flows(period),
+            };
+          }),
       })),
+      totals: rows
+        .filter((row) => row.kind === "currency")
+        .map((row) => ({
+          currency: row.currency ?? "",
+          openingBalance: row.opening ?? "0",
+          closingBalance: row.closing ?? "0",
+          ...flows(row),
+        })),
+      movements: rows
+        .filter((row) => row.kind === "movement")
+        .map((row) => ({
+          type: row.type ?? "transfer",
+          fromAccountId: row.account_id ?? "",
+          toAccountId: row.to_id ?? "",
+          count: row.count ?? 0,
+          amount: row.amount ?? "0",
+          destinationAmount: row.destination_amount ?? "0",
+        })),
     };
   };
