@@ -42,6 +42,29 @@ describe("rawTx.withTenant", () => {
     expect(tenants.map((row) => row.id)).toEqual([tenantA]);
   });
 
+  it("a prepared statement keeps the wall: run alternately for two tenants, past the generic plan, each sees its own", async () => {
+    const text = "SELECT id::text FROM tenants WHERE name LIKE $1 ORDER BY id";
+    // Twelve runs (PostgreSQL may switch to a generic plan after five), first statement and later
+    // statement of a transaction both, on whichever connections the pool hands out.
+    for (let run = 0; run < 12; run++) {
+      const tenant = run % 2 === 0 ? tenantA : tenantB;
+      const seen = await db.rawTx.withTenant(tenant, async (tx) => {
+        const first = await tx.query<{ id: string }>(text, ["Raw%"], { prepared: true });
+        const again = await tx.query<{ id: string }>(text, ["Raw%"], { prepared: true });
+        return [first, again];
+      });
+      expect(seen).toEqual([[{ id: tenant }], [{ id: tenant }]]);
+    }
+    // On PostgreSQL it is a prepared statement of the connection (PGlite runs it as any other).
+    const prepared = await db.rawTx.withTenant(tenantA, async (tx) => {
+      await tx.query(text, ["Raw%"], { prepared: true });
+      return tx.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE statement = $1", [
+        text,
+      ]);
+    });
+    expect(prepared.length).toBe(db.kind === "postgres" ? 1 : 0);
+  });
+
   it("cannot write a row of another tenant, and the whole transaction rolls back", async () => {
     const p = probe(tenantB, "RawForeign");
     await expect(

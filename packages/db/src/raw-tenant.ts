@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import pg from "pg";
 import { DB_ROLES, type DbRole } from "./roles";
@@ -17,8 +18,13 @@ import { runHooks } from "./tx-hooks";
  */
 export type RawTenantTx = {
   readonly tenantId: string;
-  /** One statement with parameters; its rows. */
-  query<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * One statement with parameters; its rows. `prepared`: for a long statement run often with a fixed
+   * text (a report's). On PostgreSQL it is a named prepared statement of the connection (its name
+   * derived from the text), so later runs skip parsing, and after five PostgreSQL may plan it once for
+   * all; PGlite ignores it.
+   */
+  query<T>(text: string, params?: readonly unknown[], options?: { prepared?: boolean }): Promise<T[]>;
   /** `callback` runs once this transaction committed (not on rollback); a throwing one is ignored. */
   afterCommit(callback: () => void): void;
 };
@@ -82,6 +88,7 @@ type ProtocolConnection = {
 };
 type ResultSet = { rows: unknown[] };
 const BaseQuery = pg.Query as unknown as new (config: {
+  name?: string;
   text: string;
   values: unknown[];
   queryMode: "extended";
@@ -115,9 +122,16 @@ class PipelinedQuery extends BaseQuery {
   }
 }
 
-const pipelined = (client: pg.PoolClient, lead: readonly string[], text: string, values: unknown[]) =>
+const pipelined = (
+  client: pg.PoolClient,
+  lead: readonly string[],
+  text: string,
+  values: unknown[],
+  name: string | undefined,
+) =>
   new Promise<ResultSet[]>((resolve, reject) => {
     const query = new PipelinedQuery(lead, {
+      ...(name ? { name } : {}),
       text,
       values,
       queryMode: "extended",
@@ -128,6 +142,18 @@ const pipelined = (client: pg.PoolClient, lead: readonly string[], text: string,
     });
     (client.query as unknown as (submittable: unknown) => unknown)(query);
   });
+
+/** A prepared statement's name: the same text always gets the same name (per connection, in PostgreSQL). */
+const statementNames = new Map<string, string>();
+const statementName = (text: string): string => {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `hisob_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
+    // Only a report's few fixed texts are prepared; the bound is a guard, not a cache policy.
+    if (statementNames.size < 1_000) statementNames.set(text, name);
+  }
+  return name;
+};
 
 /**
  * On PostgreSQL the transaction's opening — BEGIN, the scoping statement (which confirms a cached
@@ -149,15 +175,21 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
       try {
         result = await fn({
           tenantId: tenantId ?? "",
-          query: async <T>(text: string, params: readonly unknown[] = []) => {
+          query: async <T>(
+            text: string,
+            params: readonly unknown[] = [],
+            options?: { prepared?: boolean },
+          ) => {
+            const name = options?.prepared ? statementName(text) : undefined;
             if (begun) {
               onQuery?.(text);
-              return (await client.query({ text, values: [...params] })).rows as T[];
+              return (await client.query({ ...(name ? { name } : {}), text, values: [...params] }))
+                .rows as T[];
             }
             begun = true;
             onQuery?.(scope.text);
             onQuery?.(text);
-            const results = await pipelined(client, lead, text, [...params]);
+            const results = await pipelined(client, lead, text, [...params], name);
             scope.accept(results[lead.length - 1]?.rows[0] as never);
             return (results[results.length - 1]?.rows ?? []) as T[];
           },

@@ -260,6 +260,8 @@ export const accountStatementReport =
           limit: query.limit,
           offset: query.offset,
         }),
+        // A long statement, a few fixed texts, run on every page: parsed once per connection.
+        { prepared: true },
       ),
     );
     const [summary, ...entries] = rows;

@@ -39,8 +39,13 @@ export const OPENING = Prisma.sql`'opening_balance'`;
  * values, a Date as its ISO string (the statement casts; the drivers would write a Date in the
  * process's time zone).
  */
-export const queryRaw = <T>(tx: RawTenantTx, sql: Prisma.Sql): Promise<T[]> =>
+export const queryRaw = <T>(
+  tx: RawTenantTx,
+  sql: Prisma.Sql,
+  options?: { prepared?: boolean },
+): Promise<T[]> =>
   tx.query<T>(
     sql.text,
     sql.values.map((value) => (value instanceof Date ? value.toISOString() : value)),
+    options,
   );
