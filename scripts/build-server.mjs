@@ -12,7 +12,7 @@
 //
 // `npm install` builds it (postinstall), `npm start` checks it first (prestart); `npm run dev` still
 // runs the sources through tsx.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -95,8 +95,15 @@ export const buildServer = async () => {
   const esbuild = await import("esbuild");
   const started = Date.now();
   const result = await esbuild.build({
-    entryPoints: [ENTRY],
-    outfile: OUTFILE,
+    entryPoints: { main: ENTRY },
+    // Code behind a dynamic import() goes to a chunk of its own, loaded on first use (GraphQL: the
+    // schema, yoga and graphql-ws load on the first GraphQL request, not at start). Chunks sit beside
+    // the bundle, so the relative paths of the node_modules imports hold in them too.
+    outdir: OUTDIR,
+    splitting: true,
+    entryNames: "[name]",
+    chunkNames: "chunk-[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
     // Written below, each file under a temporary name then renamed: two processes that build at once
     // (test workers starting servers) never run a half-written bundle.
     write: false,
@@ -118,10 +125,19 @@ export const buildServer = async () => {
   };
   mkdirSync(OUTDIR, { recursive: true });
   atomically(INPUTS, `${JSON.stringify(inputs, null, 1)}\n`);
-  // The bundle last: its time is what staleness is measured against.
+  // The bundle last: its time is what staleness is measured against. Chunks are named by their
+  // content, so writing them never changes what an older bundle still running would load.
   for (const file of result.outputFiles.filter((output) => output.path !== OUTFILE))
     atomically(file.path, file.contents);
   atomically(OUTFILE, result.outputFiles.find((output) => output.path === OUTFILE).contents);
+  // Chunks of earlier builds go once a day has passed: a server started from an older bundle may
+  // still import its chunk on its first GraphQL request.
+  const current = new Set(result.outputFiles.map((output) => path.basename(output.path)));
+  for (const name of readdirSync(OUTDIR)) {
+    if (!name.startsWith("chunk-") || current.has(name)) continue;
+    const file = path.join(OUTDIR, name);
+    if (Date.now() - mtime(file) > 24 * 3600_000) rmSync(file, { force: true });
+  }
   return { ms: Date.now() - started, inputs: inputs.length };
 };
 

@@ -239,6 +239,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     system: createSystemQueries(
       (fn) => runAs(DB_ROLES.system, null, fn),
       (query) => prisma.$queryRaw(query),
+      rawTx.withSystem,
     ),
     migrate: async (log, whileLocked) => {
       const connection = await openConnection();
@@ -253,8 +254,11 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
         await connection.close();
       }
     },
+    // On the driver, not Prisma: a readiness probe must not be what loads Prisma's query compiler
+    // into an idle server (see README, "Memory").
     ping: async () => {
-      await prisma.$queryRaw`SELECT 1`;
+      if (pool) await pool.query("SELECT 1");
+      else await pglite?.query("SELECT 1");
     },
     close: async () => {
       await prisma.$disconnect();

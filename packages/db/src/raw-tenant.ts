@@ -39,6 +39,11 @@ export type RawTransactions = {
    * dispatched is delivered again: delivery is at least once).
    */
   withSystem<T>(fn: (tx: RawTenantTx) => Promise<T>, options?: { lazyCommit?: boolean }): Promise<T>;
+  /**
+   * The same as `hisob_platform` (`withPlatform`'s role: permissions, OIDC keys and clients; no tenant
+   * rows): the start-up checks, so a server that has served no request has not loaded Prisma.
+   */
+  withPlatform<T>(fn: (tx: RawTenantTx) => Promise<T>): Promise<T>;
 };
 
 /** Numbered parameters for one statement: `add(value)` returns its placeholder. */
@@ -67,6 +72,7 @@ type ScopedRun = <T>(
 const transactions = (run: ScopedRun): RawTransactions => ({
   withTenant: (tenantId, fn) => run(DB_ROLES.tenant, tenantId, fn, false),
   withSystem: (fn, options) => run(DB_ROLES.system, null, fn, options?.lazyCommit === true),
+  withPlatform: (fn) => run(DB_ROLES.platform, null, fn, false),
 });
 
 /** The opening statements after BEGIN: the scope (its row is the last result), then any setting. */

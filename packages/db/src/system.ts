@@ -1,5 +1,6 @@
 import { type AuditWho, audit } from "./audit";
 import { Prisma, type Tx } from "./client";
+import type { RawTransactions } from "./raw-tenant";
 
 /**
  * The named lookups that must happen before the tenant is known (ARCHITECTURE.md, "Tenancy").
@@ -74,7 +75,11 @@ export const toResolvedCaller = (row: CallerRow): ResolvedCaller => ({
 /** One statement outside any transaction, for lookups that a SECURITY DEFINER function narrows itself. */
 export type QueryOnce = <T>(query: Prisma.Sql) => Promise<T[]>;
 
-export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOnce) => ({
+export const createSystemQueries = (
+  runAsSystem: RunAsSystem,
+  queryOnce: QueryOnce,
+  rawSystem: RawTransactions["withSystem"],
+) => ({
   /**
    * Every request: a session token (`kinds: ["session"]`, the cookie) or a bearer token (also a
    * first-party OIDC access token) by its SHA-256 → the caller with its permissions, in one round
@@ -92,8 +97,13 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, queryOnce: QueryOn
   },
 
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
-  hasPlatformTenant: () =>
-    runAsSystem(async (tx) => (await tx.tenant.count({ where: { isPlatform: true } })) > 0),
+  hasPlatformTenant: async (): Promise<boolean> => {
+    // On the driver: every start asks, and an idle server should not hold Prisma's query compiler.
+    const [row] = await rawSystem((tx) =>
+      tx.query<{ found: boolean }>("SELECT EXISTS (SELECT 1 FROM tenants WHERE is_platform) AS found"),
+    );
+    return row?.found === true;
+  },
 
   /** Login: the tenant is resolved from the user's platform-wide unique email. */
   findLoginByEmail: (email: string): Promise<LoginCandidate | null> =>

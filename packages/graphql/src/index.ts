@@ -5,6 +5,7 @@ export {
   type GraphqlServices,
 } from "./context";
 export { type DescribeError, type ErrorMappingOptions, mapExecutionError } from "./errors";
+export { bridgeCrmEvents, bridgeGraphqlEvents, messageAddedTopic } from "./events";
 export { DEFAULT_LIMITS, type GraphqlLimits, operationCost } from "./limits";
 export { createLoaders, type Loaders } from "./loaders";
 export { GRAPHQL_MODULES } from "./modules";

@@ -2,7 +2,6 @@ import type { EventHandler } from "@hisob/kernel";
 import type { GraphQLScalarType } from "graphql";
 import { createSchema } from "graphql-yoga";
 import type { GraphqlContext } from "./context";
-import type { PubSub } from "./pubsub";
 import { FilterValueScalar, Int64Scalar, TimeScalar } from "./scalars";
 
 /* biome-ignore lint/suspicious/noExplicitAny: resolver maps are checked by the schema, not by TypeScript */
@@ -18,11 +17,8 @@ export type GraphqlModule = {
   name: string;
   typeDefs: string;
   resolvers: Record<string, Record<string, Resolver> | GraphQLScalarType>;
-  /**
-   * Domain events (from the outbox, after commit) → pub/sub topics of the module's subscriptions. The host
-   * calls it once at start; it returns the function that stops listening.
-   */
-  bridgeEvents?: (events: EventSource, pubsub: PubSub) => () => void;
+  // Domain events (from the outbox, after commit) → the pub/sub topics of a module's subscriptions:
+  // `bridgeGraphqlEvents` in events.ts, which the server runs at start without loading the schema.
 };
 
 /** Where committed domain events come from (the outbox). */

@@ -1,22 +1,14 @@
 import { createHash } from "node:crypto";
 import fastifyWebsocket from "@fastify/websocket";
+import type { GraphqlLimits, GraphqlModule, GraphqlRequestContext } from "@hisob/graphql";
 import {
-  bridgeSessionEvents,
-  createGraphqlServer,
+  bridgeGraphqlEvents,
   createMemoryPubSub,
-  createRegistry,
-  GRAPHQL_MODULES,
-  type GraphqlLimits,
-  type GraphqlModule,
-  type GraphqlRequestContext,
   type PubSub,
   sessionDeletedTopic,
-} from "@hisob/graphql";
+} from "@hisob/graphql/events";
 import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import { GraphQLError } from "graphql";
-import { makeHandler } from "graphql-ws/use/@fastify/websocket";
-import { renderGraphiQL } from "graphql-yoga";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { AppServices } from "../app-services";
 import type { Env } from "../env";
@@ -40,6 +32,7 @@ import {
 import { safeNextPath } from "../pages/form-security";
 import { connectRedis } from "../redis";
 import type { App } from "../server";
+import type { GraphqlEngine } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
 
 /*
@@ -135,17 +128,10 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const clock = options.clock ?? systemClock;
 
   const pubsub = env.redis.url ? await createRedisPubSub(env.redis.url, app.log) : createMemoryPubSub();
-  const modules = [...GRAPHQL_MODULES, ...(options.extraModules ?? [])];
+  // At start, though GraphQL itself loads on first use: the outbox marks events of a type with no
+  // subscriber as dispatched, so the subscriptions' feeds must be listening from the first commit.
   const { events } = options;
-  const unbridges = events
-    ? [
-        bridgeSessionEvents(events, pubsub),
-        ...modules.flatMap((module) => (module.bridgeEvents ? [module.bridgeEvents(events, pubsub)] : [])),
-      ]
-    : [];
-  const unbridge = () => {
-    for (const stop of unbridges) stop();
-  };
+  const unbridge = events ? bridgeGraphqlEvents(events, pubsub) : () => {};
   options.onPubSub?.(pubsub);
 
   let counter: WindowCounter;
@@ -164,21 +150,6 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     unbridge();
     await pubsub.close();
     await counterRedis?.quit().catch(() => counterRedis?.disconnect());
-  });
-
-  const registry = createRegistry();
-  for (const module of modules) registry.register(module);
-  const { yoga, limits } = createGraphqlServer({
-    registry,
-    services,
-    pubsub,
-    endpoint: GRAPHQL_PATH,
-    ...(options.limits ? { limits: options.limits } : {}),
-    describe: (failure, locale) => {
-      const problem = localizeProblem(failure, locale);
-      return { message: problem.message, ...(problem.issues ? { issues: problem.issues } : {}) };
-    },
-    logUnexpected: (error, requestId) => app.log.error({ err: error, requestId }, "graphql request failed"),
   });
 
   const windowMs = env.graphql.rateLimitWindowSeconds * 1000;
@@ -295,6 +266,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     if (/text\/event-stream|multipart\/mixed/i.test(accept) && !/json|\*\/\*/i.test(accept)) {
       return refuse(reply, request, 406, subscriptionOverHttp());
     }
+    const { yoga, limits } = await loadEngine();
     const operations = request.method === "POST" && Array.isArray(request.body) ? request.body.length : 1;
     const budget = await takeBudget(
       callerKey(request.ctx, request.ip),
@@ -340,7 +312,6 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       (origin): origin is string => !!origin,
     ),
   );
-  type SocketExtra = { caller?: TenantContext; rateKey?: string };
 
   /**
    * A socket lives on the session that opened it: when that session ends (sign-out, deleteSession,
@@ -370,76 +341,36 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     })().catch((error: unknown) => app.log.warn({ err: error }, "graphql: session watch failed"));
   };
 
-  const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
-    onConnect: async (ctx) => {
-      const request = ctx.extra.request;
-      const raw = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
-      let caller: TenantContext | null = null;
-      if (typeof raw === "string") {
-        const token = bearerOf(raw);
-        caller = token
-          ? await services.context.resolveContext({
-              bearerToken: token,
-              requestId: request.id,
-              client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
-            })
-          : null;
-      } else {
-        // No bearer in connection_init: the upgrade request's own credentials (cookie or header).
-        const headerBearer = bearerOf(request.headers.authorization);
-        caller = headerBearer === undefined || request.ctx ? request.ctx : null;
-      }
-      if (!caller) {
-        ctx.extra.socket.close(4401, "Unauthorized");
-        return false;
-      }
-      (ctx.extra as SocketExtra).caller = caller;
-      (ctx.extra as SocketExtra).rateKey = callerKey(caller, request.ip);
-      closeWhenSessionEnds(ctx.extra.socket, caller);
-      return true;
-    },
-    onSubscribe: async (ctx, _id, payload) => {
-      const extra = ctx.extra as typeof ctx.extra & SocketExtra;
-      const caller = extra.caller ?? null;
-      const budget = await takeBudget(extra.rateKey ?? callerKey(caller, extra.request.ip), 1);
-      if (!budget.allowed) {
-        return [
-          new GraphQLError("Too many requests", {
-            extensions: { code: "RATE_LIMITED", reason: "rate_limited", requestId: extra.request.id },
-          }),
-        ];
-      }
-      const context = requestContext(extra.request, null, caller);
-      const enveloped = yoga.getEnveloped({
-        graphql: context,
-        request: extra.request,
-        params: payload,
-      } as never);
-      let document: ReturnType<typeof enveloped.parse>;
-      try {
-        document = enveloped.parse(payload.query);
-      } catch (error) {
-        return [
-          error instanceof GraphQLError
-            ? error
-            : new GraphQLError("validation error: cannot parse the query"),
-        ];
-      }
-      const errors = enveloped.validate(enveloped.schema, document);
-      if (errors.length > 0) return errors;
-      return {
-        schema: enveloped.schema,
-        document,
-        operationName: payload.operationName ?? null,
-        variableValues: payload.variables ?? null,
-        contextValue: await enveloped.contextFactory(),
-        rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-      };
-    },
-    execute: (args) => (args.rootValue as { execute: (a: typeof args) => unknown }).execute(args) as never,
-    subscribe: (args) =>
-      (args.rootValue as { subscribe: (a: typeof args) => unknown }).subscribe(args) as never,
-  });
+  /** GraphQL itself (schema, yoga, graphql-ws), imported and built on the first request that needs it. */
+  let engine: Promise<GraphqlEngine> | undefined;
+  let loaded: GraphqlEngine | undefined;
+  const loadEngine = (): Promise<GraphqlEngine> => {
+    engine ??= import("./graphql-engine")
+      .then(({ createGraphqlEngine }) =>
+        createGraphqlEngine({
+          services,
+          pubsub,
+          endpoint: GRAPHQL_PATH,
+          log: app.log,
+          limits: options.limits,
+          extraModules: options.extraModules,
+          graphiqlTitle: "Hisob GraphQL",
+          callerKey,
+          takeBudget,
+          requestContext: (request, caller) => requestContext(request, null, caller),
+          closeWhenSessionEnds,
+        }),
+      )
+      .then((built) => {
+        loaded = built;
+        return built;
+      })
+      .catch((error: unknown) => {
+        engine = undefined; // the next request tries again
+        throw error;
+      });
+    return engine;
+  };
 
   await app.register(fastifyWebsocket, { options: { maxPayload: GRAPHQL_BODY_LIMIT } });
 
@@ -461,9 +392,18 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           new AppError("FORBIDDEN", { reason: "graphql.origin_not_allowed" }),
         );
       }
+      // Before the upgrade completes, so the socket's first message finds graphql-ws listening.
+      await loadEngine();
     },
     handler: handleHttp,
-    wsHandler,
+    // graphql-ws's handler reads the WebSocket server from `this` (the Fastify instance).
+    wsHandler: function (this: FastifyInstance, socket, request) {
+      if (!loaded) {
+        socket.close(1011, "GraphQL is not loaded");
+        return;
+      }
+      loaded.wsHandler.call(this as never, socket, request);
+    },
   });
   app.route({
     method: "POST",
@@ -475,14 +415,9 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   });
 
   if (env.graphql.graphiql) {
-    const page = renderGraphiQL({
-      endpoint: GRAPHQL_PATH,
-      title: "Hisob GraphQL",
-      subscriptionsProtocol: "WS",
-      credentials: "same-origin",
+    app.get(GRAPHIQL_PATH, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+      const page = (await loadEngine()).graphiqlPage();
+      return reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(page);
     });
-    app.get(GRAPHIQL_PATH, { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
-      reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(page),
-    );
   }
 };

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { iterateTopic, type PubSub } from "@hisob/graphql";
+import { iterateTopic, type PubSub } from "@hisob/graphql/events";
 import type { FastifyBaseLogger } from "fastify";
 import { connectRedis } from "../redis";
 

@@ -9,6 +9,14 @@ import { ADMIN_ROLE_NAME } from "../tenants/provision-tenant";
  */
 export const syncPermissions = async (db: Db): Promise<string[]> => {
   const definitions = listPermissions();
+  // Every start: read on the driver first, and go through Prisma only when something is to be written
+  // (a new permission or description), so a restarted idle server has not loaded Prisma's query
+  // compiler (see README, "Memory"). The writes below read again in their own transaction.
+  const current = await db.rawTx.withPlatform((tx) =>
+    tx.query<{ name: string; description: string }>("SELECT name, description FROM permissions"),
+  );
+  const stored = new Map(current.map((row) => [row.name, row.description]));
+  if (definitions.every((definition) => stored.get(definition.name) === definition.description)) return [];
   const added = await db.withPlatform(async (tx) => {
     const stored = await tx.permission.findMany({ select: { name: true, description: true } });
     const known = new Map(stored.map((row) => [row.name, row.description]));

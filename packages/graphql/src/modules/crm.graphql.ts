@@ -1,8 +1,9 @@
 import type { TChatDto, TClientDto, TMessageDto } from "@hisob/crm";
-import { CHAT_SORT_FIELDS, CLIENT_SORT_FIELDS, crmOperations, MESSAGE_ADDED } from "@hisob/crm";
+import { CHAT_SORT_FIELDS, CLIENT_SORT_FIELDS, crmOperations } from "@hisob/crm";
 import { requirePermission } from "@hisob/kernel";
 import { z } from "zod";
 import { callerOf, type GraphqlContext } from "../context";
+import { messageAddedTopic } from "../events";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
 
@@ -165,9 +166,6 @@ ${recordSdl({
 })}
 `;
 
-/** The topic of one organization's new messages. */
-export const messageAddedTopic = (tenantId: string) => `crm-message-added:${tenantId}`;
-
 const ZMessageEvent = z.object({
   id: z.string(),
   chatId: z.string(),
@@ -263,9 +261,4 @@ export const crmModule: GraphqlModule = {
       },
     },
   ),
-  bridgeEvents: (events, pubsub) =>
-    events.subscribe(MESSAGE_ADDED, async (event) => {
-      if (!event.tenantId) return;
-      await pubsub.publish(messageAddedTopic(event.tenantId), event.payload);
-    }),
 };

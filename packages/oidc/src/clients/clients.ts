@@ -186,10 +186,11 @@ export const createClients = (deps: { db: Db }) => {
 
     /** Creates the client when missing (first start registers the accountant app). */
     ensure: async (raw: TCreateClientInput & { clientId: string }): Promise<boolean> => {
-      const existing = await db.withPlatform((tx) =>
-        tx.oidcClient.findUnique({ where: { clientId: raw.clientId } }),
+      // Every start asks, on the driver (an idle server should not hold Prisma's query compiler).
+      const existing = await db.rawTx.withPlatform((tx) =>
+        tx.query<{ id: string }>("SELECT id FROM oidc_clients WHERE client_id = $1", [raw.clientId]),
       );
-      if (existing) return false;
+      if (existing.length > 0) return false;
       const input = parseInput(ZCreateClientInput, raw);
       await db.withPlatform((tx) =>
         tx.oidcClient.create({

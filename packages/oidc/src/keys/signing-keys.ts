@@ -100,6 +100,12 @@ const rsaPublicParts = (key: KeyObject): { n: string; e: string } => {
   return { n: jwk.n, e: jwk.e };
 };
 
+type KeyRow = { id: string; algorithm: string; publicJwk: unknown; privateKeyEncrypted: string };
+const KEY_COLUMNS = `SELECT id, algorithm, public_jwk AS "publicJwk", private_key_encrypted AS "privateKeyEncrypted"
+  FROM oidc_signing_keys`;
+// UUIDv7 ids break ties between keys created in the same millisecond.
+const KEY_ORDER = "ORDER BY created_at DESC, id DESC";
+
 export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
@@ -107,10 +113,14 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
   const encryptionKey = deriveEncryptionKey(deps.cryptoKey);
   let loaded: LoadedKey[] | undefined;
 
+  // The checks every start makes, and the reload every minute, read on the driver: an idle server
+  // then never loads Prisma's query compiler for them (see README, "Memory").
   const hasActiveKey = async (): Promise<boolean> =>
-    (await db.withPlatform((tx) =>
-      tx.oidcSigningKey.findFirst({ where: { isActive: true }, select: { id: true } }),
-    )) !== null;
+    (
+      await db.rawTx.withPlatform((tx) =>
+        tx.query<{ id: string }>("SELECT id FROM oidc_signing_keys WHERE is_active LIMIT 1"),
+      )
+    ).length > 0;
 
   const longest = deps.longestTokenLifetimeSeconds ?? 30 * 24 * 3600;
 
@@ -150,19 +160,13 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
 
   const load = async (): Promise<void> => {
     const retiredSince = new Date(clock.now().getTime() - longest * 1000);
-    const retired = await db.withPlatform((tx) =>
-      tx.oidcSigningKey.findMany({
-        where: { isActive: false, retiredAt: { gt: retiredSince } },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      }),
-    );
-    const rows = await db.withPlatform((tx) =>
-      tx.oidcSigningKey.findMany({
-        where: { isActive: true },
-        // UUIDv7 ids break ties between keys created in the same millisecond.
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      }),
-    );
+    const { retired, rows } = await db.rawTx.withPlatform(async (tx) => ({
+      retired: await tx.query<KeyRow>(
+        `${KEY_COLUMNS} WHERE NOT is_active AND retired_at > $1::timestamptz ${KEY_ORDER}`,
+        [retiredSince.toISOString()],
+      ),
+      rows: await tx.query<KeyRow>(`${KEY_COLUMNS} WHERE is_active ${KEY_ORDER}`),
+    }));
     // Build the whole set first so a failure keeps the previous cache intact.
     const next = rows.map((row): LoadedKey => {
       if (row.algorithm !== SIGNING_ALGORITHM) {
