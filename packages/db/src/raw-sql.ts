@@ -1,5 +1,6 @@
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import type pg from "pg";
+import { statementName } from "./raw-tenant";
 import { DB_ROLES } from "./roles";
 
 /**
@@ -143,7 +144,8 @@ export const postgresRawSql = (
         prefix,
         {
           script: (text) => client.query(text) as unknown as Promise<Results>,
-          query: (text, params) => client.query({ text, values: params }),
+          // The hot paths' statements have fixed texts: prepared per connection, parsed once.
+          query: (text, params) => client.query({ name: statementName(text), text, values: params }),
         },
         onQuery,
         onHead,

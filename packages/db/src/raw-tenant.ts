@@ -151,11 +151,11 @@ const pipelined = (
 
 /** A prepared statement's name: the same text always gets the same name (per connection, in PostgreSQL). */
 const statementNames = new Map<string, string>();
-const statementName = (text: string): string => {
+export const statementName = (text: string): string => {
   let name = statementNames.get(text);
   if (!name) {
     name = `hisob_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
-    // Only a report's few fixed texts are prepared; the bound is a guard, not a cache policy.
+    // Only fixed texts are prepared (a few per hot path); the bound is a guard, not a cache policy.
     if (statementNames.size < 1_000) statementNames.set(text, name);
   }
   return name;

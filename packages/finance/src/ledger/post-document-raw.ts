@@ -38,7 +38,8 @@ export const postDocumentRaw = async (
   const text = postingStatement(p, params, [event.sql, audit]);
   let rows: PostedRow[];
   try {
-    rows = await tx.query<PostedRow>(text, params.values);
+    // A few fixed texts (payment or expense, currency stated or not), run on every posting: prepared.
+    rows = await tx.query<PostedRow>(text, params.values, { prepared: true });
   } catch (error) {
     throw outOfRange(error, "accountId");
   }

@@ -125,7 +125,8 @@ export const postTransfer = async (
       SELECT (SELECT count(*) FROM entry)::int AS posted`;
   let rows: Array<{ posted: number }>;
   try {
-    rows = await tx.query<{ posted: number }>(text, params.values);
+    // One fixed text, run on every transfer: prepared (parsed once per connection, one plan for all).
+    rows = await tx.query<{ posted: number }>(text, params.values, { prepared: true });
   } catch (error) {
     // The destination's balance grows (the origin's could only leave the range with an overdraft of
     // −9.2 × 10¹⁸): an overflow is the destination's.
