@@ -149,14 +149,25 @@ export const financeLedgerBench: Bench = {
       // Statistics as autovacuum would leave them, gathered as the owner (the application's role may
       // not ANALYZE: PostgreSQL skips it with a warning).
       await baselinePool.query("ANALYZE transactions, money_accounts, payments, account_day_totals");
-      const rawPayment = async (accountId: string) => {
+      /** One baseline transaction: `work`'s statements between BEGIN and COMMIT on one connection. */
+      const baselineTx = async (work: (client: pg.PoolClient) => Promise<void>) => {
         const client = await baselinePool.connect();
         try {
           await client.query("BEGIN");
-          await client.query(
-            "UPDATE money_accounts SET balance = balance + $1, updated_at = now() WHERE tenant_id = $2 AND id = $3 AND (allow_overdraft OR balance + $1 >= 0) RETURNING currency_code, balance",
-            ["1250", tenant.id, accountId],
-          );
+          await work(client);
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK");
+          throw error;
+        } finally {
+          client.release();
+        }
+      };
+      const MOVE =
+        "UPDATE money_accounts SET balance = balance + $1, updated_at = now() WHERE tenant_id = $2 AND id = $3 AND (allow_overdraft OR balance + $1 >= 0) RETURNING currency_code, balance";
+      const rawPayment = (accountId: string) =>
+        baselineTx(async (client) => {
+          await client.query(MOVE, ["1250", tenant.id, accountId]);
           const transactionId = newId();
           await client.query(
             "INSERT INTO transactions (id, tenant_id, type, amount, date, destination_account_id, comment, created_by) VALUES ($1, $2, 'income', $3, $4, $5, '', $6)",
@@ -166,14 +177,7 @@ export const financeLedgerBench: Bench = {
             "INSERT INTO payments (id, tenant_id, account_id, amount, date, comment, transaction_id, created_by, updated_at) VALUES ($1, $2, $3, $4, $5, '', $6, $7, now())",
             [newId(), tenant.id, accountId, "1250", DATE, transactionId, userId],
           );
-          await client.query("COMMIT");
-        } catch (error) {
-          await client.query("ROLLBACK");
-          throw error;
-        } finally {
-          client.release();
-        }
-      };
+        });
       const ourPayment = async (accountId: string) => {
         await finance.payments.create(ctx, { accountId, amount: "1250", date: DATE, comment: "" });
       };
@@ -190,29 +194,17 @@ export const financeLedgerBench: Bench = {
         allowOverdraft: true,
       });
       const pair = (i: number) => (i % 2 === 0 ? [till.id, bank.id] : [bank.id, till.id]) as [string, string];
-      const rawTransfer = async (i: number) => {
-        const [from, to] = pair(i);
-        const client = await baselinePool.connect();
-        try {
-          await client.query("BEGIN");
+      const rawTransfer = (i: number) =>
+        baselineTx(async (client) => {
+          const [from, to] = pair(i);
           for (const id of [from, to].sort()) {
-            await client.query(
-              "UPDATE money_accounts SET balance = balance + $1, updated_at = now() WHERE tenant_id = $2 AND id = $3 AND (allow_overdraft OR balance + $1 >= 0) RETURNING currency_code, balance",
-              [id === from ? "-700" : "700", tenant.id, id],
-            );
+            await client.query(MOVE, [id === from ? "-700" : "700", tenant.id, id]);
           }
           await client.query(
             "INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id, destination_account_id, comment, created_by) VALUES ($1, $2, 'transfer', $3, $4, $5, $6, '', $7)",
             [newId(), tenant.id, "700", DATE, from, to, userId],
           );
-          await client.query("COMMIT");
-        } catch (error) {
-          await client.query("ROLLBACK");
-          throw error;
-        } finally {
-          client.release();
-        }
-      };
+        });
       const ourTransfer = async (i: number) => {
         const [fromAccountId, toAccountId] = pair(i);
         await finance.transfers.transfer(ctx, { fromAccountId, toAccountId, amount: "700", date: DATE });
@@ -228,56 +220,67 @@ export const financeLedgerBench: Bench = {
 
       const rows: BenchResult["rows"] = [];
       const latencyRows: Array<Record<string, string | number>> = [];
+      /**
+       * The baseline and ours in alternating rounds: on a shared machine the load moves within
+       * seconds, and both sides must see the same load for their ratio to mean anything.
+       */
+      const compare = async (
+        workers: number,
+        names: { baseline: string; ours: string; latency: string },
+        baseline: (i: number) => Promise<void>,
+        ours: (i: number) => Promise<void>,
+      ) => {
+        const rawRun = emptyRun();
+        const ourRun = emptyRun();
+        for (let done = 0; done < total; done += ROUND) {
+          const size = Math.min(ROUND, total - done);
+          addRun(rawRun, await runWorkers(workers, size, baseline));
+          addRun(ourRun, await runWorkers(workers, size, ours));
+        }
+        rows.push({ label: names.baseline, opsPerSecond: rawRun.opsPerSecond, ratio: 1 });
+        rows.push({
+          label: names.ours,
+          opsPerSecond: ourRun.opsPerSecond,
+          ratio: rawRun.opsPerSecond / ourRun.opsPerSecond,
+        });
+        latencyRows.push({
+          case: names.latency,
+          "baseline p50 ms": rawRun.p50.toFixed(2),
+          "ours p50 ms": ourRun.p50.toFixed(2),
+          "ours p99 ms": ourRun.p99.toFixed(2),
+        });
+      };
+      const modeOf = (workers: number) => (workers === 1 ? "serial" : `${workers} concurrent`);
       for (const [label, account] of [
         ["no history", fresh],
         [`${HISTORY.toLocaleString("en")} prior transactions`, busy],
       ] as const) {
         for (const workers of [1, WORKERS]) {
-          const mode = workers === 1 ? "serial" : `${workers} concurrent`;
-          const raw = emptyRun();
-          const ours = emptyRun();
-          // Alternating rounds: on a shared machine the load moves within seconds, and both sides
-          // must see the same load for their ratio to mean anything.
-          for (let done = 0; done < total; done += ROUND) {
-            const size = Math.min(ROUND, total - done);
-            addRun(raw, await runWorkers(workers, size, () => rawPayment(account.id)));
-            addRun(ours, await runWorkers(workers, size, () => ourPayment(account.id)));
-          }
-          rows.push({ label: `pg baseline, ${mode}, ${label}`, opsPerSecond: raw.opsPerSecond, ratio: 1 });
-          rows.push({
-            label: `payments.create, ${mode}, ${label}`,
-            opsPerSecond: ours.opsPerSecond,
-            ratio: raw.opsPerSecond / ours.opsPerSecond,
-          });
-          latencyRows.push({
-            case: `${mode}, ${label}`,
-            "baseline p50 ms": raw.p50.toFixed(2),
-            "ours p50 ms": ours.p50.toFixed(2),
-            "ours p99 ms": ours.p99.toFixed(2),
-          });
+          const mode = modeOf(workers);
+          await compare(
+            workers,
+            {
+              baseline: `pg baseline, ${mode}, ${label}`,
+              ours: `payments.create, ${mode}, ${label}`,
+              latency: `${mode}, ${label}`,
+            },
+            () => rawPayment(account.id),
+            () => ourPayment(account.id),
+          );
         }
       }
       for (const workers of [1, WORKERS]) {
-        const mode = workers === 1 ? "serial" : `${workers} concurrent`;
-        const raw = emptyRun();
-        const ours = emptyRun();
-        for (let done = 0; done < total; done += ROUND) {
-          const size = Math.min(ROUND, total - done);
-          addRun(raw, await runWorkers(workers, size, (i) => rawTransfer(i)));
-          addRun(ours, await runWorkers(workers, size, (i) => ourTransfer(i)));
-        }
-        rows.push({ label: `pg baseline transfer, ${mode}`, opsPerSecond: raw.opsPerSecond, ratio: 1 });
-        rows.push({
-          label: `transfers.transfer, ${mode}, both ways between two accounts`,
-          opsPerSecond: ours.opsPerSecond,
-          ratio: raw.opsPerSecond / ours.opsPerSecond,
-        });
-        latencyRows.push({
-          case: `transfer, ${mode}`,
-          "baseline p50 ms": raw.p50.toFixed(2),
-          "ours p50 ms": ours.p50.toFixed(2),
-          "ours p99 ms": ours.p99.toFixed(2),
-        });
+        const mode = modeOf(workers);
+        await compare(
+          workers,
+          {
+            baseline: `pg baseline transfer, ${mode}`,
+            ours: `transfers.transfer, ${mode}, both ways between two accounts`,
+            latency: `transfer, ${mode}`,
+          },
+          rawTransfer,
+          ourTransfer,
+        );
       }
       const report = await finance.reconcile.reconcile(ctx);
       const drift = await appDb.withTenant(
