@@ -44,6 +44,12 @@ export type RawTransactions = {
    * rows): the start-up checks, so a server that has served no request has not loaded Prisma.
    */
   withPlatform<T>(fn: (tx: RawTenantTx) => Promise<T>): Promise<T>;
+  /**
+   * One statement outside any transaction, as the connection's own role: only for a lookup that a
+   * SECURITY DEFINER function narrows itself (resolving the caller, which happens before any tenant
+   * is known). Prepared on PostgreSQL; its text must be fixed, the values parameters.
+   */
+  once<T>(text: string, params: readonly unknown[]): Promise<T[]>;
 };
 
 /** Numbered parameters for one statement: `add(value)` returns its placeholder. */
@@ -69,10 +75,11 @@ type ScopedRun = <T>(
   lazyCommit: boolean,
 ) => Promise<T>;
 
-const transactions = (run: ScopedRun): RawTransactions => ({
+const transactions = (run: ScopedRun, once: RawTransactions["once"]): RawTransactions => ({
   withTenant: (tenantId, fn) => run(DB_ROLES.tenant, tenantId, fn, false),
   withSystem: (fn, options) => run(DB_ROLES.system, null, fn, options?.lazyCommit === true),
   withPlatform: (fn) => run(DB_ROLES.platform, null, fn, false),
+  once,
 });
 
 /** The opening statements after BEGIN: the scope (its row is the last result), then any setting. */
@@ -168,83 +175,96 @@ export const statementName = (text: string): string => {
  * a refused caller rolls back what the first statement did.
  */
 export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) => void): RawTransactions =>
-  transactions(async (role, tenantId, fn, lazyCommit) => {
-    const scope = scopeStatement(role, tenantId);
-    const lead = ["BEGIN", ...(lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []), scope.text];
-    const hooks: Array<() => void> = [];
-    const client = await pool.connect();
-    // A connection that failed mid-transaction is not handed to the next request.
-    let broken: Error | undefined;
-    let begun = false;
-    try {
-      let result: Awaited<ReturnType<typeof fn>>;
+  transactions(
+    async (role, tenantId, fn, lazyCommit) => {
+      const scope = scopeStatement(role, tenantId);
+      const lead = ["BEGIN", ...(lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []), scope.text];
+      const hooks: Array<() => void> = [];
+      const client = await pool.connect();
+      // A connection that failed mid-transaction is not handed to the next request.
+      let broken: Error | undefined;
+      let begun = false;
       try {
-        result = await fn({
-          tenantId: tenantId ?? "",
-          query: async <T>(
-            text: string,
-            params: readonly unknown[] = [],
-            options?: { prepared?: boolean },
-          ) => {
-            const name = options?.prepared ? statementName(text) : undefined;
-            if (begun) {
+        let result: Awaited<ReturnType<typeof fn>>;
+        try {
+          result = await fn({
+            tenantId: tenantId ?? "",
+            query: async <T>(
+              text: string,
+              params: readonly unknown[] = [],
+              options?: { prepared?: boolean },
+            ) => {
+              const name = options?.prepared ? statementName(text) : undefined;
+              if (begun) {
+                onQuery?.(text);
+                return (await client.query({ ...(name ? { name } : {}), text, values: [...params] }))
+                  .rows as T[];
+              }
+              begun = true;
+              onQuery?.(scope.text);
               onQuery?.(text);
-              return (await client.query({ ...(name ? { name } : {}), text, values: [...params] }))
-                .rows as T[];
-            }
-            begun = true;
-            onQuery?.(scope.text);
+              const results = await pipelined(client, lead, text, [...params], name);
+              scope.accept(results[lead.length - 1]?.rows[0] as never);
+              return (results[results.length - 1]?.rows ?? []) as T[];
+            },
+            afterCommit: (callback) => {
+              hooks.push(callback);
+            },
+          });
+        } catch (error) {
+          if (begun) {
+            await client.query("ROLLBACK").catch((rollbackError: Error) => {
+              broken = rollbackError;
+            });
+          }
+          throw error;
+        }
+        // A transaction that sent no statement never began: nothing to commit.
+        if (begun) {
+          await client.query("COMMIT").catch((commitError: Error) => {
+            // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
+            if (!("code" in commitError)) broken = commitError;
+            throw commitError;
+          });
+        }
+        runHooks(hooks);
+        return result;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async <T>(text: string, params: readonly unknown[]) => {
+      onQuery?.(text);
+      return (await pool.query({ name: statementName(text), text, values: [...params] })).rows as T[];
+    },
+  );
+
+export const pgliteRawTransactions = (pglite: PGlite, onQuery?: (sql: string) => void): RawTransactions =>
+  transactions(
+    async (role, tenantId, fn, lazyCommit) => {
+      const scope = scopeStatement(role, tenantId);
+      const hooks: Array<() => void> = [];
+      // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
+      const result = await pglite.transaction(async (ptx: PGliteTransaction) => {
+        onQuery?.(scope.text);
+        scope.accept(firstRowOfLast(await ptx.exec(opening(scope.text, lazyCommit))) as never);
+        return fn({
+          tenantId: tenantId ?? "",
+          query: async <T>(text: string, params: readonly unknown[] = []) => {
             onQuery?.(text);
-            const results = await pipelined(client, lead, text, [...params], name);
-            scope.accept(results[lead.length - 1]?.rows[0] as never);
-            return (results[results.length - 1]?.rows ?? []) as T[];
+            return (await ptx.query<T>(text, [...params])).rows;
           },
           afterCommit: (callback) => {
             hooks.push(callback);
           },
         });
-      } catch (error) {
-        if (begun) {
-          await client.query("ROLLBACK").catch((rollbackError: Error) => {
-            broken = rollbackError;
-          });
-        }
-        throw error;
-      }
-      // A transaction that sent no statement never began: nothing to commit.
-      if (begun) {
-        await client.query("COMMIT").catch((commitError: Error) => {
-          // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
-          if (!("code" in commitError)) broken = commitError;
-          throw commitError;
-        });
-      }
+      });
       runHooks(hooks);
       return result;
-    } finally {
-      client.release(broken);
-    }
-  });
-
-export const pgliteRawTransactions = (pglite: PGlite, onQuery?: (sql: string) => void): RawTransactions =>
-  transactions(async (role, tenantId, fn, lazyCommit) => {
-    const scope = scopeStatement(role, tenantId);
-    const hooks: Array<() => void> = [];
-    // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
-    const result = await pglite.transaction(async (ptx: PGliteTransaction) => {
-      onQuery?.(scope.text);
-      scope.accept(firstRowOfLast(await ptx.exec(opening(scope.text, lazyCommit))) as never);
-      return fn({
-        tenantId: tenantId ?? "",
-        query: async <T>(text: string, params: readonly unknown[] = []) => {
-          onQuery?.(text);
-          return (await ptx.query<T>(text, [...params])).rows;
-        },
-        afterCommit: (callback) => {
-          hooks.push(callback);
-        },
-      });
-    });
-    runHooks(hooks);
-    return result;
-  });
+    },
+    async <T>(text: string, params: readonly unknown[]) => {
+      onQuery?.(text);
+      // Outside a transaction PGlite's query waits for any running one (Prisma's included).
+      return (await pglite.query<T>(text, [...params])).rows;
+    },
+  );
