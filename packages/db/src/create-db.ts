@@ -106,7 +106,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       options: "-c TimeZone=UTC",
     });
     pool.on("connect", (client) => deferBegin(client, config.onQuery));
-    raw = postgresRawSql(pool, (tenantId) => rawTenantScope(tenantId), config.onQuery);
+    raw = postgresRawSql(pool, config.onQuery);
     rawTx = postgresRawTransactions(pool, config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
@@ -139,7 +139,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     }
     const embedded = pglite;
     openConnection = async () => pgliteConnection(embedded);
-    raw = pgliteRawSql(embedded, (tenantId) => rawTenantScope(tenantId), config.onQuery);
+    raw = pgliteRawSql(embedded, config.onQuery);
     rawTx = pgliteRawTransactions(embedded, config.onQuery);
     prisma = new PrismaClient({
       adapter: new PrismaPGlite(embedded),
@@ -155,15 +155,6 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       (event) => onQuery(event.query),
     );
   }
-
-  /** `db.raw.withTenant`'s scope: the same statement and caller check as `withTenant`'s (tenant-scope.ts). */
-  const rawTenantScope = (tenantId: string) => {
-    const scoped = scopeStatement(DB_ROLES.tenant, tenantId);
-    return {
-      statement: scoped.text,
-      accept: (row: unknown) => scoped.accept(row as (Partial<CallerRow> & { scoped?: unknown }) | undefined),
-    };
-  };
 
   /** A transaction as `role`, optionally scoped to a tenant; after-commit hooks run once it commits. */
   const runAs = async <T>(

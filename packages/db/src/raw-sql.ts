@@ -63,20 +63,7 @@ export type RawSql = {
    * parameters. No after-commit hooks and no outbox: paths that raise events use `withTenant`.
    */
   withCredentialTenant<T>(credential: Credential, fn: (tx: RawTx) => Promise<T>): Promise<T>;
-  /**
-   * A transaction in `tenantId`, as `withTenant` opens it — the same scoping statement (tenant, role
-   * and, for a request started from a cached caller, the caller's confirmation) — spoken to in SQL:
-   * the typed read path of list pages. Commits when `fn` resolves, rolls back when it throws
-   * (`CallerChangedError` included). No after-commit hooks and no outbox: writes use `withTenant`.
-   */
-  withTenant<T>(tenantId: string, fn: (tx: RawTx) => Promise<T>): Promise<T>;
 };
-
-/**
- * How `withTenant` scopes a transaction (create-db.ts builds it): the scoping statement, its values
- * validated and written as literals, and what to do with its one row (confirm a cached caller).
- */
-export type TenantScoper = (tenantId: string) => { statement: string; accept(row: unknown): void };
 
 type Results = Array<{ rows: unknown[] }>;
 const lastRows = <T>(results: Results | { rows: unknown[] }): T[] =>
@@ -90,15 +77,9 @@ const makeTx = (
     query(text: string, params: unknown[]): Promise<{ rows: unknown[] }>;
   },
   onQuery?: (sql: string) => void,
-  /** The opening statements' results, once sent (a tenant scope reads its row there). */
-  onHead?: (results: Results) => void,
 ) => {
   let pending: string | undefined = prefix;
-  const sendHead = async (text: string) => {
-    const results = await send.script(text);
-    onHead?.(Array.isArray(results) ? results : [results]);
-    return results;
-  };
+  const sendHead = (text: string) => send.script(text);
   const tx: RawTx = {
     query: async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
       onQuery?.(text);
@@ -124,18 +105,9 @@ const makeTx = (
   };
 };
 
-export const postgresRawSql = (
-  pool: pg.Pool,
-  scoper: TenantScoper,
-  onQuery?: (sql: string) => void,
-): RawSql => {
+export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): RawSql => {
   /** One transaction on one pooled connection, opened by `prefix` (BEGIN and the scoping statements). */
-  const transaction = async <T>(
-    prefix: string,
-    fn: (tx: RawTx) => Promise<T>,
-    onHead?: (results: Results) => void,
-    reportCommit = false,
-  ): Promise<T> => {
+  const transaction = async <T>(prefix: string, fn: (tx: RawTx) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     // A connection that failed mid-transaction is not handed to the next request.
     let broken: Error | undefined;
@@ -148,7 +120,6 @@ export const postgresRawSql = (
           query: (text, params) => client.query({ name: statementName(text), text, values: params }),
         },
         onQuery,
-        onHead,
       );
       let result: T;
       try {
@@ -160,7 +131,6 @@ export const postgresRawSql = (
         });
         throw error;
       }
-      if (reportCommit) onQuery?.("COMMIT");
       await client.query("COMMIT").catch((commitError: Error) => {
         // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
         if (!("code" in commitError)) broken = commitError;
@@ -179,26 +149,10 @@ export const postgresRawSql = (
       return lastRows<T>(results);
     },
     withCredentialTenant: (credential, fn) => transaction(`BEGIN; ${scopeToCredential(credential)}`, fn),
-    withTenant: (tenantId, fn) => {
-      const scope = scoper(tenantId);
-      // Reported as withTenant's are: the scoping statement (not the BEGIN it travels with) and COMMIT.
-      onQuery?.(scope.statement);
-      // BEGIN's result comes first, then the scoping statement's one row.
-      return transaction(
-        `BEGIN; ${scope.statement}`,
-        fn,
-        (results) => scope.accept(results[1]?.rows[0]),
-        true,
-      );
-    },
   };
 };
 
-export const pgliteRawSql = (
-  pglite: PGlite,
-  scoper: TenantScoper,
-  onQuery?: (sql: string) => void,
-): RawSql => ({
+export const pgliteRawSql = (pglite: PGlite, onQuery?: (sql: string) => void): RawSql => ({
   readAsCredentialTenant: async <T>(credential: Credential, text: string) => {
     onQuery?.(text);
     // exec waits for any open transaction (PGlite has one connection) and is one implicit transaction.
@@ -219,23 +173,4 @@ export const pgliteRawSql = (
       await flush();
       return result;
     }),
-  withTenant: <T>(tenantId: string, fn: (tx: RawTx) => Promise<T>) => {
-    const scope = scoper(tenantId);
-    onQuery?.(scope.statement);
-    return pglite.transaction(async (ptx: PGliteTransaction) => {
-      const { tx, flush } = makeTx(
-        scope.statement,
-        {
-          script: (text) => ptx.exec(text),
-          query: (text, params) => ptx.query(text, params),
-        },
-        onQuery,
-        (results) => scope.accept(results[0]?.rows[0]),
-      );
-      const result = await fn(tx);
-      await flush();
-      onQuery?.("COMMIT"); // PGlite's transaction sends it once this callback resolves
-      return result;
-    });
-  },
 });

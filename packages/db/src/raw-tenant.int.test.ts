@@ -183,6 +183,46 @@ describe("rawTx.withTenant", () => {
     expect(await countOf("RawCommitRefusedCaller")).toBe(0);
   });
 
+  it("a read-only transaction refuses any write", async () => {
+    const p = probe(tenantA, "RawReadOnly");
+    await expect(
+      db.rawTx.withTenant(tenantA, (tx) => tx.query(p.text, p.values, { commit: true }), { readOnly: true }),
+    ).rejects.toThrow(/read-only transaction/);
+    expect(await countOf("RawReadOnly")).toBe(0);
+  });
+
+  it("a read-only statement marked commit while a cached caller awaits confirmation: a changed caller gets no rows", async () => {
+    const check = {
+      tenantId: tenantA,
+      tokenHash: "0".repeat(64),
+      kinds: ["session" as const],
+      verified: false,
+      accept: () => {
+        throw new CallerChangedError();
+      },
+    };
+    let rows: unknown[] | undefined;
+    await expect(
+      withCallerCheck(check, () =>
+        db.rawTx.withTenant(
+          tenantA,
+          async (tx) => {
+            rows = await tx.query("SELECT id::text FROM tenants", [], { commit: true });
+          },
+          { readOnly: true },
+        ),
+      ),
+    ).rejects.toBeInstanceOf(CallerChangedError);
+    expect(rows).toBeUndefined();
+    // The connection is clean for the next transaction.
+    const [again] = await db.rawTx.withTenant(
+      tenantA,
+      (tx) => tx.query<{ id: string }>("SELECT id::text FROM tenants", [], { commit: true }),
+      { readOnly: true },
+    );
+    expect(again).toEqual({ id: tenantA });
+  });
+
   it("refuses a tenant that is not a UUID before anything is sent", async () => {
     await expect(db.rawTx.withTenant("x' OR true --", (tx) => tx.query("SELECT 1"))).rejects.toThrow(/UUID/);
   });

@@ -42,8 +42,17 @@ export type RawTenantTx = {
 };
 
 export type RawTransactions = {
-  /** A transaction that sees only `tenantId`'s rows: commits when `fn` resolves, rolls back when it throws. */
-  withTenant<T>(tenantId: string, fn: (tx: RawTenantTx) => Promise<T>): Promise<T>;
+  /**
+   * A transaction that sees only `tenantId`'s rows: commits when `fn` resolves, rolls back when it
+   * throws. `readOnly` (the typed read paths: list pages, reports): the database refuses any write
+   * in it, so a statement marked `commit` may take COMMIT into its round trip even while a cached
+   * caller awaits confirmation — a refused caller then only loses a read nobody sees.
+   */
+  withTenant<T>(
+    tenantId: string,
+    fn: (tx: RawTenantTx) => Promise<T>,
+    options?: { readOnly?: boolean },
+  ): Promise<T>;
   /**
    * The same as `hisob_system` (the outbox dispatcher's statements); no tenant rows are visible.
    * `lazyCommit`: COMMIT does not wait for the WAL flush (`synchronous_commit = off` for this
@@ -80,23 +89,28 @@ export const sqlParams = (): SqlParams => {
   };
 };
 
+type Mode = { lazyCommit: boolean; readOnly: boolean };
 type ScopedRun = <T>(
   role: DbRole,
   tenantId: string | null,
   fn: (tx: RawTenantTx) => Promise<T>,
-  lazyCommit: boolean,
+  mode: Mode,
 ) => Promise<T>;
 
 const transactions = (run: ScopedRun, once: RawTransactions["once"]): RawTransactions => ({
-  withTenant: (tenantId, fn) => run(DB_ROLES.tenant, tenantId, fn, false),
-  withSystem: (fn, options) => run(DB_ROLES.system, null, fn, options?.lazyCommit === true),
-  withPlatform: (fn) => run(DB_ROLES.platform, null, fn, false),
+  withTenant: (tenantId, fn, options) =>
+    run(DB_ROLES.tenant, tenantId, fn, { lazyCommit: false, readOnly: options?.readOnly === true }),
+  withSystem: (fn, options) =>
+    run(DB_ROLES.system, null, fn, { lazyCommit: options?.lazyCommit === true, readOnly: false }),
+  withPlatform: (fn) => run(DB_ROLES.platform, null, fn, { lazyCommit: false, readOnly: false }),
   once,
 });
 
-/** The opening statements after BEGIN: the scope (its row is the last result), then any setting. */
-const opening = (scopeText: string, lazyCommit: boolean) =>
-  lazyCommit ? `SET LOCAL synchronous_commit = off; ${scopeText}` : scopeText;
+/** The settings a transaction starts with, after BEGIN and before its scope. */
+const settings = (mode: Mode): string[] => [
+  ...(mode.readOnly ? ["SET TRANSACTION READ ONLY"] : []),
+  ...(mode.lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []),
+];
 
 type Row = Record<string, unknown>;
 const firstRowOfLast = (results: unknown): Row | undefined => {
@@ -201,7 +215,7 @@ export const statementName = (text: string): string => {
  */
 export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) => void): RawTransactions =>
   transactions(
-    async (role, tenantId, fn, lazyCommit) => {
+    async (role, tenantId, fn, mode) => {
       const hooks: Array<() => void> = [];
       const client = await pool.connect();
       // A connection that failed mid-transaction is not handed to the next request.
@@ -231,12 +245,9 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
               } else {
                 // Built per transaction: a later one no longer confirms a caller the first confirmed.
                 const scope = scopeStatement(role, tenantId);
-                const lead = [
-                  "BEGIN",
-                  ...(lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []),
-                  scope.text,
-                ];
-                const trail = options?.commit && !scope.checksCaller ? ["COMMIT"] : [];
+                const lead = ["BEGIN", ...settings(mode), scope.text];
+                // A write waits for the caller's confirmation before it commits; a read need not.
+                const trail = options?.commit && (mode.readOnly || !scope.checksCaller) ? ["COMMIT"] : [];
                 open = true;
                 onQuery?.(scope.text);
                 onQuery?.(text);
@@ -280,13 +291,14 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
 
 export const pgliteRawTransactions = (pglite: PGlite, onQuery?: (sql: string) => void): RawTransactions =>
   transactions(
-    async (role, tenantId, fn, lazyCommit) => {
+    async (role, tenantId, fn, mode) => {
       const scope = scopeStatement(role, tenantId);
       const hooks: Array<() => void> = [];
       // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
       const result = await pglite.transaction(async (ptx: PGliteTransaction) => {
         onQuery?.(scope.text);
-        scope.accept(firstRowOfLast(await ptx.exec(opening(scope.text, lazyCommit))) as never);
+        // The scope's row is the last result.
+        scope.accept(firstRowOfLast(await ptx.exec([...settings(mode), scope.text].join("; "))) as never);
         return fn({
           tenantId: tenantId ?? "",
           query: async <T>(text: string, params: readonly unknown[] = []) => {
