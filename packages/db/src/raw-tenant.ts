@@ -248,14 +248,14 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
                 const lead = ["BEGIN", ...settings(mode), scope.text];
                 // A write waits for the caller's confirmation before it commits; a read need not.
                 const trail = options?.commit && (mode.readOnly || !scope.checksCaller) ? ["COMMIT"] : [];
-                open = true;
+                open = true; // a failed pipeline leaves an aborted transaction: ROLLBACK below
                 onQuery?.(scope.text);
                 onQuery?.(text);
                 const results = await pipelined(client, lead, text, [...params], name, trail);
+                if (trail.length > 0) open = false;
                 scope.accept(results[lead.length - 1]?.rows[0] as never);
                 rows = (results[lead.length]?.rows ?? []) as T[];
                 if (trail.length > 0) {
-                  open = false;
                   runHooks(hooks.splice(0));
                   return rows;
                 }
