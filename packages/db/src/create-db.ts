@@ -247,11 +247,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
     raw,
     rawTx,
-    system: createSystemQueries(
-      (fn) => runAs(DB_ROLES.system, null, fn),
-      (query) => prisma.$queryRaw(query),
-      rawTx.withSystem,
-    ),
+    system: createSystemQueries((fn) => runAs(DB_ROLES.system, null, fn), rawTx),
     migrate: async (log, whileLocked) => {
       const connection = await openConnection();
       try {

@@ -28,7 +28,13 @@ export { createOutbox, type Outbox } from "./outbox";
 export { PGLITE_EXTENSIONS } from "./pglite-extensions";
 export { toProblem } from "./problem";
 export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
-export { type RawTenantTx, type RawTransactions, type SqlParams, sqlParams } from "./raw-tenant";
+export {
+  type QueryOptions,
+  type RawTenantTx,
+  type RawTransactions,
+  type SqlParams,
+  sqlParams,
+} from "./raw-tenant";
 export { DB_ROLES } from "./roles";
 export { lockSku } from "./sku-lock";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";

@@ -246,8 +246,8 @@ export const accountStatementReport =
   async (ctx: TenantContext, accountId: string, raw: TAccountStatementQuery): Promise<TAccountStatement> => {
     requirePermission(ctx, "reports:read:all");
     const query = parseInput(ZAccountStatementQuery, raw);
-    // On the driver: the transaction's opening (BEGIN, the tenant scope) travels with the one
-    // statement, then COMMIT — two round trips, no ORM.
+    // On the driver: the transaction's opening (BEGIN, the tenant scope) and its COMMIT travel with
+    // the one statement — one round trip (two while a cached caller awaits confirmation), no ORM.
     const rows = await db.rawTx.withTenant(ctx.tenantId, (tx) =>
       queryRaw<StatementPageRow>(
         tx,
@@ -261,7 +261,7 @@ export const accountStatementReport =
           offset: query.offset,
         }),
         // A long statement, a few fixed texts, run on every page: parsed once per connection.
-        { prepared: true },
+        { prepared: true, commit: true },
       ),
     );
     const [summary, ...entries] = rows;

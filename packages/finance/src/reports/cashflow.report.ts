@@ -235,6 +235,8 @@ export const cashflowReport =
           granularity: query.granularity,
           ids,
         }),
+        // The transaction's only statement: COMMIT travels with it (raw-tenant.ts).
+        { commit: true },
       ),
     );
     const accounts = rows.filter((row) => row.kind === "account");
