@@ -65,6 +65,10 @@ const send = (message: ChildMessage) =>
  * Resolves with the exit code.
  */
 export const runFirstStart = async (): Promise<number> => {
+  // Without the server that started it, nobody would print the password it generates: stop (an
+  // unfinished setup rolls back, and the next start runs it again).
+  process.once("disconnect", () => process.exit(1));
+  if (process.send && !process.connected) return 1;
   try {
     const env = loadRuntimeEnv();
     const context = await openAppContext(env, {
