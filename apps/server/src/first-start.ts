@@ -52,11 +52,7 @@ export const runFirstStartInChild = (
 
 const send = (message: ChildMessage) =>
   new Promise<void>((resolve, reject) => {
-    if (!process.send) {
-      reject(new Error(`${FIRST_START_ARG} is run by the server itself (npm start), not by hand`));
-      return;
-    }
-    process.send(message, (error: Error | null) => (error ? reject(error) : resolve()));
+    process.send?.(message, (error: Error | null) => (error ? reject(error) : resolve()));
   });
 
 /**
@@ -67,8 +63,14 @@ const send = (message: ChildMessage) =>
 export const runFirstStart = async (): Promise<number> => {
   // Without the server that started it, nobody would print the password it generates: stop (an
   // unfinished setup rolls back, and the next start runs it again).
+  if (!process.send) {
+    throw new FirstStartError(
+      `${FIRST_START_ARG} is run by the server itself (npm start), not by hand`,
+      true,
+    );
+  }
   process.once("disconnect", () => process.exit(1));
-  if (process.send && !process.connected) return 1;
+  if (!process.connected) return 1;
   try {
     const env = loadRuntimeEnv();
     const context = await openAppContext(env, {
