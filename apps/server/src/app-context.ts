@@ -88,10 +88,10 @@ export const openAppContext = async (
      * The server's first start: the steps that write (creating the embedded database, the permission
      * registry, the first signing key, the accountant app, the platform tenant and administrator) run
      * through Prisma, whose query compiler then stays loaded for the life of the process. With this,
-     * a database that has no platform tenant yet (an embedded data directory that does not exist
-     * yet, or a database whose migrations found none) is handed to `firstStart` — the server runs
-     * it in a short-lived process of its own (first-start.ts) — with nothing held open, and this
-     * process then opens it as any later start does, reading only, on the driver.
+     * a database that has no platform tenant yet (an embedded data directory with no database yet,
+     * or a database that, once migrated, has none) is handed to this — the server runs its first
+     * start in a short-lived process of its own (first-start.ts) — with nothing held open here, and
+     * this process then opens it as any later start does: reading only, on the driver.
      */
     firstStartElsewhere?: () => Promise<BootstrapResult | null>;
   },
