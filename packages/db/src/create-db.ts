@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -75,6 +76,16 @@ const describeOpenError = (error: unknown): string => {
   return String(error);
 };
 
+/** Where createDb keeps the embedded database of `dataDir`. */
+const embeddedDir = (dataDir: string) => path.join(dataDir, "pglite");
+
+/**
+ * Whether `dataDir` already holds an embedded database (PostgreSQL's PG_VERSION file is there), i.e.
+ * whether createDb would open one rather than create it. Reads the file system only.
+ */
+export const embeddedDatabaseExists = (dataDir: string): boolean =>
+  existsSync(path.join(embeddedDir(dataDir), "PG_VERSION"));
+
 /** PostgreSQL's shared_buffers inside the embedded database (its default is 128MB). */
 const EMBEDDED_SHARED_BUFFERS = "16MB";
 
@@ -122,7 +133,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     } else {
       lock = await lockDataDir(config.dataDir, config.purpose ?? "a Hisob process");
       try {
-        pglite = new PGlite(path.join(config.dataDir, "pglite"), {
+        pglite = new PGlite(embeddedDir(config.dataDir), {
           extensions: PGLITE_EXTENSIONS,
           // PostgreSQL's 128 MB of shared buffers live in the WebAssembly memory, which never
           // shrinks; the files are in the OS page cache anyway (see README, "Memory").

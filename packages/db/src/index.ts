@@ -6,7 +6,7 @@ export {
   withCallerCheck,
 } from "./caller-check";
 export { Prisma, PrismaClient, type Tx } from "./client";
-export { createDb, type Db, type DbConfig, type TxOptions } from "./create-db";
+export { createDb, type Db, type DbConfig, embeddedDatabaseExists, type TxOptions } from "./create-db";
 export { lockDataDir } from "./data-dir-lock";
 export {
   appErrorFromDatabase,
