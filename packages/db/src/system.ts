@@ -1,6 +1,6 @@
-import { type AuditWho, audit } from "./audit";
+import { type AuditWho, stageAudit } from "./audit";
 import type { Tx } from "./client";
-import type { RawTransactions } from "./raw-tenant";
+import { type RawTransactions, sqlParams } from "./raw-tenant";
 
 /**
  * The named lookups that must happen before the tenant is known (ARCHITECTURE.md, "Tenancy").
@@ -101,37 +101,38 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactio
   },
 
   /** Login: the tenant is resolved from the user's platform-wide unique email. */
-  findLoginByEmail: (email: string): Promise<LoginCandidate | null> =>
-    runAsSystem(async (tx) => {
-      const user = await tx.user.findUnique({
-        where: { email: email.trim().toLowerCase() },
-        select: {
-          id: true,
-          tenantId: true,
-          passwordHash: true,
-          isActive: true,
-          tenant: { select: { isActive: true } },
-        },
-      });
-      return user
-        ? {
-            userId: user.id,
-            tenantId: user.tenantId,
-            passwordHash: user.passwordHash,
-            isActive: user.isActive,
-            tenantIsActive: user.tenant.isActive,
-          }
-        : null;
-    }),
+  findLoginByEmail: async (email: string): Promise<LoginCandidate | null> => {
+    // On the driver, as every sign-in's first step: signing in does not load Prisma's query compiler.
+    const [row] = await raw.withSystem((tx) =>
+      tx.query<LoginCandidate>(
+        `SELECT u.id::text AS "userId", u.tenant_id::text AS "tenantId", u.password_hash AS "passwordHash",
+                u.is_active AS "isActive", t.is_active AS "tenantIsActive"
+           FROM users u JOIN tenants t ON t.id = u.tenant_id
+          WHERE u.email = $1`,
+        [email.trim().toLowerCase()],
+        { prepared: true, commit: true },
+      ),
+    );
+    return row ?? null;
+  },
 
   /**
    * A failed sign-in, in the audit log of the user's tenant (or of the platform, for an unknown email).
-   * Nothing changed, so it has its own transaction.
+   * Nothing changed, so it has its own transaction (on the driver, as the sign-in's other steps).
    */
-  recordFailedSignIn: (who: AuditWho, email: string, reason: string): Promise<void> =>
-    runAsSystem((tx) =>
-      audit(tx, who, "session", null, "sign_in_failed", { after: { email: email.slice(0, 254), reason } }),
-    ),
+  recordFailedSignIn: async (who: AuditWho, email: string, reason: string): Promise<void> => {
+    const params = sqlParams();
+    const entry = stageAudit(
+      params,
+      who,
+      "session",
+      null,
+      "sign_in_failed",
+      { after: { email: email.slice(0, 254), reason } },
+      { from: "(SELECT 1) AS one" },
+    );
+    await raw.withSystem((tx) => tx.query(entry, params.values, { prepared: true, commit: true }));
+  },
 
   /** Session cookie → its session, with the activity of its user and tenant. */
   findSessionByTokenHash: (tokenHash: string): Promise<SessionLookup | null> =>
