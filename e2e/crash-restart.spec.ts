@@ -1,10 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, serverEnv, startServer } from "./server-process";
+import { freePort, postgresForProcessTests, serverEnv, startServer } from "./server-process";
 
 /*
  * A clean restart after a crash (issue 16.5): the server is killed with SIGKILL while eight clients
@@ -112,20 +110,7 @@ const crashAndRestart = async (env: NodeJS.ProcessEnv) => {
   return { acknowledged: acknowledged.length, restartMs };
 };
 
-// PostgreSQL runs on every machine of this project and in CI (.ci/run starts it); DATABASE_URL
-// points elsewhere when set. Without a reachable server this one case is skipped, and says so.
-const postgresUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const postgresReachable = await (async () => {
-  const probe = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2_000 });
-  try {
-    await probe.connect();
-    await probe.end();
-    return true;
-  } catch {
-    console.warn(`crash-restart: no PostgreSQL at ${postgresUrl}; the PostgreSQL case is skipped`);
-    return false;
-  }
-})();
+const postgres = await postgresForProcessTests("crash-restart");
 
 describe("a clean restart after SIGKILL mid-load", () => {
   it("on the embedded database: starts at once, keeps every acknowledged posting, reconciles clean", async () => {
@@ -141,24 +126,16 @@ describe("a clean restart after SIGKILL mid-load", () => {
     expect(result.restartMs).toBeLessThan(14_000);
   }, 240_000);
 
-  it.runIf(postgresReachable)(
+  it.runIf(postgres.reachable)(
     "on PostgreSQL: starts at once, keeps every acknowledged posting, reconciles clean",
     async () => {
-      const admin = new pg.Client({ connectionString: postgresUrl });
-      await admin.connect();
-      const database = `hisob_crash_${randomBytes(4).toString("hex")}`;
-      await admin.query(`CREATE DATABASE ${database}`);
-      cleanups.push(async () => {
-        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-        await admin.end();
-      });
-      const url = new URL(postgresUrl);
-      url.pathname = `/${database}`;
+      const database = await postgres.freshDatabase("hisob_crash");
+      cleanups.push(database.drop);
       const dataDir = mkdtempSync(path.join(tmpdir(), "hisob-crash-pg-"));
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
       const env = {
         ...serverEnv(dataDir, await freePort()),
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: database.url,
         OIDC_CRYPTO_KEY: "c".repeat(40),
         ADMIN_EMAIL,
         ADMIN_PASSWORD,

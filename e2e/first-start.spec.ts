@@ -1,10 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { collect, freePort, serverEnv, spawnServer } from "./server-process";
+import { collect, freePort, postgresForProcessTests, serverEnv, spawnServer } from "./server-process";
 
 /*
  * The first start as `npm start` runs it (issue 16.4): its setup — which writes through Prisma and so
@@ -143,19 +141,7 @@ const firstStartScenario = async (env: NodeJS.ProcessEnv) => {
   expect(restarted.stdout).not.toMatch(/Password/);
 };
 
-// PostgreSQL runs on every machine of this project and in CI; DATABASE_URL points elsewhere when set.
-const postgresUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const postgresReachable = await (async () => {
-  const probe = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2_000 });
-  try {
-    await probe.connect();
-    await probe.end();
-    return true;
-  } catch {
-    console.warn(`first-start: no PostgreSQL at ${postgresUrl}; the PostgreSQL case is skipped`);
-    return false;
-  }
-})();
+const postgres = await postgresForProcessTests("first-start");
 
 describe("npm start's first start", () => {
   it("on the embedded database: set up by a process of its own, the password printed once and signing in", async () => {
@@ -163,22 +149,14 @@ describe("npm start's first start", () => {
     await firstStartScenario(serverEnv(dataDir, await freePort()));
   });
 
-  it.runIf(postgresReachable)(
+  it.runIf(postgres.reachable)(
     "on PostgreSQL: set up by a process of its own, the password printed once and signing in",
     async () => {
-      const admin = new pg.Client({ connectionString: postgresUrl });
-      await admin.connect();
-      const database = `hisob_first_${randomBytes(4).toString("hex")}`;
-      await admin.query(`CREATE DATABASE ${database}`);
-      cleanups.push(async () => {
-        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-        await admin.end();
-      });
-      const url = new URL(postgresUrl);
-      url.pathname = `/${database}`;
+      const database = await postgres.freshDatabase("hisob_first");
+      cleanups.push(database.drop);
       await firstStartScenario({
         ...serverEnv(path.join(scratch, "postgres"), await freePort()),
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: database.url,
         OIDC_CRYPTO_KEY: "f".repeat(40),
       });
     },

@@ -1,7 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import pg from "pg";
 
 // Running the real server and CLI the README's way, for end-to-end tests: the server as `npm start`
 // runs it (the bundle, rebuilt first when a source changed, with the start script's Node flags and
@@ -129,4 +131,39 @@ export const startServer = async (env: NodeJS.ProcessEnv) => {
       return done;
     },
   };
+};
+
+/**
+ * PostgreSQL for the process tests: it runs on every machine of this project and in CI (.ci/run
+ * starts it); DATABASE_URL points elsewhere when set. `reachable` is false (and says so, naming
+ * `suite`) when no server answers, so the PostgreSQL cases are skipped rather than failed.
+ */
+export const postgresForProcessTests = async (suite: string) => {
+  const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  let reachable = true;
+  try {
+    await probe.connect();
+    await probe.end();
+  } catch {
+    console.warn(`${suite}: no PostgreSQL at ${url}; the PostgreSQL case is skipped`);
+    reachable = false;
+  }
+  /** A fresh database named `prefix_<random>`, dropped by the returned cleanup; its URL. */
+  const freshDatabase = async (prefix: string) => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const database = `${prefix}_${randomBytes(4).toString("hex")}`;
+    await admin.query(`CREATE DATABASE ${database}`);
+    const databaseUrl = new URL(url);
+    databaseUrl.pathname = `/${database}`;
+    return {
+      url: databaseUrl.toString(),
+      drop: async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  };
+  return { reachable, freshDatabase };
 };

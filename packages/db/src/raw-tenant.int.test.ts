@@ -19,6 +19,18 @@ const probe = (tenantId: string, type: string) => ({
 });
 const countOf = (type: string) => db.withTenant(tenantA, (tx) => tx.outboxEvent.count({ where: { type } }));
 
+/** A cached caller of tenant A that the database no longer knows: every confirmation refuses it. */
+const changedCaller = (heard: (fresh: unknown) => void = () => {}) => ({
+  tenantId: tenantA,
+  tokenHash: "0".repeat(64),
+  kinds: ["session" as const],
+  verified: false,
+  accept: (fresh: unknown) => {
+    heard(fresh);
+    throw new CallerChangedError();
+  },
+});
+
 beforeAll(async () => {
   db = await createTestDb();
   tenantA = (await insertTenant(db, "Raw A")).id;
@@ -102,16 +114,7 @@ describe("rawTx.withTenant", () => {
 
   it("a cached caller found changed by the scoping statement rolls back the statement sent with it", async () => {
     const seen: unknown[] = [];
-    const check = {
-      tenantId: tenantA,
-      tokenHash: "0".repeat(64),
-      kinds: ["session" as const],
-      verified: false,
-      accept: (fresh: unknown) => {
-        seen.push(fresh);
-        throw new CallerChangedError();
-      },
-    };
+    const check = changedCaller((fresh) => seen.push(fresh));
     const p = probe(tenantA, "RawRefusedCaller");
     await expect(
       withCallerCheck(check, () => db.rawTx.withTenant(tenantA, (tx) => tx.query(p.text, p.values))),
@@ -165,15 +168,7 @@ describe("rawTx.withTenant", () => {
   });
 
   it("a statement marked commit still waits for a cached caller's confirmation: a changed caller commits nothing", async () => {
-    const check = {
-      tenantId: tenantA,
-      tokenHash: "0".repeat(64),
-      kinds: ["session" as const],
-      verified: false,
-      accept: () => {
-        throw new CallerChangedError();
-      },
-    };
+    const check = changedCaller();
     const p = probe(tenantA, "RawCommitRefusedCaller");
     await expect(
       withCallerCheck(check, () =>
@@ -192,15 +187,7 @@ describe("rawTx.withTenant", () => {
   });
 
   it("a read-only statement marked commit while a cached caller awaits confirmation: a changed caller gets no rows", async () => {
-    const check = {
-      tenantId: tenantA,
-      tokenHash: "0".repeat(64),
-      kinds: ["session" as const],
-      verified: false,
-      accept: () => {
-        throw new CallerChangedError();
-      },
-    };
+    const check = changedCaller();
     let rows: unknown[] | undefined;
     await expect(
       withCallerCheck(check, () =>
