@@ -91,6 +91,7 @@ type ProtocolConnection = {
   bind(message: { portal: string; statement: string; values: unknown[] }): void;
   describe(message: { type: "P"; name: string }): void;
   execute(message: { portal: string; rows: number }): void;
+  sync(): void;
 };
 type ResultSet = { rows: unknown[] };
 const BaseQuery = pg.Query as unknown as new (config: {
@@ -99,44 +100,64 @@ const BaseQuery = pg.Query as unknown as new (config: {
   values: unknown[];
   queryMode: "extended";
   callback: (error: Error | null, results: ResultSet | ResultSet[]) => void;
-}) => { prepare(connection: ProtocolConnection): void };
+}) => {
+  prepare(connection: ProtocolConnection): void;
+  _getRows(connection: ProtocolConnection, rows: number | undefined): void;
+};
+
+/** Parse, Bind, Describe and Execute of a statement without parameters (unnamed: parsed each time). */
+const sendUnnamed = (connection: ProtocolConnection, text: string) => {
+  connection.parse({ text, name: "", types: [] });
+  connection.bind({ portal: "", statement: "", values: [] });
+  connection.describe({ type: "P", name: "" });
+  connection.execute({ portal: "", rows: 0 });
+};
 
 /**
- * `pg`'s own extended-protocol query with statements sent ahead of it in the same pipeline: Parse,
- * Bind, Describe and Execute for each of `lead` (no parameters), then the query's own messages and
- * one Sync — one write, one round trip. The server runs them in order (each is parsed, so planned and
- * checked for row-level security, after the previous one ran); the first error skips the rest. Its
- * results are those of every statement, in order. `prepare` is an internal of `pg`'s Query (pg 8.16,
- * the protocol messages it sends); the PostgreSQL runs of the posting and raw-transaction tests send
- * every driver transaction through it, so a `pg` upgrade that changes it fails them.
+ * `pg`'s own extended-protocol query with statements sent ahead of it and after it in the same
+ * pipeline: Parse, Bind, Describe and Execute for each of `lead` (no parameters), then the query's
+ * own messages, then each of `trail` (no parameters: a `COMMIT`) and one Sync — one write, one round
+ * trip. The server runs them in order (each is parsed, so planned and checked for row-level
+ * security, after the previous one ran); the first error skips the rest. Its results are those of
+ * every statement, in order. `prepare` and `_getRows` are internals of `pg`'s Query (pg 8.16, the
+ * protocol messages it sends; `_getRows` sends the Execute and the Sync); the PostgreSQL runs of the
+ * posting, raw-transaction and OIDC tests send every driver transaction through it, so a `pg` upgrade
+ * that changes them fails them.
  */
 class PipelinedQuery extends BaseQuery {
   constructor(
     private readonly lead: readonly string[],
+    private readonly trail: readonly string[],
     config: ConstructorParameters<typeof BaseQuery>[0],
   ) {
     super(config);
   }
   override prepare(connection: ProtocolConnection): void {
-    for (const text of this.lead) {
-      connection.parse({ text, name: "", types: [] });
-      connection.bind({ portal: "", statement: "", values: [] });
-      connection.describe({ type: "P", name: "" });
-      connection.execute({ portal: "", rows: 0 });
-    }
+    for (const text of this.lead) sendUnnamed(connection, text);
     super.prepare(connection);
+  }
+  override _getRows(connection: ProtocolConnection, rows: number | undefined): void {
+    if (this.trail.length === 0 || rows) {
+      super._getRows(connection, rows);
+      return;
+    }
+    // What pg sends for a statement read whole (unnamed portal, all rows), then the trail, then Sync.
+    connection.execute({ portal: "", rows: 0 });
+    for (const text of this.trail) sendUnnamed(connection, text);
+    connection.sync();
   }
 }
 
-const pipelined = (
+export const pipelined = (
   client: pg.PoolClient,
   lead: readonly string[],
   text: string,
   values: unknown[],
   name: string | undefined,
+  trail: readonly string[] = [],
 ) =>
   new Promise<ResultSet[]>((resolve, reject) => {
-    const query = new PipelinedQuery(lead, {
+    const query = new PipelinedQuery(lead, trail, {
       ...(name ? { name } : {}),
       text,
       values,
