@@ -252,6 +252,15 @@ export const revokeGrantSql = async (tx: RawTx, tenantId: string, grantId: strin
   );
 };
 
+/**
+ * The row is found by its primary key; its tenant is checked (besides row-level security) in a form
+ * no index serves. With `tenant_id = $1`, a table without statistics yet (a young database, or
+ * before autovacuum's first ANALYZE) ties the (tenant_id, …) index with the key, and PostgreSQL may
+ * pick the former and walk every code or token of the tenant for each grant (seen: a code exchange
+ * reading all 300 codes of its tenant, in a plan a prepared statement then keeps).
+ */
+const SAME_TENANT = "tenant_id IS NOT DISTINCT FROM $1::uuid";
+
 /** A token to store: its hash, scope and expiry. */
 export type NewToken = { tokenHash: string; scope: string; expiresAt: Date };
 
@@ -284,7 +293,7 @@ export const rotateRefreshTokenAndCommit = async (
   const rows = await tx.queryThenCommit<{ kind: string }>(
     `WITH rotated AS (
        UPDATE oidc_tokens SET rotated_at = $3
-       WHERE tenant_id = $1 AND id = $2 AND rotated_at IS NULL
+       WHERE id = $2 AND rotated_at IS NULL AND ${SAME_TENANT}
        RETURNING tenant_id, grant_id)
      INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
      SELECT v.id, r.tenant_id, r.grant_id, v.kind, v.token_hash, v.scope, v.expires_at
@@ -315,7 +324,7 @@ export const consumeCodeAndCommit = async (
   const rows = await tx.queryThenCommit<{ kind: string }>(
     `WITH consumed AS (
        UPDATE oidc_authorization_codes SET consumed_at = $3, grant_id = $4
-       WHERE tenant_id = $1 AND id = $2 AND consumed_at IS NULL
+       WHERE id = $2 AND consumed_at IS NULL AND ${SAME_TENANT}
        RETURNING tenant_id, client_id, user_id, session_id, scope, nonce, auth_time),
      new_grant AS (
        INSERT INTO oidc_grants (id, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time)
