@@ -123,23 +123,23 @@ type RefreshRow = ClientColumns &
     revoked_at: Date | null;
   };
 
-/** One row always (LEFT JOINs): the client by id, and the token by hash with its grant, user and tenant. */
-export const readRefreshToken = async (
-  tx: RawTx,
-  clientId: string,
-  tokenHash: string,
-): Promise<RefreshRead> => {
-  const [row] = await tx.query<RefreshRow>(
-    `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.created_at, t.expires_at, t.rotated_at, t.revoked_at,
+// Statement texts are built once: a prepared statement is found by its text on every call.
+const READ_REFRESH_TOKEN = `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.created_at, t.expires_at, t.rotated_at, t.revoked_at,
        ${GRANT_COLUMNS}
      FROM (SELECT 1) AS one
      LEFT JOIN oidc_clients c ON c.client_id = $1::text
      LEFT JOIN (oidc_tokens t
        JOIN oidc_grants g ON g.id = t.grant_id AND g.tenant_id = t.tenant_id
        JOIN users u ON u.id = g.user_id AND u.tenant_id = g.tenant_id
-       JOIN tenants tn ON tn.id = g.tenant_id) ON t.token_hash = $2::text`,
-    [clientIdParam(clientId), tokenHash],
-  );
+       JOIN tenants tn ON tn.id = g.tenant_id) ON t.token_hash = $2::text`;
+
+/** One row always (LEFT JOINs): the client by id, and the token by hash with its grant, user and tenant. */
+export const readRefreshToken = async (
+  tx: RawTx,
+  clientId: string,
+  tokenHash: string,
+): Promise<RefreshRead> => {
+  const [row] = await tx.query<RefreshRow>(READ_REFRESH_TOKEN, [clientIdParam(clientId), tokenHash]);
   if (!row) return { client: null, token: null };
   return {
     client: toClient(row),
@@ -199,23 +199,22 @@ type CodeRow = ClientColumns & {
   tenant_active: boolean;
 };
 
-/** One row always: the client by id, and the authorization code by hash with its user and tenant. */
-export const readAuthorizationCode = async (
-  tx: RawTx,
-  clientId: string,
-  codeHash: string,
-): Promise<CodeRead> => {
-  const [row] = await tx.query<CodeRow>(
-    `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
+const READ_AUTHORIZATION_CODE = `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
        a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
        a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active
      FROM (SELECT 1) AS one
      LEFT JOIN oidc_clients c ON c.client_id = $1::text
      LEFT JOIN (oidc_authorization_codes a
        JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
-       JOIN tenants tn ON tn.id = a.tenant_id) ON a.code_hash = $2::text`,
-    [clientIdParam(clientId), codeHash],
-  );
+       JOIN tenants tn ON tn.id = a.tenant_id) ON a.code_hash = $2::text`;
+
+/** One row always: the client by id, and the authorization code by hash with its user and tenant. */
+export const readAuthorizationCode = async (
+  tx: RawTx,
+  clientId: string,
+  codeHash: string,
+): Promise<CodeRead> => {
+  const [row] = await tx.query<CodeRow>(READ_AUTHORIZATION_CODE, [clientIdParam(clientId), codeHash]);
   if (!row) return { client: null, code: null };
   return {
     client: toClient(row),
@@ -282,6 +281,16 @@ const tokenParams = (access: NewToken, refresh: NewToken | undefined) => [
   refresh?.expiresAt.toISOString() ?? null,
 ];
 
+const ROTATE_REFRESH_TOKEN = `WITH rotated AS (
+       UPDATE oidc_tokens SET rotated_at = $3
+       WHERE id = $2 AND rotated_at IS NULL AND ${SAME_TENANT}
+       RETURNING tenant_id, grant_id)
+     INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
+     SELECT v.id, r.tenant_id, r.grant_id, v.kind, v.token_hash, v.scope, v.expires_at
+     FROM rotated r CROSS JOIN ${tokenValues(4)}
+     WHERE v.token_hash IS NOT NULL
+     RETURNING kind`;
+
 /**
  * Rotates a refresh token and stores its successors in one statement, and commits (the same round
  * trip); false when another request rotated it first (nothing is then stored).
@@ -290,20 +299,28 @@ export const rotateRefreshTokenAndCommit = async (
   tx: CredentialTx,
   input: { tenantId: string; tokenId: string; at: Date; access: NewToken; refresh?: NewToken | undefined },
 ): Promise<boolean> => {
-  const rows = await tx.queryThenCommit<{ kind: string }>(
-    `WITH rotated AS (
-       UPDATE oidc_tokens SET rotated_at = $3
-       WHERE id = $2 AND rotated_at IS NULL AND ${SAME_TENANT}
-       RETURNING tenant_id, grant_id)
-     INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
-     SELECT v.id, r.tenant_id, r.grant_id, v.kind, v.token_hash, v.scope, v.expires_at
-     FROM rotated r CROSS JOIN ${tokenValues(4)}
-     WHERE v.token_hash IS NOT NULL
-     RETURNING kind`,
-    [input.tenantId, input.tokenId, input.at.toISOString(), ...tokenParams(input.access, input.refresh)],
-  );
+  const rows = await tx.queryThenCommit<{ kind: string }>(ROTATE_REFRESH_TOKEN, [
+    input.tenantId,
+    input.tokenId,
+    input.at.toISOString(),
+    ...tokenParams(input.access, input.refresh),
+  ]);
   return rows.length > 0;
 };
+
+const CONSUME_CODE = `WITH consumed AS (
+       UPDATE oidc_authorization_codes SET consumed_at = $3, grant_id = $4
+       WHERE id = $2 AND consumed_at IS NULL AND ${SAME_TENANT}
+       RETURNING tenant_id, client_id, user_id, session_id, scope, nonce, auth_time),
+     new_grant AS (
+       INSERT INTO oidc_grants (id, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time)
+       SELECT $4, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time FROM consumed
+       RETURNING id, tenant_id)
+     INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
+     SELECT v.id, g.tenant_id, g.id, v.kind, v.token_hash, v.scope, v.expires_at
+     FROM new_grant g CROSS JOIN ${tokenValues(5)}
+     WHERE v.token_hash IS NOT NULL
+     RETURNING kind`;
 
 /**
  * Consumes an authorization code, creates its grant, links the code to it and stores the tokens,
@@ -321,28 +338,13 @@ export const consumeCodeAndCommit = async (
     refresh?: NewToken | undefined;
   },
 ): Promise<boolean> => {
-  const rows = await tx.queryThenCommit<{ kind: string }>(
-    `WITH consumed AS (
-       UPDATE oidc_authorization_codes SET consumed_at = $3, grant_id = $4
-       WHERE id = $2 AND consumed_at IS NULL AND ${SAME_TENANT}
-       RETURNING tenant_id, client_id, user_id, session_id, scope, nonce, auth_time),
-     new_grant AS (
-       INSERT INTO oidc_grants (id, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time)
-       SELECT $4, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time FROM consumed
-       RETURNING id, tenant_id)
-     INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
-     SELECT v.id, g.tenant_id, g.id, v.kind, v.token_hash, v.scope, v.expires_at
-     FROM new_grant g CROSS JOIN ${tokenValues(5)}
-     WHERE v.token_hash IS NOT NULL
-     RETURNING kind`,
-    [
-      input.tenantId,
-      input.codeId,
-      input.at.toISOString(),
-      input.grantId,
-      ...tokenParams(input.access, input.refresh),
-    ],
-  );
+  const rows = await tx.queryThenCommit<{ kind: string }>(CONSUME_CODE, [
+    input.tenantId,
+    input.codeId,
+    input.at.toISOString(),
+    input.grantId,
+    ...tokenParams(input.access, input.refresh),
+  ]);
   return rows.length > 0;
 };
 
