@@ -18,7 +18,8 @@ import type { Bench, BenchResult } from "./run";
  * Resident memory of the server as `npm start` runs it (`node apps/server/dist/main.mjs`, the bundle
  * `scripts/build-server.mjs` builds at install and before each start when a source changed; a process of its own): idle once /readyz answers, and the peak and the end of 8 clients reading
  * `GET /finance/accounts` as a signed-in administrator — on PostgreSQL and on the embedded database,
- * each at its first start (which bootstraps the platform) and started again on the same database.
+ * each at its first start (whose setup runs in a process of its own first) and started again on the
+ * same database.
  * Baseline: the bare Fastify + `pg` route of the authenticated-read benchmark in a process of its own,
  * loaded the same way (started with the tsx loader, as it is a script of the benchmark). `--iterations`: requests per client
  * (default 250). The PostgreSQL rows need DATABASE_URL.
@@ -48,8 +49,9 @@ const SERVER = "npm start";
 
 const ON_POSTGRES = "ours on PostgreSQL, first start";
 const EMBEDDED = "ours embedded (PGlite), first start";
-// A first start bootstraps the platform (tenant, administrator, signing key, the app's client) through
-// Prisma, whose query compiler then stays loaded; every later start finds them and does not.
+// A first start sets up the platform (tenant, administrator, signing key, the app's client) through
+// Prisma, whose query compiler then stays loaded — in a short-lived process of its own
+// (apps/server/src/first-start.ts), so the serving process starts as it does when started again.
 const ON_POSTGRES_AGAIN = "ours on PostgreSQL, restarted";
 const EMBEDDED_AGAIN = "ours embedded (PGlite), restarted";
 const BARE = "bare Fastify + pg (baseline)";

@@ -1,6 +1,6 @@
 import { type CoreServiceDeps, createCoreServices, syncPermissions } from "@hisob/core";
 import { createCrmServices } from "@hisob/crm";
-import { createDb, createOutbox, type Db, type Outbox } from "@hisob/db";
+import { createDb, createOutbox, type Db, embeddedDatabaseExists, type Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import { createHrmServices } from "@hisob/hrm";
 import { type Clock, systemClock } from "@hisob/kernel";
@@ -84,13 +84,48 @@ export const openAppContext = async (
      * CLI leaves them (and the server's own due events) to it (see createOutbox).
      */
     unhandledEvents?: "settle" | "leave";
+    /**
+     * The server's first start: the steps that write (creating the embedded database, the permission
+     * registry, the first signing key, the accountant app, the platform tenant and administrator) run
+     * through Prisma, whose query compiler then stays loaded for the life of the process. With this,
+     * a database that has no platform tenant yet (an embedded data directory with no database yet,
+     * or a database that, once migrated, has none) is handed to this — the server runs its first
+     * start in a short-lived process of its own (first-start.ts) — with nothing held open here, and
+     * this process then opens it as any later start does: reading only, on the driver.
+     */
+    firstStartElsewhere?: () => Promise<BootstrapResult | null>;
   },
 ): Promise<AppContext> => {
-  const db = await createDb({
-    ...(env.database.url ? { databaseUrl: env.database.url } : {}),
-    dataDir: env.dataDir,
-    purpose: options.purpose,
-  });
+  const openDb = () =>
+    createDb({
+      ...(env.database.url ? { databaseUrl: env.database.url } : {}),
+      dataDir: env.dataDir,
+      purpose: options.purpose,
+    });
+  const elsewhere = options.firstStartElsewhere;
+  let delegated: { result: BootstrapResult | null } | undefined;
+  // An embedded database that does not exist yet is created over there: not even opened here.
+  if (elsewhere && !env.database.url && !embeddedDatabaseExists(env.dataDir)) {
+    delegated = { result: await elsewhere() };
+  }
+  let db = await openDb();
+  if (elsewhere && !delegated) {
+    let setUp = true;
+    try {
+      // Migrations run on the driver here; the platform tenant's check too (db.system).
+      await db.migrate(options.log, async () => {
+        setUp = await db.system.hasPlatformTenant();
+      });
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw error;
+    }
+    if (!setUp) {
+      await db.close(); // releases the embedded data directory's lock for the other process
+      delegated = { result: await elsewhere() };
+      db = await openDb();
+    }
+  }
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   try {
     const outbox = createOutbox(db, { unhandled: options.unhandledEvents ?? "leave" });
@@ -103,15 +138,16 @@ export const openAppContext = async (
       ...(redis ? { core: { throttleStore: createRedisThrottleStore(redis, { log }) } } : {}),
     });
     let bootstrap: BootstrapResult | null = null;
+    const opened = db;
     await db.migrate(options.log, async () => {
-      await syncPermissions(db);
+      await syncPermissions(opened);
       await oidc.start();
-      if (options.bootstrap) bootstrap = await bootstrapPlatform({ db, outbox }, env.admin);
+      if (options.bootstrap) bootstrap = await bootstrapPlatform({ db: opened, outbox }, env.admin);
     });
     const closeExtras = async () => {
       await redis?.quit().catch(() => redis?.disconnect());
     };
-    return { db, outbox, services, oidc, bootstrap, closeExtras };
+    return { db, outbox, services, oidc, bootstrap: delegated?.result ?? bootstrap, closeExtras };
   } catch (error) {
     redis?.disconnect();
     await db.close().catch(() => {});

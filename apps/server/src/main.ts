@@ -1,5 +1,6 @@
 import { type AppContext, openAppContext } from "./app-context";
 import { loadRuntimeEnv } from "./env";
+import { FIRST_START_ARG, runFirstStart, runFirstStartInChild } from "./first-start";
 import { buildServer } from "./server";
 import { describeStartupError } from "./startup-errors";
 
@@ -36,6 +37,8 @@ const main = async () => {
     shareAttemptBudgets: true,
     unhandledEvents: "settle",
     log: (message) => console.log(`hisob: ${message}`),
+    // A first start's writes load Prisma's query compiler for good: they run in a process of their own.
+    firstStartElsewhere: () => runFirstStartInChild(),
   });
   const app = await buildServer({
     env,
@@ -77,8 +80,8 @@ const main = async () => {
   }
   context.outbox.start();
   // Start-up garbage goes now, not whenever the next allocation asks for it: an idle server allocates
-  // next to nothing, and embedded the first start leaves PGlite's initdb instance and its copies of
-  // the new data directory (hundreds of MiB, outside the JavaScript heap) for a full GC to free.
+  // next to nothing. (PGlite's initdb, whose instance and copies of the new data directory left
+  // hundreds of MiB for a full GC to free, now runs in the first start's own process.)
   // `npm start` passes --expose-gc for this one call; without it (npm run dev, tests) nothing happens.
   (globalThis as { gc?: () => void }).gc?.();
   // Partial files of uploads cut short by a crash: removed at start, then every hour.
@@ -107,4 +110,9 @@ const main = async () => {
   printBootstrap(context, baseUrl);
 };
 
-main().catch(fail);
+if (process.argv.includes(FIRST_START_ARG)) {
+  // The first start's setup, started by the server itself (first-start.ts).
+  runFirstStart().then((code) => process.exit(code), fail);
+} else {
+  main().catch(fail);
+}

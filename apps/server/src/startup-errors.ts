@@ -3,6 +3,17 @@ import { isAppError } from "@hisob/kernel";
 import { KeyDecryptionError, KeyStillNeededError } from "@hisob/oidc";
 import { EnvError } from "./env";
 
+/** The first start failed in its own process (first-start.ts): described there, reported by the server. */
+export class FirstStartError extends Error {
+  constructor(
+    message: string,
+    readonly expected: boolean,
+  ) {
+    super(message);
+    this.name = "FirstStartError";
+  }
+}
+
 /**
  * Turns the errors an operator can fix (bad configuration, unreachable or locked database,
  * a refused migration, invalid bootstrap credentials) into one clear message; anything else
@@ -10,6 +21,7 @@ import { EnvError } from "./env";
  */
 export const describeStartupError = (error: unknown): { message: string; expected: boolean } => {
   if (error instanceof EnvError) return { message: error.message, expected: true };
+  if (error instanceof FirstStartError) return { message: error.message, expected: error.expected };
   if (error instanceof DatabaseSetupError) return { message: error.message, expected: true };
   if (error instanceof KeyStillNeededError) return { message: error.message, expected: true };
   if (error instanceof KeyDecryptionError) {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -75,6 +76,16 @@ const describeOpenError = (error: unknown): string => {
   return String(error);
 };
 
+/** Where createDb keeps the embedded database of `dataDir`. */
+const embeddedDir = (dataDir: string) => path.join(dataDir, "pglite");
+
+/**
+ * Whether `dataDir` already holds an embedded database (PostgreSQL's PG_VERSION file is there), i.e.
+ * whether createDb would open one rather than create it. Reads the file system only.
+ */
+export const embeddedDatabaseExists = (dataDir: string): boolean =>
+  existsSync(path.join(embeddedDir(dataDir), "PG_VERSION"));
+
 /** PostgreSQL's shared_buffers inside the embedded database (its default is 128MB). */
 const EMBEDDED_SHARED_BUFFERS = "16MB";
 
@@ -106,7 +117,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       options: "-c TimeZone=UTC",
     });
     pool.on("connect", (client) => deferBegin(client, config.onQuery));
-    raw = postgresRawSql(pool, (tenantId) => rawTenantScope(tenantId), config.onQuery);
+    raw = postgresRawSql(pool, config.onQuery);
     rawTx = postgresRawTransactions(pool, config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
@@ -122,7 +133,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     } else {
       lock = await lockDataDir(config.dataDir, config.purpose ?? "a Hisob process");
       try {
-        pglite = new PGlite(path.join(config.dataDir, "pglite"), {
+        pglite = new PGlite(embeddedDir(config.dataDir), {
           extensions: PGLITE_EXTENSIONS,
           // PostgreSQL's 128 MB of shared buffers live in the WebAssembly memory, which never
           // shrinks; the files are in the OS page cache anyway (see README, "Memory").
@@ -139,7 +150,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     }
     const embedded = pglite;
     openConnection = async () => pgliteConnection(embedded);
-    raw = pgliteRawSql(embedded, (tenantId) => rawTenantScope(tenantId), config.onQuery);
+    raw = pgliteRawSql(embedded, config.onQuery);
     rawTx = pgliteRawTransactions(embedded, config.onQuery);
     prisma = new PrismaClient({
       adapter: new PrismaPGlite(embedded),
@@ -155,15 +166,6 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       (event) => onQuery(event.query),
     );
   }
-
-  /** `db.raw.withTenant`'s scope: the same statement and caller check as `withTenant`'s (tenant-scope.ts). */
-  const rawTenantScope = (tenantId: string) => {
-    const scoped = scopeStatement(DB_ROLES.tenant, tenantId);
-    return {
-      statement: scoped.text,
-      accept: (row: unknown) => scoped.accept(row as (Partial<CallerRow> & { scoped?: unknown }) | undefined),
-    };
-  };
 
   /** A transaction as `role`, optionally scoped to a tenant; after-commit hooks run once it commits. */
   const runAs = async <T>(
@@ -236,11 +238,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
     raw,
     rawTx,
-    system: createSystemQueries(
-      (fn) => runAs(DB_ROLES.system, null, fn),
-      (query) => prisma.$queryRaw(query),
-      rawTx.withSystem,
-    ),
+    system: createSystemQueries((fn) => runAs(DB_ROLES.system, null, fn), rawTx),
     migrate: async (log, whileLocked) => {
       const connection = await openConnection();
       try {

@@ -6,7 +6,7 @@ export {
   withCallerCheck,
 } from "./caller-check";
 export { Prisma, PrismaClient, type Tx } from "./client";
-export { createDb, type Db, type DbConfig, type TxOptions } from "./create-db";
+export { createDb, type Db, type DbConfig, embeddedDatabaseExists, type TxOptions } from "./create-db";
 export { lockDataDir } from "./data-dir-lock";
 export {
   appErrorFromDatabase,
@@ -28,7 +28,13 @@ export { createOutbox, type Outbox } from "./outbox";
 export { PGLITE_EXTENSIONS } from "./pglite-extensions";
 export { toProblem } from "./problem";
 export type { Credential, CredentialKind, CredentialTx, RawSql, RawTx } from "./raw-sql";
-export { type RawTenantTx, type RawTransactions, type SqlParams, sqlParams } from "./raw-tenant";
+export {
+  type QueryOptions,
+  type RawTenantTx,
+  type RawTransactions,
+  type SqlParams,
+  sqlParams,
+} from "./raw-tenant";
 export { DB_ROLES } from "./roles";
 export { lockSku } from "./sku-lock";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";

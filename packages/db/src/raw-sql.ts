@@ -10,10 +10,11 @@ import { DB_ROLES } from "./roles";
  * `app.tenant_id` set, so row-level security filters them; the only thing done as `hisob_system`
  * is the named lookup of the tenant a credential belongs to (the same lookup `db.system` offers).
  *
- * What makes it fast is the round trips, not only the missing ORM: the tenant lookup, the switch to
- * the tenant's role and the request's first read go to the server as one simple-protocol query
- * (`BEGIN; …; …; <first statement>`), the values in it written as literals — so every value that
- * goes there is validated first (a credential hash is 64 hex digits; callers validate the rest).
+ * What makes it fast is the round trips, not only the missing ORM: on PostgreSQL the tenant lookup,
+ * the switch to the tenant's role and the request's first statement go to the server as one
+ * extended-protocol pipeline (`BEGIN`, …, …, <first statement>, one Sync), and a transaction's last
+ * statement may take its COMMIT along (`queryThenCommit`). The scoping statements carry the hash as a
+ * literal, validated first (64 hex digits); the request's statements are prepared, values parameters.
  */
 
 /** The credentials whose tenant may be looked up before it is known (as `hisob_system`). */
@@ -48,8 +49,6 @@ export type RawTx = {
   /**
    * One statement. Parameters go as `$1…`; a statement without parameters may be sent together
    * with the transaction's opening statements (so it must contain only validated literals).
-   * In `withCredentialTenant` on PostgreSQL, the first statement travels with the opening statements
-   * whatever its parameters (a pipeline), and every statement is prepared (fixed texts only there).
    */
   query<T>(text: string, params?: unknown[]): Promise<T[]>;
 };
@@ -78,20 +77,7 @@ export type RawSql = {
    * hooks and no outbox: paths that raise events use `withTenant`.
    */
   withCredentialTenant<T>(credential: Credential, fn: (tx: CredentialTx) => Promise<T>): Promise<T>;
-  /**
-   * A transaction in `tenantId`, as `withTenant` opens it — the same scoping statement (tenant, role
-   * and, for a request started from a cached caller, the caller's confirmation) — spoken to in SQL:
-   * the typed read path of list pages. Commits when `fn` resolves, rolls back when it throws
-   * (`CallerChangedError` included). No after-commit hooks and no outbox: writes use `withTenant`.
-   */
-  withTenant<T>(tenantId: string, fn: (tx: RawTx) => Promise<T>): Promise<T>;
 };
-
-/**
- * How `withTenant` scopes a transaction (create-db.ts builds it): the scoping statement, its values
- * validated and written as literals, and what to do with its one row (confirm a cached caller).
- */
-export type TenantScoper = (tenantId: string) => { statement: string; accept(row: unknown): void };
 
 type Results = Array<{ rows: unknown[] }>;
 const lastRows = <T>(results: Results | { rows: unknown[] }): T[] =>
@@ -105,15 +91,9 @@ const makeTx = (
     query(text: string, params: unknown[]): Promise<{ rows: unknown[] }>;
   },
   onQuery?: (sql: string) => void,
-  /** The opening statements' results, once sent (a tenant scope reads its row there). */
-  onHead?: (results: Results) => void,
 ) => {
   let pending: string | undefined = prefix;
-  const sendHead = async (text: string) => {
-    const results = await send.script(text);
-    onHead?.(Array.isArray(results) ? results : [results]);
-    return results;
-  };
+  const sendHead = (text: string) => send.script(text);
   const tx: RawTx = {
     query: async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
       onQuery?.(text);
@@ -139,53 +119,7 @@ const makeTx = (
   };
 };
 
-export const postgresRawSql = (
-  pool: pg.Pool,
-  scoper: TenantScoper,
-  onQuery?: (sql: string) => void,
-): RawSql => {
-  /** One transaction on one pooled connection, opened by `prefix` (BEGIN and the scoping statements). */
-  const transaction = async <T>(
-    prefix: string,
-    fn: (tx: RawTx) => Promise<T>,
-    onHead?: (results: Results) => void,
-    reportCommit = false,
-  ): Promise<T> => {
-    const client = await pool.connect();
-    // A connection that failed mid-transaction is not handed to the next request.
-    let broken: Error | undefined;
-    try {
-      const { tx, flush } = makeTx(
-        prefix,
-        {
-          script: (text) => client.query(text) as unknown as Promise<Results>,
-          // The hot paths' statements have fixed texts: prepared per connection, parsed once.
-          query: (text, params) => client.query({ name: statementName(text), text, values: params }),
-        },
-        onQuery,
-        onHead,
-      );
-      let result: T;
-      try {
-        result = await fn(tx);
-        await flush();
-      } catch (error) {
-        await client.query("ROLLBACK").catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw error;
-      }
-      if (reportCommit) onQuery?.("COMMIT");
-      await client.query("COMMIT").catch((commitError: Error) => {
-        // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
-        if (!("code" in commitError)) broken = commitError;
-        throw commitError;
-      });
-      return result;
-    } finally {
-      client.release(broken);
-    }
-  };
+export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): RawSql => {
   /**
    * A credential's transaction: one pipeline sends BEGIN, the scoping statements and the first
    * statement (prepared: fixed texts only); `queryThenCommit` sends its statement and COMMIT as one
@@ -255,7 +189,7 @@ export const postgresRawSql = (
         // One pipeline without BEGIN is one implicit transaction (it ends at the Sync): the local
         // settings hold for the read.
         const lead = credentialScope(credential);
-        const results = await pipelined(client, lead, text, params, statementName(text));
+        const results = await pipelined(client, lead, text, params, statementName(text), []);
         return (results[lead.length]?.rows ?? []) as T[];
       } catch (error) {
         // A statement error leaves the connection usable (the Sync ended the transaction); others not.
@@ -266,26 +200,10 @@ export const postgresRawSql = (
       }
     },
     withCredentialTenant: credentialTransaction,
-    withTenant: (tenantId, fn) => {
-      const scope = scoper(tenantId);
-      // Reported as withTenant's are: the scoping statement (not the BEGIN it travels with) and COMMIT.
-      onQuery?.(scope.statement);
-      // BEGIN's result comes first, then the scoping statement's one row.
-      return transaction(
-        `BEGIN; ${scope.statement}`,
-        fn,
-        (results) => scope.accept(results[1]?.rows[0]),
-        true,
-      );
-    },
   };
 };
 
-export const pgliteRawSql = (
-  pglite: PGlite,
-  scoper: TenantScoper,
-  onQuery?: (sql: string) => void,
-): RawSql => ({
+export const pgliteRawSql = (pglite: PGlite, onQuery?: (sql: string) => void): RawSql => ({
   readAsCredentialTenant: async <T>(credential: Credential, text: string, params: unknown[] = []) => {
     if (params.length === 0) {
       onQuery?.(text);
@@ -326,23 +244,4 @@ export const pgliteRawSql = (
       await flush();
       return result;
     }),
-  withTenant: <T>(tenantId: string, fn: (tx: RawTx) => Promise<T>) => {
-    const scope = scoper(tenantId);
-    onQuery?.(scope.statement);
-    return pglite.transaction(async (ptx: PGliteTransaction) => {
-      const { tx, flush } = makeTx(
-        scope.statement,
-        {
-          script: (text) => ptx.exec(text),
-          query: (text, params) => ptx.query(text, params),
-        },
-        onQuery,
-        (results) => scope.accept(results[0]?.rows[0]),
-      );
-      const result = await fn(tx);
-      await flush();
-      onQuery?.("COMMIT"); // PGlite's transaction sends it once this callback resolves
-      return result;
-    });
-  },
 });

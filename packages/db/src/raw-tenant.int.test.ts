@@ -121,6 +121,108 @@ describe("rawTx.withTenant", () => {
     expect(await countOf("RawRefusedCaller")).toBe(0);
   });
 
+  it("a statement marked commit is committed when it returns, hooks run then; what follows is a new transaction in the same tenant", async () => {
+    const calls: string[] = [];
+    const seenAfter = await db.rawTx.withTenant(tenantA, async (tx) => {
+      const p = probe(tenantA, "RawCommitNow");
+      tx.afterCommit(() => calls.push("committed"));
+      await tx.query(p.text, p.values, { prepared: true, commit: true });
+      // On PostgreSQL it is committed now, hooks run and another connection sees it (PGlite
+      // commits when fn returns, and runs the hooks then).
+      if (db.kind === "postgres") {
+        expect(calls).toEqual(["committed"]);
+        expect(await countOf("RawCommitNow")).toBe(1);
+      }
+      return tx.query<{ id: string; role: string }>(
+        "SELECT id::text, current_user::text AS role FROM tenants",
+      );
+    });
+    expect(seenAfter).toEqual([{ id: tenantA, role: "hisob_tenant" }]);
+    expect(calls).toEqual(["committed"]);
+    expect(await countOf("RawCommitNow")).toBe(1);
+  });
+
+  it("a statement marked commit that fails leaves nothing, and neither does a row-level security refusal", async () => {
+    const calls: string[] = [];
+    await expect(
+      db.rawTx.withTenant(tenantA, async (tx) => {
+        tx.afterCommit(() => calls.push("committed"));
+        // Two rows, the second another tenant's: the statement fails, the COMMIT sent with it never runs.
+        await tx.query(
+          `INSERT INTO outbox_events (id, tenant_id, type, payload)
+           VALUES ($1::uuid, $2::uuid, 'RawCommitFailed', '{}'::jsonb), ($3::uuid, $4::uuid, 'RawCommitFailed', '{}'::jsonb)`,
+          [newId(), tenantA, newId(), tenantB],
+          { commit: true },
+        );
+      }),
+    ).rejects.toThrow(/row-level security/);
+    expect(calls).toEqual([]);
+    expect(await countOf("RawCommitFailed")).toBe(0);
+    // The connection went back to the pool in a clean state: the next transaction works.
+    const p = probe(tenantA, "RawCommitAfterFailure");
+    await db.rawTx.withTenant(tenantA, (tx) => tx.query(p.text, p.values, { commit: true }));
+    expect(await countOf("RawCommitAfterFailure")).toBe(1);
+  });
+
+  it("a statement marked commit still waits for a cached caller's confirmation: a changed caller commits nothing", async () => {
+    const check = {
+      tenantId: tenantA,
+      tokenHash: "0".repeat(64),
+      kinds: ["session" as const],
+      verified: false,
+      accept: () => {
+        throw new CallerChangedError();
+      },
+    };
+    const p = probe(tenantA, "RawCommitRefusedCaller");
+    await expect(
+      withCallerCheck(check, () =>
+        db.rawTx.withTenant(tenantA, (tx) => tx.query(p.text, p.values, { commit: true })),
+      ),
+    ).rejects.toBeInstanceOf(CallerChangedError);
+    expect(await countOf("RawCommitRefusedCaller")).toBe(0);
+  });
+
+  it("a read-only transaction refuses any write", async () => {
+    const p = probe(tenantA, "RawReadOnly");
+    await expect(
+      db.rawTx.withTenant(tenantA, (tx) => tx.query(p.text, p.values, { commit: true }), { readOnly: true }),
+    ).rejects.toThrow(/read-only transaction/);
+    expect(await countOf("RawReadOnly")).toBe(0);
+  });
+
+  it("a read-only statement marked commit while a cached caller awaits confirmation: a changed caller gets no rows", async () => {
+    const check = {
+      tenantId: tenantA,
+      tokenHash: "0".repeat(64),
+      kinds: ["session" as const],
+      verified: false,
+      accept: () => {
+        throw new CallerChangedError();
+      },
+    };
+    let rows: unknown[] | undefined;
+    await expect(
+      withCallerCheck(check, () =>
+        db.rawTx.withTenant(
+          tenantA,
+          async (tx) => {
+            rows = await tx.query("SELECT id::text FROM tenants", [], { commit: true });
+          },
+          { readOnly: true },
+        ),
+      ),
+    ).rejects.toBeInstanceOf(CallerChangedError);
+    expect(rows).toBeUndefined();
+    // The connection is clean for the next transaction.
+    const [again] = await db.rawTx.withTenant(
+      tenantA,
+      (tx) => tx.query<{ id: string }>("SELECT id::text FROM tenants", [], { commit: true }),
+      { readOnly: true },
+    );
+    expect(again).toEqual({ id: tenantA });
+  });
+
   it("refuses a tenant that is not a UUID before anything is sent", async () => {
     await expect(db.rawTx.withTenant("x' OR true --", (tx) => tx.query("SELECT 1"))).rejects.toThrow(/UUID/);
   });

@@ -16,22 +16,43 @@ import { runHooks } from "./tx-hooks";
  * its dispatcher there). Values travel as parameters (`$1…`, see `SqlParams`); the only literals are
  * the scoping statement's, validated there.
  */
+export type QueryOptions = {
+  /**
+   * On PostgreSQL a named prepared statement of the connection (its name derived from the text), so
+   * later runs skip parsing, and after five PostgreSQL may plan it once for all; PGlite ignores it.
+   * For a statement run often with a fixed text.
+   */
+  prepared?: boolean;
+  /**
+   * The statement completes the transaction's work: COMMIT follows it at once — on PostgreSQL in
+   * the same round trip when it is the transaction's first statement — and its after-commit
+   * callbacks run. A statement after it runs in a new transaction with the same scope (on PGlite,
+   * which commits when `fn` returns, in the same one), so only reads belong there: explaining why
+   * the statement changed nothing, say. A posting is then one round trip.
+   */
+  commit?: boolean;
+};
+
 export type RawTenantTx = {
   readonly tenantId: string;
-  /**
-   * One statement with parameters; its rows. `prepared`: for a long statement run often with a fixed
-   * text (a report's). On PostgreSQL it is a named prepared statement of the connection (its name
-   * derived from the text), so later runs skip parsing, and after five PostgreSQL may plan it once for
-   * all; PGlite ignores it.
-   */
-  query<T>(text: string, params?: readonly unknown[], options?: { prepared?: boolean }): Promise<T[]>;
-  /** `callback` runs once this transaction committed (not on rollback); a throwing one is ignored. */
+  /** One statement with parameters (see QueryOptions); its rows. */
+  query<T>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
+  /** `callback` runs once the work so far committed (not on rollback); a throwing one is ignored. */
   afterCommit(callback: () => void): void;
 };
 
 export type RawTransactions = {
-  /** A transaction that sees only `tenantId`'s rows: commits when `fn` resolves, rolls back when it throws. */
-  withTenant<T>(tenantId: string, fn: (tx: RawTenantTx) => Promise<T>): Promise<T>;
+  /**
+   * A transaction that sees only `tenantId`'s rows: commits when `fn` resolves, rolls back when it
+   * throws. `readOnly` (the typed read paths: list pages, reports): the database refuses any write
+   * in it, so a statement marked `commit` may take COMMIT into its round trip even while a cached
+   * caller awaits confirmation — a refused caller then only loses a read nobody sees.
+   */
+  withTenant<T>(
+    tenantId: string,
+    fn: (tx: RawTenantTx) => Promise<T>,
+    options?: { readOnly?: boolean },
+  ): Promise<T>;
   /**
    * The same as `hisob_system` (the outbox dispatcher's statements); no tenant rows are visible.
    * `lazyCommit`: COMMIT does not wait for the WAL flush (`synchronous_commit = off` for this
@@ -44,6 +65,12 @@ export type RawTransactions = {
    * rows): the start-up checks, so a server that has served no request has not loaded Prisma.
    */
   withPlatform<T>(fn: (tx: RawTenantTx) => Promise<T>): Promise<T>;
+  /**
+   * One statement outside any transaction, as the connection's own role: only for a lookup that a
+   * SECURITY DEFINER function narrows itself (resolving the caller, which happens before any tenant
+   * is known). Prepared on PostgreSQL; its text must be fixed, the values parameters.
+   */
+  once<T>(text: string, params: readonly unknown[]): Promise<T[]>;
 };
 
 /** Numbered parameters for one statement: `add(value)` returns its placeholder. */
@@ -62,22 +89,28 @@ export const sqlParams = (): SqlParams => {
   };
 };
 
+type Mode = { lazyCommit: boolean; readOnly: boolean };
 type ScopedRun = <T>(
   role: DbRole,
   tenantId: string | null,
   fn: (tx: RawTenantTx) => Promise<T>,
-  lazyCommit: boolean,
+  mode: Mode,
 ) => Promise<T>;
 
-const transactions = (run: ScopedRun): RawTransactions => ({
-  withTenant: (tenantId, fn) => run(DB_ROLES.tenant, tenantId, fn, false),
-  withSystem: (fn, options) => run(DB_ROLES.system, null, fn, options?.lazyCommit === true),
-  withPlatform: (fn) => run(DB_ROLES.platform, null, fn, false),
+const transactions = (run: ScopedRun, once: RawTransactions["once"]): RawTransactions => ({
+  withTenant: (tenantId, fn, options) =>
+    run(DB_ROLES.tenant, tenantId, fn, { lazyCommit: false, readOnly: options?.readOnly === true }),
+  withSystem: (fn, options) =>
+    run(DB_ROLES.system, null, fn, { lazyCommit: options?.lazyCommit === true, readOnly: false }),
+  withPlatform: (fn) => run(DB_ROLES.platform, null, fn, { lazyCommit: false, readOnly: false }),
+  once,
 });
 
-/** The opening statements after BEGIN: the scope (its row is the last result), then any setting. */
-const opening = (scopeText: string, lazyCommit: boolean) =>
-  lazyCommit ? `SET LOCAL synchronous_commit = off; ${scopeText}` : scopeText;
+/** The settings a transaction starts with, after BEGIN and before its scope. */
+const settings = (mode: Mode): string[] => [
+  ...(mode.readOnly ? ["SET TRANSACTION READ ONLY"] : []),
+  ...(mode.lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []),
+];
 
 type Row = Record<string, unknown>;
 const firstRowOfLast = (results: unknown): Row | undefined => {
@@ -91,7 +124,6 @@ type ProtocolConnection = {
   bind(message: { portal: string; statement: string; values: unknown[] }): void;
   describe(message: { type: "P"; name: string }): void;
   execute(message: { portal: string; rows: number }): void;
-  sync(): void;
 };
 type ResultSet = { rows: unknown[] };
 const BaseQuery = pg.Query as unknown as new (config: {
@@ -100,29 +132,17 @@ const BaseQuery = pg.Query as unknown as new (config: {
   values: unknown[];
   queryMode: "extended";
   callback: (error: Error | null, results: ResultSet | ResultSet[]) => void;
-}) => {
-  prepare(connection: ProtocolConnection): void;
-  _getRows(connection: ProtocolConnection, rows: number | undefined): void;
-};
-
-/** Parse, Bind, Describe and Execute of a statement without parameters (unnamed: parsed each time). */
-const sendUnnamed = (connection: ProtocolConnection, text: string) => {
-  connection.parse({ text, name: "", types: [] });
-  connection.bind({ portal: "", statement: "", values: [] });
-  connection.describe({ type: "P", name: "" });
-  connection.execute({ portal: "", rows: 0 });
-};
+}) => { prepare(connection: ProtocolConnection): void };
 
 /**
- * `pg`'s own extended-protocol query with statements sent ahead of it and after it in the same
- * pipeline: Parse, Bind, Describe and Execute for each of `lead` (no parameters), then the query's
- * own messages, then each of `trail` (no parameters: a `COMMIT`) and one Sync — one write, one round
- * trip. The server runs them in order (each is parsed, so planned and checked for row-level
- * security, after the previous one ran); the first error skips the rest. Its results are those of
- * every statement, in order. `prepare` and `_getRows` are internals of `pg`'s Query (pg 8.16, the
- * protocol messages it sends; `_getRows` sends the Execute and the Sync); the PostgreSQL runs of the
- * posting, raw-transaction and OIDC tests send every driver transaction through it, so a `pg` upgrade
- * that changes them fails them.
+ * `pg`'s own extended-protocol query with statements sent ahead of it and behind it in the same
+ * pipeline: Parse, Bind, Describe and Execute for each of `lead` (no parameters), the query's own
+ * messages, the same for each of `trail` (COMMIT), and one Sync — one write, one round trip. The
+ * server runs them in order (each is parsed, so planned and checked for row-level security, after the
+ * previous one ran); the first error skips the rest, COMMIT included. Its results are those of every
+ * statement, in order. `prepare` and `_getRows` are internals of `pg`'s Query (pg 8.16, the protocol
+ * messages it sends); the PostgreSQL runs of the posting and raw-transaction tests send every driver
+ * transaction through them, so a `pg` upgrade that changes them fails those tests.
  */
 class PipelinedQuery extends BaseQuery {
   constructor(
@@ -132,18 +152,22 @@ class PipelinedQuery extends BaseQuery {
   ) {
     super(config);
   }
+  private send(connection: ProtocolConnection, texts: readonly string[]): void {
+    for (const text of texts) {
+      connection.parse({ text, name: "", types: [] });
+      connection.bind({ portal: "", statement: "", values: [] });
+      connection.describe({ type: "P", name: "" });
+      connection.execute({ portal: "", rows: 0 });
+    }
+  }
   override prepare(connection: ProtocolConnection): void {
-    for (const text of this.lead) sendUnnamed(connection, text);
+    this.send(connection, this.lead);
     super.prepare(connection);
   }
-  override _getRows(connection: ProtocolConnection, rows: number | undefined): void {
-    if (this.trail.length === 0 || rows) {
-      super._getRows(connection, rows);
-      return;
-    }
-    // What pg sends for a statement read whole (unnamed portal, all rows), then the trail, then Sync.
-    connection.execute({ portal: "", rows: 0 });
-    for (const text of this.trail) sendUnnamed(connection, text);
+  /** pg's Query ends its messages here (Execute, then Sync): `trail` goes between the two. */
+  _getRows(connection: ProtocolConnection & { sync(): void }, rows: number | undefined): void {
+    connection.execute({ portal: "", rows: rows ?? 0 });
+    this.send(connection, this.trail);
     connection.sync();
   }
 }
@@ -154,7 +178,7 @@ export const pipelined = (
   text: string,
   values: unknown[],
   name: string | undefined,
-  trail: readonly string[] = [],
+  trail: readonly string[],
 ) =>
   new Promise<ResultSet[]>((resolve, reject) => {
     const query = new PipelinedQuery(lead, trail, {
@@ -184,88 +208,114 @@ export const statementName = (text: string): string => {
 
 /**
  * On PostgreSQL the transaction's opening — BEGIN, the scoping statement (which confirms a cached
- * caller) — travels in one pipeline with its first statement, with parameters: a posting is two
- * round trips, that pipeline and COMMIT. The scope's row is checked before anything else is sent;
- * a refused caller rolls back what the first statement did.
+ * caller) — travels in one pipeline with its first statement, with parameters; a statement marked
+ * `commit` takes COMMIT into the same pipeline when nothing has to be checked before it (no cached
+ * caller to confirm), so a posting is ONE round trip. Otherwise the scope's row is checked before
+ * anything else is sent, and a refused caller rolls back what the first statement did.
  */
 export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) => void): RawTransactions =>
-  transactions(async (role, tenantId, fn, lazyCommit) => {
-    const scope = scopeStatement(role, tenantId);
-    const lead = ["BEGIN", ...(lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []), scope.text];
-    const hooks: Array<() => void> = [];
-    const client = await pool.connect();
-    // A connection that failed mid-transaction is not handed to the next request.
-    let broken: Error | undefined;
-    let begun = false;
-    try {
-      let result: Awaited<ReturnType<typeof fn>>;
-      try {
-        result = await fn({
-          tenantId: tenantId ?? "",
-          query: async <T>(
-            text: string,
-            params: readonly unknown[] = [],
-            options?: { prepared?: boolean },
-          ) => {
-            const name = options?.prepared ? statementName(text) : undefined;
-            if (begun) {
-              onQuery?.(text);
-              return (await client.query({ ...(name ? { name } : {}), text, values: [...params] }))
-                .rows as T[];
-            }
-            begun = true;
-            onQuery?.(scope.text);
-            onQuery?.(text);
-            const results = await pipelined(client, lead, text, [...params], name);
-            scope.accept(results[lead.length - 1]?.rows[0] as never);
-            return (results[results.length - 1]?.rows ?? []) as T[];
-          },
-          afterCommit: (callback) => {
-            hooks.push(callback);
-          },
-        });
-      } catch (error) {
-        if (begun) {
-          await client.query("ROLLBACK").catch((rollbackError: Error) => {
-            broken = rollbackError;
-          });
-        }
-        throw error;
-      }
-      // A transaction that sent no statement never began: nothing to commit.
-      if (begun) {
+  transactions(
+    async (role, tenantId, fn, mode) => {
+      const hooks: Array<() => void> = [];
+      const client = await pool.connect();
+      // A connection that failed mid-transaction is not handed to the next request.
+      let broken: Error | undefined;
+      let open = false;
+      const commit = async () => {
+        open = false;
         await client.query("COMMIT").catch((commitError: Error) => {
           // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
           if (!("code" in commitError)) broken = commitError;
           throw commitError;
         });
+        runHooks(hooks.splice(0));
+      };
+      try {
+        let result: Awaited<ReturnType<typeof fn>>;
+        try {
+          result = await fn({
+            tenantId: tenantId ?? "",
+            query: async <T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) => {
+              const name = options?.prepared ? statementName(text) : undefined;
+              let rows: T[];
+              if (open) {
+                onQuery?.(text);
+                rows = (await client.query({ ...(name ? { name } : {}), text, values: [...params] }))
+                  .rows as T[];
+              } else {
+                // Built per transaction: a later one no longer confirms a caller the first confirmed.
+                const scope = scopeStatement(role, tenantId);
+                const lead = ["BEGIN", ...settings(mode), scope.text];
+                // A write waits for the caller's confirmation before it commits; a read need not.
+                const trail = options?.commit && (mode.readOnly || !scope.checksCaller) ? ["COMMIT"] : [];
+                open = true; // a failed pipeline leaves an aborted transaction: ROLLBACK below
+                onQuery?.(scope.text);
+                onQuery?.(text);
+                const results = await pipelined(client, lead, text, [...params], name, trail);
+                if (trail.length > 0) open = false;
+                scope.accept(results[lead.length - 1]?.rows[0] as never);
+                rows = (results[lead.length]?.rows ?? []) as T[];
+                if (trail.length > 0) {
+                  runHooks(hooks.splice(0));
+                  return rows;
+                }
+              }
+              if (options?.commit) await commit();
+              return rows;
+            },
+            afterCommit: (callback) => {
+              hooks.push(callback);
+            },
+          });
+        } catch (error) {
+          if (open) {
+            await client.query("ROLLBACK").catch((rollbackError: Error) => {
+              broken = rollbackError;
+            });
+          }
+          throw error;
+        }
+        // A transaction that sent no statement never began: nothing to commit.
+        if (open) await commit();
+        else runHooks(hooks.splice(0));
+        return result;
+      } finally {
+        client.release(broken);
       }
-      runHooks(hooks);
-      return result;
-    } finally {
-      client.release(broken);
-    }
-  });
+    },
+    async <T>(text: string, params: readonly unknown[]) => {
+      onQuery?.(text);
+      return (await pool.query({ name: statementName(text), text, values: [...params] })).rows as T[];
+    },
+  );
 
 export const pgliteRawTransactions = (pglite: PGlite, onQuery?: (sql: string) => void): RawTransactions =>
-  transactions(async (role, tenantId, fn, lazyCommit) => {
-    const scope = scopeStatement(role, tenantId);
-    const hooks: Array<() => void> = [];
-    // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
-    const result = await pglite.transaction(async (ptx: PGliteTransaction) => {
-      onQuery?.(scope.text);
-      scope.accept(firstRowOfLast(await ptx.exec(opening(scope.text, lazyCommit))) as never);
-      return fn({
-        tenantId: tenantId ?? "",
-        query: async <T>(text: string, params: readonly unknown[] = []) => {
-          onQuery?.(text);
-          return (await ptx.query<T>(text, [...params])).rows;
-        },
-        afterCommit: (callback) => {
-          hooks.push(callback);
-        },
+  transactions(
+    async (role, tenantId, fn, mode) => {
+      const scope = scopeStatement(role, tenantId);
+      const hooks: Array<() => void> = [];
+      // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
+      const result = await pglite.transaction(async (ptx: PGliteTransaction) => {
+        onQuery?.(scope.text);
+        // The scope's row is the last result.
+        scope.accept(firstRowOfLast(await ptx.exec([...settings(mode), scope.text].join("; "))) as never);
+        return fn({
+          tenantId: tenantId ?? "",
+          query: async <T>(text: string, params: readonly unknown[] = []) => {
+            onQuery?.(text);
+            return (await ptx.query<T>(text, [...params])).rows;
+          },
+          afterCommit: (callback) => {
+            hooks.push(callback);
+          },
+        });
       });
-    });
-    runHooks(hooks);
-    return result;
-  });
+      runHooks(hooks);
+      return result;
+    },
+    async <T>(text: string, params: readonly unknown[]) => {
+      onQuery?.(text);
+      // Outside a transaction PGlite's query waits for any running one (Prisma's included).
+      return (await pglite.query<T>(text, [...params])).rows;
+    },
+  );

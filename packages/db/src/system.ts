@@ -1,5 +1,5 @@
 import { type AuditWho, audit } from "./audit";
-import { Prisma, type Tx } from "./client";
+import type { Tx } from "./client";
 import type { RawTransactions } from "./raw-tenant";
 
 /**
@@ -72,14 +72,7 @@ export const toResolvedCaller = (row: CallerRow): ResolvedCaller => ({
   permissions: row.permissions,
 });
 
-/** One statement outside any transaction, for lookups that a SECURITY DEFINER function narrows itself. */
-export type QueryOnce = <T>(query: Prisma.Sql) => Promise<T[]>;
-
-export const createSystemQueries = (
-  runAsSystem: RunAsSystem,
-  queryOnce: QueryOnce,
-  rawSystem: RawTransactions["withSystem"],
-) => ({
+export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactions) => ({
   /**
    * Every request: a session token (`kinds: ["session"]`, the cookie) or a bearer token (also a
    * first-party OIDC access token) by its SHA-256 → the caller with its permissions, in one round
@@ -89,9 +82,11 @@ export const createSystemQueries = (
     tokenHash: string,
     kinds: ReadonlyArray<"session" | "oidc">,
   ): Promise<ResolvedCaller | null> => {
-    const rows = await queryOnce<CallerRow>(
-      Prisma.sql`SELECT * FROM hisob_resolve_caller(${tokenHash}, ${kinds.join(",")})`,
-    );
+    // On the driver: every request asks, and a read path should not go through Prisma's compiler.
+    const rows = await raw.once<CallerRow>("SELECT * FROM hisob_resolve_caller($1, $2)", [
+      tokenHash,
+      kinds.join(","),
+    ]);
     const row = rows[0];
     return row ? toResolvedCaller(row) : null;
   },
@@ -99,7 +94,7 @@ export const createSystemQueries = (
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
   hasPlatformTenant: async (): Promise<boolean> => {
     // On the driver: every start asks, and an idle server should not hold Prisma's query compiler.
-    const [row] = await rawSystem((tx) =>
+    const [row] = await raw.withSystem((tx) =>
       tx.query<{ found: boolean }>("SELECT EXISTS (SELECT 1 FROM tenants WHERE is_platform) AS found"),
     );
     return row?.found === true;

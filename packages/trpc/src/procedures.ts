@@ -29,6 +29,7 @@ type InputOf<I> = I extends NoInput
   ? Nothing
   : I extends z.ZodType
     ? // An input whose every field is optional may be left out entirely (\`accounts.list()\`).
+      // biome-ignore lint/complexity/noBannedTypes: `{} extends X` asks whether every field of X is optional
       {} extends z.input<I>
       ? z.input<I> | Nothing
       : z.input<I>

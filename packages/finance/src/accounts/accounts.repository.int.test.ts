@@ -54,7 +54,13 @@ afterAll(async () => {
 const both = async (input: Record<string, unknown>) => {
   const query = ZListMoneyAccountsQuery.parse(input);
   const viaPrisma = await db.withTenant(tenantId, (tx) => accountsRepository.list(tx, tenantId, query));
-  const viaSql = await db.raw.withTenant(tenantId, (tx) => accountsRepository.listPage(tx, tenantId, query));
+  const viaSql = await db.rawTx.withTenant(
+    tenantId,
+    (tx) => accountsRepository.listPage(tx, tenantId, query),
+    {
+      readOnly: true,
+    },
+  );
   return { viaPrisma, viaSql };
 };
 

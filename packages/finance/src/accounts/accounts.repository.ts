@@ -1,4 +1,4 @@
-import type { Prisma, RawTx, Tx } from "@hisob/db";
+import type { Prisma, RawTenantTx, Tx } from "@hisob/db";
 import type { z } from "zod";
 import type { TMoneyAccountDto, ZListMoneyAccountsQuery } from "./accounts.schema";
 
@@ -129,11 +129,13 @@ export const accountsRepository = {
   },
 
   /**
-   * The list page without the ORM (`db.raw.withTenant`): the page and the total in one statement
-   * (`count(*) OVER ()`); only a page past the end, which has no row to carry the total, counts again.
-   * Same filter, order and DTO as `list` (accounts.repository.int.test.ts compares them).
+   * The list page without the ORM (`db.rawTx.withTenant`, read only): the page and the total in one
+   * statement (`count(*) OVER ()`), which commits as it returns — BEGIN, the scope, the page and
+   * COMMIT are one round trip on PostgreSQL; only a page past the end, which has no row to carry the
+   * total, counts again. Same filter, order and DTO as `list` (accounts.repository.int.test.ts
+   * compares them).
    */
-  listPage: async (tx: RawTx, tenantId: string, query: ListQuery) => {
+  listPage: async (tx: RawTenantTx, tenantId: string, query: ListQuery) => {
     const { where, params } = accountsWhereSql(tenantId, query);
     const direction = query.order === "desc" ? "DESC" : "ASC";
     const rows = await tx.query<TMoneyAccountDto & { total: number }>(
@@ -141,6 +143,7 @@ export const accountsRepository = {
         WHERE ${where} ORDER BY ${SORT_COLUMN[query.sortBy]} ${direction}, "id" ${direction}
         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.limit, query.offset],
+      { prepared: true, commit: true },
     );
     let total = rows[0]?.total ?? 0;
     if (rows.length === 0 && query.offset > 0) {

@@ -58,9 +58,13 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
       requirePermission(ctx, "accounts:read:all");
       const query = parseInput(ZListMoneyAccountsQuery, rawQuery);
       // Replaces the generic list: the typed read path (no ORM) for the busiest list of the app, page
-      // and total in one statement.
-      const page = await db.raw.withTenant(ctx.tenantId, (tx) =>
-        repository.listPage(tx, ctx.tenantId, query),
+      // and total in one statement — in a read-only driver transaction, one round trip.
+      const page = await db.rawTx.withTenant(
+        ctx.tenantId,
+        (tx) => repository.listPage(tx, ctx.tenantId, query),
+        {
+          readOnly: true,
+        },
       );
       return { ...page, limit: query.limit, offset: query.offset };
     },

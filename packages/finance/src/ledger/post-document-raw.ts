@@ -7,10 +7,11 @@ import { explainRefusal } from "./refused-posting";
 /**
  * A payment or expense posted in a driver transaction (raw-tenant.ts) as ONE statement that also
  * writes the outbox event and the audit entry: balance, entry, document, event and audit travel
- * together, so the whole transaction is three round trips (BEGIN with its scope, the statement,
- * COMMIT). The event and the entry are written once per inserted document — a refused posting
- * writes neither — and carry the account's currency, which the statement learns from its UPDATE.
- * The outbox dispatches the event after COMMIT (`outbox.stage` registers that on `tx`).
+ * together. A refused posting changes nothing at all (its UPDATE matched no row), so the statement
+ * commits as it returns (`commit`): on PostgreSQL BEGIN with its scope, the statement and COMMIT are
+ * ONE round trip. The event and the entry are written once per inserted document and carry the
+ * account's currency, which the statement learns from its UPDATE. The outbox dispatches the event
+ * after COMMIT (`outbox.stage` registers that on `tx`); a refusal is explained afterwards.
  */
 export const postDocumentRaw = async (
   tx: RawTenantTx,
@@ -39,7 +40,8 @@ export const postDocumentRaw = async (
   let rows: PostedRow[];
   try {
     // A few fixed texts (payment or expense, currency stated or not), run on every posting: prepared.
-    rows = await tx.query<PostedRow>(text, params.values, { prepared: true });
+    // It changes nothing unless it posts, so it commits as it returns.
+    rows = await tx.query<PostedRow>(text, params.values, { prepared: true, commit: true });
   } catch (error) {
     throw outOfRange(error, "accountId");
   }

@@ -9,8 +9,9 @@ type AccountRow = { name: string; balance: string; currency_code: string; minor_
 
 /**
  * Why a posting statement moved no balance (so wrote nothing): an unknown account, a currency
- * other than the account's, or not enough money — asked in the same transaction, after the fact,
- * so the posting itself stays one statement.
+ * other than the account's, or not enough money — asked after the fact (in the posting's
+ * transaction, or just after a driver posting committed having changed nothing), so the posting
+ * itself stays one statement.
  */
 export const explainRefusal = async (
   run: RunSql,

@@ -246,23 +246,27 @@ export const accountStatementReport =
   async (ctx: TenantContext, accountId: string, raw: TAccountStatementQuery): Promise<TAccountStatement> => {
     requirePermission(ctx, "reports:read:all");
     const query = parseInput(ZAccountStatementQuery, raw);
-    // On the driver: the transaction's opening (BEGIN, the tenant scope) travels with the one
-    // statement, then COMMIT — two round trips, no ORM.
-    const rows = await db.rawTx.withTenant(ctx.tenantId, (tx) =>
-      queryRaw<StatementPageRow>(
-        tx,
-        statementSql({
-          tenantId: ctx.tenantId,
-          accountId,
-          start: dateOf(query.startDate),
-          end: dateOf(query.endDate),
-          order: query.order,
-          limit: query.limit,
-          offset: query.offset,
-        }),
-        // A long statement, a few fixed texts, run on every page: parsed once per connection.
-        { prepared: true },
-      ),
+    // On the driver: the transaction's opening (BEGIN, the tenant scope) and its COMMIT travel with
+    // the one statement — one round trip, no ORM.
+    const rows = await db.rawTx.withTenant(
+      ctx.tenantId,
+      (tx) =>
+        queryRaw<StatementPageRow>(
+          tx,
+          statementSql({
+            tenantId: ctx.tenantId,
+            accountId,
+            start: dateOf(query.startDate),
+            end: dateOf(query.endDate),
+            order: query.order,
+            limit: query.limit,
+            offset: query.offset,
+          }),
+          // A long statement, a few fixed texts, run on every page: parsed once per connection.
+          { prepared: true, commit: true },
+        ),
+      // Read only: its COMMIT travels with it even while a cached caller awaits confirmation.
+      { readOnly: true },
     );
     const [summary, ...entries] = rows;
     if (!summary || summary.n !== 0) throw accountNotFound();

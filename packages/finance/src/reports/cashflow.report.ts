@@ -225,17 +225,22 @@ export const cashflowReport =
         },
       ]);
     }
-    const rows = await db.rawTx.withTenant(ctx.tenantId, (tx) =>
-      queryRaw<CashflowRow>(
-        tx,
-        cashflowSql({
-          tenantId: ctx.tenantId,
-          start: query.startDate,
-          end: query.endDate,
-          granularity: query.granularity,
-          ids,
-        }),
-      ),
+    const rows = await db.rawTx.withTenant(
+      ctx.tenantId,
+      (tx) =>
+        queryRaw<CashflowRow>(
+          tx,
+          cashflowSql({
+            tenantId: ctx.tenantId,
+            start: query.startDate,
+            end: query.endDate,
+            granularity: query.granularity,
+            ids,
+          }),
+          // The transaction's only statement: COMMIT travels with it (raw-tenant.ts).
+          { commit: true },
+        ),
+      { readOnly: true },
     );
     const accounts = rows.filter((row) => row.kind === "account");
     // A report limited to accounts names accounts of this organization: another tenant's (or an

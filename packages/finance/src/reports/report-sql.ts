@@ -1,4 +1,4 @@
-import { Prisma, type RawTenantTx, type Tx } from "@hisob/db";
+import { Prisma, type QueryOptions, type RawTenantTx, type Tx } from "@hisob/db";
 import { accountNotFound } from "../accounts/accounts.service";
 
 /*
@@ -39,11 +39,7 @@ export const OPENING = Prisma.sql`'opening_balance'`;
  * values, a Date as its ISO string (the statement casts; the drivers would write a Date in the
  * process's time zone).
  */
-export const queryRaw = <T>(
-  tx: RawTenantTx,
-  sql: Prisma.Sql,
-  options?: { prepared?: boolean },
-): Promise<T[]> =>
+export const queryRaw = <T>(tx: RawTenantTx, sql: Prisma.Sql, options?: QueryOptions): Promise<T[]> =>
   tx.query<T>(
     sql.text,
     sql.values.map((value) => (value instanceof Date ? value.toISOString() : value)),

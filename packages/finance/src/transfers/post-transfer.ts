@@ -18,9 +18,8 @@ const currencyMismatch = (fromCurrency: string) =>
 
 /**
  * Why the transfer statement moved nothing (so wrote nothing): an unknown account, two currencies,
- * or not enough money on the origin — asked in the same transaction after the fact, like a refused
- * payment (refused-posting.ts). The origin's row is untouched by then; the destination's change, if
- * any, goes with the rollback the thrown error causes.
+ * or not enough money on the origin — asked after the fact, like a refused payment
+ * (refused-posting.ts). The statement has committed by then (it moved no balance, wrote no row).
  */
 const explainRefusedTransfer = async (
   tx: RawTenantTx,
@@ -50,11 +49,15 @@ const explainRefusedTransfer = async (
 /**
  * A transfer posted in a driver transaction (raw-tenant.ts) as ONE statement: both accounts locked
  * in id order (two transfers over the same pair in opposite directions cannot deadlock), both
- * balances moved only if both accounts exist in one currency and the origin may give the amount, the
- * ledger entry, its outbox event and its audit entry — each step reading the one before, so a refused
- * transfer writes nothing of its own. With the scoping statement travelling ahead of it, a transfer is
- * two round trips (the statement, COMMIT), as a payment is; it was nine through Prisma. An unknown
- * counterparty fails the entry's tenant-scoped foreign key, and with it the statement.
+ * balances moved only if both accounts exist in one currency and the origin may give the amount (the
+ * origin's UPDATE decides that on its current row, and the destination moves only after it did: a
+ * condition on the values the locking SELECT returned lets concurrent expenses overdraw, seen under
+ * pgbench), the ledger entry, its outbox event and its audit entry — each step reading the one
+ * before, so a refused transfer changes nothing at all, and the
+ * statement can commit as it returns (`commit`): with BEGIN and the scope travelling ahead of it and
+ * COMMIT behind, a transfer is one round trip on PostgreSQL, as a payment is; it was nine through
+ * Prisma. An unknown counterparty fails the entry's tenant-scoped foreign key, and with it the
+ * statement (so nothing commits).
  */
 export const postTransfer = async (
   tx: RawTenantTx,
@@ -105,13 +108,18 @@ export const postTransfer = async (
            FOR UPDATE
       ), agreed AS (
         SELECT count(*) = 2 AND count(DISTINCT currency_code) = 1 AS ok FROM locked
-      ), moved AS (
+      ), taken AS (
         UPDATE money_accounts
-           SET balance = balance + CASE WHEN id = ${from}::uuid THEN -${amount}::bigint ELSE ${amount}::bigint END,
-               updated_at = ${at}::timestamptz
+           SET balance = balance - ${amount}::bigint, updated_at = ${at}::timestamptz
          WHERE (SELECT ok FROM agreed)
-           AND tenant_id = ${tenant}::uuid AND id IN (${from}::uuid, ${to}::uuid)
-           AND (id <> ${from}::uuid OR allow_overdraft OR balance - ${amount}::bigint >= 0)
+           AND tenant_id = ${tenant}::uuid AND id = ${from}::uuid
+           AND (allow_overdraft OR balance - ${amount}::bigint >= 0)
+     RETURNING id
+      ), given AS (
+        UPDATE money_accounts
+           SET balance = balance + ${amount}::bigint, updated_at = ${at}::timestamptz
+         WHERE EXISTS (SELECT 1 FROM taken)
+           AND tenant_id = ${tenant}::uuid AND id = ${to}::uuid
      RETURNING id
       ), entry AS (
         INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id, destination_account_id,
@@ -119,14 +127,15 @@ export const postTransfer = async (
         SELECT ${$(id)}::uuid, ${tenant}::uuid, 'transfer'::transaction_type, ${amount}::bigint,
                ${$(input.date)}::date, ${from}::uuid, ${to}::uuid, ${$(input.comment)}::text,
                ${$(input.counterpartyId)}::uuid, ${$(ctx.actor.userId)}::uuid, ${at}::timestamptz
-         WHERE (SELECT count(*) FROM moved) = 2
+         WHERE EXISTS (SELECT 1 FROM given)
      RETURNING id
       ), event AS (${event.sql}), audit AS (${audit})
       SELECT (SELECT count(*) FROM entry)::int AS posted`;
   let rows: Array<{ posted: number }>;
   try {
-    // One fixed text, run on every transfer: prepared (parsed once per connection, one plan for all).
-    rows = await tx.query<{ posted: number }>(text, params.values, { prepared: true });
+    // One fixed text, run on every transfer: prepared (parsed once per connection, one plan for all);
+    // it changes nothing unless it posts, so it commits as it returns.
+    rows = await tx.query<{ posted: number }>(text, params.values, { prepared: true, commit: true });
   } catch (error) {
     // The destination's balance grows (the origin's could only leave the range with an overdraft of
     // −9.2 × 10¹⁸): an overflow is the destination's.
