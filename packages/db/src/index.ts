@@ -27,7 +27,7 @@ export {
 export { createOutbox, type Outbox } from "./outbox";
 export { PGLITE_EXTENSIONS } from "./pglite-extensions";
 export { toProblem } from "./problem";
-export type { Credential, CredentialKind, RawSql, RawTx } from "./raw-sql";
+export type { Credential, CredentialKind, CredentialTx, RawSql, RawTx } from "./raw-sql";
 export {
   type QueryOptions,
   type RawTenantTx,

@@ -1,6 +1,6 @@
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import type pg from "pg";
-import { statementName } from "./raw-tenant";
+import { pipelined, statementName } from "./raw-tenant";
 import { DB_ROLES } from "./roles";
 
 /**
@@ -10,10 +10,11 @@ import { DB_ROLES } from "./roles";
  * `app.tenant_id` set, so row-level security filters them; the only thing done as `hisob_system`
  * is the named lookup of the tenant a credential belongs to (the same lookup `db.system` offers).
  *
- * What makes it fast is the round trips, not only the missing ORM: the tenant lookup, the switch to
- * the tenant's role and the request's first read go to the server as one simple-protocol query
- * (`BEGIN; …; …; <first statement>`), the values in it written as literals — so every value that
- * goes there is validated first (a credential hash is 64 hex digits; callers validate the rest).
+ * What makes it fast is the round trips, not only the missing ORM: on PostgreSQL the tenant lookup,
+ * the switch to the tenant's role and the request's first statement go to the server as one
+ * extended-protocol pipeline (`BEGIN`, …, …, <first statement>, one Sync), and a transaction's last
+ * statement may take its COMMIT along (`queryThenCommit`). The scoping statements carry the hash as a
+ * literal, validated first (64 hex digits); the request's statements are prepared, values parameters.
  */
 
 /** The credentials whose tenant may be looked up before it is known (as `hisob_system`). */
@@ -29,18 +30,19 @@ const HASH = /^[0-9a-f]{64}$/;
 /**
  * Statements that make a transaction see only the tenant that `credential` belongs to (nothing at
  * all when no such credential exists). The tenant is looked up as `hisob_system` in the statement
- * that then sets it and switches to `hisob_tenant` (each statement of a simple query is planned
- * after the previous one ran, so the lookup is planned and checked as the system role).
+ * that then sets it and switches to `hisob_tenant` (each statement is planned after the previous one
+ * ran, in a simple query as in a pipeline, so the lookup is planned and checked as the system role).
  */
-const scopeToCredential = (credential: Credential): string => {
+const credentialScope = (credential: Credential): [string, string] => {
   if (!HASH.test(credential.hash)) throw new Error("A credential lookup needs a SHA-256 hex hash");
   const lookup = CREDENTIAL_TENANT[credential.kind].replace("%", credential.hash);
-  return (
-    `SELECT set_config('role', '${DB_ROLES.system}', true); ` +
+  return [
+    `SELECT set_config('role', '${DB_ROLES.system}', true)`,
     `SELECT set_config('app.tenant_id', coalesce((${lookup}), ''), true), ` +
-    `set_config('role', '${DB_ROLES.tenant}', true)`
-  );
+      `set_config('role', '${DB_ROLES.tenant}', true)`,
+  ];
 };
+const scopeToCredential = (credential: Credential): string => credentialScope(credential).join("; ");
 
 /** A transaction scoped to one tenant, spoken to in SQL. */
 export type RawTx = {
@@ -51,18 +53,30 @@ export type RawTx = {
   query<T>(text: string, params?: unknown[]): Promise<T[]>;
 };
 
+/** A `withCredentialTenant` transaction. */
+export type CredentialTx = RawTx & {
+  /**
+   * The transaction's last statement, and COMMIT in the same round trip (one pipeline on
+   * PostgreSQL); nothing may be sent after it. When it fails, nothing commits (the server skips the
+   * COMMIT; the transaction rolls back) and its error is thrown as `query`'s would be.
+   */
+  queryThenCommit<T>(text: string, params?: unknown[]): Promise<T[]>;
+};
+
 export type RawSql = {
   /**
-   * One read in the tenant of `credential`, as one round trip (one implicit transaction). `text`
-   * must have no parameters: it travels with the scoping statements, its literals validated.
+   * One read in the tenant of `credential`, as one round trip (one implicit transaction). `text` is a
+   * fixed text with parameters `$1…` (on PostgreSQL a prepared statement sent in one pipeline after
+   * the scoping statements).
    */
-  readAsCredentialTenant<T>(credential: Credential, text: string): Promise<T[]>;
+  readAsCredentialTenant<T>(credential: Credential, text: string, params?: unknown[]): Promise<T[]>;
   /**
-   * A transaction in the tenant of `credential`: commits when `fn` resolves, rolls back when it
-   * throws. Its first statement travels with BEGIN and the scoping statements when it has no
-   * parameters. No after-commit hooks and no outbox: paths that raise events use `withTenant`.
+   * A transaction in the tenant of `credential`: commits when `fn` resolves (or with its
+   * `queryThenCommit`), rolls back when it throws. Its first statement travels with BEGIN and the
+   * scoping statements (PostgreSQL: a pipeline; PGlite: when it has no parameters). No after-commit
+   * hooks and no outbox: paths that raise events use `withTenant`.
    */
-  withCredentialTenant<T>(credential: Credential, fn: (tx: RawTx) => Promise<T>): Promise<T>;
+  withCredentialTenant<T>(credential: Credential, fn: (tx: CredentialTx) => Promise<T>): Promise<T>;
 };
 
 type Results = Array<{ rows: unknown[] }>;
@@ -106,59 +120,103 @@ const makeTx = (
 };
 
 export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): RawSql => {
-  /** One transaction on one pooled connection, opened by `prefix` (BEGIN and the scoping statements). */
-  const transaction = async <T>(prefix: string, fn: (tx: RawTx) => Promise<T>): Promise<T> => {
+  /**
+   * A credential's transaction: one pipeline sends BEGIN, the scoping statements and the first
+   * statement (prepared: fixed texts only); `queryThenCommit` sends its statement and COMMIT as one
+   * more. A grant is then two round trips — the read, the write with COMMIT — and no statement of it
+   * is parsed or planned again on the connection.
+   */
+  const credentialTransaction = async <T>(
+    credential: Credential,
+    fn: (tx: CredentialTx) => Promise<T>,
+  ): Promise<T> => {
+    const lead = ["BEGIN", ...credentialScope(credential)];
     const client = await pool.connect();
     // A connection that failed mid-transaction is not handed to the next request.
     let broken: Error | undefined;
-    try {
-      const { tx, flush } = makeTx(
-        prefix,
-        {
-          script: (text) => client.query(text) as unknown as Promise<Results>,
-          // The hot paths' statements have fixed texts: prepared per connection, parsed once.
-          query: (text, params) => client.query({ name: statementName(text), text, values: params }),
-        },
-        onQuery,
+    let begun = false;
+    let committed = false;
+    const send = async <R>(text: string, params: unknown[], commit: boolean): Promise<R[]> => {
+      if (committed) throw new Error("The transaction has committed: nothing may be sent after it");
+      onQuery?.(text);
+      const head = begun ? [] : lead;
+      begun = true;
+      const results = await pipelined(
+        client,
+        head,
+        text,
+        params,
+        statementName(text),
+        commit ? ["COMMIT"] : [],
       );
+      if (commit) committed = true;
+      return (results[head.length]?.rows ?? []) as R[];
+    };
+    try {
       let result: T;
       try {
-        result = await fn(tx);
-        await flush();
-      } catch (error) {
-        await client.query("ROLLBACK").catch((rollbackError: Error) => {
-          broken = rollbackError;
+        result = await fn({
+          query: <R>(text: string, params: unknown[] = []) => send<R>(text, params, false),
+          queryThenCommit: <R>(text: string, params: unknown[] = []) => send<R>(text, params, true),
         });
+      } catch (error) {
+        if (begun && !committed) {
+          await client.query("ROLLBACK").catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+        }
         throw error;
       }
-      await client.query("COMMIT").catch((commitError: Error) => {
-        // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
-        if (!("code" in commitError)) broken = commitError;
-        throw commitError;
-      });
+      // A transaction that sent no statement never began; one that committed is over.
+      if (begun && !committed) {
+        await client.query("COMMIT").catch((commitError: Error) => {
+          // A statement error (a deferred constraint) ended the transaction; anything else, the connection.
+          if (!("code" in commitError)) broken = commitError;
+          throw commitError;
+        });
+      }
       return result;
     } finally {
       client.release(broken);
     }
   };
   return {
-    readAsCredentialTenant: async <T>(credential: Credential, text: string) => {
+    readAsCredentialTenant: async <T>(credential: Credential, text: string, params: unknown[] = []) => {
       onQuery?.(text);
-      // A multi-statement simple query is one implicit transaction: the local settings hold for it.
-      const results = (await pool.query(`${scopeToCredential(credential)}; ${text}`)) as unknown as Results;
-      return lastRows<T>(results);
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        // One pipeline without BEGIN is one implicit transaction (it ends at the Sync): the local
+        // settings hold for the read.
+        const lead = credentialScope(credential);
+        const results = await pipelined(client, lead, text, params, statementName(text), []);
+        return (results[lead.length]?.rows ?? []) as T[];
+      } catch (error) {
+        // A statement error leaves the connection usable (the Sync ended the transaction); others not.
+        if (!(error instanceof Error && "code" in error)) broken = error as Error;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
     },
-    withCredentialTenant: (credential, fn) => transaction(`BEGIN; ${scopeToCredential(credential)}`, fn),
+    withCredentialTenant: credentialTransaction,
   };
 };
 
 export const pgliteRawSql = (pglite: PGlite, onQuery?: (sql: string) => void): RawSql => ({
-  readAsCredentialTenant: async <T>(credential: Credential, text: string) => {
-    onQuery?.(text);
-    // exec waits for any open transaction (PGlite has one connection) and is one implicit transaction.
-    return lastRows<T>(await pglite.exec(`${scopeToCredential(credential)}; ${text}`));
+  readAsCredentialTenant: async <T>(credential: Credential, text: string, params: unknown[] = []) => {
+    if (params.length === 0) {
+      onQuery?.(text);
+      // exec waits for any open transaction (PGlite has one connection) and is one implicit transaction.
+      return lastRows<T>(await pglite.exec(`${scopeToCredential(credential)}; ${text}`));
+    }
+    return pglite.transaction(async (ptx: PGliteTransaction) => {
+      await ptx.exec(scopeToCredential(credential));
+      onQuery?.(text);
+      return (await ptx.query<T>(text, params)).rows;
+    });
   },
-  withCredentialTenant: <T>(credential: Credential, fn: (tx: RawTx) => Promise<T>) =>
+  withCredentialTenant: <T>(credential: Credential, fn: (tx: CredentialTx) => Promise<T>) =>
     // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
     pglite.transaction(async (ptx: PGliteTransaction) => {
       const { tx, flush } = makeTx(
@@ -169,7 +227,20 @@ export const pgliteRawSql = (pglite: PGlite, onQuery?: (sql: string) => void): R
         },
         onQuery,
       );
-      const result = await fn(tx);
+      let committed = false;
+      const result = await fn({
+        query: <R>(text: string, params?: unknown[]) => {
+          if (committed) throw new Error("The transaction has committed: nothing may be sent after it");
+          return tx.query<R>(text, params);
+        },
+        // The transaction commits when this callback resolves (nothing is sent after this statement).
+        queryThenCommit: async <R>(text: string, params?: unknown[]) => {
+          if (committed) throw new Error("The transaction has committed: nothing may be sent after it");
+          const rows = await tx.query<R>(text, params);
+          committed = true;
+          return rows;
+        },
+      });
       await flush();
       return result;
     }),

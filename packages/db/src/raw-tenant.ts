@@ -172,7 +172,7 @@ class PipelinedQuery extends BaseQuery {
   }
 }
 
-const pipelined = (
+export const pipelined = (
   client: pg.PoolClient,
   lead: readonly string[],
   text: string,

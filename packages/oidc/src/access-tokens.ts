@@ -3,9 +3,9 @@ import type { Clock } from "@hisob/kernel";
 import type { Clients } from "./clients/clients";
 import { looksLikeOpaqueToken, sha256Hex } from "./opaque-token";
 import {
+  ACCESS_TOKEN_STATEMENT,
   type AccessRow,
   type AccessTokenRead,
-  accessTokenStatement,
   toAccessTokenRead,
 } from "./token/token-sql";
 
@@ -26,7 +26,7 @@ export type ValidAccessTokenWithUser = ValidAccessToken & {
  * its grant revoked, or its login session ended (the grant is then gone), or its user, tenant or
  * client deactivated. Tokens are opaque and looked up by hash on every use, so revocation takes effect
  * immediately. One round trip (`db.raw`, issue 16.2): the tenant lookup, the switch to the tenant and
- * the read of token, grant, user, tenant and client travel as one query.
+ * the read of token, grant, user, tenant and client (a prepared statement) travel as one pipeline.
  */
 export const createAccessTokenVerifier = (deps: { db: Db; clock: Clock; clients: Clients }) => {
   const verify = async (token: string): Promise<ValidAccessTokenWithUser | null> => {
@@ -34,7 +34,8 @@ export const createAccessTokenVerifier = (deps: { db: Db; clock: Clock; clients:
     const tokenHash = sha256Hex(token);
     const [row] = await deps.db.raw.readAsCredentialTenant<AccessRow>(
       { kind: "oidcToken", hash: tokenHash },
-      accessTokenStatement(tokenHash),
+      ACCESS_TOKEN_STATEMENT,
+      [tokenHash],
     );
     const read: AccessTokenRead | null = toAccessTokenRead(row);
     if (!read || read.kind !== "access" || read.revokedAt || read.grantRevokedAt) return null;

@@ -20,11 +20,11 @@ import {
   tokenResponse,
 } from "./grants";
 import {
-  consumeCode,
+  consumeCodeAndCommit,
   readAuthorizationCode,
   readRefreshToken,
   revokeGrantSql,
-  rotateRefreshToken,
+  rotateRefreshTokenAndCommit,
 } from "./token-sql";
 
 type Body = FormParams;
@@ -39,13 +39,15 @@ const pkceMatches = (method: string | null, challenge: string, verifier: string)
   method === "S256" ? safeEqual(sha256Base64Url(verifier), challenge) : safeEqual(verifier, challenge);
 
 type Outcome = { client: OidcClientRecord; grant: GrantRow; scope: string[]; minted: MintedTokens };
+/** A refresh token another request rotated between our read and our rotation. */
+type LostRotation = { lost: { tenantId: string; grantId: string; at: Date } };
 
 /**
  * POST /oidc/token. Each grant is one transaction in the credential's tenant through `db.raw`
- * (issue 16.2): one round trip looks up the tenant, switches to it and reads the client with the
- * code or token, its grant, user and tenant; one statement writes what the grant produces; then
- * COMMIT. The client is read fresh in that same round trip, so it needs no cache: deactivating or
- * re-keying a client counts from the next request on every instance. The ID token is signed after
+ * (issue 16.2), two round trips: one looks up the tenant, switches to it and reads the client with
+ * the code or token, its grant, user and tenant; one writes what the grant produces, in one
+ * statement, and commits. The client is read fresh in the first, so it needs no cache: deactivating
+ * or re-keying a client counts from the next request on every instance. The ID token is signed after
  * the commit, holding no connection.
  */
 export const createTokenEndpoint = (deps: {
@@ -117,7 +119,7 @@ export const createTokenEndpoint = (deps: {
         const grantId = newId();
         // Single use, even under concurrent requests: only one UPDATE can win, and only the winner
         // creates the grant and stores the tokens (the same statement).
-        const consumed = await consumeCode(tx, {
+        const consumed = await consumeCodeAndCommit(tx, {
           tenantId: row.tenantId,
           codeId: row.id,
           grantId,
@@ -157,9 +159,10 @@ export const createTokenEndpoint = (deps: {
     const invalid = () => new OidcError("invalid_grant", "Invalid refresh token");
     const tokenHash = sha256Hex(token);
 
+    const credential = { kind: "oidcToken", hash: tokenHash } as const;
     const outcome = await db.raw.withCredentialTenant(
-      { kind: "oidcToken", hash: tokenHash },
-      async (tx): Promise<Outcome | OidcError> => {
+      credential,
+      async (tx): Promise<Outcome | OidcError | LostRotation> => {
         const read = await readRefreshToken(tx, credentials.clientId, tokenHash);
         const client = verifyClient(read.client, credentials.secret);
         allowGrant(client, "refresh_token");
@@ -182,17 +185,15 @@ export const createTokenEndpoint = (deps: {
         if (!row.userActive || !row.tenantActive)
           return new OidcError("invalid_grant", "The user is no longer active");
         const minted = mintTokens(deps, { client, scope, refreshScope: row.scope });
-        const rotated = await rotateRefreshToken(tx, {
+        const rotated = await rotateRefreshTokenAndCommit(tx, {
           tenantId: row.tenantId,
           tokenId: row.id,
           at: now,
           access: minted.access,
           refresh: minted.refresh,
         });
-        if (!rotated) {
-          await revokeGrantSql(tx, row.tenantId, row.grantId, now);
-          return new OidcError("invalid_grant", "Refresh token already used");
-        }
+        // Another request rotated it first: a reuse too. The rotation wrote nothing and committed.
+        if (!rotated) return { lost: { tenantId: row.tenantId, grantId: row.grantId, at: now } };
         const grant: GrantRow = {
           id: row.grantId,
           tenantId: row.tenantId,
@@ -207,6 +208,12 @@ export const createTokenEndpoint = (deps: {
       },
     );
     if (outcome instanceof OidcError) throw outcome;
+    if ("lost" in outcome) {
+      // Revoke the family, as for any reuse (the same statement, in the token's tenant).
+      const { tenantId, grantId, at } = outcome.lost;
+      await db.raw.withCredentialTenant(credential, (tx) => revokeGrantSql(tx, tenantId, grantId, at));
+      throw new OidcError("invalid_grant", "Refresh token already used");
+    }
     return outcome;
   };
 

@@ -1,21 +1,16 @@
-import type { RawTx } from "@hisob/db";
+import type { CredentialTx, RawTx } from "@hisob/db";
 import { newId } from "@hisob/kernel";
 import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
 
 /*
  * The token endpoint's and userinfo's statements, in SQL through `db.raw` (issue 16.2): one round
- * trip reads the credential with its grant, user, tenant and client; one statement writes what the
- * grant produces. Values in the reads are literals (they travel with the transaction's opening
- * statements): a hash is 64 hex digits, a client id matches CLIENT_ID — both checked here.
+ * trip reads the credential with its grant, user, tenant and client; one more writes what the grant
+ * produces and commits. Every text is fixed, its values parameters, so on PostgreSQL each is a
+ * prepared statement of the connection (parsed and planned once, not per grant).
  */
 
-const HASH = /^[0-9a-f]{64}$/;
-const literalHash = (hash: string): string => {
-  if (!HASH.test(hash)) throw new Error("Expected a SHA-256 hex hash");
-  return `'${hash}'`;
-};
-/** A client id as a literal, or NULL (matches nothing) when it cannot be one of ours. */
-const literalClientId = (clientId: string): string => (CLIENT_ID.test(clientId) ? `'${clientId}'` : "NULL");
+/** A client id, or null (matches nothing) when it cannot be one of ours. */
+const clientIdParam = (clientId: string): string | null => (CLIENT_ID.test(clientId) ? clientId : null);
 
 const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_name, c.secret_hash AS c_secret_hash,
   c.application_type AS c_application_type, c.redirect_uris AS c_redirect_uris,
@@ -128,22 +123,23 @@ type RefreshRow = ClientColumns &
     revoked_at: Date | null;
   };
 
+// Statement texts are built once: a prepared statement is found by its text on every call.
+const READ_REFRESH_TOKEN = `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.created_at, t.expires_at, t.rotated_at, t.revoked_at,
+       ${GRANT_COLUMNS}
+     FROM (SELECT 1) AS one
+     LEFT JOIN oidc_clients c ON c.client_id = $1::text
+     LEFT JOIN (oidc_tokens t
+       JOIN oidc_grants g ON g.id = t.grant_id AND g.tenant_id = t.tenant_id
+       JOIN users u ON u.id = g.user_id AND u.tenant_id = g.tenant_id
+       JOIN tenants tn ON tn.id = g.tenant_id) ON t.token_hash = $2::text`;
+
 /** One row always (LEFT JOINs): the client by id, and the token by hash with its grant, user and tenant. */
 export const readRefreshToken = async (
   tx: RawTx,
   clientId: string,
   tokenHash: string,
 ): Promise<RefreshRead> => {
-  const [row] = await tx.query<RefreshRow>(
-    `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.created_at, t.expires_at, t.rotated_at, t.revoked_at,
-       ${GRANT_COLUMNS}
-     FROM (SELECT 1) AS one
-     LEFT JOIN oidc_clients c ON c.client_id = ${literalClientId(clientId)}
-     LEFT JOIN (oidc_tokens t
-       JOIN oidc_grants g ON g.id = t.grant_id AND g.tenant_id = t.tenant_id
-       JOIN users u ON u.id = g.user_id AND u.tenant_id = g.tenant_id
-       JOIN tenants tn ON tn.id = g.tenant_id) ON t.token_hash = ${literalHash(tokenHash)}`,
-  );
+  const [row] = await tx.query<RefreshRow>(READ_REFRESH_TOKEN, [clientIdParam(clientId), tokenHash]);
   if (!row) return { client: null, token: null };
   return {
     client: toClient(row),
@@ -203,22 +199,22 @@ type CodeRow = ClientColumns & {
   tenant_active: boolean;
 };
 
+const READ_AUTHORIZATION_CODE = `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
+       a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
+       a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active
+     FROM (SELECT 1) AS one
+     LEFT JOIN oidc_clients c ON c.client_id = $1::text
+     LEFT JOIN (oidc_authorization_codes a
+       JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
+       JOIN tenants tn ON tn.id = a.tenant_id) ON a.code_hash = $2::text`;
+
 /** One row always: the client by id, and the authorization code by hash with its user and tenant. */
 export const readAuthorizationCode = async (
   tx: RawTx,
   clientId: string,
   codeHash: string,
 ): Promise<CodeRead> => {
-  const [row] = await tx.query<CodeRow>(
-    `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
-       a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
-       a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active
-     FROM (SELECT 1) AS one
-     LEFT JOIN oidc_clients c ON c.client_id = ${literalClientId(clientId)}
-     LEFT JOIN (oidc_authorization_codes a
-       JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
-       JOIN tenants tn ON tn.id = a.tenant_id) ON a.code_hash = ${literalHash(codeHash)}`,
-  );
+  const [row] = await tx.query<CodeRow>(READ_AUTHORIZATION_CODE, [clientIdParam(clientId), codeHash]);
   if (!row) return { client: null, code: null };
   return {
     client: toClient(row),
@@ -255,6 +251,15 @@ export const revokeGrantSql = async (tx: RawTx, tenantId: string, grantId: strin
   );
 };
 
+/**
+ * The row is found by its primary key; its tenant is checked (besides row-level security) in a form
+ * no index serves. With `tenant_id = $1`, a table without statistics yet (a young database, or
+ * before autovacuum's first ANALYZE) ties the (tenant_id, …) index with the key, and PostgreSQL may
+ * pick the former and walk every code or token of the tenant for each grant (seen: a code exchange
+ * reading all 300 codes of its tenant, in a plan a prepared statement then keeps).
+ */
+const SAME_TENANT = "tenant_id IS NOT DISTINCT FROM $1::uuid";
+
 /** A token to store: its hash, scope and expiry. */
 export type NewToken = { tokenHash: string; scope: string; expiresAt: Date };
 
@@ -276,48 +281,36 @@ const tokenParams = (access: NewToken, refresh: NewToken | undefined) => [
   refresh?.expiresAt.toISOString() ?? null,
 ];
 
-/**
- * Rotates a refresh token and stores its successors in one statement; false when another request
- * rotated it first (nothing is then stored).
- */
-export const rotateRefreshToken = async (
-  tx: RawTx,
-  input: { tenantId: string; tokenId: string; at: Date; access: NewToken; refresh?: NewToken | undefined },
-): Promise<boolean> => {
-  const rows = await tx.query<{ kind: string }>(
-    `WITH rotated AS (
+const ROTATE_REFRESH_TOKEN = `WITH rotated AS (
        UPDATE oidc_tokens SET rotated_at = $3
-       WHERE tenant_id = $1 AND id = $2 AND rotated_at IS NULL
+       WHERE id = $2 AND rotated_at IS NULL AND ${SAME_TENANT}
        RETURNING tenant_id, grant_id)
      INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
      SELECT v.id, r.tenant_id, r.grant_id, v.kind, v.token_hash, v.scope, v.expires_at
      FROM rotated r CROSS JOIN ${tokenValues(4)}
      WHERE v.token_hash IS NOT NULL
-     RETURNING kind`,
-    [input.tenantId, input.tokenId, input.at.toISOString(), ...tokenParams(input.access, input.refresh)],
-  );
+     RETURNING kind`;
+
+/**
+ * Rotates a refresh token and stores its successors in one statement, and commits (the same round
+ * trip); false when another request rotated it first (nothing is then stored).
+ */
+export const rotateRefreshTokenAndCommit = async (
+  tx: CredentialTx,
+  input: { tenantId: string; tokenId: string; at: Date; access: NewToken; refresh?: NewToken | undefined },
+): Promise<boolean> => {
+  const rows = await tx.queryThenCommit<{ kind: string }>(ROTATE_REFRESH_TOKEN, [
+    input.tenantId,
+    input.tokenId,
+    input.at.toISOString(),
+    ...tokenParams(input.access, input.refresh),
+  ]);
   return rows.length > 0;
 };
 
-/**
- * Consumes an authorization code, creates its grant, links the code to it and stores the tokens,
- * in one statement; false when another request consumed the code first (nothing is then stored).
- */
-export const consumeCode = async (
-  tx: RawTx,
-  input: {
-    tenantId: string;
-    codeId: string;
-    grantId: string;
-    at: Date;
-    access: NewToken;
-    refresh?: NewToken | undefined;
-  },
-): Promise<boolean> => {
-  const rows = await tx.query<{ kind: string }>(
-    `WITH consumed AS (
+const CONSUME_CODE = `WITH consumed AS (
        UPDATE oidc_authorization_codes SET consumed_at = $3, grant_id = $4
-       WHERE tenant_id = $1 AND id = $2 AND consumed_at IS NULL
+       WHERE id = $2 AND consumed_at IS NULL AND ${SAME_TENANT}
        RETURNING tenant_id, client_id, user_id, session_id, scope, nonce, auth_time),
      new_grant AS (
        INSERT INTO oidc_grants (id, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time)
@@ -327,15 +320,31 @@ export const consumeCode = async (
      SELECT v.id, g.tenant_id, g.id, v.kind, v.token_hash, v.scope, v.expires_at
      FROM new_grant g CROSS JOIN ${tokenValues(5)}
      WHERE v.token_hash IS NOT NULL
-     RETURNING kind`,
-    [
-      input.tenantId,
-      input.codeId,
-      input.at.toISOString(),
-      input.grantId,
-      ...tokenParams(input.access, input.refresh),
-    ],
-  );
+     RETURNING kind`;
+
+/**
+ * Consumes an authorization code, creates its grant, links the code to it and stores the tokens,
+ * in one statement, and commits (the same round trip); false when another request consumed the code
+ * first (nothing is then stored).
+ */
+export const consumeCodeAndCommit = async (
+  tx: CredentialTx,
+  input: {
+    tenantId: string;
+    codeId: string;
+    grantId: string;
+    at: Date;
+    access: NewToken;
+    refresh?: NewToken | undefined;
+  },
+): Promise<boolean> => {
+  const rows = await tx.queryThenCommit<{ kind: string }>(CONSUME_CODE, [
+    input.tenantId,
+    input.codeId,
+    input.at.toISOString(),
+    input.grantId,
+    ...tokenParams(input.access, input.refresh),
+  ]);
   return rows.length > 0;
 };
 
@@ -366,16 +375,15 @@ type AccessRow = GrantColumns & {
   updated_at: Date;
 };
 
-/** The statement that reads an access token by hash (for `db.raw.readAsCredentialTenant`). */
-export const accessTokenStatement = (tokenHash: string): string =>
-  `SELECT t.kind, t.scope, t.expires_at, t.revoked_at, ${GRANT_COLUMNS}, c.is_active AS client_active,
+/** The statement that reads an access token by hash, `$1` (for `db.raw.readAsCredentialTenant`). */
+export const ACCESS_TOKEN_STATEMENT = `SELECT t.kind, t.scope, t.expires_at, t.revoked_at, ${GRANT_COLUMNS}, c.is_active AS client_active,
      u.first_name, u.last_name, u.email, u.avatar_url, u.updated_at
    FROM oidc_tokens t
    JOIN oidc_grants g ON g.id = t.grant_id AND g.tenant_id = t.tenant_id
    JOIN users u ON u.id = g.user_id AND u.tenant_id = g.tenant_id
    JOIN tenants tn ON tn.id = g.tenant_id
    LEFT JOIN oidc_clients c ON c.client_id = g.client_id
-   WHERE t.token_hash = ${literalHash(tokenHash)}`;
+   WHERE t.token_hash = $1::text`;
 
 export const toAccessTokenRead = (row: AccessRow | undefined): AccessTokenRead | null =>
   row

@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "./create-db";
+import { createTestDb } from "./testing";
+
+// db.raw's credential transactions (raw-sql.ts): on PostgreSQL the opening statements travel in one
+// pipeline with the first statement, and `queryThenCommit` sends the last statement with COMMIT.
+// A credential nobody holds scopes to no tenant at all, which is enough to see the role, the scope
+// and the transaction's end (the OIDC tests drive the same paths with real tokens and codes).
+
+let db: Db;
+const unknown = { kind: "oidcToken", hash: createHash("sha256").update("nobody's").digest("hex") } as const;
+const WHO = "SELECT current_user::text AS role, current_setting('app.tenant_id') AS tenant, $1::text AS echo";
+
+beforeAll(async () => {
+  db = await createTestDb();
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+describe("raw.withCredentialTenant", () => {
+  it("runs its statements as the tenant role in the credential's tenant (none here), prepared or not", async () => {
+    const seen = await db.raw.withCredentialTenant(unknown, async (tx) => {
+      const first = await tx.query(WHO, ["a"]);
+      const again = await tx.query(WHO, ["b"]);
+      const last = await tx.queryThenCommit(WHO, ["c"]);
+      return [first, again, last];
+    });
+    expect(seen).toEqual([
+      [{ role: "hisob_tenant", tenant: "", echo: "a" }],
+      [{ role: "hisob_tenant", tenant: "", echo: "b" }],
+      [{ role: "hisob_tenant", tenant: "", echo: "c" }],
+    ]);
+  });
+
+  it("commits with queryThenCommit as its first statement too, and refuses anything after it", async () => {
+    await expect(
+      db.raw.withCredentialTenant(unknown, async (tx) => {
+        await tx.queryThenCommit(WHO, ["only"]);
+        return tx.query(WHO, ["after"]);
+      }),
+    ).rejects.toThrow(/committed/);
+  });
+
+  it("a failing last statement rejects, and every connection stays usable afterwards", async () => {
+    for (let run = 0; run < 12; run++) {
+      await expect(
+        db.raw.withCredentialTenant(unknown, async (tx) => {
+          await tx.query(WHO, ["before"]);
+          return tx.queryThenCommit("SELECT 1 / $1::int AS x", [0]);
+        }),
+      ).rejects.toThrow(/division by zero/);
+    }
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        db.raw.withCredentialTenant(unknown, (tx) => tx.queryThenCommit(WHO, ["ok"])),
+      ),
+    );
+    for (const rows of after) expect(rows).toEqual([{ role: "hisob_tenant", tenant: "", echo: "ok" }]);
+  });
+});
+
+describe("raw.readAsCredentialTenant", () => {
+  it("reads with parameters as the tenant role, and a failed read leaves the connections usable", async () => {
+    expect(await db.raw.readAsCredentialTenant(unknown, WHO, ["r"])).toEqual([
+      { role: "hisob_tenant", tenant: "", echo: "r" },
+    ]);
+    for (let run = 0; run < 12; run++) {
+      await expect(db.raw.readAsCredentialTenant(unknown, "SELECT 1 / $1::int", [0])).rejects.toThrow(
+        /division by zero/,
+      );
+    }
+    const rows = await Promise.all(
+      Array.from({ length: 12 }, () => db.raw.readAsCredentialTenant(unknown, WHO, ["again"])),
+    );
+    for (const read of rows) expect(read).toEqual([{ role: "hisob_tenant", tenant: "", echo: "again" }]);
+  });
+});
