@@ -4,12 +4,12 @@ import {
   createPublicKey,
   generateKeyPair,
   type KeyObject,
-  sign,
   type webcrypto,
 } from "node:crypto";
 import { promisify } from "node:util";
 import type { Db, Tx } from "@hisob/db";
 import { type Clock, newId, systemClock } from "@hisob/kernel";
+import { SignJWT } from "jose";
 import { decryptPrivateKey, deriveEncryptionKey, encryptPrivateKey } from "./key-encryption";
 
 export const SIGNING_ALGORITHM = "RS256";
@@ -79,17 +79,9 @@ export type SigningKeys = {
 /** A key that cannot be retired yet (it signs, or tokens it signed may still be valid). */
 export class KeyStillNeededError extends Error {}
 
-/** `header`: the JWS protected header it signs under, encoded once (base64url of its JSON). */
-type LoadedKey = { kid: string; privateKey: KeyObject; publicJwk: PublicJwk; header: string };
+type LoadedKey = { kid: string; privateKey: KeyObject; publicJwk: PublicJwk };
 
 const generateRsaKeyPair = promisify(generateKeyPair);
-/** RS256 is RSASSA-PKCS1-v1_5 with SHA-256, node's default padding for an RSA key; on the thread pool. */
-const signRs256 = promisify(
-  (data: Buffer, key: KeyObject, done: (error: Error | null, signature: Buffer) => void) =>
-    sign("sha256", data, key, done),
-);
-const protectedHeader = (kid: string): string =>
-  Buffer.from(JSON.stringify({ alg: SIGNING_ALGORITHM, kid, typ: "JWT" })).toString("base64url");
 
 const isStoredPublicJwk = (value: unknown): value is { kty: "RSA"; n: string; e: string } => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -194,7 +186,6 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
         kid: row.id,
         privateKey,
         publicJwk: { kty: "RSA", use: "sig", kid: row.id, alg: SIGNING_ALGORITHM, n, e },
-        header: protectedHeader(row.id),
       };
     });
     loaded = next;
@@ -285,20 +276,15 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
       throw new Error("expiresInSeconds must be a positive integer");
     }
     const iat = Math.floor(clock.now().getTime() / 1000);
-    // A compact JWS (RFC 7515) written here rather than by jose's SignJWT: the header is encoded once
-    // per key, and the signature is node's RSA on the thread pool (the token endpoint signs on every
-    // grant). Options and the clock win over same-named claims, as jose's setters did.
-    const payload = {
-      ...claims,
-      iss: options.issuer,
-      sub: options.subject,
-      aud: options.audience,
-      iat,
-      exp: iat + options.expiresInSeconds,
-    };
-    const input = `${newest.header}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
-    const signature = await signRs256(Buffer.from(input), newest.privateKey);
-    return `${input}.${signature.toString("base64url")}`;
+    // The setters run after the claims, so options and the clock win over same-named claims.
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: newest.kid, typ: "JWT" })
+      .setIssuer(options.issuer)
+      .setSubject(options.subject)
+      .setAudience(options.audience)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + options.expiresInSeconds)
+      .sign(newest.privateKey);
   };
 
   // RS256 → SHA-256; the left-most 128 bits, base64url without padding.
