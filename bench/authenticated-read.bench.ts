@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
+import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 import Fastify from "fastify";
 import pg from "pg";
@@ -18,6 +18,7 @@ import {
 import { registerBareRead } from "./bare-read-route";
 import { type ConcurrentRun, median, medianRun, percentile, runConcurrent } from "./measure";
 import type { Bench, BenchResult } from "./run";
+import { benchTenantAdmin } from "./users.bench";
 
 /**
  * An authenticated read over HTTP, 8 concurrent clients (issue 16): our `GET /finance/accounts` (an
@@ -31,7 +32,7 @@ import type { Bench, BenchResult } from "./run";
 const CLIENTS = 8;
 const ROUNDS = 3;
 const DEFAULT_ITERATIONS = 500;
-const PASSWORD = "Bench-Passw0rd!";
+const _PASSWORD = "Bench-Passw0rd!";
 
 export const authenticatedReadBench: Bench = {
   name: "authenticated-read",
@@ -70,21 +71,7 @@ export const authenticatedReadBench: Bench = {
       ours = await buildServer({ env, db: appDb, services, oidc, logger: false });
       await ours.listen({ port: 0, host: "127.0.0.1" });
 
-      const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
-      const email = "read-bench@example.com";
-      await appDb.withTenant(tenant.id, (tx) =>
-        insertUser(tx, outbox, tenant.id, {
-          email,
-          password: PASSWORD,
-          firstName: "Bench",
-          lastName: "Reader",
-          roleNames: [ADMIN_ROLE_NAME],
-        }),
-      );
-      const { token } = await services.auth.login(
-        { email, password: PASSWORD },
-        { ip: "127.0.0.1", userAgent: "bench" },
-      );
+      const { tenant, token } = await benchTenantAdmin(appDb, outbox, services, "read-bench@example.com");
 
       // The bare route connects as the same owner role to the same database.
       const [{ name }] = await appDb.withTenant(

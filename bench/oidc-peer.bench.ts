@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
+import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 // The peer: panva's certified provider (a dev dependency of the server, used by its tests).
 import Provider from "oidc-provider";
@@ -19,6 +19,7 @@ import {
 import { type ConcurrentRun, median, medianRun, percentile, runConcurrent } from "./measure";
 import type { Figure } from "./report";
 import type { Bench, BenchResult, BenchTable } from "./run";
+import { benchTenantAdmin } from "./users.bench";
 
 /**
  * Our token endpoint and userinfo beside node-oidc-provider 9 (issue 16, item 6), both over HTTP on
@@ -42,7 +43,7 @@ const ROUNDS = 3;
 const DEFAULT_ITERATIONS = 150;
 const REDIRECT_URI = "https://rp.example/cb";
 const SCOPE = "openid profile email offline_access";
-const PASSWORD = "Bench-Passw0rd!";
+const _PASSWORD = "Bench-Passw0rd!";
 const FORM = "application/x-www-form-urlencoded";
 
 type TokenBody = { access_token: string; refresh_token?: string; id_token?: string };
@@ -282,20 +283,11 @@ export const oidcPeerBench: Bench = {
       await server.listen({ port: 0, host: "127.0.0.1" });
       const ours = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
 
-      const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
-      const email = "oidc-peer-bench@example.com";
-      await appDb.withTenant(tenant.id, (tx) =>
-        insertUser(tx, outbox, tenant.id, {
-          email,
-          password: PASSWORD,
-          firstName: "Bench",
-          lastName: "User",
-          roleNames: [ADMIN_ROLE_NAME],
-        }),
-      );
-      const { token: sessionToken } = await services.auth.login(
-        { email, password: PASSWORD },
-        { ip: "127.0.0.1", userAgent: "bench" },
+      const { email, token: sessionToken } = await benchTenantAdmin(
+        appDb,
+        outbox,
+        services,
+        "oidc-peer-bench@example.com",
       );
       const { client, clientSecret } = await oidc.clients.create({
         name: "Bench RP",

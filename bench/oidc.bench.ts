@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
+import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db, type SystemQueries } from "@hisob/db";
 import { createLocalJWKSet, jwtVerify, SignJWT } from "jose";
 import type { Response as InjectResponse } from "light-my-request";
@@ -19,6 +19,7 @@ import {
 } from "../packages/db/src/testing/test-databases";
 import { percentile, runConcurrent, seconds } from "./measure";
 import type { Bench, BenchResult, BenchTable } from "./run";
+import { benchTenantAdmin } from "./users.bench";
 
 /**
  * The OpenID provider's hot endpoints through the whole HTTP stack (`app.inject`, rate limits off)
@@ -41,7 +42,7 @@ const DEFAULT_ITERATIONS = 400;
 const ISSUER = "http://localhost:3000";
 const REDIRECT_URI = "https://rp.example/cb";
 const SCOPE = "openid profile email offline_access";
-const PASSWORD = "Bench-Passw0rd!";
+const _PASSWORD = "Bench-Passw0rd!";
 const FORM = "application/x-www-form-urlencoded";
 /** What createTestDbFromTemplate gives a PostgreSQL database (packages/db/src/testing/test-databases.ts). */
 const TEMPLATE_POOL_SIZE = 4;
@@ -153,20 +154,11 @@ export const oidcBench: Bench = {
       app = server;
       await server.ready();
 
-      const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
-      const email = "oidc-bench@example.com";
-      const user = await appDb.withTenant(tenant.id, (tx) =>
-        insertUser(tx, outbox, tenant.id, {
-          email,
-          password: PASSWORD,
-          firstName: "Bench",
-          lastName: "User",
-          roleNames: [ADMIN_ROLE_NAME],
-        }),
-      );
-      const { token: sessionToken } = await services.auth.login(
-        { email, password: PASSWORD },
-        { ip: "127.0.0.1", userAgent: "bench" },
+      const { user, token: sessionToken } = await benchTenantAdmin(
+        appDb,
+        outbox,
+        services,
+        "oidc-bench@example.com",
       );
       const { client, clientSecret } = await oidc.clients.create({
         name: "Bench RP",

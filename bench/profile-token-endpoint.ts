@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
+import { syncPermissions } from "@hisob/core";
 import { createOutbox } from "@hisob/db";
 import pg from "pg";
 import { composeServices } from "../apps/server/src/app-context";
@@ -15,6 +15,7 @@ import {
   prepareTemplate,
 } from "../packages/db/src/testing/test-databases";
 import { runConcurrent } from "./measure";
+import { benchTenantAdmin } from "./users.bench";
 
 /*
  * Where a token grant's CPU goes (issue 16): our server over HTTP on a fresh PostgreSQL database, as
@@ -40,7 +41,7 @@ const PROFILE = process.env.PROFILE;
 const CODE_CHUNK = 25;
 const REDIRECT_URI = "https://rp.example/cb";
 const SCOPE = "openid profile email offline_access";
-const PASSWORD = "Bench-Passw0rd!";
+const _PASSWORD = "Bench-Passw0rd!";
 
 /** CPU milliseconds (user + system) the given processes have used so far. */
 const processCpuMs = (pids: readonly number[]): number => {
@@ -79,21 +80,7 @@ try {
   await server.listen({ port: 0, host: "127.0.0.1" });
   const base = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
   try {
-    const tenant = await provisionTenant({ db, outbox }, { name: "Profile", isPlatform: false });
-    const email = "profile@example.com";
-    await db.withTenant(tenant.id, (tx) =>
-      insertUser(tx, outbox, tenant.id, {
-        email,
-        password: PASSWORD,
-        firstName: "Profile",
-        lastName: "User",
-        roleNames: [ADMIN_ROLE_NAME],
-      }),
-    );
-    const { token: session } = await services.auth.login(
-      { email, password: PASSWORD },
-      { ip: "127.0.0.1", userAgent: "profile" },
-    );
+    const { token: session } = await benchTenantAdmin(db, outbox, services, "profile@example.com");
     const { client, clientSecret } = await oidc.clients.create({ name: "RP", redirectUris: [REDIRECT_URI] });
     const basic = `Basic ${Buffer.from(`${client.clientId}:${clientSecret}`).toString("base64")}`;
     const [{ name: database } = { name: "" }] = await db.rawTx.withPlatform((tx) =>

@@ -103,11 +103,15 @@ export const benchEnv = (extra: Record<string, string> = {}) =>
     }),
   );
 
-/** A "Bench" tenant with an administrator, signed in: its session token. */
-export const benchTenantAdmin = async (db: Db, outbox: Outbox, services: AppServices) => {
+/** A "Bench" tenant with an administrator, signed in: its session token (and who it is). */
+export const benchTenantAdmin = async (
+  db: Db,
+  outbox: Outbox,
+  services: Pick<AppServices, "auth">,
+  email = "bench-admin@example.com",
+) => {
   const tenant = await provisionTenant({ db, outbox }, { name: "Bench", isPlatform: false });
-  const email = "bench-admin@example.com";
-  await db.withTenant(tenant.id, (tx) =>
+  const user = await db.withTenant(tenant.id, (tx) =>
     insertUser(tx, outbox, tenant.id, {
       email,
       password: PASSWORD,
@@ -120,7 +124,7 @@ export const benchTenantAdmin = async (db: Db, outbox: Outbox, services: AppServ
     { email, password: PASSWORD },
     { ip: "127.0.0.1", userAgent: "bench" },
   );
-  return { tenant, token };
+  return { tenant, user, email, token };
 };
 
 export const seedUsers = async (db: Db, tenantId: string, count: number) => {
