@@ -7,6 +7,7 @@ export {
 } from "./caller-check";
 export { Prisma, PrismaClient, type Tx } from "./client";
 export { createDb, type Db, type DbConfig, embeddedDatabaseExists, type TxOptions } from "./create-db";
+export type { Credential, CredentialKind } from "./credential-scope";
 export { lockDataDir } from "./data-dir-lock";
 export {
   appErrorFromDatabase,
@@ -27,7 +28,7 @@ export {
 export { createOutbox, type Outbox } from "./outbox";
 export { PGLITE_EXTENSIONS } from "./pglite-extensions";
 export { toProblem } from "./problem";
-export type { Credential, CredentialKind, CredentialTx, RawSql, RawTx } from "./raw-sql";
+export type { RawSql } from "./raw-sql";
 export {
   type QueryOptions,
   type RawTenantTx,

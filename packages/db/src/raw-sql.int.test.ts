@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./create-db";
 import { createTestDb } from "./testing";
 
-// db.raw's credential transactions (raw-sql.ts): on PostgreSQL the opening statements travel in one
-// pipeline with the first statement, and `queryThenCommit` sends the last statement with COMMIT.
+// Credential transactions (db.rawTx.withCredentialTenant, raw-tenant.ts) and reads (db.raw, raw-sql.ts):
+// on PostgreSQL the opening statements travel in one pipeline with the first statement, and a
+// statement marked `commit` takes COMMIT along.
 // A credential nobody holds scopes to no tenant at all, which is enough to see the role, the scope
 // and the transaction's end (the OIDC tests drive the same paths with real tokens and codes).
 
@@ -19,12 +20,12 @@ afterAll(async () => {
   await db?.close();
 });
 
-describe("raw.withCredentialTenant", () => {
+describe("rawTx.withCredentialTenant", () => {
   it("runs its statements as the tenant role in the credential's tenant (none here), prepared or not", async () => {
-    const seen = await db.raw.withCredentialTenant(unknown, async (tx) => {
+    const seen = await db.rawTx.withCredentialTenant(unknown, async (tx) => {
       const first = await tx.query(WHO, ["a"]);
-      const again = await tx.query(WHO, ["b"]);
-      const last = await tx.queryThenCommit(WHO, ["c"]);
+      const again = await tx.query(WHO, ["b"], { prepared: true });
+      const last = await tx.query(WHO, ["c"], { prepared: true, commit: true });
       return [first, again, last];
     });
     expect(seen).toEqual([
@@ -34,27 +35,40 @@ describe("raw.withCredentialTenant", () => {
     ]);
   });
 
-  it("commits with queryThenCommit as its first statement too, and refuses anything after it", async () => {
+  it("commits with its first statement too; a statement after it is in the same credential's scope again", async () => {
+    const seen = await db.rawTx.withCredentialTenant(unknown, async (tx) => {
+      const only = await tx.query(WHO, ["only"], { prepared: true, commit: true });
+      const after = await tx.query(WHO, ["after"]);
+      return [only, after];
+    });
+    expect(seen).toEqual([
+      [{ role: "hisob_tenant", tenant: "", echo: "only" }],
+      [{ role: "hisob_tenant", tenant: "", echo: "after" }],
+    ]);
+  });
+
+  it("refuses a credential hash that is not 64 hex digits before anything is sent", async () => {
     await expect(
-      db.raw.withCredentialTenant(unknown, async (tx) => {
-        await tx.queryThenCommit(WHO, ["only"]);
-        return tx.query(WHO, ["after"]);
-      }),
-    ).rejects.toThrow(/committed/);
+      db.rawTx.withCredentialTenant({ kind: "oidcToken", hash: "x' OR true --" }, (tx) =>
+        tx.query("SELECT 1"),
+      ),
+    ).rejects.toThrow(/SHA-256/);
   });
 
   it("a failing last statement rejects, and every connection stays usable afterwards", async () => {
     for (let run = 0; run < 12; run++) {
       await expect(
-        db.raw.withCredentialTenant(unknown, async (tx) => {
+        db.rawTx.withCredentialTenant(unknown, async (tx) => {
           await tx.query(WHO, ["before"]);
-          return tx.queryThenCommit("SELECT 1 / $1::int AS x", [0]);
+          return tx.query("SELECT 1 / $1::int AS x", [0], { prepared: true, commit: true });
         }),
       ).rejects.toThrow(/division by zero/);
     }
     const after = await Promise.all(
       Array.from({ length: 12 }, () =>
-        db.raw.withCredentialTenant(unknown, (tx) => tx.queryThenCommit(WHO, ["ok"])),
+        db.rawTx.withCredentialTenant(unknown, (tx) =>
+          tx.query(WHO, ["ok"], { prepared: true, commit: true }),
+        ),
       ),
     );
     for (const rows of after) expect(rows).toEqual([{ role: "hisob_tenant", tenant: "", echo: "ok" }]);

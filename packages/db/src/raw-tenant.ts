@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import pg from "pg";
+import { type Credential, credentialScope } from "./credential-scope";
 import { DB_ROLES, type DbRole } from "./roles";
 import { scopeStatement } from "./tenant-scope";
 import { runHooks } from "./tx-hooks";
@@ -66,6 +67,13 @@ export type RawTransactions = {
    */
   withPlatform<T>(fn: (tx: RawTenantTx) => Promise<T>): Promise<T>;
   /**
+   * A transaction in the tenant `credential` belongs to (the OpenID provider's token endpoint,
+   * revocation, introspection: the tenant is not known before): its opening looks the tenant up as
+   * `hisob_system`, sets it and switches to `hisob_tenant` (credential-scope.ts), then everything is
+   * as in `withTenant` — nothing visible when no such credential exists. `tx.tenantId` is "".
+   */
+  withCredentialTenant<T>(credential: Credential, fn: (tx: RawTenantTx) => Promise<T>): Promise<T>;
+  /**
    * One statement outside any transaction, as the connection's own role: only for a lookup that a
    * SECURITY DEFINER function narrows itself (resolving the caller, which happens before any tenant
    * is known). Prepared on PostgreSQL; its text must be fixed, the values parameters.
@@ -90,19 +98,42 @@ export const sqlParams = (): SqlParams => {
 };
 
 type Mode = { lazyCommit: boolean; readOnly: boolean };
+/**
+ * How a transaction is scoped, built afresh for each transaction opened (a later one no longer
+ * confirms a caller the first confirmed): its statements after BEGIN, and what to do with the last
+ * one's first row (confirm a cached caller, tenant-scope.ts).
+ */
+type Scope = { statements: string[]; checksCaller: boolean; accept(row: unknown): void };
 type ScopedRun = <T>(
-  role: DbRole,
-  tenantId: string | null,
+  tenantId: string,
+  scope: () => Scope,
   fn: (tx: RawTenantTx) => Promise<T>,
   mode: Mode,
 ) => Promise<T>;
 
+const roleScope = (role: DbRole, tenantId: string | null) => (): Scope => {
+  const scope = scopeStatement(role, tenantId);
+  return { statements: [scope.text], checksCaller: scope.checksCaller, accept: scope.accept as never };
+};
+const plain: Mode = { lazyCommit: false, readOnly: false };
+
 const transactions = (run: ScopedRun, once: RawTransactions["once"]): RawTransactions => ({
   withTenant: (tenantId, fn, options) =>
-    run(DB_ROLES.tenant, tenantId, fn, { lazyCommit: false, readOnly: options?.readOnly === true }),
+    run(tenantId, roleScope(DB_ROLES.tenant, tenantId), fn, {
+      ...plain,
+      readOnly: options?.readOnly === true,
+    }),
   withSystem: (fn, options) =>
-    run(DB_ROLES.system, null, fn, { lazyCommit: options?.lazyCommit === true, readOnly: false }),
-  withPlatform: (fn) => run(DB_ROLES.platform, null, fn, { lazyCommit: false, readOnly: false }),
+    run("", roleScope(DB_ROLES.system, null), fn, { ...plain, lazyCommit: options?.lazyCommit === true }),
+  withPlatform: (fn) => run("", roleScope(DB_ROLES.platform, null), fn, plain),
+  // The hash is validated (credentialScope) when the runner builds the scope, before anything is sent.
+  withCredentialTenant: (credential, fn) =>
+    run(
+      "",
+      () => ({ statements: credentialScope(credential), checksCaller: false, accept: () => {} }),
+      fn,
+      plain,
+    ),
   once,
 });
 
@@ -215,7 +246,9 @@ export const statementName = (text: string): string => {
  */
 export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) => void): RawTransactions =>
   transactions(
-    async (role, tenantId, fn, mode) => {
+    async (tenantId, scopeOf, fn, mode) => {
+      // Scoping is checked (a tenant UUID, a credential hash) before a connection is taken.
+      let scope: Scope | undefined = scopeOf();
       const hooks: Array<() => void> = [];
       const client = await pool.connect();
       // A connection that failed mid-transaction is not handed to the next request.
@@ -234,7 +267,7 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
         let result: Awaited<ReturnType<typeof fn>>;
         try {
           result = await fn({
-            tenantId: tenantId ?? "",
+            tenantId,
             query: async <T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) => {
               const name = options?.prepared ? statementName(text) : undefined;
               let rows: T[];
@@ -243,17 +276,17 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
                 rows = (await client.query({ ...(name ? { name } : {}), text, values: [...params] }))
                   .rows as T[];
               } else {
-                // Built per transaction: a later one no longer confirms a caller the first confirmed.
-                const scope = scopeStatement(role, tenantId);
-                const lead = ["BEGIN", ...settings(mode), scope.text];
+                const opened: Scope = scope ?? scopeOf();
+                scope = undefined;
+                const lead = ["BEGIN", ...settings(mode), ...opened.statements];
                 // A write waits for the caller's confirmation before it commits; a read need not.
-                const trail = options?.commit && (mode.readOnly || !scope.checksCaller) ? ["COMMIT"] : [];
+                const trail = options?.commit && (mode.readOnly || !opened.checksCaller) ? ["COMMIT"] : [];
                 open = true; // a failed pipeline leaves an aborted transaction: ROLLBACK below
-                onQuery?.(scope.text);
+                for (const statement of opened.statements) onQuery?.(statement);
                 onQuery?.(text);
                 const results = await pipelined(client, lead, text, [...params], name, trail);
                 if (trail.length > 0) open = false;
-                scope.accept(results[lead.length - 1]?.rows[0] as never);
+                opened.accept(results[lead.length - 1]?.rows[0]);
                 rows = (results[lead.length]?.rows ?? []) as T[];
                 if (trail.length > 0) {
                   runHooks(hooks.splice(0));
@@ -291,16 +324,16 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
 
 export const pgliteRawTransactions = (pglite: PGlite, onQuery?: (sql: string) => void): RawTransactions =>
   transactions(
-    async (role, tenantId, fn, mode) => {
-      const scope = scopeStatement(role, tenantId);
+    async (tenantId, scopeOf, fn, mode) => {
+      const scope = scopeOf();
       const hooks: Array<() => void> = [];
       // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
       const result = await pglite.transaction(async (ptx: PGliteTransaction) => {
-        onQuery?.(scope.text);
+        for (const statement of scope.statements) onQuery?.(statement);
         // The scope's row is the last result.
-        scope.accept(firstRowOfLast(await ptx.exec([...settings(mode), scope.text].join("; "))) as never);
+        scope.accept(firstRowOfLast(await ptx.exec([...settings(mode), ...scope.statements].join("; "))));
         return fn({
-          tenantId: tenantId ?? "",
+          tenantId,
           query: async <T>(text: string, params: readonly unknown[] = []) => {
             onQuery?.(text);
             return (await ptx.query<T>(text, [...params])).rows;

@@ -50,7 +50,7 @@ export const createIntrospect =
     // Without the ORM, as the token endpoint (token-sql.ts): one read in the token's tenant (none when
     // the token is unknown) of the client and the token with its grant, user and tenant; the client is
     // authenticated on that row.
-    return deps.db.raw.withCredentialTenant({ kind: "oidcToken", hash: tokenHash }, async (tx) => {
+    return deps.db.rawTx.withCredentialTenant({ kind: "oidcToken", hash: tokenHash }, async (tx) => {
       const read = await readRefreshToken(tx, credentials.clientId, tokenHash);
       const client = confidential(verifyClient(read.client, credentials.secret));
       const row = read.token;

@@ -31,7 +31,7 @@ export const createRevoke =
     // Without the ORM, as the token endpoint (token-sql.ts): one transaction in the token's tenant
     // (none when the token is unknown), its first round trip reading the client and the token with its
     // grant; the client is authenticated on that row, and a failure rolls everything back.
-    await deps.db.raw.withCredentialTenant({ kind: "oidcToken", hash: tokenHash }, async (tx) => {
+    await deps.db.rawTx.withCredentialTenant({ kind: "oidcToken", hash: tokenHash }, async (tx) => {
       const read = await readRefreshToken(tx, credentials.clientId, tokenHash);
       const client = verifyClient(read.client, credentials.secret);
       const row = read.token;
@@ -42,6 +42,7 @@ export const createRevoke =
         await tx.query(
           "UPDATE oidc_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL",
           [row.tenantId, row.id, now.toISOString()],
+          { prepared: true },
         );
     });
   };

@@ -39,8 +39,6 @@ const pkceMatches = (method: string | null, challenge: string, verifier: string)
   method === "S256" ? safeEqual(sha256Base64Url(verifier), challenge) : safeEqual(verifier, challenge);
 
 type Outcome = { client: OidcClientRecord; grant: GrantRow; scope: string[]; minted: MintedTokens };
-/** A refresh token another request rotated between our read and our rotation. */
-type LostRotation = { lost: { tenantId: string; grantId: string; at: Date } };
 
 /**
  * POST /oidc/token. Each grant is one transaction in the credential's tenant through `db.raw`
@@ -82,7 +80,7 @@ export const createTokenEndpoint = (deps: {
     const codeHash = sha256Hex(code);
 
     // A replayed code revokes what it produced; that must commit even though the request fails.
-    const outcome = await db.raw.withCredentialTenant(
+    const outcome = await db.rawTx.withCredentialTenant(
       { kind: "oidcCode", hash: codeHash },
       async (tx): Promise<Outcome | OidcError> => {
         const read = await readAuthorizationCode(tx, credentials.clientId, codeHash);
@@ -159,10 +157,9 @@ export const createTokenEndpoint = (deps: {
     const invalid = () => new OidcError("invalid_grant", "Invalid refresh token");
     const tokenHash = sha256Hex(token);
 
-    const credential = { kind: "oidcToken", hash: tokenHash } as const;
-    const outcome = await db.raw.withCredentialTenant(
-      credential,
-      async (tx): Promise<Outcome | OidcError | LostRotation> => {
+    const outcome = await db.rawTx.withCredentialTenant(
+      { kind: "oidcToken", hash: tokenHash },
+      async (tx): Promise<Outcome | OidcError> => {
         const read = await readRefreshToken(tx, credentials.clientId, tokenHash);
         const client = verifyClient(read.client, credentials.secret);
         allowGrant(client, "refresh_token");
@@ -192,8 +189,12 @@ export const createTokenEndpoint = (deps: {
           access: minted.access,
           refresh: minted.refresh,
         });
-        // Another request rotated it first: a reuse too. The rotation wrote nothing and committed.
-        if (!rotated) return { lost: { tenantId: row.tenantId, grantId: row.grantId, at: now } };
+        // Another request rotated it first: a reuse too, so the family is revoked. The rotation wrote
+        // nothing and committed; the revocation is a transaction of its own in the same tenant.
+        if (!rotated) {
+          await revokeGrantSql(tx, row.tenantId, row.grantId, now);
+          return new OidcError("invalid_grant", "Refresh token already used");
+        }
         const grant: GrantRow = {
           id: row.grantId,
           tenantId: row.tenantId,
@@ -208,12 +209,6 @@ export const createTokenEndpoint = (deps: {
       },
     );
     if (outcome instanceof OidcError) throw outcome;
-    if ("lost" in outcome) {
-      // Revoke the family, as for any reuse (the same statement, in the token's tenant).
-      const { tenantId, grantId, at } = outcome.lost;
-      await db.raw.withCredentialTenant(credential, (tx) => revokeGrantSql(tx, tenantId, grantId, at));
-      throw new OidcError("invalid_grant", "Refresh token already used");
-    }
     return outcome;
   };
 

@@ -1,13 +1,19 @@
-import type { CredentialTx, RawTx } from "@hisob/db";
+import type { RawTenantTx } from "@hisob/db";
 import { newId } from "@hisob/kernel";
 import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
 
 /*
- * The token endpoint's and userinfo's statements, in SQL through `db.raw` (issue 16.2): one round
+ * The token endpoint's and userinfo's statements, in SQL on the driver (issue 16.2): the endpoint's
+ * in `db.rawTx.withCredentialTenant`, userinfo's read in `db.raw.readAsCredentialTenant`. One round
  * trip reads the credential with its grant, user, tenant and client; one more writes what the grant
  * produces and commits. Every text is fixed, its values parameters, so on PostgreSQL each is a
  * prepared statement of the connection (parsed and planned once, not per grant).
  */
+
+/** Every statement here has a fixed text run on every grant: prepared (parsed and planned once per connection). */
+const PREPARED = { prepared: true } as const;
+/** A grant's write is its transaction's last statement: COMMIT travels with it (raw-tenant.ts). */
+const COMMITTED = { prepared: true, commit: true } as const;
 
 /** A client id, or null (matches nothing) when it cannot be one of ours. */
 const clientIdParam = (clientId: string): string | null => (CLIENT_ID.test(clientId) ? clientId : null);
@@ -135,11 +141,15 @@ const READ_REFRESH_TOKEN = `SELECT ${CLIENT_COLUMNS}, t.id, t.kind, t.scope, t.c
 
 /** One row always (LEFT JOINs): the client by id, and the token by hash with its grant, user and tenant. */
 export const readRefreshToken = async (
-  tx: RawTx,
+  tx: RawTenantTx,
   clientId: string,
   tokenHash: string,
 ): Promise<RefreshRead> => {
-  const [row] = await tx.query<RefreshRow>(READ_REFRESH_TOKEN, [clientIdParam(clientId), tokenHash]);
+  const [row] = await tx.query<RefreshRow>(
+    READ_REFRESH_TOKEN,
+    [clientIdParam(clientId), tokenHash],
+    PREPARED,
+  );
   if (!row) return { client: null, token: null };
   return {
     client: toClient(row),
@@ -210,11 +220,15 @@ const READ_AUTHORIZATION_CODE = `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.
 
 /** One row always: the client by id, and the authorization code by hash with its user and tenant. */
 export const readAuthorizationCode = async (
-  tx: RawTx,
+  tx: RawTenantTx,
   clientId: string,
   codeHash: string,
 ): Promise<CodeRead> => {
-  const [row] = await tx.query<CodeRow>(READ_AUTHORIZATION_CODE, [clientIdParam(clientId), codeHash]);
+  const [row] = await tx.query<CodeRow>(
+    READ_AUTHORIZATION_CODE,
+    [clientIdParam(clientId), codeHash],
+    PREPARED,
+  );
   if (!row) return { client: null, code: null };
   return {
     client: toClient(row),
@@ -242,12 +256,13 @@ export const readAuthorizationCode = async (
 };
 
 /** Marks a grant and every token of its family revoked (code replay, refresh reuse), one statement. */
-export const revokeGrantSql = async (tx: RawTx, tenantId: string, grantId: string, at: Date) => {
+export const revokeGrantSql = async (tx: RawTenantTx, tenantId: string, grantId: string, at: Date) => {
   await tx.query(
     `WITH revoked_grant AS (
        UPDATE oidc_grants SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL)
      UPDATE oidc_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND grant_id = $2 AND revoked_at IS NULL`,
     [tenantId, grantId, at.toISOString()],
+    PREPARED,
   );
 };
 
@@ -296,15 +311,14 @@ const ROTATE_REFRESH_TOKEN = `WITH rotated AS (
  * trip); false when another request rotated it first (nothing is then stored).
  */
 export const rotateRefreshTokenAndCommit = async (
-  tx: CredentialTx,
+  tx: RawTenantTx,
   input: { tenantId: string; tokenId: string; at: Date; access: NewToken; refresh?: NewToken | undefined },
 ): Promise<boolean> => {
-  const rows = await tx.queryThenCommit<{ kind: string }>(ROTATE_REFRESH_TOKEN, [
-    input.tenantId,
-    input.tokenId,
-    input.at.toISOString(),
-    ...tokenParams(input.access, input.refresh),
-  ]);
+  const rows = await tx.query<{ kind: string }>(
+    ROTATE_REFRESH_TOKEN,
+    [input.tenantId, input.tokenId, input.at.toISOString(), ...tokenParams(input.access, input.refresh)],
+    COMMITTED,
+  );
   return rows.length > 0;
 };
 
@@ -328,7 +342,7 @@ const CONSUME_CODE = `WITH consumed AS (
  * first (nothing is then stored).
  */
 export const consumeCodeAndCommit = async (
-  tx: CredentialTx,
+  tx: RawTenantTx,
   input: {
     tenantId: string;
     codeId: string;
@@ -338,13 +352,17 @@ export const consumeCodeAndCommit = async (
     refresh?: NewToken | undefined;
   },
 ): Promise<boolean> => {
-  const rows = await tx.queryThenCommit<{ kind: string }>(CONSUME_CODE, [
-    input.tenantId,
-    input.codeId,
-    input.at.toISOString(),
-    input.grantId,
-    ...tokenParams(input.access, input.refresh),
-  ]);
+  const rows = await tx.query<{ kind: string }>(
+    CONSUME_CODE,
+    [
+      input.tenantId,
+      input.codeId,
+      input.at.toISOString(),
+      input.grantId,
+      ...tokenParams(input.access, input.refresh),
+    ],
+    COMMITTED,
+  );
   return rows.length > 0;
 };
 
