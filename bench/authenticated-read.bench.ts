@@ -6,7 +6,6 @@ import { createOutbox, type Db } from "@hisob/db";
 import Fastify from "fastify";
 import pg from "pg";
 import { composeServices } from "../apps/server/src/app-context";
-import { loadEnv, resolveDevCryptoKey } from "../apps/server/src/env";
 import { type App, buildServer } from "../apps/server/src/server";
 import {
   createTestDbFromTemplate,
@@ -18,7 +17,7 @@ import {
 import { registerBareRead } from "./bare-read-route";
 import { type ConcurrentRun, median, medianRun, percentile, runConcurrent } from "./measure";
 import type { Bench, BenchResult } from "./run";
-import { benchTenantAdmin } from "./users.bench";
+import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /**
  * An authenticated read over HTTP, 8 concurrent clients (issue 16): our `GET /finance/accounts` (an
@@ -59,13 +58,7 @@ export const authenticatedReadBench: Bench = {
       const appDb = db;
       const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
-      const env = resolveDevCryptoKey(
-        loadEnv({
-          NODE_ENV: "test",
-          OIDC_ISSUER_URL: "http://localhost:3000",
-          OIDC_CRYPTO_KEY: "b".repeat(40),
-        }),
-      );
+      const env = benchEnv();
       const { services, oidc } = composeServices(appDb, outbox, env, { uploadsDir });
       await oidc.start();
       ours = await buildServer({ env, db: appDb, services, oidc, logger: false });

@@ -8,7 +8,6 @@ import { createOutbox, type Db } from "@hisob/db";
 // The peer: panva's certified provider (a dev dependency of the server, used by its tests).
 import Provider from "oidc-provider";
 import { composeServices } from "../apps/server/src/app-context";
-import { loadEnv, resolveDevCryptoKey } from "../apps/server/src/env";
 import { type App, buildServer } from "../apps/server/src/server";
 import {
   createTestDbFromTemplate,
@@ -19,7 +18,7 @@ import {
 import { type ConcurrentRun, median, medianRun, percentile, runConcurrent } from "./measure";
 import type { Figure } from "./report";
 import type { Bench, BenchResult, BenchTable } from "./run";
-import { benchTenantAdmin } from "./users.bench";
+import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /**
  * Our token endpoint and userinfo beside node-oidc-provider 9 (issue 16, item 6), both over HTTP on
@@ -268,14 +267,7 @@ export const oidcPeerBench: Bench = {
       const appDb = db;
       const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
-      const env = resolveDevCryptoKey(
-        loadEnv({
-          NODE_ENV: "test",
-          OIDC_ISSUER_URL: "http://localhost:3000",
-          OIDC_CRYPTO_KEY: "b".repeat(40),
-          OIDC_RATE_LIMIT_ENABLED: "false",
-        }),
-      );
+      const env = benchEnv({ OIDC_RATE_LIMIT_ENABLED: "false" });
       const { services, oidc } = composeServices(appDb, outbox, env, { uploadsDir });
       await oidc.start();
       const server = await buildServer({ env, db: appDb, services, oidc, logger: false });

@@ -8,7 +8,6 @@ import { createOutbox, type Db, type SystemQueries } from "@hisob/db";
 import { createLocalJWKSet, jwtVerify, SignJWT } from "jose";
 import type { Response as InjectResponse } from "light-my-request";
 import { composeServices } from "../apps/server/src/app-context";
-import { loadEnv, resolveDevCryptoKey } from "../apps/server/src/env";
 import { type App, buildServer } from "../apps/server/src/server";
 // Not "@hisob/db/testing": its index needs vitest's inject. These helpers do not.
 import {
@@ -19,7 +18,7 @@ import {
 } from "../packages/db/src/testing/test-databases";
 import { percentile, runConcurrent, seconds } from "./measure";
 import type { Bench, BenchResult, BenchTable } from "./run";
-import { benchTenantAdmin } from "./users.bench";
+import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /**
  * The OpenID provider's hot endpoints through the whole HTTP stack (`app.inject`, rate limits off)
@@ -136,14 +135,7 @@ export const oidcBench: Bench = {
       const appDb = meteredDb(rawDb, meters);
       const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
-      const env = resolveDevCryptoKey(
-        loadEnv({
-          NODE_ENV: "test",
-          OIDC_ISSUER_URL: ISSUER,
-          OIDC_CRYPTO_KEY: "b".repeat(40),
-          OIDC_RATE_LIMIT_ENABLED: "false",
-        }),
-      );
+      const env = benchEnv({ OIDC_ISSUER_URL: ISSUER, OIDC_RATE_LIMIT_ENABLED: "false" });
       if (env.rateLimit.enabled) throw new Error("rate limits must be off for this benchmark");
       const { services, oidc } = composeServices(appDb, outbox, env, { uploadsDir });
       await oidc.start();

@@ -7,7 +7,6 @@ import { syncPermissions } from "@hisob/core";
 import { createOutbox } from "@hisob/db";
 import pg from "pg";
 import { composeServices } from "../apps/server/src/app-context";
-import { loadEnv, resolveDevCryptoKey } from "../apps/server/src/env";
 import { buildServer } from "../apps/server/src/server";
 import {
   createTestDbFromTemplate,
@@ -15,7 +14,7 @@ import {
   prepareTemplate,
 } from "../packages/db/src/testing/test-databases";
 import { runConcurrent } from "./measure";
-import { benchTenantAdmin } from "./users.bench";
+import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /*
  * Where a token grant's CPU goes (issue 16): our server over HTTP on a fresh PostgreSQL database, as
@@ -66,14 +65,7 @@ await admin.connect();
 try {
   const outbox = createOutbox(db, { unhandled: "settle" });
   await syncPermissions(db);
-  const env = resolveDevCryptoKey(
-    loadEnv({
-      NODE_ENV: "test",
-      OIDC_ISSUER_URL: "http://localhost:3000",
-      OIDC_CRYPTO_KEY: "b".repeat(40),
-      OIDC_RATE_LIMIT_ENABLED: "false",
-    }),
-  );
+  const env = benchEnv({ OIDC_RATE_LIMIT_ENABLED: "false" });
   const { services, oidc } = composeServices(db, outbox, env, { uploadsDir });
   await oidc.start();
   const server = await buildServer({ env, db, services, oidc, logger: false });
