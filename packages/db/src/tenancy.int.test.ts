@@ -121,6 +121,32 @@ describe("row-level security", () => {
     for (const row of rows) expect(row, row.table).toMatchObject({ rls: true, forced: true });
   });
 
+  it("every tenant policy reads the tenant setting once per statement, not once per row", async () => {
+    const policies = await db.withPlatform(
+      (tx) =>
+        tx.$queryRaw<Array<{ table: string; policy: string; expression: string }>>`
+        SELECT tablename AS "table", policyname AS policy, concat_ws(' ', qual, with_check) AS expression
+        FROM pg_policies
+        WHERE schemaname = 'public' AND concat_ws(' ', qual, with_check) LIKE '%app.tenant_id%'`,
+    );
+    expect(policies.length).toBeGreaterThanOrEqual(20);
+    for (const { table, policy, expression } of policies) {
+      // Every read of the setting is a scalar subquery (an InitPlan), never a bare call.
+      const calls = expression.match(/current_setting\('app\.tenant_id'/g) ?? [];
+      const once = expression.match(/\(\s*SELECT \(NULLIF\(current_setting\('app\.tenant_id'/g) ?? [];
+      expect(once.length, `${table}.${policy}: ${expression}`).toBe(calls.length);
+    }
+    // And the plan shows it: the setting is read in an InitPlan, the scan compares a parameter.
+    const plan = await db.withTenant(tenantA, (tx) =>
+      tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(
+        "EXPLAIN (COSTS OFF) SELECT email FROM users WHERE first_name <> 'x'",
+      ),
+    );
+    const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+    expect(text).toMatch(/InitPlan/);
+    expect(text).not.toMatch(/Filter: .*current_setting/);
+  });
+
   it("every application table is reachable by the tenant role (classified as tenant or platform)", async () => {
     const rows = await db.withPlatform(
       (tx) =>
