@@ -138,6 +138,41 @@ describe("account statement pages from balance checkpoints", () => {
     expect(whole.entries.filter((entry) => entry.reversalReason === "Wrong till")).toHaveLength(2);
   });
 
+  it("links each entry to its document, its counter account and its reversal as the account's ledger does", async () => {
+    const LINKS = [
+      "type",
+      "counterpartyId",
+      "paymentId",
+      "expenseId",
+      "reversalOfId",
+      "reversedById",
+      "reversalReason",
+    ];
+    type Row = Record<string, string | null>;
+    const whole = (await statement(ids.cash, "startDate=2026-01-01&endDate=2026-01-31&limit=1000"))
+      .entries as unknown as Row[];
+    const ledger: Row[] = (await ok("GET", `/finance/accounts/${ids.cash}/transactions?limit=100`)).items;
+    expect(ledger.length).toBeLessThan(100); // all of it
+    const byId = new Map(ledger.map((item) => [item.id, item]));
+    for (const entry of whole) {
+      const item = byId.get(entry.id as string) ?? {};
+      const counter = item.originAccountId === ids.cash ? item.destinationAccountId : item.originAccountId;
+      // The statement also shows why an entry was undone: its reversal's reason.
+      const undoneBecause = item.reversedById ? byId.get(item.reversedById)?.reversalReason : null;
+      expect(entry, entry.id as string).toMatchObject({
+        ...Object.fromEntries(LINKS.map((key) => [key, item[key]])),
+        counterAccountId: counter,
+        reversalReason: item.reversalReason ?? undoneBecause,
+      });
+    }
+    // Every kind of link is there at least once.
+    for (const key of ["paymentId", "expenseId", "reversalOfId", "reversedById"])
+      expect(
+        whole.some((entry) => entry[key] !== null),
+        key,
+      ).toBe(true);
+  });
+
   it("the checkpoints equal the sums of the ledger they follow", async () => {
     const [kept, recomputed] = await t.db.withTenant(tenantId, (tx) =>
       Promise.all([

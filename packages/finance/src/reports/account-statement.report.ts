@@ -36,6 +36,8 @@ export type StatementRow = {
  * `reach` of each side, so the window sum over them is exact and no scan reads the account's whole
  * history (a download walks a million entries in keyset pages). `after` continues after a row
  * (keyset, oldest first). Bounds, balance, reach and offset may be SQL (the statement's anchor).
+ * The rows come in the page's order: every step keeps the order the scans read them in, so
+ * PostgreSQL sorts nothing.
  */
 const entriesSql = (o: {
   tenantId: string;
@@ -52,6 +54,7 @@ const entriesSql = (o: {
   const desc = o.order === "desc";
   const order = desc ? Prisma.sql`date DESC, id DESC` : Prisma.sql`date, id`;
   const byDate = desc ? Prisma.sql`t.date DESC, t.id DESC` : Prisma.sql`t.date, t.id`;
+  const pageOrder = desc ? Prisma.sql`r.date DESC, r.id DESC` : Prisma.sql`r.date, r.id`;
   const after = o.after
     ? Prisma.sql`AND (t.date, t.id) > (${o.after.date}::date, ${o.after.id}::uuid)`
     : Prisma.empty;
@@ -77,37 +80,34 @@ const entriesSql = (o: {
           AND t.date BETWEEN ${o.from}::date AND ${o.to}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY ${byDate}
         LIMIT ${o.reach})
-    ), running AS (
-      -- Numbered in the page's order in the same pass as the running balance; the page is the
-      -- rows after the offset, and what follows keeps that number and sorts once, by it.
+    ), page AS (
+      -- Numbered in the page's order in the same pass as the running balance.
       SELECT entries.*, ${running} AS running, row_number() OVER (ORDER BY ${order}) AS n
         FROM entries
-    ), page AS (
-      SELECT * FROM running WHERE n > ${o.offset} AND n <= ${o.offset} + ${o.limit}::int
+       ORDER BY ${order}
+       LIMIT ${o.limit}::int OFFSET ${o.offset}
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
-           p.id::text AS payment_id, e.id::text AS expense_id,
+           -- The entry's document or reversal, looked up only for the types that can have one (a
+           -- payment posts an income, an expense an expense; only transfers and exchanges are
+           -- reversed): one index probe for such an entry, none for the others.
+           CASE WHEN r.type = 'income' THEN
+             (SELECT p.id::text FROM payments p WHERE p.tenant_id = ${o.tenantId}::uuid AND p.transaction_id = r.id)
+           END AS payment_id,
+           CASE WHEN r.type = 'expense' THEN
+             (SELECT e.id::text FROM expenses e WHERE e.tenant_id = ${o.tenantId}::uuid AND e.transaction_id = r.id)
+           END AS expense_id,
            r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
            COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
            r.change::text AS change, r.running::text AS running, r.n::int AS n
       FROM page r
-      -- The page's documents and reversals, each looked up for the entries of the types that can
-      -- have one (a payment posts an income, an expense an expense; only transfers and exchanges
-      -- are reversed): a few small hash joins, not three probes per entry.
-      LEFT JOIN (SELECT p.transaction_id, p.id FROM payments p
-                  WHERE p.tenant_id = ${o.tenantId}::uuid
-                    AND p.transaction_id IN (SELECT id FROM page WHERE type = 'income')) p
-        ON p.transaction_id = r.id
-      LEFT JOIN (SELECT e.transaction_id, e.id FROM expenses e
-                  WHERE e.tenant_id = ${o.tenantId}::uuid
-                    AND e.transaction_id IN (SELECT id FROM page WHERE type = 'expense')) e
-        ON e.transaction_id = r.id
-      LEFT JOIN (SELECT rv.reversal_of_id, rv.id, rv.reversal_reason FROM transactions rv
-                  WHERE rv.tenant_id = ${o.tenantId}::uuid
-                    AND rv.reversal_of_id IN (SELECT id FROM page WHERE type IN ('transfer', 'exchange'))) rv
-        ON rv.reversal_of_id = r.id
-     ORDER BY r.n`;
+      LEFT JOIN LATERAL (
+        SELECT rv.id, rv.reversal_reason FROM transactions rv
+         WHERE r.type IN ('transfer', 'exchange') AND rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = r.id
+        OFFSET 0 -- kept a subquery, so the type test gates the probe instead of filtering after it
+      ) rv ON true
+     ORDER BY ${pageOrder}`;
 };
 
 /**
@@ -145,16 +145,18 @@ export const statementRows = (
 
 /**
  * A row of `statementSql`: the summary (`n` = 0, its entry columns null), then the page's entries
- * (`n` ≥ 1, its summary columns null).
+ * (`n` ≥ 1, `summary` null).
  */
 type StatementPageRow = Omit<StatementRow, "date"> & {
-  account_id: string;
-  name: string;
-  number: string;
-  currency: string;
-  opening: string;
-  closing: string;
-  total: number;
+  summary: {
+    account_id: string;
+    name: string;
+    number: string;
+    currency: string;
+    opening: string;
+    closing: string;
+    total: number;
+  } | null;
   date: string;
 };
 
@@ -163,16 +165,16 @@ type StatementPageRow = Omit<StatementRow, "date"> & {
  *   - `summary`: the account, its opening and closing balance and the period's entry count, from the
  *     stored balance and the balance checkpoints (`account_day_totals`, one row per account and day:
  *     `entries` and `change` the day's entries, `opening` its opening-balance entries, which open a
- *     period they fall in and are subtracted like any entry after it);
- *   - `anchor`: where the page starts, read from the checkpoints instead of the entries before it —
- *     the day that holds entry `offset` of the period in the page's order, how many of that day's
- *     entries come before it (`skip`), and the balance at the day's edge the page is read from: after
- *     its last entry newest first (the closing balance minus the later days' changes), before its
- *     first entry oldest first (the opening balance plus the earlier days' changes). A page then
- *     reads at most one day's entries before its own, whatever its offset;
- *   - the page's entries from that day on (`entriesSql`), none past the last entry (no anchor).
- * The summary is the first row (n = 0), the entries follow in the page's order (n ≥ 1, their number
- * from the anchor day on); no summary row means no such account.
+ *     period they fall in and are subtracted like any entry after it), read once (`days`);
+ *   - the first page starts at the period's edge with the opening balance (oldest first) or the
+ *     closing one (newest first). A later page starts at its `anchor`, read from the checkpoints
+ *     instead of the entries before it: the day that holds entry `offset` of the period in the
+ *     page's order, how many of that day's entries come before it (`skip`), and the balance at the
+ *     day's edge the page is read from. A page then reads at most one day's entries before its
+ *     own, whatever its offset;
+ *   - the page's entries from there on (`entriesSql`), none past the last entry (no anchor).
+ * The summary is the row with n = 0 (its entry columns null), the entries have n ≥ 1 (`summary`
+ * null); the caller orders them by n. No summary row means no such account.
  */
 const statementSql = (o: {
   tenantId: string;
@@ -185,59 +187,67 @@ const statementSql = (o: {
 }) => {
   const desc = o.order === "desc";
   const direction = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const edge = desc ? Prisma.sql`closing` : Prisma.sql`opening`;
+  const anchored = o.offset > 0;
   const anchorDay = Prisma.sql`(SELECT date FROM anchor)`;
-  return Prisma.sql`
-    WITH summary AS (
-      SELECT a.id, a.name, a.number, a.currency_code,
-             a.balance - COALESCE(sum(d.change) FILTER (WHERE d.date >= ${o.start}::date), 0)
-                       - COALESCE(sum(d.opening) FILTER (WHERE d.date > ${o.end}::date), 0) AS opening,
-             a.balance - COALESCE(sum(d.change + d.opening) FILTER (WHERE d.date > ${o.end}::date), 0) AS closing,
-             COALESCE(sum(d.entries) FILTER (WHERE d.date BETWEEN ${o.start}::date AND ${o.end}::date), 0)::int AS total
-        FROM money_accounts a
-        LEFT JOIN account_day_totals d
-          ON d.tenant_id = a.tenant_id AND d.account_id = a.id AND d.date >= ${o.start}::date
-       WHERE a.tenant_id = ${o.tenantId}::uuid AND a.id = ${o.accountId}::uuid
-       GROUP BY a.id
-    ), anchor AS (
+  const anchor = anchored
+    ? Prisma.sql`, anchor AS (
       SELECT d.date, (${o.offset}::bigint - d.before)::int AS skip,
-             (SELECT ${desc ? Prisma.sql`closing` : Prisma.sql`opening`} FROM summary)
-               ${desc ? Prisma.sql`-` : Prisma.sql`+`} d.moved AS balance
+             (SELECT ${edge} FROM summary) ${desc ? Prisma.sql`-` : Prisma.sql`+`} d.moved AS balance
         FROM (
           SELECT date, entries,
                  COALESCE(sum(entries) OVER w, 0) AS before,
                  COALESCE(sum(change) OVER w, 0) AS moved
-            FROM account_day_totals
-           WHERE tenant_id = ${o.tenantId}::uuid AND account_id = ${o.accountId}::uuid
-             AND date BETWEEN ${o.start}::date AND ${o.end}::date AND entries > 0
+            FROM days
+           WHERE date <= ${o.end}::date AND entries > 0
           WINDOW w AS (ORDER BY date ${direction} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
         ) d
        WHERE d.before <= ${o.offset}::bigint AND ${o.offset}::bigint < d.before + d.entries
        ORDER BY d.date ${direction}
        LIMIT 1
-    ), entry_page AS (${entriesSql({
-      tenantId: o.tenantId,
-      accountId: o.accountId,
-      from: desc ? o.start : anchorDay,
-      to: desc ? anchorDay : o.end,
-      order: o.order,
-      balance: Prisma.sql`(SELECT balance FROM anchor)`,
-      after: null,
-      reach: Prisma.sql`(SELECT skip FROM anchor) + ${o.limit}::int`,
-      limit: o.limit,
-      offset: Prisma.sql`(SELECT skip FROM anchor)`,
-    })})
-    SELECT 0 AS n, s.id::text AS account_id, s.name, s.number, s.currency_code AS currency,
-           s.opening::text AS opening, s.closing::text AS closing, s.total,
+    )`
+    : Prisma.empty;
+  const entries = entriesSql({
+    tenantId: o.tenantId,
+    accountId: o.accountId,
+    from: desc || !anchored ? o.start : anchorDay,
+    to: desc && anchored ? anchorDay : o.end,
+    order: o.order,
+    balance: anchored ? Prisma.sql`(SELECT balance FROM anchor)` : Prisma.sql`(SELECT ${edge} FROM summary)`,
+    after: null,
+    reach: anchored ? Prisma.sql`(SELECT skip FROM anchor) + ${o.limit}::int` : o.limit,
+    limit: o.limit,
+    offset: anchored ? Prisma.sql`(SELECT skip FROM anchor)` : 0,
+  });
+  return Prisma.sql`
+    WITH days AS (
+      SELECT date, entries, change, opening FROM account_day_totals
+       WHERE tenant_id = ${o.tenantId}::uuid AND account_id = ${o.accountId}::uuid AND date >= ${o.start}::date
+    ), summary AS (
+      SELECT a.id, a.name, a.number, a.currency_code,
+             a.balance - d.moved - d.opened_after AS opening,
+             a.balance - d.moved_after - d.opened_after AS closing, d.total
+        FROM money_accounts a,
+             (SELECT COALESCE(sum(change), 0) AS moved,
+                     COALESCE(sum(change) FILTER (WHERE date > ${o.end}::date), 0) AS moved_after,
+                     COALESCE(sum(opening) FILTER (WHERE date > ${o.end}::date), 0) AS opened_after,
+                     COALESCE(sum(entries) FILTER (WHERE date <= ${o.end}::date), 0)::int AS total
+                FROM days) d
+       WHERE a.tenant_id = ${o.tenantId}::uuid AND a.id = ${o.accountId}::uuid
+    )${anchor}, entry_page AS (${entries})
+    -- The summary travels as one JSON value (balances as text: exact), so an entry row does not
+    -- carry seven empty columns for it.
+    SELECT 0 AS n, json_build_object('account_id', s.id, 'name', s.name, 'number', s.number,
+             'currency', s.currency_code, 'opening', s.opening::text, 'closing', s.closing::text,
+             'total', s.total) AS summary,
            NULL AS id, NULL AS date, NULL AS type, NULL AS comment, NULL AS counter_account_id,
            NULL AS counterparty_id, NULL AS payment_id, NULL AS expense_id, NULL AS reversal_of_id,
            NULL AS reversed_by_id, NULL AS reversal_reason, NULL AS change, NULL AS running
       FROM summary s
     UNION ALL
-    SELECT n, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-           id, date::text, type, comment, counter_account_id, counterparty_id, payment_id, expense_id,
+    SELECT n, NULL, id, date::text, type, comment, counter_account_id, counterparty_id, payment_id, expense_id,
            reversal_of_id, reversed_by_id, reversal_reason, change, running
-      FROM entry_page
-     ORDER BY n`;
+      FROM entry_page`;
 };
 
 /** One account's entries in a period with the balance after each, its opening and closing balance. */
@@ -268,8 +278,10 @@ export const accountStatementReport =
       // Read only: its COMMIT travels with it even while a cached caller awaits confirmation.
       { readOnly: true },
     );
-    const [summary, ...entries] = rows;
-    if (!summary || summary.n !== 0) throw accountNotFound();
+    // The summary first, then the page's order (already so as PostgreSQL appends them: linear).
+    const [first, ...entries] = rows.sort((a, b) => a.n - b.n);
+    const summary = first?.n === 0 ? first.summary : null;
+    if (!summary) throw accountNotFound();
     return {
       account: {
         id: summary.account_id,
