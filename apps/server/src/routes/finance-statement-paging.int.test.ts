@@ -151,6 +151,8 @@ describe("account statement pages from balance checkpoints", () => {
     type Row = Record<string, string | null>;
     const whole = (await statement(ids.cash, "startDate=2026-01-01&endDate=2026-01-31&limit=1000"))
       .entries as unknown as Row[];
+    // The ledger finds an entry's document from the document's side (its transaction_id); the statement
+    // reads the copy the posting wrote on the entry (document_id): the two must agree.
     const ledger: Row[] = (await ok("GET", `/finance/accounts/${ids.cash}/transactions?limit=100`)).items;
     expect(ledger.length).toBeLessThan(100); // all of it
     const byId = new Map(ledger.map((item) => [item.id, item]));

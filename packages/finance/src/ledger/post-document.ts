@@ -4,8 +4,8 @@ import { explainRefusal } from "./refused-posting";
 
 /**
  * A payment or expense posted as ONE statement: the balance UPDATE with its overdraft condition, the
- * ledger entry and the document are data-modifying CTEs of a single statement, so the posting is one
- * round trip and all-or-nothing by construction — an account that is unknown, in another currency
+ * ledger entry (carrying the document's id) and the document are data-modifying CTEs of a single
+ * statement, so the posting is one round trip and all-or-nothing by construction — an account that is unknown, in another currency
  * than the one stated or short of money updates no row, so nothing is inserted; an unknown
  * counterparty or category fails the document's tenant-scoped foreign key and the whole statement
  * with it. The UPDATE comes first: within one statement the account's row lock is held until commit
@@ -54,6 +54,7 @@ export const postingStatement = (p: DocumentPosting, params: SqlParams, then: st
   const now = $(p.now);
   const comment = $(p.comment);
   const createdBy = $(p.createdBy);
+  const documentId = $(p.documentId);
   const currency = p.currency === undefined ? "" : ` AND currency_code = ${$(p.currency)}::text`;
   const steps = then.map((sql, i) => `, step${i} AS (${sql})`).join("");
   return `
@@ -65,16 +66,16 @@ export const postingStatement = (p: DocumentPosting, params: SqlParams, then: st
      RETURNING currency_code
       ), entry AS (
         INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id,
-                                  destination_account_id, comment, created_by, created_at)
+                                  destination_account_id, comment, created_by, created_at, document_id)
         SELECT ${$(p.transactionId)}::uuid, ${tenant}::uuid, ${$(p.transactionType)}::transaction_type,
                ${amount}::bigint, ${date}::date, ${$(origin)}::uuid, ${$(destination)}::uuid, ${comment}::text,
-               ${createdBy}::uuid, ${now}::timestamptz
+               ${createdBy}::uuid, ${now}::timestamptz, ${documentId}::uuid
           FROM moved
      RETURNING id
       ), document AS (
         INSERT INTO ${table} (id, tenant_id, account_id, counterparty_id, category_id, amount, date,
                               comment, transaction_id, created_by, created_at, updated_at)
-        SELECT ${$(p.documentId)}::uuid, ${tenant}::uuid, ${account}::uuid, ${$(p.counterpartyId)}::uuid,
+        SELECT ${documentId}::uuid, ${tenant}::uuid, ${account}::uuid, ${$(p.counterpartyId)}::uuid,
                ${$(p.categoryId)}::uuid, ${amount}::bigint, ${date}::date, ${comment}::text, entry.id,
                ${createdBy}::uuid, ${now}::timestamptz, ${now}::timestamptz
           FROM entry

@@ -66,14 +66,14 @@ const entriesSql = (o: {
     : Prisma.sql`${o.balance}::numeric + sum(change) OVER (ORDER BY date, id)`;
   return Prisma.sql`
     WITH entries AS (
-      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
+      (SELECT t.id, t.date, t.type, t.comment, t.destination_account_id AS counter_account_id, t.counterparty_id, t.document_id, t.reversal_of_id, t.reversal_reason, -t.amount AS change
          FROM transactions t
         WHERE t.tenant_id = ${o.tenantId}::uuid AND t.origin_account_id = ${o.accountId}::uuid
           AND t.date BETWEEN ${o.from}::date AND ${o.to}::date AND t.type <> 'opening_balance' ${after}
         ORDER BY ${byDate}
         LIMIT ${o.reach})
       UNION ALL
-      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.counterparty_id, t.reversal_of_id, t.reversal_reason,
+      (SELECT t.id, t.date, t.type, t.comment, t.origin_account_id, t.counterparty_id, t.document_id, t.reversal_of_id, t.reversal_reason,
               COALESCE(t.destination_amount, t.amount)
          FROM transactions t
         WHERE t.tenant_id = ${o.tenantId}::uuid AND t.destination_account_id = ${o.accountId}::uuid
@@ -89,15 +89,11 @@ const entriesSql = (o: {
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
-           -- The entry's document or reversal, looked up only for the types that can have one (a
-           -- payment posts an income, an expense an expense; only transfers and exchanges are
-           -- reversed): one index probe for such an entry, none for the others.
-           CASE WHEN r.type = 'income' THEN
-             (SELECT p.id::text FROM payments p WHERE p.tenant_id = ${o.tenantId}::uuid AND p.transaction_id = r.id)
-           END AS payment_id,
-           CASE WHEN r.type = 'expense' THEN
-             (SELECT e.id::text FROM expenses e WHERE e.tenant_id = ${o.tenantId}::uuid AND e.transaction_id = r.id)
-           END AS expense_id,
+           -- The document is on the entry (a payment posts an income, an expense an expense); the
+           -- reversal is looked up only for the types that can have one (transfers and exchanges):
+           -- one index probe for such an entry, none for the others.
+           CASE WHEN r.type = 'income' THEN r.document_id::text END AS payment_id,
+           CASE WHEN r.type = 'expense' THEN r.document_id::text END AS expense_id,
            r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
            COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
            r.change::text AS change, r.running::text AS running, r.n::int AS n
