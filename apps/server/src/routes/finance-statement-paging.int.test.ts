@@ -151,8 +151,6 @@ describe("account statement pages from balance checkpoints", () => {
     type Row = Record<string, string | null>;
     const whole = (await statement(ids.cash, "startDate=2026-01-01&endDate=2026-01-31&limit=1000"))
       .entries as unknown as Row[];
-    // The ledger finds an entry's document from the document's side (its transaction_id); the statement
-    // reads the copy the posting wrote on the entry (document_id): the two must agree.
     const ledger: Row[] = (await ok("GET", `/finance/accounts/${ids.cash}/transactions?limit=100`)).items;
     expect(ledger.length).toBeLessThan(100); // all of it
     const byId = new Map(ledger.map((item) => [item.id, item]));
@@ -166,6 +164,17 @@ describe("account statement pages from balance checkpoints", () => {
         counterAccountId: counter,
         reversalReason: item.reversalReason ?? undoneBecause,
       });
+    }
+    // The documents' own side (each document's transactionId) names the same documents as the
+    // entries do (the id the posting wrote on the entry).
+    for (const kind of ["payments", "expenses"] as const) {
+      const documents: Row[] = (await ok("GET", `/finance/${kind}?accountId=${ids.cash}&limit=100`)).items;
+      expect(documents.length).toBeGreaterThan(0);
+      expect(documents.length).toBeLessThan(100); // all of them
+      const key = kind === "payments" ? "paymentId" : "expenseId";
+      const fromDocuments = new Map(documents.map((document) => [document.transactionId, document.id]));
+      for (const item of ledger)
+        expect(item[key] ?? undefined, item.id as string).toBe(fromDocuments.get(item.id));
     }
     // Every kind of link is there at least once.
     for (const key of ["paymentId", "expenseId", "reversalOfId", "reversedById"])

@@ -126,8 +126,7 @@ export const transactionSelect = {
   reversedBy: { select: { id: true } },
   createdBy: true,
   createdAt: true,
-  payment: { select: { id: true } },
-  expense: { select: { id: true } },
+  documentId: true,
 } satisfies Prisma.FinanceTransactionSelect;
 
 /** numeric(40,20) prints every decimal place ("12650.50000000000000000000" → "12650.5"); never exponent notation. */
@@ -151,8 +150,9 @@ export const toTransactionDto = (row: TransactionRow): TTransactionDto => ({
   reversedById: row.reversedBy?.id ?? null,
   createdBy: row.createdBy,
   createdAt: row.createdAt.toISOString(),
-  paymentId: row.payment?.id ?? null,
-  expenseId: row.expense?.id ?? null,
+  // The document an entry posts is on the entry (a payment posts an income, an expense an expense).
+  paymentId: row.type === "income" ? row.documentId : null,
+  expenseId: row.type === "expense" ? row.documentId : null,
 });
 
 export type AccountEntryRow = {
@@ -222,7 +222,8 @@ export const accountEntries = (
            t.counterparty_id::text AS counterparty_id, t.reversal_of_id::text AS reversal_of_id, t.reversal_reason,
            r.id::text AS reversed_by_id,
            t.created_at, e.change::text AS change, a.name AS counter_account_name,
-           p.id::text AS payment_id, x.id::text AS expense_id
+           CASE WHEN t.type = 'income' THEN t.document_id::text END AS payment_id,
+           CASE WHEN t.type = 'expense' THEN t.document_id::text END AS expense_id
       FROM ((SELECT t.id, t.date, -t.amount AS change, t.destination_account_id AS counter_id
                FROM transactions t
               WHERE t.tenant_id = ${o.tenantId}::uuid AND t.origin_account_id = ${o.accountId}::uuid ${filters}
@@ -236,8 +237,6 @@ export const accountEntries = (
              LIMIT ${o.take} OFFSET ${o.skip}) e
       JOIN transactions t ON t.tenant_id = ${o.tenantId}::uuid AND t.id = e.id
       LEFT JOIN money_accounts a ON a.tenant_id = ${o.tenantId}::uuid AND a.id = e.counter_id
-      LEFT JOIN payments p ON p.tenant_id = ${o.tenantId}::uuid AND p.transaction_id = e.id
-      LEFT JOIN expenses x ON x.tenant_id = ${o.tenantId}::uuid AND x.transaction_id = e.id
       LEFT JOIN transactions r ON r.tenant_id = ${o.tenantId}::uuid AND r.reversal_of_id = e.id
      ORDER BY e.date ${direction}, e.id ${direction}`;
 };
