@@ -15,13 +15,17 @@ const HASH = /^[0-9a-f]{64}$/;
  * all when no such credential exists). The tenant is looked up as `hisob_system` in the statement
  * that then sets it and switches to `hisob_tenant` (each statement is planned after the previous one
  * ran, in a simple query as in a pipeline, so the lookup is planned and checked as the system role).
- * The hash is written as a literal, validated first (64 hex digits).
+ * The hash is written as a literal, validated first (64 hex digits). `settings`: further
+ * transaction-local `set_config(…, true)` expressions, set by the first statement.
  */
-export const credentialScope = (credential: Credential): [string, string] => {
+export const credentialScope = (
+  credential: Credential,
+  settings: readonly string[] = [],
+): [string, string] => {
   if (!HASH.test(credential.hash)) throw new Error("A credential lookup needs a SHA-256 hex hash");
   const lookup = CREDENTIAL_TENANT[credential.kind].replace("%", credential.hash);
   return [
-    `SELECT set_config('role', '${DB_ROLES.system}', true)`,
+    `SELECT ${[`set_config('role', '${DB_ROLES.system}', true)`, ...settings].join(", ")}`,
     `SELECT set_config('app.tenant_id', coalesce((${lookup}), ''), true), ` +
       `set_config('role', '${DB_ROLES.tenant}', true)`,
   ];

@@ -27,7 +27,7 @@ export const postgresRawSql = (pool: pg.Pool, onQuery?: (sql: string) => void): 
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      const results = await pipelined(client, lead, text, params, statementName(text), []);
+      const results = await pipelined(client, lead, text, params, statementName(text));
       return (results[lead.length]?.rows ?? []) as T[];
     } catch (error) {
       // A statement error leaves the connection usable (the Sync ended the transaction); others not.

@@ -210,6 +210,32 @@ describe("rawTx.withTenant", () => {
     expect(again).toEqual({ id: tenantA });
   });
 
+  it("a transaction that is one statement (no BEGIN or COMMIT sent) ends with it: the connection's next use has no role, tenant or read-only setting left", async () => {
+    // The pool hands back the connection released last; a few rounds make a leak show wherever it is.
+    for (let round = 0; round < 4; round++) {
+      const [inside] = await db.rawTx.withTenant(
+        tenantA,
+        (tx) =>
+          tx.query<{ role: string; tenant: string; readOnly: string }>(
+            `SELECT current_user::text AS role, current_setting('app.tenant_id', true) AS tenant,
+                    current_setting('transaction_read_only') AS "readOnly"`,
+            [],
+            { commit: true },
+          ),
+        { readOnly: true },
+      );
+      expect(inside).toEqual({ role: "hisob_tenant", tenant: tenantA, readOnly: "on" });
+      const [after] = await db.rawTx.once<{ role: string; tenant: string | null; readOnly: string }>(
+        `SELECT current_user::text AS role, current_setting('app.tenant_id', true) AS tenant,
+                current_setting('transaction_read_only') AS "readOnly"`,
+        [],
+      );
+      expect(after?.role).not.toBe("hisob_tenant");
+      expect(after?.tenant ?? "").toBe("");
+      expect(after?.readOnly).toBe("off");
+    }
+  });
+
   it("refuses a tenant that is not a UUID before anything is sent", async () => {
     await expect(db.rawTx.withTenant("x' OR true --", (tx) => tx.query("SELECT 1"))).rejects.toThrow(/UUID/);
   });

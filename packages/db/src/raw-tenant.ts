@@ -9,7 +9,7 @@ import { runHooks } from "./tx-hooks";
 /**
  * `withTenant`'s twin on the driver (issue 16.2), for the write paths that must be as fast as the
  * work needs — a posting is one statement (balance, entry, document, outbox event, audit entry), so
- * its transaction is three round trips: BEGIN with the scoping statement, the posting, COMMIT.
+ * its transaction is one round trip: the scoping statement and the posting in one pipeline.
  * The wall is the same as `withTenant`'s, built by the same code (tenant-scope.ts): the statements
  * run as `hisob_tenant` with `app.tenant_id` set (both transaction-local), so row-level security
  * filters them, and a cached caller is confirmed by the scoping statement. Callbacks registered
@@ -25,9 +25,9 @@ export type QueryOptions = {
    */
   prepared?: boolean;
   /**
-   * The statement completes the transaction's work: COMMIT follows it at once — on PostgreSQL in
-   * the same round trip when it is the transaction's first statement — and its after-commit
-   * callbacks run. A statement after it runs in a new transaction with the same scope (on PGlite,
+   * The statement completes the transaction's work: the transaction commits right after it — on
+   * PostgreSQL in the same round trip, with no BEGIN or COMMIT sent, when it is the transaction's
+   * first statement — and its after-commit callbacks run. A statement after it runs in a new transaction with the same scope (on PGlite,
    * which commits when `fn` returns, in the same one), so only reads belong there: explaining why
    * the statement changed nothing, say. A posting is then one round trip.
    */
@@ -106,15 +106,17 @@ type Mode = { lazyCommit: boolean; readOnly: boolean };
 type Scope = { statements: string[]; checksCaller: boolean; accept(row: unknown): void };
 type ScopedRun = <T>(
   tenantId: string,
-  scope: () => Scope,
+  scope: (settings: readonly string[]) => Scope,
   fn: (tx: RawTenantTx) => Promise<T>,
   mode: Mode,
 ) => Promise<T>;
 
-const roleScope = (role: DbRole, tenantId: string | null) => (): Scope => {
-  const scope = scopeStatement(role, tenantId);
-  return { statements: [scope.text], checksCaller: scope.checksCaller, accept: scope.accept as never };
-};
+const roleScope =
+  (role: DbRole, tenantId: string | null) =>
+  (settings: readonly string[]): Scope => {
+    const scope = scopeStatement(role, tenantId, settings);
+    return { statements: [scope.text], checksCaller: scope.checksCaller, accept: scope.accept as never };
+  };
 const plain: Mode = { lazyCommit: false, readOnly: false };
 
 const transactions = (run: ScopedRun, once: RawTransactions["once"]): RawTransactions => ({
@@ -130,17 +132,25 @@ const transactions = (run: ScopedRun, once: RawTransactions["once"]): RawTransac
   withCredentialTenant: (credential, fn) =>
     run(
       "",
-      () => ({ statements: credentialScope(credential), checksCaller: false, accept: () => {} }),
+      (settings) => ({
+        statements: credentialScope(credential, settings),
+        checksCaller: false,
+        accept: () => {},
+      }),
       fn,
       plain,
     ),
   once,
 });
 
-/** The settings a transaction starts with, after BEGIN and before its scope. */
+/**
+ * The settings a transaction starts with, set by its scoping statement (as SET TRANSACTION READ ONLY
+ * and SET LOCAL would, without a statement each): turning `transaction_read_only` on is allowed at
+ * any point of a transaction, and from then on it refuses writes.
+ */
 const settings = (mode: Mode): string[] => [
-  ...(mode.readOnly ? ["SET TRANSACTION READ ONLY"] : []),
-  ...(mode.lazyCommit ? ["SET LOCAL synchronous_commit = off"] : []),
+  ...(mode.readOnly ? ["set_config('transaction_read_only', 'on', true)"] : []),
+  ...(mode.lazyCommit ? ["set_config('synchronous_commit', 'off', true)"] : []),
 ];
 
 type Row = Record<string, unknown>;
@@ -166,40 +176,30 @@ const BaseQuery = pg.Query as unknown as new (config: {
 }) => { prepare(connection: ProtocolConnection): void };
 
 /**
- * `pg`'s own extended-protocol query with statements sent ahead of it and behind it in the same
- * pipeline: Parse, Bind, Describe and Execute for each of `lead` (no parameters), the query's own
- * messages, the same for each of `trail` (COMMIT), and one Sync — one write, one round trip. The
- * server runs them in order (each is parsed, so planned and checked for row-level security, after the
- * previous one ran); the first error skips the rest, COMMIT included. Its results are those of every
- * statement, in order. `prepare` and `_getRows` are internals of `pg`'s Query (pg 8.16, the protocol
- * messages it sends); the PostgreSQL runs of the posting and raw-transaction tests send every driver
- * transaction through them, so a `pg` upgrade that changes them fails those tests.
+ * `pg`'s own extended-protocol query with statements sent ahead of it in the same pipeline: Parse,
+ * Bind, Describe and Execute for each of `lead` (no parameters), then the query's own messages and
+ * its Sync — one write, one round trip. The server runs them in order (each is parsed, so planned and
+ * checked for row-level security, after the previous one ran), as one transaction up to the Sync
+ * unless a BEGIN among them keeps it open; the first error skips the rest. Its results are those of
+ * every statement, in order. `prepare` is an internal of `pg`'s Query (pg 8.16, the protocol messages
+ * it sends); the PostgreSQL runs of the posting and raw-transaction tests send every driver
+ * transaction through it, so a `pg` upgrade that changes it fails those tests.
  */
 class PipelinedQuery extends BaseQuery {
   constructor(
     private readonly lead: readonly string[],
-    private readonly trail: readonly string[],
     config: ConstructorParameters<typeof BaseQuery>[0],
   ) {
     super(config);
   }
-  private send(connection: ProtocolConnection, texts: readonly string[]): void {
-    for (const text of texts) {
+  override prepare(connection: ProtocolConnection): void {
+    for (const text of this.lead) {
       connection.parse({ text, name: "", types: [] });
       connection.bind({ portal: "", statement: "", values: [] });
       connection.describe({ type: "P", name: "" });
       connection.execute({ portal: "", rows: 0 });
     }
-  }
-  override prepare(connection: ProtocolConnection): void {
-    this.send(connection, this.lead);
     super.prepare(connection);
-  }
-  /** pg's Query ends its messages here (Execute, then Sync): `trail` goes between the two. */
-  _getRows(connection: ProtocolConnection & { sync(): void }, rows: number | undefined): void {
-    connection.execute({ portal: "", rows: rows ?? 0 });
-    this.send(connection, this.trail);
-    connection.sync();
   }
 }
 
@@ -209,10 +209,9 @@ export const pipelined = (
   text: string,
   values: unknown[],
   name: string | undefined,
-  trail: readonly string[],
 ) =>
   new Promise<ResultSet[]>((resolve, reject) => {
-    const query = new PipelinedQuery(lead, trail, {
+    const query = new PipelinedQuery(lead, {
       ...(name ? { name } : {}),
       text,
       values,
@@ -238,17 +237,19 @@ export const statementName = (text: string): string => {
 };
 
 /**
- * On PostgreSQL the transaction's opening — BEGIN, the scoping statement (which confirms a cached
- * caller) — travels in one pipeline with its first statement, with parameters; a statement marked
- * `commit` takes COMMIT into the same pipeline when nothing has to be checked before it (no cached
- * caller to confirm), so a posting is ONE round trip. Otherwise the scope's row is checked before
- * anything else is sent, and a refused caller rolls back what the first statement did.
+ * On PostgreSQL the transaction's opening — the scoping statement (which confirms a cached caller
+ * and sets the transaction's settings) — travels in one pipeline with its first statement, with
+ * parameters. A first statement marked `commit`, when nothing has to be checked before it commits
+ * (no cached caller to confirm, or a read-only transaction), is the whole transaction: the pipeline's
+ * own, committed at its Sync, so a posting is ONE round trip of two statements. Otherwise a BEGIN
+ * leads the pipeline, the scope's row is checked before anything else is sent, and a refused caller
+ * rolls back what the first statement did.
  */
 export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) => void): RawTransactions =>
   transactions(
     async (tenantId, scopeOf, fn, mode) => {
       // Scoping is checked (a tenant UUID, a credential hash) before a connection is taken.
-      let scope: Scope | undefined = scopeOf();
+      let scope: Scope | undefined = scopeOf(settings(mode));
       const hooks: Array<() => void> = [];
       const client = await pool.connect();
       // A connection that failed mid-transaction is not handed to the next request.
@@ -276,19 +277,22 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
                 rows = (await client.query({ ...(name ? { name } : {}), text, values: [...params] }))
                   .rows as T[];
               } else {
-                const opened: Scope = scope ?? scopeOf();
+                const opened: Scope = scope ?? scopeOf(settings(mode));
                 scope = undefined;
-                const lead = ["BEGIN", ...settings(mode), ...opened.statements];
                 // A write waits for the caller's confirmation before it commits; a read need not.
-                const trail = options?.commit && (mode.readOnly || !opened.checksCaller) ? ["COMMIT"] : [];
-                open = true; // a failed pipeline leaves an aborted transaction: ROLLBACK below
+                const completes = options?.commit === true && (mode.readOnly || !opened.checksCaller);
+                // The statements of one pipeline up to its Sync are one transaction (PostgreSQL's
+                // implicit one: committed at the Sync, rolled back at the first error), so work
+                // that is one statement needs no BEGIN and no COMMIT of its own. Otherwise BEGIN
+                // keeps the transaction open past the Sync.
+                const lead = completes ? opened.statements : ["BEGIN", ...opened.statements];
+                open = !completes; // a failed pipeline of an open one leaves it aborted: ROLLBACK below
                 for (const statement of opened.statements) onQuery?.(statement);
                 onQuery?.(text);
-                const results = await pipelined(client, lead, text, [...params], name, trail);
-                if (trail.length > 0) open = false;
+                const results = await pipelined(client, lead, text, [...params], name);
                 opened.accept(results[lead.length - 1]?.rows[0]);
                 rows = (results[lead.length]?.rows ?? []) as T[];
-                if (trail.length > 0) {
+                if (completes) {
                   runHooks(hooks.splice(0));
                   return rows;
                 }
@@ -325,13 +329,13 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
 export const pgliteRawTransactions = (pglite: PGlite, onQuery?: (sql: string) => void): RawTransactions =>
   transactions(
     async (tenantId, scopeOf, fn, mode) => {
-      const scope = scopeOf();
+      const scope = scopeOf(settings(mode));
       const hooks: Array<() => void> = [];
       // PGlite's transaction sends BEGIN and COMMIT/ROLLBACK itself and serialises with Prisma's.
       const result = await pglite.transaction(async (ptx: PGliteTransaction) => {
         for (const statement of scope.statements) onQuery?.(statement);
         // The scope's row is the last result.
-        scope.accept(firstRowOfLast(await ptx.exec([...settings(mode), ...scope.statements].join("; "))));
+        scope.accept(firstRowOfLast(await ptx.exec(scope.statements.join("; "))));
         return fn({
           tenantId,
           query: async <T>(text: string, params: readonly unknown[] = []) => {

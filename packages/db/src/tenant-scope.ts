@@ -12,11 +12,13 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * the request's caller came from the in-process cache, the check that confirms it in the same
  * statement (caller-check.ts). It is written with literals so that it can travel with the BEGIN in
  * one simple-protocol round trip; every value is checked first: the tenant is a UUID, the role one of
- * ours, a token hash 64 hex digits. `accept` hears the statement's first row.
+ * ours, a token hash 64 hex digits. `settings`: further transaction-local settings, as fixed
+ * `set_config(…, true)` expressions of the caller's (raw-tenant.ts). `accept` hears the statement's first row.
  */
 export const scopeStatement = (
   role: DbRole,
   tenantId: string | null,
+  settings: readonly string[] = [],
 ): {
   text: string;
   checksCaller: boolean;
@@ -24,7 +26,11 @@ export const scopeStatement = (
 } => {
   if (tenantId !== null && !UUID.test(tenantId))
     throw new Error(`A tenant scope needs a UUID, got "${tenantId}"`);
-  const scope = `set_config('app.tenant_id', '${tenantId ?? ""}', true), set_config('role', '${role}', true)`;
+  const scope = [
+    `set_config('app.tenant_id', '${tenantId ?? ""}', true)`,
+    `set_config('role', '${role}', true)`,
+    ...settings,
+  ].join(", ");
   const check = tenantId ? pendingCallerCheck(tenantId) : undefined;
   if (
     check &&
