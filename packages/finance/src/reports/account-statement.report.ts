@@ -16,11 +16,13 @@ export type StatementRow = {
   comment: string;
   counter_account_id: string | null;
   counterparty_id: string | null;
-  payment_id: string | null;
-  expense_id: string | null;
+  /** The payment an income posts, the expense an expense posts. */
+  document_id: string | null;
   reversal_of_id: string | null;
-  reversed_by_id: string | null;
+  /** Why this entry reversed another (it is a reversal). */
   reversal_reason: string | null;
+  /** The entry that reversed this one, and why. */
+  reversed_by: { id: string; reason: string | null } | null;
   change: string;
   running: string;
   /** The entry's place in the rows read for the page (the page's order). */
@@ -89,20 +91,19 @@ const entriesSql = (o: {
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
-           -- The document is on the entry (a payment posts an income, an expense an expense); the
-           -- reversal is looked up only for the types that can have one (transfers and exchanges):
-           -- one index probe for such an entry, none for the others.
-           CASE WHEN r.type = 'income' THEN r.document_id::text END AS payment_id,
-           CASE WHEN r.type = 'expense' THEN r.document_id::text END AS expense_id,
-           r.reversal_of_id::text AS reversal_of_id, rv.id::text AS reversed_by_id,
-           COALESCE(r.reversal_reason, rv.reversal_reason) AS reversal_reason,
+           -- The document is on the entry (a payment posts an income, an expense an expense). The
+           -- entry that reversed this one is looked up only for the types that can have one
+           -- (transfers and exchanges): one index probe for such an entry, nothing at all for the
+           -- others (the CASE skips the subquery). Reversals are rare: the pair travels as one
+           -- JSON value, null for every other entry.
+           r.document_id::text AS document_id,
+           r.reversal_of_id::text AS reversal_of_id, r.reversal_reason,
+           CASE WHEN r.type IN ('transfer', 'exchange') THEN (
+             SELECT json_build_object('id', rv.id, 'reason', rv.reversal_reason) FROM transactions rv
+              WHERE rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = r.id
+           ) END AS reversed_by,
            r.change::text AS change, r.running::text AS running, r.n::int AS n
       FROM page r
-      LEFT JOIN LATERAL (
-        SELECT rv.id, rv.reversal_reason FROM transactions rv
-         WHERE r.type IN ('transfer', 'exchange') AND rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = r.id
-        OFFSET 0 -- kept a subquery, so the type test gates the probe instead of filtering after it
-      ) rv ON true
      ORDER BY ${pageOrder}`;
 };
 
@@ -139,22 +140,37 @@ export const statementRows = (
     }),
   );
 
-/**
- * A row of `statementSql`: the summary (`n` = 0, its entry columns null), then the page's entries
- * (`n` ≥ 1, `summary` null).
- */
-type StatementPageRow = Omit<StatementRow, "date"> & {
-  summary: {
-    account_id: string;
-    name: string;
-    number: string;
-    currency: string;
-    opening: string;
-    closing: string;
-    total: number;
-  } | null;
-  date: string;
+type StatementSummary = {
+  account_id: string;
+  name: string;
+  number: string;
+  currency: string;
+  opening: string;
+  closing: string;
+  total: number;
 };
+
+/**
+ * A row of `statementSql`, as an array of its columns (a page is hundreds of rows: no object per
+ * row): the summary (`n` = 0, the entry's columns null), then the page's entries (`n` ≥ 1,
+ * `summary` null).
+ */
+type StatementPageRow = [
+  n: number,
+  summary: StatementSummary | null,
+  id: string,
+  date: string,
+  type: StatementRow["type"],
+  comment: string,
+  counterAccountId: string | null,
+  counterpartyId: string | null,
+  documentId: string | null,
+  reversalOfId: string | null,
+  reversalReason: string | null,
+  reversedBy: StatementRow["reversed_by"],
+  change: string,
+  running: string,
+];
 
 /**
  * A statement page as ONE statement (one snapshot, one round trip with the transaction's opening):
@@ -237,12 +253,12 @@ const statementSql = (o: {
              'currency', s.currency_code, 'opening', s.opening::text, 'closing', s.closing::text,
              'total', s.total) AS summary,
            NULL AS id, NULL AS date, NULL AS type, NULL AS comment, NULL AS counter_account_id,
-           NULL AS counterparty_id, NULL AS payment_id, NULL AS expense_id, NULL AS reversal_of_id,
-           NULL AS reversed_by_id, NULL AS reversal_reason, NULL AS change, NULL AS running
+           NULL AS counterparty_id, NULL AS document_id, NULL AS reversal_of_id, NULL AS reversal_reason,
+           NULL AS reversed_by, NULL AS change, NULL AS running
       FROM summary s
     UNION ALL
-    SELECT n, NULL, id, date::text, type, comment, counter_account_id, counterparty_id, payment_id, expense_id,
-           reversal_of_id, reversed_by_id, reversal_reason, change, running
+    SELECT n, NULL, id, date::text, type, comment, counter_account_id, counterparty_id, document_id,
+           reversal_of_id, reversal_reason, reversed_by, change, running
       FROM entry_page`;
 };
 
@@ -252,8 +268,8 @@ export const accountStatementReport =
   async (ctx: TenantContext, accountId: string, raw: TAccountStatementQuery): Promise<TAccountStatement> => {
     requirePermission(ctx, "reports:read:all");
     const query = parseInput(ZAccountStatementQuery, raw);
-    // On the driver: the transaction's opening (BEGIN, the tenant scope) and its COMMIT travel with
-    // the one statement — one round trip, no ORM.
+    // On the driver: the tenant scope travels with the one statement, which is the whole
+    // transaction — one round trip, no ORM.
     const rows = await db.rawTx.withTenant(
       ctx.tenantId,
       (tx) =>
@@ -269,14 +285,14 @@ export const accountStatementReport =
             offset: query.offset,
           }),
           // A long statement, a few fixed texts, run on every page: parsed once per connection.
-          { prepared: true, commit: true },
+          { prepared: true, commit: true, rowMode: "array" },
         ),
-      // Read only: its COMMIT travels with it even while a cached caller awaits confirmation.
+      // Read only: it commits with its one statement even while a cached caller awaits confirmation.
       { readOnly: true },
     );
     // The summary first, then the page's order (already so as PostgreSQL appends them: linear).
-    const [first, ...entries] = rows.sort((a, b) => a.n - b.n);
-    const summary = first?.n === 0 ? first.summary : null;
+    const [first, ...entries] = rows.sort((a, b) => a[0] - b[0]);
+    const summary = first?.[0] === 0 ? first[1] : null;
     if (!summary) throw accountNotFound();
     return {
       account: {
@@ -289,21 +305,39 @@ export const accountStatementReport =
       endDate: query.endDate,
       openingBalance: summary.opening,
       closingBalance: summary.closing,
-      entries: entries.map((row) => ({
-        id: row.id,
-        date: row.date,
-        type: row.type,
-        comment: row.comment,
-        counterAccountId: row.counter_account_id,
-        counterpartyId: row.counterparty_id,
-        paymentId: row.payment_id,
-        expenseId: row.expense_id,
-        reversalOfId: row.reversal_of_id,
-        reversedById: row.reversed_by_id,
-        reversalReason: row.reversal_reason,
-        change: row.change,
-        runningBalance: row.running,
-      })),
+      entries: entries.map(
+        ([
+          ,
+          ,
+          id,
+          date,
+          type,
+          comment,
+          counterAccountId,
+          counterpartyId,
+          documentId,
+          reversalOfId,
+          reversalReason,
+          reversedBy,
+          change,
+          runningBalance,
+        ]) => ({
+          id,
+          date,
+          type,
+          comment,
+          counterAccountId,
+          counterpartyId,
+          paymentId: type === "income" ? documentId : null,
+          expenseId: type === "expense" ? documentId : null,
+          reversalOfId,
+          reversedById: reversedBy?.id ?? null,
+          // A reversal's own reason, or the reason it was reversed for.
+          reversalReason: reversalReason ?? reversedBy?.reason ?? null,
+          change,
+          runningBalance,
+        }),
+      ),
       total: summary.total,
       limit: query.limit,
       offset: query.offset,
