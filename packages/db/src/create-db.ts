@@ -10,7 +10,6 @@ import { deferBegin, withPendingScope } from "./deferred-begin";
 import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
 import { PGLITE_EXTENSIONS } from "./pglite-extensions";
-import { pgliteRawSql, postgresRawSql, type RawSql } from "./raw-sql";
 import { pgliteRawTransactions, postgresRawTransactions, type RawTransactions } from "./raw-tenant";
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
@@ -49,8 +48,6 @@ export type Db = {
   withPlatform<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The named lookups that happen before a tenant is known; nothing else. */
   readonly system: SystemQueries;
-  /** SQL straight to the driver for the OpenID provider's hot paths (raw-sql.ts), same tenancy wall. */
-  readonly raw: RawSql;
   /** `withTenant`/system transactions on the driver for hot write paths (raw-tenant.ts), same wall and after-commit hooks. */
   readonly rawTx: RawTransactions;
   /**
@@ -95,7 +92,6 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
   let pglite: PGlite | undefined;
   let prisma: PrismaClient;
   let openConnection: () => Promise<SqlConnection>;
-  let raw: RawSql;
   let rawTx: RawTransactions;
   let pool: pg.Pool | undefined;
 
@@ -117,7 +113,6 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       options: "-c TimeZone=UTC",
     });
     pool.on("connect", (client) => deferBegin(client, config.onQuery));
-    raw = postgresRawSql(pool, config.onQuery);
     rawTx = postgresRawTransactions(pool, config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
@@ -150,7 +145,6 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     }
     const embedded = pglite;
     openConnection = async () => pgliteConnection(embedded);
-    raw = pgliteRawSql(embedded, config.onQuery);
     rawTx = pgliteRawTransactions(embedded, config.onQuery);
     prisma = new PrismaClient({
       adapter: new PrismaPGlite(embedded),
@@ -236,7 +230,6 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       return runAs(DB_ROLES.tenant, tenantId, fn, options);
     },
     withPlatform: (fn) => runAs(DB_ROLES.platform, null, fn),
-    raw,
     rawTx,
     system: createSystemQueries((fn) => runAs(DB_ROLES.system, null, fn), rawTx),
     migrate: async (log, whileLocked) => {

@@ -28,7 +28,6 @@ export {
 export { createOutbox, type Outbox } from "./outbox";
 export { PGLITE_EXTENSIONS } from "./pglite-extensions";
 export { toProblem } from "./problem";
-export type { RawSql } from "./raw-sql";
 export {
   type QueryOptions,
   type RawTenantTx,

@@ -283,8 +283,9 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
               if (open) {
                 onQuery?.(text);
                 const rowMode = options?.rowMode ? { rowMode: options.rowMode } : {};
-                rows = (await client.query({ ...(name ? { name } : {}), ...rowMode, text, values: [...params] }))
-                  .rows as T[];
+                rows = (
+                  await client.query({ ...(name ? { name } : {}), ...rowMode, text, values: [...params] })
+                ).rows as T[];
               } else {
                 const opened: Scope = scope ?? scopeOf(settings(mode));
                 scope = undefined;

@@ -25,17 +25,16 @@ export type ValidAccessTokenWithUser = ValidAccessToken & {
  * An access token → who it speaks for (with the user's claims), or null: unknown, expired, revoked,
  * its grant revoked, or its login session ended (the grant is then gone), or its user, tenant or
  * client deactivated. Tokens are opaque and looked up by hash on every use, so revocation takes effect
- * immediately. One round trip (`db.raw`, issue 16.2): the tenant lookup, the switch to the tenant and
- * the read of token, grant, user, tenant and client (a prepared statement) travel as one pipeline.
+ * immediately. One round trip (`db.rawTx`, issue 16.2): the tenant lookup, the switch to the tenant and
+ * the read of token, grant, user, tenant and client (a prepared statement) travel as one pipeline,
+ * which is the whole transaction.
  */
 export const createAccessTokenVerifier = (deps: { db: Db; clock: Clock; clients: Clients }) => {
   const verify = async (token: string): Promise<ValidAccessTokenWithUser | null> => {
     if (!looksLikeOpaqueToken(token)) return null;
     const tokenHash = sha256Hex(token);
-    const [row] = await deps.db.raw.readAsCredentialTenant<AccessRow>(
-      { kind: "oidcToken", hash: tokenHash },
-      ACCESS_TOKEN_STATEMENT,
-      [tokenHash],
+    const [row] = await deps.db.rawTx.withCredentialTenant({ kind: "oidcToken", hash: tokenHash }, (tx) =>
+      tx.query<AccessRow>(ACCESS_TOKEN_STATEMENT, [tokenHash], { prepared: true, commit: true }),
     );
     const read: AccessTokenRead | null = toAccessTokenRead(row);
     if (!read || read.kind !== "access" || read.revokedAt || read.grantRevokedAt) return null;

@@ -4,7 +4,7 @@ import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
 
 /*
  * The token endpoint's and userinfo's statements, in SQL on the driver (issue 16.2): the endpoint's
- * in `db.rawTx.withCredentialTenant`, userinfo's read in `db.raw.readAsCredentialTenant`. One round
+ * in `db.rawTx.withCredentialTenant`, userinfo's read there too, as its one statement. One round
  * trip reads the credential with its grant, user, tenant and client; one more writes what the grant
  * produces and commits. Every text is fixed, its values parameters, so on PostgreSQL each is a
  * prepared statement of the connection (parsed and planned once, not per grant).
@@ -12,7 +12,7 @@ import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
 
 /** Every statement here has a fixed text run on every grant: prepared (parsed and planned once per connection). */
 const PREPARED = { prepared: true } as const;
-/** A grant's write is its transaction's last statement: COMMIT travels with it (raw-tenant.ts). */
+/** A grant's write is its transaction's last statement: the transaction commits with it (raw-tenant.ts). */
 const COMMITTED = { prepared: true, commit: true } as const;
 
 /** A client id, or null (matches nothing) when it cannot be one of ours. */
@@ -393,7 +393,7 @@ type AccessRow = GrantColumns & {
   updated_at: Date;
 };
 
-/** The statement that reads an access token by hash, `$1` (for `db.raw.readAsCredentialTenant`). */
+/** The statement that reads an access token by hash, `$1` (userinfo's one statement in `db.rawTx.withCredentialTenant`). */
 export const ACCESS_TOKEN_STATEMENT = `SELECT t.kind, t.scope, t.expires_at, t.revoked_at, ${GRANT_COLUMNS}, c.is_active AS client_active,
      u.first_name, u.last_name, u.email, u.avatar_url, u.updated_at
    FROM oidc_tokens t
