@@ -209,7 +209,7 @@ class PipelinedQuery extends BaseQuery {
   }
 }
 
-export const pipelined = (
+const pipelined = (
   client: pg.PoolClient,
   lead: readonly string[],
   text: string,
@@ -234,7 +234,7 @@ export const pipelined = (
 
 /** A prepared statement's name: the same text always gets the same name (per connection, in PostgreSQL). */
 const statementNames = new Map<string, string>();
-export const statementName = (text: string): string => {
+const statementName = (text: string): string => {
   let name = statementNames.get(text);
   if (!name) {
     name = `hisob_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;

@@ -8,8 +8,8 @@ import { explainRefusal } from "./refused-posting";
  * A payment or expense posted in a driver transaction (raw-tenant.ts) as ONE statement that also
  * writes the outbox event and the audit entry: balance, entry, document, event and audit travel
  * together. A refused posting changes nothing at all (its UPDATE matched no row), so the statement
- * commits as it returns (`commit`): on PostgreSQL BEGIN with its scope, the statement and COMMIT are
- * ONE round trip. The event and the entry are written once per inserted document and carry the
+ * commits as it returns (`commit`): on PostgreSQL the scoping statement and it are ONE round trip,
+ * the pipeline's own transaction. The event and the entry are written once per inserted document and carry the
  * account's currency, which the statement learns from its UPDATE. The outbox dispatches the event
  * after COMMIT (`outbox.stage` registers that on `tx`); a refusal is explained afterwards.
  */

@@ -25,8 +25,6 @@ export type StatementRow = {
   reversed_by: { id: string; reason: string | null } | null;
   change: string;
   running: string;
-  /** The entry's place in the rows read for the page (the page's order). */
-  n: number;
 };
 
 /**
@@ -83,8 +81,7 @@ const entriesSql = (o: {
         ORDER BY ${byDate}
         LIMIT ${o.reach})
     ), page AS (
-      -- Numbered in the page's order in the same pass as the running balance.
-      SELECT entries.*, ${running} AS running, row_number() OVER (ORDER BY ${order}) AS n
+      SELECT entries.*, ${running} AS running
         FROM entries
        ORDER BY ${order}
        LIMIT ${o.limit}::int OFFSET ${o.offset}
@@ -102,7 +99,7 @@ const entriesSql = (o: {
              SELECT json_build_object('id', rv.id, 'reason', rv.reversal_reason) FROM transactions rv
               WHERE rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = r.id
            ) END AS reversed_by,
-           r.change::text AS change, r.running::text AS running, r.n::int AS n
+           r.change::text AS change, r.running::text AS running
       FROM page r
      ORDER BY ${pageOrder}`;
 };
@@ -152,11 +149,9 @@ type StatementSummary = {
 
 /**
  * A row of `statementSql`, as an array of its columns (a page is hundreds of rows: no object per
- * row): the summary (`n` = 0, the entry's columns null), then the page's entries (`n` ≥ 1,
- * `summary` null).
+ * row): the summary (the entry's columns null), then the page's entries (`summary` null).
  */
 type StatementPageRow = [
-  n: number,
   summary: StatementSummary | null,
   id: string,
   date: string,
@@ -185,8 +180,10 @@ type StatementPageRow = [
  *     day's edge the page is read from. A page then reads at most one day's entries before its
  *     own, whatever its offset;
  *   - the page's entries from there on (`entriesSql`), none past the last entry (no anchor).
- * The summary is the row with n = 0 (its entry columns null), the entries have n ≥ 1 (`summary`
- * null); the caller orders them by n. No summary row means no such account.
+ * The summary is the first row (its entry columns null), the page's entries follow in the page's
+ * order (`summary` null): a UNION ALL runs its branches one after the other — a Parallel Append,
+ * which could interleave them, needs partial paths, and neither branch can have one (a CTE scan, a
+ * window over a LIMIT) — and the entries' branch is ordered. No row at all means no such account.
  */
 const statementSql = (o: {
   tenantId: string;
@@ -249,7 +246,7 @@ const statementSql = (o: {
     )${anchor}, entry_page AS (${entries})
     -- The summary travels as one JSON value (balances as text: exact), so an entry row does not
     -- carry seven empty columns for it.
-    SELECT 0 AS n, json_build_object('account_id', s.id, 'name', s.name, 'number', s.number,
+    SELECT json_build_object('account_id', s.id, 'name', s.name, 'number', s.number,
              'currency', s.currency_code, 'opening', s.opening::text, 'closing', s.closing::text,
              'total', s.total) AS summary,
            NULL AS id, NULL AS date, NULL AS type, NULL AS comment, NULL AS counter_account_id,
@@ -257,7 +254,7 @@ const statementSql = (o: {
            NULL AS reversed_by, NULL AS change, NULL AS running
       FROM summary s
     UNION ALL
-    SELECT n, NULL, id, date::text, type, comment, counter_account_id, counterparty_id, document_id,
+    SELECT NULL, id, date::text, type, comment, counter_account_id, counterparty_id, document_id,
            reversal_of_id, reversal_reason, reversed_by, change, running
       FROM entry_page`;
 };
@@ -290,9 +287,8 @@ export const accountStatementReport =
       // Read only: it commits with its one statement even while a cached caller awaits confirmation.
       { readOnly: true },
     );
-    // The summary first, then the page's order (already so as PostgreSQL appends them: linear).
-    const [first, ...entries] = rows.sort((a, b) => a[0] - b[0]);
-    const summary = first?.[0] === 0 ? first[1] : null;
+    const [first, ...entries] = rows;
+    const summary = first?.[0];
     if (!summary) throw accountNotFound();
     return {
       account: {
@@ -307,7 +303,6 @@ export const accountStatementReport =
       closingBalance: summary.closing,
       entries: entries.map(
         ([
-          ,
           ,
           id,
           date,
