@@ -110,6 +110,15 @@ describe("account_day_totals on a database with a ledger", () => {
     expect(row?.forced).toBe(true);
   });
 
+  it("folds with static SQL, whose plan PostgreSQL keeps, not a statement built afresh per write", async () => {
+    // EXECUTE re-parsed and re-planned the fold on every posting (0.36-0.64 ms of ~1 ms in the database).
+    const [fn] = await conn.query<{ source: string }>(
+      "SELECT prosrc AS source FROM pg_proc WHERE proname = 'hisob_account_day_totals'",
+    );
+    expect(fn?.source).toMatch(/INSERT INTO account_day_totals/);
+    expect(fn?.source).not.toMatch(/\bEXECUTE\b/i);
+  });
+
   it("keeps them exact through later inserts, moves to another day and deletions", async () => {
     await conn.exec(`
       INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id, destination_account_id,
