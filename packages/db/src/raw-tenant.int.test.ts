@@ -236,6 +236,40 @@ describe("rawTx.withTenant", () => {
     }
   });
 
+  it("a statement read as arrays of columns still confirms a cached caller by the scope's row", async () => {
+    const tokenHash = "ab".repeat(32);
+    const user = await db.withTenant(tenantA, (tx) =>
+      tx.user.create({
+        data: { tenantId: tenantA, email: "rows@example.com", firstName: "R", lastName: "A" },
+      }),
+    );
+    await db.withTenant(tenantA, (tx) =>
+      tx.session.create({
+        data: { tenantId: tenantA, userId: user.id, tokenHash, expiresAt: new Date(Date.now() + 60_000) },
+      }),
+    );
+    let heard: unknown;
+    const check = {
+      tenantId: tenantA,
+      tokenHash,
+      kinds: ["session" as const],
+      verified: false,
+      accept: (fresh: unknown) => {
+        heard = fresh;
+      },
+    };
+    const rows = await withCallerCheck(check, () =>
+      db.rawTx.withTenant(
+        tenantA,
+        (tx) => tx.query("SELECT $1::text AS echo, 2 AS two", ["x"], { commit: true, rowMode: "array" }),
+        { readOnly: true },
+      ),
+    );
+    expect(rows).toEqual([["x", 2]]);
+    if (db.kind === "postgres")
+      expect(heard).toMatchObject({ tenantId: tenantA, userId: user.id, usable: true });
+  });
+
   it("refuses a tenant that is not a UUID before anything is sent", async () => {
     await expect(db.rawTx.withTenant("x' OR true --", (tx) => tx.query("SELECT 1"))).rejects.toThrow(/UUID/);
   });

@@ -171,7 +171,16 @@ type ProtocolConnection = {
   describe(message: { type: "P"; name: string }): void;
   execute(message: { portal: string; rows: number }): void;
 };
-type ResultSet = { rows: unknown[] };
+type ResultSet = { rows: unknown[]; fields: Array<{ name: string }> };
+/**
+ * A result's first row as an object. `rowMode` applies to every statement of a pipeline, the scope's
+ * too, whose row is heard by name (the cached caller's confirmation).
+ */
+const firstRowObject = (result: ResultSet | undefined): Row | undefined => {
+  const row = result?.rows[0];
+  if (!Array.isArray(row)) return row as Row | undefined;
+  return Object.fromEntries(result?.fields.map((field, i) => [field.name, row[i]]) ?? []);
+};
 const BaseQuery = pg.Query as unknown as new (config: {
   name?: string;
   text: string;
@@ -300,7 +309,7 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
                 for (const statement of opened.statements) onQuery?.(statement);
                 onQuery?.(text);
                 const results = await pipelined(client, lead, text, [...params], name, options?.rowMode);
-                opened.accept(results[lead.length - 1]?.rows[0]);
+                opened.accept(firstRowObject(results[lead.length - 1]));
                 rows = (results[lead.length]?.rows ?? []) as T[];
                 if (completes) {
                   runHooks(hooks.splice(0));
