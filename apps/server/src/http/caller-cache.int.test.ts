@@ -70,7 +70,7 @@ describe("GET /finance/accounts", () => {
     const cold = await statementsOf(() => accounts(b, reader));
     const warm = await statementsOf(() => accounts(b, reader));
     // The list page is read without the ORM (db.rawTx.withTenant, read only): the scoping statement
-    // and the page are reported (BEGIN and COMMIT travel with them: on PostgreSQL one round trip),
+    // and the page are reported (one transaction: on PostgreSQL one round trip),
     // the page carries its total (count(*) OVER ()). Cold: the caller by its token hash first (one
     // statement, no transaction), then the read.
     expect(cold).toHaveLength(3);

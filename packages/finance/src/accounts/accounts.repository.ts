@@ -130,8 +130,8 @@ export const accountsRepository = {
 
   /**
    * The list page without the ORM (`db.rawTx.withTenant`, read only): the page and the total in one
-   * statement (`count(*) OVER ()`), which commits as it returns — BEGIN, the scope, the page and
-   * COMMIT are one round trip on PostgreSQL; only a page past the end, which has no row to carry the
+   * statement (`count(*) OVER ()`), which commits as it returns — the scope and the page are one
+   * round trip on PostgreSQL, one transaction; only a page past the end, which has no row to carry the
    * total, counts again. Same filter, order and DTO as `list` (accounts.repository.int.test.ts
    * compares them).
    */

@@ -38,7 +38,7 @@ export const documentPosting = (
  * `payments.create` / `expenses.create` in a driver transaction: one statement posts the balance,
  * the ledger entry, the document, the outbox event and the audit entry (post-document-raw.ts). A
  * stated currency is checked in that statement too (the UPDATE moves only an account that holds
- * it), so a posting is BEGIN with its scope, one statement, COMMIT. The DTO, the event's payload
+ * it), so a posting is its scope and one statement, one round trip. The DTO, the event's payload
  * and the audit entry are the same as `createIn`'s (which serves postings inside a Prisma
  * transaction the caller holds, e.g. a debt settlement).
  */

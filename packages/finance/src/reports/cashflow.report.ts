@@ -237,7 +237,7 @@ export const cashflowReport =
             granularity: query.granularity,
             ids,
           }),
-          // The transaction's only statement: COMMIT travels with it (raw-tenant.ts).
+          // The transaction's only statement: the transaction commits with it, one round trip (raw-tenant.ts).
           { commit: true },
         ),
       { readOnly: true },

@@ -54,8 +54,8 @@ const explainRefusedTransfer = async (
  * condition on the values the locking SELECT returned lets concurrent expenses overdraw, seen under
  * pgbench), the ledger entry, its outbox event and its audit entry — each step reading the one
  * before, so a refused transfer changes nothing at all, and the
- * statement can commit as it returns (`commit`): with BEGIN and the scope travelling ahead of it and
- * COMMIT behind, a transfer is one round trip on PostgreSQL, as a payment is; it was nine through
+ * statement can commit as it returns (`commit`): with the scope travelling ahead of it as one
+ * transaction, a transfer is one round trip on PostgreSQL, as a payment is; it was nine through
  * Prisma. An unknown counterparty fails the entry's tenant-scoped foreign key, and with it the
  * statement (so nothing commits).
  */
