@@ -21,8 +21,6 @@ export type StatementRow = {
   reversal_of_id: string | null;
   /** Why this entry reversed another (it is a reversal). */
   reversal_reason: string | null;
-  /** The entry that reversed this one, and why. */
-  reversed_by: { id: string; reason: string | null } | null;
   change: string;
   running: string;
 };
@@ -88,17 +86,9 @@ const entriesSql = (o: {
     )
     SELECT r.id::text, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
-           -- The document is on the entry (a payment posts an income, an expense an expense). The
-           -- entry that reversed this one is looked up only for the types that can have one
-           -- (transfers and exchanges): one index probe for such an entry, nothing at all for the
-           -- others (the CASE skips the subquery). Reversals are rare: the pair travels as one
-           -- JSON value, null for every other entry.
+           -- The document is on the entry (a payment posts an income, an expense an expense).
            r.document_id::text AS document_id,
            r.reversal_of_id::text AS reversal_of_id, r.reversal_reason,
-           CASE WHEN r.type IN ('transfer', 'exchange') THEN (
-             SELECT json_build_object('id', rv.id, 'reason', rv.reversal_reason) FROM transactions rv
-              WHERE rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = r.id
-           ) END AS reversed_by,
            r.change::text AS change, r.running::text AS running
       FROM page r
      ORDER BY ${pageOrder}`;
@@ -137,6 +127,9 @@ export const statementRows = (
     }),
   );
 
+/** The entry that reversed a statement entry, and why. */
+type ReversedBy = { id: string; reason: string | null };
+
 type StatementSummary = {
   account_id: string;
   name: string;
@@ -162,7 +155,7 @@ type StatementPageRow = [
   documentId: string | null,
   reversalOfId: string | null,
   reversalReason: string | null,
-  reversedBy: StatementRow["reversed_by"],
+  reversedBy: ReversedBy | null,
   change: string,
   running: string,
 ];
@@ -254,9 +247,18 @@ const statementSql = (o: {
            NULL AS reversed_by, NULL AS change, NULL AS running
       FROM summary s
     UNION ALL
-    SELECT NULL, id, date::text, type, comment, counter_account_id, counterparty_id, document_id,
-           reversal_of_id, reversal_reason, reversed_by, change, running
-      FROM entry_page`;
+    SELECT NULL, e.id, e.date::text, e.type, e.comment, e.counter_account_id, e.counterparty_id, e.document_id,
+           e.reversal_of_id, e.reversal_reason,
+           -- The entry that reversed this one, looked up only for the types that can have one
+           -- (transfers and exchanges): one index probe for such an entry, nothing at all for the
+           -- others (the CASE skips the subquery). Reversals are rare: the pair travels as one JSON
+           -- value, null for every other entry. Here, not in entriesSql: a download does not show it.
+           CASE WHEN e.type IN ('transfer', 'exchange') THEN (
+             SELECT json_build_object('id', rv.id, 'reason', rv.reversal_reason) FROM transactions rv
+              WHERE rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = e.id::uuid
+           ) END AS reversed_by,
+           e.change, e.running
+      FROM entry_page e`;
 };
 
 /** One account's entries in a period with the balance after each, its opening and closing balance. */
