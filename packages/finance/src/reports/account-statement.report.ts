@@ -84,7 +84,10 @@ const entriesSql = (o: {
        ORDER BY ${order}
        LIMIT ${o.limit}::int OFFSET ${o.offset}
     )
-    SELECT r.id::text, r.date, r.type::text AS type, r.comment,
+    -- The id stays a uuid (both drivers return it as text): the statement page looks its reversal
+    -- up by it, and a cast back from text is not leakproof, so under row-level security that lookup
+    -- could not use its index (a sequential scan per entry, and a cost that switched JIT on).
+    SELECT r.id, r.date, r.type::text AS type, r.comment,
            r.counter_account_id::text AS counter_account_id, r.counterparty_id::text AS counterparty_id,
            -- The document is on the entry (a payment posts an income, an expense an expense).
            r.document_id::text AS document_id,
@@ -178,7 +181,7 @@ type StatementPageRow = [
  * which could interleave them, needs partial paths, and neither branch can have one (a CTE scan, a
  * window over a LIMIT) — and the entries' branch is ordered. No row at all means no such account.
  */
-const statementSql = (o: {
+export const statementSql = (o: {
   tenantId: string;
   accountId: string;
   start: Date;
@@ -255,7 +258,7 @@ const statementSql = (o: {
            -- value, null for every other entry. Here, not in entriesSql: a download does not show it.
            CASE WHEN e.type IN ('transfer', 'exchange') THEN (
              SELECT json_build_object('id', rv.id, 'reason', rv.reversal_reason) FROM transactions rv
-              WHERE rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = e.id::uuid
+              WHERE rv.tenant_id = ${o.tenantId}::uuid AND rv.reversal_of_id = e.id
            ) END AS reversed_by,
            e.change, e.running
       FROM entry_page e`;
