@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "./errors";
-import { type FilterSpec, filterConditions, parseFilters, parseSort } from "./filters";
+import {
+  containsText,
+  type FilterSpec,
+  filterConditions,
+  likeLiteral,
+  parseFilters,
+  parseSort,
+  searchIn,
+} from "./filters";
 
 const SPEC: FilterSpec = {
   email: { kind: "string" },
@@ -68,5 +76,26 @@ describe("parseFilters", () => {
       { field: "email", order: "desc" },
     ]);
     expect(() => parseSort(["email"], ["password"], "asc")).toThrow(/sortBy\.0/);
+  });
+});
+
+describe("substring search", () => {
+  it("escapes LIKE's wildcards and its escape character, nothing else", () => {
+    expect(likeLiteral("50% off")).toBe("50\\% off");
+    expect(likeLiteral("a_b")).toBe("a\\_b");
+    expect(likeLiteral("C:\\temp")).toBe("C:\\\\temp");
+    expect(likeLiteral("Ёлка o‘g‘il [x]*")).toBe("Ёлка o‘g‘il [x]*");
+  });
+
+  it("gives Prisma escaped conditions, the filter grammar's `like` included", () => {
+    expect(containsText("100%")).toEqual({ contains: "100\\%", mode: "insensitive" });
+    expect(searchIn(["name", "number"], "_")).toEqual([
+      { name: { contains: "\\_", mode: "insensitive" } },
+      { number: { contains: "\\_", mode: "insensitive" } },
+    ]);
+    const [like] = parseFilters(SPEC, [{ field: "email", operator: "like", value: "a_b%" }]);
+    expect(filterConditions(like ? [like] : [])).toEqual([
+      { email: { contains: "a\\_b\\%", mode: "insensitive" } },
+    ]);
   });
 });

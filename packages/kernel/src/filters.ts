@@ -148,6 +148,27 @@ export const parseFilters = (spec: FilterSpec, raw: unknown, path = "filters"): 
   });
 };
 
+/**
+ * `value` as literal text inside a LIKE/ILIKE pattern: `%`, `_` and `\` match themselves (PostgreSQL's
+ * default escape character is the backslash). A search for "50%" or "a_b" finds those characters,
+ * not "500" or "axb".
+ */
+export const likeLiteral = (value: string): string => value.replace(/[\\%_]/g, "\\$&");
+
+/**
+ * A case-insensitive substring condition in Prisma's shape. Prisma turns `contains` into
+ * `ILIKE '%…%'` without escaping the value (prisma/prisma#19506), so the value is escaped here:
+ * every search of every list goes through this.
+ */
+export const containsText = (value: string) => ({
+  contains: likeLiteral(value),
+  mode: "insensitive" as const,
+});
+
+/** `text` in any of `fields` (Prisma's `OR`), each as `containsText`. */
+export const searchIn = <F extends string>(fields: readonly F[], text: string) =>
+  fields.map((field) => ({ [field]: containsText(text) }) as Record<F, ReturnType<typeof containsText>>);
+
 /** The filters as where-conditions in Prisma's shape (`{ column: { gte: value } }`), to AND together. */
 export const filterConditions = (filters: readonly TypedFilter[]): Record<string, unknown>[] =>
   filters.map(({ column, operator, value }) => {
@@ -157,7 +178,7 @@ export const filterConditions = (filters: readonly TypedFilter[]): Record<string
       case "neq":
         return { [column]: { not: value } };
       case "like":
-        return { [column]: { contains: value, mode: "insensitive" } };
+        return { [column]: containsText(String(value)) };
       case "in":
         return { [column]: { in: value } };
       default:

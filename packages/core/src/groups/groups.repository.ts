@@ -1,4 +1,5 @@
 import type { Prisma, Tx } from "@hisob/db";
+import { containsText } from "@hisob/kernel";
 import type { z } from "zod";
 import type { TGroupDto, ZListGroupsQuery } from "./groups.schema";
 
@@ -41,7 +42,7 @@ export const groupsRepository = {
   list: async (tx: Tx, tenantId: string, query: z.output<typeof ZListGroupsQuery>) => {
     const where: Prisma.GroupWhereInput = {
       tenantId,
-      ...(query.name ? { name: { contains: query.name, mode: "insensitive" } } : {}),
+      ...(query.name ? { name: containsText(query.name) } : {}),
     };
     const [rows, total] = await Promise.all([
       tx.group.findMany({

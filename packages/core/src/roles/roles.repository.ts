@@ -1,5 +1,5 @@
 import type { Prisma, Tx } from "@hisob/db";
-import { sortPermissions } from "@hisob/kernel";
+import { containsText, sortPermissions } from "@hisob/kernel";
 import type { z } from "zod";
 import type { TRoleDto, ZListRolesQuery } from "./roles.schema";
 
@@ -32,7 +32,7 @@ export const rolesRepository = {
   list: async (tx: Tx, tenantId: string, query: z.output<typeof ZListRolesQuery>) => {
     const where: Prisma.RoleWhereInput = {
       tenantId,
-      ...(query.name ? { name: { contains: query.name, mode: "insensitive" } } : {}),
+      ...(query.name ? { name: containsText(query.name) } : {}),
     };
     const [rows, total] = await Promise.all([
       tx.role.findMany({

@@ -7,7 +7,14 @@ import {
   type Outbox,
   type Prisma,
 } from "@hisob/db";
-import { AppError, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import {
+  AppError,
+  containsText,
+  type Page,
+  parseInput,
+  requirePermission,
+  type TenantContext,
+} from "@hisob/kernel";
 import type { z } from "zod";
 import { insertUser } from "../users/insert-user";
 import { provisionTenant } from "./provision-tenant";
@@ -58,7 +65,7 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
       requirePermission(ctx, "tenants:read:all");
       const query = parseInput(ZListTenantsQuery, raw);
       const where: Prisma.TenantWhereInput = {
-        ...(query.name ? { name: { contains: query.name, mode: "insensitive" } } : {}),
+        ...(query.name ? { name: containsText(query.name) } : {}),
         ...(query.active === undefined ? {} : { isActive: query.active }),
       };
       const [rows, total] = await db.withPlatform((tx) =>

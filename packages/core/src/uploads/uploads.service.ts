@@ -2,6 +2,8 @@ import type { Readable } from "node:stream";
 import type { Db, Prisma } from "@hisob/db";
 import {
   AppError,
+  containsText,
+  likeLiteral,
   newId,
   type Page,
   parseInput,
@@ -96,8 +98,8 @@ export const createUploadsService = (deps: { db: Db; storage: UploadStorage; max
     list: async (ctx: TenantContext, raw: z.input<typeof ZListUploadsQuery>): Promise<Page<TUploadDto>> => {
       const where: Prisma.UploadWhereInput = { tenantId: ctx.tenantId, ...ownerFilter(ctx, "read") };
       const query = parseInput(ZListUploadsQuery, raw);
-      if (query.name) where.originalName = { contains: query.name, mode: "insensitive" };
-      if (query.mimeType) where.mimeType = { startsWith: query.mimeType };
+      if (query.name) where.originalName = containsText(query.name);
+      if (query.mimeType) where.mimeType = { startsWith: likeLiteral(query.mimeType) }; // LIKE '…%', unescaped by Prisma
       const sortColumn = query.sortBy === "name" ? "originalName" : query.sortBy;
       const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
         Promise.all([

@@ -1,5 +1,5 @@
 import type { Prisma, Tx } from "@hisob/db";
-import { filterConditions, type TypedFilter } from "@hisob/kernel";
+import { containsText, filterConditions, searchIn, type TypedFilter } from "@hisob/kernel";
 import type { z } from "zod";
 import { loadEffectivePermissions } from "../permissions/effective-permissions";
 import type { TListUsersQuery, TUserDto, ZListUsersQuery } from "./users.schema";
@@ -45,13 +45,10 @@ export const usersWhere = (
   query: Pick<z.output<typeof ZListUsersQuery>, "email" | "name" | "roleId" | "active">,
 ): Prisma.UserWhereInput => ({
   tenantId,
-  ...(query.email ? { email: { contains: query.email, mode: "insensitive" } } : {}),
+  ...(query.email ? { email: containsText(query.email) } : {}),
   ...(query.name
     ? {
-        OR: [
-          { firstName: { contains: query.name, mode: "insensitive" } },
-          { lastName: { contains: query.name, mode: "insensitive" } },
-        ],
+        OR: searchIn(["firstName", "lastName"], query.name),
       }
     : {}),
   ...(query.roleId ? { roles: { some: { roleId: query.roleId } } } : {}),

@@ -97,3 +97,35 @@ describe("accounts list page without the ORM", () => {
     expect(large.viaSql.items[0]?.balance).toBe("9007199254740993");
   });
 });
+
+describe("search is for the text typed, wildcards included", () => {
+  it("finds `%`, `_` and `\\` as themselves on both paths", async () => {
+    const literalTenant = (await insertTenant(db, "Accounts C")).id;
+    await addAccounts(literalTenant, [
+      { name: "Discount 50% off", currency: "UZS", balance: 0n },
+      { name: "Reserve 500", currency: "UZS", balance: 0n },
+      { name: "petty_cash", currency: "UZS", balance: 0n },
+      { name: "petty-cash", currency: "UZS", balance: 0n },
+      { name: "Share C:\\box", currency: "UZS", balance: 0n },
+    ]);
+    const names = async (search: string) => {
+      const query = ZListMoneyAccountsQuery.parse({ search });
+      const viaPrisma = await db.withTenant(literalTenant, (tx) =>
+        accountsRepository.list(tx, literalTenant, query),
+      );
+      const viaSql = await db.rawTx.withTenant(
+        literalTenant,
+        (tx) => accountsRepository.listPage(tx, literalTenant, query),
+        { readOnly: true },
+      );
+      expect(viaSql).toEqual(viaPrisma);
+      return viaSql.items.map((item) => item.name);
+    };
+    expect(await names("50%")).toEqual(["Discount 50% off"]);
+    expect(await names("%")).toEqual(["Discount 50% off"]);
+    expect(await names("_")).toEqual(["petty_cash"]);
+    expect(await names("Y_C")).toEqual(["petty_cash"]);
+    expect(await names("\\")).toEqual(["Share C:\\box"]);
+    expect(await names("50")).toEqual(["Discount 50% off", "Reserve 500"]);
+  });
+});

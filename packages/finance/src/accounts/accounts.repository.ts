@@ -1,4 +1,5 @@
 import type { Prisma, RawTenantTx, Tx } from "@hisob/db";
+import { likeLiteral, searchIn } from "@hisob/kernel";
 import type { z } from "zod";
 import type { TMoneyAccountDto, ZListMoneyAccountsQuery } from "./accounts.schema";
 
@@ -40,10 +41,7 @@ export const accountsWhere = (
   ...(query.currency ? { currencyCode: query.currency } : {}),
   ...(query.search
     ? {
-        OR: [
-          { name: { contains: query.search, mode: "insensitive" } },
-          { number: { contains: query.search, mode: "insensitive" } },
-        ],
+        OR: searchIn(["name", "number"], query.search),
       }
     : {}),
 });
@@ -69,7 +67,7 @@ const ACCOUNT_COLUMNS = `"id"::text AS "id", "name", "number", "currency_code"::
   "balance"::text AS "balance", "allow_overdraft" AS "allowOverdraft", "description",
   ${isoText(`"created_at"`)} AS "createdAt", ${isoText(`"updated_at"`)} AS "updatedAt"`;
 
-/** `accountsWhere` in SQL with its parameters (`contains`, case-insensitive, is Prisma's ILIKE '%…%'). */
+/** `accountsWhere` in SQL with its parameters: the search is ILIKE '%…%' on the text escaped as `searchIn` does. */
 const accountsWhereSql = (tenantId: string, query: Pick<ListQuery, "currency" | "search">) => {
   const params: unknown[] = [tenantId];
   let where = `"tenant_id" = $1::uuid`;
@@ -78,7 +76,7 @@ const accountsWhereSql = (tenantId: string, query: Pick<ListQuery, "currency" | 
     where += ` AND "currency_code" = $${params.length}`;
   }
   if (query.search) {
-    params.push(`%${query.search}%`);
+    params.push(`%${likeLiteral(query.search)}%`);
     where += ` AND ("name" ILIKE $${params.length} OR "number" ILIKE $${params.length})`;
   }
   return { where, params };

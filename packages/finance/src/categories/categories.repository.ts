@@ -1,4 +1,5 @@
 import { Prisma, type Tx } from "@hisob/db";
+import { searchIn } from "@hisob/kernel";
 import type { z } from "zod";
 import type { TCategoryDto, ZListCategoriesQuery } from "./categories.schema";
 
@@ -36,10 +37,7 @@ export const categoriesWhere = (
   ...(query.root === false ? { parentId: { not: null } } : {}),
   ...(query.search
     ? {
-        OR: [
-          { name: { contains: query.search, mode: "insensitive" } },
-          { description: { contains: query.search, mode: "insensitive" } },
-        ],
+        OR: searchIn(["name", "description"], query.search),
       }
     : {}),
 });

@@ -1,4 +1,5 @@
 import type { Prisma } from "@hisob/db";
+import { searchIn } from "@hisob/kernel";
 import type { z } from "zod";
 import type { TCounterpartyDto, ZListCounterpartiesQuery } from "./counterparties.schema";
 
@@ -36,13 +37,7 @@ export const counterpartyFilters = (
 ): Prisma.CounterpartyWhereInput => ({
   ...(query.type ? typeFilter(query.type) : {}),
   ...(query.tin ? { tin: query.tin } : {}),
-  ...(query.search
-    ? {
-        OR: (["name", "tin", "phone", "email"] as const).map((field) => ({
-          [field]: { contains: query.search, mode: "insensitive" as const },
-        })),
-      }
-    : {}),
+  ...(query.search ? { OR: searchIn(["name", "tin", "phone", "email"], query.search) } : {}),
 });
 
 /** Every counterparty of a tenant the list's filters keep. */

@@ -1,4 +1,5 @@
 import type { Prisma, Tx } from "@hisob/db";
+import { searchIn } from "@hisob/kernel";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import type {
@@ -79,13 +80,7 @@ export const inventoryWhere = (
   ...(query.currency ? { currencyCode: query.currency } : {}),
   ...(query.inStock === true ? { quantity: { gt: 0 } } : {}),
   ...(query.inStock === false ? { quantity: 0 } : {}),
-  ...(query.search
-    ? {
-        OR: (["name", "sku", "description"] as const).map((field) => ({
-          [field]: { contains: query.search, mode: "insensitive" as const },
-        })),
-      }
-    : {}),
+  ...(query.search ? { OR: searchIn(["name", "sku", "description"], query.search) } : {}),
 });
 
 /** The list's order; the id breaks ties so pages (and download batches) never repeat or skip rows. */
