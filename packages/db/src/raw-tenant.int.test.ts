@@ -40,6 +40,18 @@ afterAll(async () => {
   await db?.close();
 });
 
+it("every session reads time as UTC and compiles nothing (PostgreSQL: jit off)", async () => {
+  const [settings] = await db.rawTx.withTenant(tenantA, (tx) =>
+    tx.query<{ zone: string; jit: string }>(
+      "SELECT current_setting('TimeZone') AS zone, current_setting('jit') AS jit",
+      [],
+      { commit: true },
+    ),
+  );
+  expect(settings?.zone).toBe("UTC");
+  if (db.kind === "postgres") expect(settings?.jit).toBe("off");
+});
+
 describe("rawTx.withTenant", () => {
   it("runs as the tenant role with app.tenant_id set, and sees only that tenant's rows", async () => {
     const [who] = await db.rawTx.withTenant(tenantA, (tx) =>
