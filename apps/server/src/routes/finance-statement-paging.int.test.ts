@@ -206,4 +206,29 @@ describe("account statement pages from balance checkpoints", () => {
     expect(kept.length).toBeGreaterThan(10);
     expect(kept).toEqual(recomputed);
   });
+
+  it("the account's transaction list counts its entries from the checkpoints exactly as it lists them", async () => {
+    const bounds = [
+      "",
+      "&from=2026-01-03",
+      "&to=2026-01-09",
+      "&from=2026-01-04&to=2026-01-10",
+      "&from=2026-03-01",
+    ];
+    const types = ["", "&type=opening_balance", "&type=transfer", "&type=income"];
+    for (const accountId of Object.values(ids)) {
+      for (const query of [...bounds, ...types.slice(1).map((type) => `${type}&from=2026-01-03`)]) {
+        const page = await ok("GET", `/finance/accounts/${accountId}/transactions?limit=100${query}`);
+        expect(page.items.length, `${accountId}${query}`).toBeLessThan(100);
+        expect(page.total, `${accountId}${query}`).toBe(page.items.length);
+      }
+    }
+    // The opening balance (2026-01-03) counts once, on its own day and only there.
+    const cash = (query: string) => ok("GET", `/finance/accounts/${ids.cash}/transactions?limit=1${query}`);
+    const withOpening = (await cash("&from=2026-01-03&to=2026-01-03")).total;
+    const opening = (await cash("&from=2026-01-03&to=2026-01-03&type=opening_balance")).total;
+    expect(opening).toBe(1);
+    expect(withOpening).toBeGreaterThan(opening);
+    expect((await cash("&from=2026-01-04&to=2026-01-04&type=opening_balance")).total).toBe(0);
+  });
 });

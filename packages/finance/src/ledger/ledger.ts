@@ -241,8 +241,25 @@ export const accountEntries = (
      ORDER BY e.date ${direction}, e.id ${direction}`;
 };
 
-/** How many entries of the account match: two index counts, one per side. */
+/**
+ * How many entries of the account match. Without a type, from the balance checkpoints
+ * (`account_day_totals`, kept in step with the ledger by its triggers, so in the same snapshot):
+ * per day `entries` counts the day's entries but an opening balance, and `opening` is that opening
+ * balance's amount — an account has at most one, never of 0 (set under the account's lock, removed
+ * when set to 0, and `amount > 0` holds for every entry), so a day with `opening <> 0` holds exactly
+ * one. That is a row per day instead of every entry: on an account of 600,000 entries the count took
+ * ~90 ms of a ~100 ms page. With a type, two index counts, one per side.
+ */
 const countAccountEntries = async (tx: Tx, o: AccountEntryFilters): Promise<number> => {
+  if (!o.type) {
+    const [days] = await tx.$queryRaw<[{ total: number }]>`
+      SELECT (COALESCE(sum(d.entries), 0) + count(*) FILTER (WHERE d.opening <> 0))::int AS total
+        FROM account_day_totals d
+       WHERE d.tenant_id = ${o.tenantId}::uuid AND d.account_id = ${o.accountId}::uuid
+         ${o.from ? Prisma.sql`AND d.date >= ${o.from}::date` : Prisma.empty}
+         ${o.to ? Prisma.sql`AND d.date <= ${o.to}::date` : Prisma.empty}`;
+    return days.total;
+  }
   const [row] = await tx.$queryRaw<[{ total: number }]>`
     SELECT ((SELECT count(*) FROM transactions t
               WHERE t.tenant_id = ${o.tenantId}::uuid AND t.origin_account_id = ${o.accountId}::uuid ${entryFilters(o)})
