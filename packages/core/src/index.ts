@@ -68,6 +68,7 @@ export {
   ZUpdateGroupInput,
 } from "./groups/groups.schema";
 export { createGroupsService, type GroupsService } from "./groups/groups.service";
+export { ACCESS_CHANGED, raiseAccessChanged } from "./permissions/access-changed";
 export type { CorePermission } from "./permissions/core.permissions";
 export { CORE_PERMISSIONS, PLATFORM_PERMISSIONS } from "./permissions/core.permissions";
 export { loadEffectivePermissions } from "./permissions/effective-permissions";

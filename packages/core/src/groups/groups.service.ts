@@ -1,4 +1,4 @@
-import { audit, type Db, diffFields, type Tx } from "@hisob/db";
+import { audit, type Db, diffFields, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -7,6 +7,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import { raiseAccessChanged } from "../permissions/access-changed";
 import { assertCanGrant, permissionsGrantedBy } from "../permissions/grant-guard";
 import { nameAndDescription, namedRecordReads, rethrowNameTaken } from "../permissions/named-records";
 import { groupsRepository } from "./groups.repository";
@@ -46,8 +47,8 @@ const requireUsers = async (tx: Tx, tenantId: string, userIds: readonly string[]
   if (missing.length > 0) throw unknownIds("userIds", "group.unknown_user", missing);
 };
 
-export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
-  const { db } = deps;
+export const createGroupsService = (deps: { db: Db; outbox: Outbox; clock?: Clock }) => {
+  const { db, outbox } = deps;
   const clock = deps.clock ?? systemClock;
 
   const { list, get, current } = namedRecordReads({
@@ -78,6 +79,8 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
           });
           await groupsRepository.addRoles(tx, ctx.tenantId, group.id, roleIds);
           await groupsRepository.addUsers(tx, ctx.tenantId, group.id, userIds);
+          if (userIds.length > 0 && roleIds.length > 0)
+            await raiseAccessChanged(tx, outbox, ctx.tenantId, userIds);
           const created = await current(tx, ctx.tenantId, group.id);
           await audit(tx, ctx, "group", group.id, "create", { after: created });
           return created;
@@ -105,6 +108,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
           if (roleIds !== undefined) {
             await groupsRepository.removeAllRoles(tx, ctx.tenantId, id);
             await groupsRepository.addRoles(tx, ctx.tenantId, id, roleIds);
+            await raiseAccessChanged(tx, outbox, ctx.tenantId);
           }
           const after = await current(tx, ctx.tenantId, id);
           await audit(tx, ctx, "group", id, "update", diffFields(before, after));
@@ -120,6 +124,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
         // Foreign keys cascade: memberships and role grants go with the group.
         await tx.group.deleteMany({ where: { tenantId: ctx.tenantId, id } });
         await audit(tx, ctx, "group", id, "delete", { before });
+        await raiseAccessChanged(tx, outbox, ctx.tenantId);
       });
     },
 
@@ -135,6 +140,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
         if ((await groupsRepository.addUsers(tx, ctx.tenantId, id, userIds)) > 0) {
           await groupsRepository.touch(tx, ctx.tenantId, id, clock.now());
           await audit(tx, ctx, "group_member", id, "add", { after: { userIds } });
+          await raiseAccessChanged(tx, outbox, ctx.tenantId, userIds);
         }
         return current(tx, ctx.tenantId, id);
       });
@@ -152,6 +158,7 @@ export const createGroupsService = (deps: { db: Db; clock?: Clock }) => {
         }
         await groupsRepository.touch(tx, ctx.tenantId, id, clock.now());
         await audit(tx, ctx, "group_member", id, "remove", { before: { userId } });
+        await raiseAccessChanged(tx, outbox, ctx.tenantId, [userId]);
         return current(tx, ctx.tenantId, id);
       });
     },

@@ -1,4 +1,4 @@
-import { audit, type Db, diffFields } from "@hisob/db";
+import { audit, type Db, diffFields, type Outbox } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -10,6 +10,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import { raiseAccessChanged } from "../permissions/access-changed";
 import { assertCanGrant } from "../permissions/grant-guard";
 import { nameAndDescription, namedRecordReads, rethrowNameTaken } from "../permissions/named-records";
 import { ADMIN_ROLE_NAME } from "../tenants/provision-tenant";
@@ -69,8 +70,8 @@ const checkGrantable = (ctx: TenantContext, names: readonly string[]): string[] 
 
 const rethrowConflict = rethrowNameTaken(nameTaken);
 
-export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
-  const { db } = deps;
+export const createRolesService = (deps: { db: Db; outbox: Outbox; clock?: Clock }) => {
+  const { db, outbox } = deps;
   const clock = deps.clock ?? systemClock;
 
   const { list, get, current } = namedRecordReads({
@@ -127,6 +128,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
             const permissionIds = await rolesRepository.permissionIds(tx, permissions);
             await rolesRepository.revokeAll(tx, ctx.tenantId, id);
             await rolesRepository.grant(tx, ctx.tenantId, id, permissionIds);
+            await raiseAccessChanged(tx, outbox, ctx.tenantId);
           }
           const after = await current(tx, ctx.tenantId, id);
           await audit(tx, ctx, "role", id, "update", diffFields(before, after));
@@ -145,6 +147,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
         // Foreign keys cascade: its permissions and its user and group assignments go with it.
         await tx.role.deleteMany({ where: { tenantId: ctx.tenantId, id } });
         await audit(tx, ctx, "role", id, "delete", { before });
+        await raiseAccessChanged(tx, outbox, ctx.tenantId);
       });
     },
 
@@ -169,6 +172,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
         if ((await rolesRepository.grant(tx, ctx.tenantId, id, permissionIds)) > 0) {
           await rolesRepository.touch(tx, ctx.tenantId, id, clock.now());
           await audit(tx, ctx, "role_permission", id, "grant", { after: { permissions } });
+          await raiseAccessChanged(tx, outbox, ctx.tenantId);
         }
         return rolesRepository.permissionsOf(tx, ctx.tenantId, id);
       });
@@ -190,6 +194,7 @@ export const createRolesService = (deps: { db: Db; clock?: Clock }) => {
         }
         await rolesRepository.touch(tx, ctx.tenantId, id, clock.now());
         await audit(tx, ctx, "role_permission", id, "revoke", { before: { permission } });
+        await raiseAccessChanged(tx, outbox, ctx.tenantId);
         return rolesRepository.permissionsOf(tx, ctx.tenantId, id);
       });
     },

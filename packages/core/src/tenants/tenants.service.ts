@@ -16,6 +16,7 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import type { z } from "zod";
+import { endSessionsWhere } from "../sessions/end-sessions";
 import { insertUser } from "../users/insert-user";
 import { provisionTenant } from "./provision-tenant";
 import { type TTenantDto, ZCreateTenantInput, ZListTenantsQuery, ZUpdateTenantInput } from "./tenants.schema";
@@ -148,9 +149,12 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
         throw error;
       }
       if (input.active === false) {
-        // Sessions already stop working (context checks the tenant); remove them too.
+        // Sessions already stop working (context checks the tenant); end them as a user's deactivation
+        // does, each announced with SessionDeleted: their owners hear `sessionDeleted` and the sockets
+        // opened with them close (4401), on every instance. TenantDeactivated reaches the sockets opened
+        // with tokens bound to no session.
         await db.withTenant(id, async (tx) => {
-          await tx.session.deleteMany({ where: { tenantId: id } });
+          await endSessionsWhere(tx, deps.outbox, id, {});
           await deps.outbox.raise(tx, { type: "TenantDeactivated", tenantId: id, payload: { tenantId: id } });
         });
       }

@@ -20,6 +20,7 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import type { AttemptBudget } from "../auth/attempt-budget";
+import { raiseAccessChanged } from "../permissions/access-changed";
 import { loadEffectivePermissions } from "../permissions/effective-permissions";
 import { assertCanGrant, holds, permissionsGrantedBy } from "../permissions/grant-guard";
 import { endSessionsWhere } from "../sessions/end-sessions";
@@ -216,6 +217,8 @@ export const createUsersService = (deps: {
           // (one's own email change keeps the session that made it).
           if (input.active === false || passwordHash !== undefined || (input.email !== undefined && !isSelf))
             await endSessions(tx, outbox, ctx.tenantId, id);
+          // Sockets opened with a token that outlives sessions (an OIDC access token) re-check too.
+          if (input.active !== undefined) await raiseAccessChanged(tx, outbox, ctx.tenantId, [id]);
           const after = await loadDto(tx, ctx.tenantId, id);
           // A new password shows as `passwordChanged` only: the hash never reaches the log.
           await audit(
@@ -268,6 +271,7 @@ export const createUsersService = (deps: {
           skipDuplicates: true,
         });
         await audit(tx, ctx, "user_role", id, "assign", { after: { roleIds } });
+        await raiseAccessChanged(tx, outbox, ctx.tenantId, [id]);
         return loadDto(tx, ctx.tenantId, id);
       });
     },
@@ -316,6 +320,7 @@ export const createUsersService = (deps: {
             before: { groupIds: current },
             after: { groupIds },
           });
+          await raiseAccessChanged(tx, outbox, ctx.tenantId, [id]);
         }
         return loadDto(tx, ctx.tenantId, id);
       });
@@ -336,6 +341,7 @@ export const createUsersService = (deps: {
           });
         }
         await audit(tx, ctx, "user_role", id, "unassign", { before: { roleId } });
+        await raiseAccessChanged(tx, outbox, ctx.tenantId, [id]);
         return loadDto(tx, ctx.tenantId, id);
       });
     },
