@@ -6,16 +6,22 @@ import { Int64Scalar } from "./scalars";
 
 const schema = createSchema({
   typeDefs: /* GraphQL */ `
-    type Item {
+    interface Node {
+      id: ID!
+      items(limit: Int = 20): [Item!]!
+    }
+    type Item implements Node {
       id: ID!
       child: Item!
       items(limit: Int = 20): [Item!]!
     }
     type Query {
       item: Item!
+      node: Node!
       items(limit: Int = 20): [Item!]!
     }
   `,
+  resolvers: { Node: { __resolveType: () => "Item" } },
 });
 
 const cost = (query: string, variables: Record<string, unknown> = {}) => {
@@ -40,6 +46,26 @@ describe("the cost model", () => {
     expect(cost("{ item { ...F } } fragment F on Item { child { id } }")).toBe(2);
     expect(cost("{ items(limit: 5) { ... on Item { child { id } } } }")).toBe(6);
     expect(cost("{ item { ...F } } fragment F on Item { child { ...F } }")).toBe(2);
+  });
+
+  it("prices a list by the limit it will run with: variable defaults, null and aliases included", () => {
+    const nested = "chats: items(limit: $l) { items(limit: $l) { child { id } } }";
+    // 1 + 100 × (1 + 100 × 1): a variable's default counts when no value is sent...
+    expect(cost(`query($l: Int = 100) { ${nested} }`)).toBe(10101);
+    // ...a value sent counts over the default...
+    expect(cost(`query($l: Int = 100) { ${nested} }`, { l: 2 })).toBe(7);
+    // ...and null (which the resolvers read as "the default") is the argument's default, 20.
+    expect(cost(`query($l: Int = 100) { ${nested} }`, { l: null })).toBe(421);
+    expect(cost("{ items(limit: null) { child { id } } }")).toBe(21);
+    // Every alias is priced.
+    expect(
+      cost(
+        `query($l: Int = 10) { a: items(limit: $l) { child { id } } b: items(limit: $l) { child { id } } }`,
+      ),
+    ).toBe(22);
+    // Fragments on an interface are priced like any other selection.
+    expect(cost("{ node { ... on Node { items(limit: 5) { child { id } } } } }")).toBe(7);
+    expect(cost("{ node { ...N } } fragment N on Node { items(limit: 5) { child { id } } }")).toBe(7);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   getNamedType,
+  getVariableValues,
   isInterfaceType,
   isObjectType,
   Kind,
@@ -21,8 +22,10 @@ import {
  *   - a field with a selection set (an object or a list of objects) costs 1;
  *   - a leaf (scalar, enum) costs 0;
  *   - a field with a `limit` argument (the paginated lists) multiplies the cost of what it selects by
- *     that limit (the argument's default when omitted), so `users(limit: 50) { data { id } }` costs
- *     1 + 50 × 1 = 51 and nesting lists multiplies.
+ *     that limit, so `users(limit: 50) { data { id } }` costs 1 + 50 × 1 = 51 and nesting lists multiplies.
+ * The limit is the one the operation will run with: the variables as GraphQL coerces them for execution
+ * (a variable's default included when no value is sent), and the argument's default when it is omitted
+ * or null (the resolvers read null as "the default"). Every alias and every fragment spread is priced.
  * graphql-armor's own cost limit has no list multiplier, hence this one.
  */
 
@@ -54,8 +57,15 @@ const limitOf = (
   const limitArg = definition?.args.find((arg) => arg.name === "limit");
   if (!limitArg) return 1;
   const node = args?.find((arg) => arg.name.value === "limit");
-  const value = node ? valueFromAST(node.value, GraphQLInt, context.variables) : limitArg.defaultValue;
+  const given = node ? valueFromAST(node.value, GraphQLInt, context.variables) : undefined;
+  const value = given ?? limitArg.defaultValue;
   return typeof value === "number" && value > 0 ? value : 1;
+};
+
+/** Object and interface types have fields to price; a union's selections come through its fragments. */
+const fieldsTypeOf = (context: CostContext, name: string | undefined, parent: GraphQLObjectType) => {
+  const type = name ? context.schema.getType(name) : parent;
+  return type && (isObjectType(type) || isInterfaceType(type)) ? (type as GraphQLObjectType) : undefined;
 };
 
 const selectionCost = (context: CostContext, parent: GraphQLObjectType, set: SelectionSetNode): number => {
@@ -72,15 +82,14 @@ const selectionCost = (context: CostContext, parent: GraphQLObjectType, set: Sel
           : 0;
       cost += 1 + multiplier * child;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const typeName = selection.typeCondition?.name.value;
-      const type = typeName ? context.schema.getType(typeName) : parent;
-      if (type && isObjectType(type)) cost += selectionCost(context, type, selection.selectionSet);
+      const type = fieldsTypeOf(context, selection.typeCondition?.name.value, parent);
+      if (type) cost += selectionCost(context, type, selection.selectionSet);
     } else {
       const name = selection.name.value;
       const fragment = context.fragments.get(name);
       if (!fragment || context.visiting.has(name)) continue;
-      const type = context.schema.getType(fragment.typeCondition.name.value);
-      if (!type || !isObjectType(type)) continue;
+      const type = fieldsTypeOf(context, fragment.typeCondition.name.value, parent);
+      if (!type) continue;
       context.visiting.add(name);
       cost += selectionCost(context, type, fragment.selectionSet);
       context.visiting.delete(name);
@@ -89,7 +98,28 @@ const selectionCost = (context: CostContext, parent: GraphQLObjectType, set: Sel
   return cost;
 };
 
-/** The cost of the operation about to run (see the model above). */
+/**
+ * The variables as execution will see them: coerced by the operation's definitions, defaults filled in.
+ * Values that do not coerce are left out (execution refuses them anyway), so their defaults count.
+ */
+const coercedVariables = (
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  raw: Record<string, unknown>,
+): Record<string, unknown> => {
+  const definitions = operation.variableDefinitions ?? [];
+  const coerced = getVariableValues(schema, definitions, raw);
+  if (coerced.coerced) return coerced.coerced;
+  const valid: Record<string, unknown> = {};
+  for (const definition of definitions) {
+    const name = definition.variable.name.value;
+    const one = getVariableValues(schema, [definition], name in raw ? { [name]: raw[name] } : {});
+    if (one.coerced && name in one.coerced) valid[name] = one.coerced[name];
+  }
+  return valid;
+};
+
+/** The cost of the operation about to run with `variables` as sent (see the model above). */
 export const operationCost = (
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -107,7 +137,12 @@ export const operationCost = (
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  return selectionCost({ schema, fragments, variables, visiting: new Set() }, root, operation.selectionSet);
+  const values = coercedVariables(schema, operation, variables);
+  return selectionCost(
+    { schema, fragments, variables: values, visiting: new Set() },
+    root,
+    operation.selectionSet,
+  );
 };
 
 type CostArgs = {
@@ -148,15 +183,21 @@ export const useCostLimit = (maxCost: number): Plugin => ({
 });
 
 /**
- * Ends an execution that runs longer than `timeoutMs`: its signal is aborted (the executor resolves no
- * further fields and services that take the signal stop) and the answer is a TIMEOUT error, not a hang.
+ * Ends an execution that runs longer than `timeoutMs`, or whose client went away (the HTTP request's
+ * signal, aborted when its connection closes; over WebSocket the operation's own): its signal is
+ * aborted (the executor resolves no further fields, services that take the signal stop and queued
+ * service calls leave the caller's queue) and the answer is a TIMEOUT error, not a hang.
  */
 export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
   onExecute: ({ executeFn, setExecuteFn }) => {
     setExecuteFn(async (args) => {
       const controller = new AbortController();
-      const outer = (args as { signal?: AbortSignal }).signal;
-      const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
+      const context = args.contextValue as { request?: { signal?: AbortSignal }; signal?: AbortSignal };
+      const outer = [(args as { signal?: AbortSignal }).signal, context.request?.signal].filter(
+        (each): each is AbortSignal => each instanceof AbortSignal,
+      );
+      const signal = outer.length > 0 ? AbortSignal.any([...outer, controller.signal]) : controller.signal;
+      context.signal = signal;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<{ errors: GraphQLError[] }>((resolve) => {
         timer = setTimeout(() => {

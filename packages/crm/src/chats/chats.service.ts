@@ -1,4 +1,4 @@
-import type { Prisma } from "@hisob/db";
+import { Prisma } from "@hisob/db";
 import {
   AppError,
   type Page,
@@ -170,7 +170,61 @@ export const createChatsService = (deps: RecordDeps) => {
         return { items: rows.map(toMessageDto), total, limit: query.limit, offset: query.offset };
       });
     },
+
+    /**
+     * The same page of messages of several chats (chats:read:all), in one transaction of two statements:
+     * a page per chat (a LATERAL subquery over the chat's index) and the totals. GraphQL's nested
+     * `Chat.messages` loads through it, so a page of chats costs one transaction, not one per chat.
+     * A chat that is not the tenant's (or does not exist) is absent from the answer.
+     */
+    listMessagesOfChats: async (
+      ctx: TenantContext,
+      chatIds: readonly string[],
+      rawQuery: TListMessagesQuery = {},
+    ): Promise<Map<string, Page<TMessageDto>>> => {
+      requirePermission(ctx, "chats:read:all");
+      const query = parseInput(ZListMessagesQuery, rawQuery);
+      const ids = [...new Set(chatIds.map((id) => id.toLowerCase()))].filter((id) => UUID_TEXT.test(id));
+      const pages = new Map<string, Page<TMessageDto>>();
+      if (ids.length === 0) return pages;
+      const direction = Prisma.raw(query.order === "asc" ? "ASC" : "DESC");
+      return deps.db.withTenant(ctx.tenantId, async (tx) => {
+        const chatsFound = await tx.crmChat.findMany({
+          where: { tenantId: ctx.tenantId, id: { in: ids } },
+          select: { id: true },
+        });
+        if (chatsFound.length === 0) return pages;
+        const found = chatsFound.map((chat) => chat.id);
+        const rows = await tx.$queryRaw<MessageRow[]>`
+          SELECT m.id::text AS "id", m.chat_id::text AS "chatId", m.direction::text AS "direction",
+                 m.author_user_id::text AS "authorUserId", m.body, m.sent_at AS "sentAt"
+          FROM unnest(${found}::uuid[]) AS c(id)
+          CROSS JOIN LATERAL (
+            SELECT * FROM crm_messages
+            WHERE tenant_id = ${ctx.tenantId}::uuid AND chat_id = c.id
+            ORDER BY sent_at ${direction}, id ${direction}
+            OFFSET ${query.offset} LIMIT ${query.limit}
+          ) m
+          ORDER BY m.chat_id, m.sent_at ${direction}, m.id ${direction}`;
+        const totals = await tx.crmMessage.groupBy({
+          by: ["chatId"],
+          where: { tenantId: ctx.tenantId, chatId: { in: found } },
+          _count: { _all: true },
+        });
+        for (const id of found)
+          pages.set(id, { items: [], total: 0, limit: query.limit, offset: query.offset });
+        for (const total of totals) {
+          const page = pages.get(total.chatId);
+          if (page) page.total = total._count._all;
+        }
+        for (const row of rows) pages.get(row.chatId)?.items.push(toMessageDto(row));
+        return pages;
+      });
+    },
   };
 };
+
+/** A UUID as text: anything else names no chat (and must not reach the uuid cast). */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export type ChatsService = ReturnType<typeof createChatsService>;
