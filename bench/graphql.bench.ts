@@ -108,6 +108,7 @@ export const graphqlBench: Bench = {
           locale: "en",
           client: { ip: "127.0.0.1", userAgent: "bench" },
           sessionCookie: { set: () => {}, clear: () => {} },
+          transport: "http",
           executed: { operations: new Set() },
           services,
           loaders: createLoaders(),

@@ -73,6 +73,10 @@ export type Env = {
     /** GraphQL operations per caller (user, else IP) per window. */
     rateLimit: number;
     rateLimitWindowSeconds: number;
+    /** Who may read the schema: anyone, or signed-in callers only (the default in production). */
+    introspection: "public" | "signed-in";
+    /** Service calls (database work) one caller's operations run at once; more wait their turn. */
+    concurrencyPerCaller: number;
   };
   /** Things main should log loudly at boot (development defaults in use, risky settings). */
   warnings: string[];
@@ -260,6 +264,8 @@ const shape = {
   GRAPHIQL_ENABLED: boolean(),
   GRAPHQL_RATE_LIMIT: positiveInteger(),
   GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
+  GRAPHQL_INTROSPECTION: oneOf(["public", "signed-in"] as const),
+  GRAPHQL_CONCURRENCY_PER_CALLER: integer(1, 1000),
 };
 
 type VariableName = keyof typeof shape;
@@ -402,6 +408,8 @@ const toEnv = (vars: TEnvVariables): Env => {
       graphiql: vars.GRAPHIQL_ENABLED ?? !isProduction,
       rateLimit: vars.GRAPHQL_RATE_LIMIT ?? 1000,
       rateLimitWindowSeconds: vars.GRAPHQL_RATE_LIMIT_WINDOW_SECONDS ?? 60,
+      introspection: vars.GRAPHQL_INTROSPECTION ?? (isProduction ? "signed-in" : "public"),
+      concurrencyPerCaller: vars.GRAPHQL_CONCURRENCY_PER_CALLER ?? 4,
     },
     warnings,
   };

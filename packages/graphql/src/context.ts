@@ -7,6 +7,7 @@ import type { ProjectsServices } from "@hisob/projects";
 import type { WarehouseServices } from "@hisob/warehouse";
 import type { Loaders } from "./loaders";
 import type { PubSub } from "./pubsub";
+import type { WorkGate } from "./work-gate";
 
 /** Every module's services: the same objects REST and tRPC call. */
 export type GraphqlServices = CoreServices & {
@@ -34,8 +35,18 @@ export type GraphqlRequestContext = {
   externalSignIn?:
     | { provider: string; start(next: string | undefined): Promise<{ url: string; expiresAt: Date }> }
     | undefined;
-  /** Filled by execution: the kinds of operation run, so the host can pick the Cache-Control. */
-  executed: { operations: Set<"query" | "mutation" | "subscription"> };
+  /**
+   * How the operation arrived. Subscriptions are served over WebSocket only: over HTTP they are refused
+   * before they subscribe (docs/decisions/0001-graphql-subscriptions-over-websocket-only.md).
+   */
+  transport: "http" | "websocket";
+  /** The caller's share of the database (work-gate.ts); every service call of the operation goes through it. */
+  work?: WorkGate | undefined;
+  /**
+   * Filled by execution, for the host's Cache-Control choice: the kinds of operation run, and whether
+   * one read the schema (`__schema`, `__type`).
+   */
+  executed: { operations: Set<"query" | "mutation" | "subscription">; introspection?: boolean };
 };
 
 /** What resolvers get: the request's context plus the services, per-request loaders and the pub/sub. */
@@ -43,6 +54,8 @@ export type GraphqlContext = GraphqlRequestContext & {
   services: GraphqlServices;
   loaders: Loaders;
   pubsub: PubSub;
+  /** Aborts when the execution times out or its client goes away (set when execution starts). */
+  signal?: AbortSignal | undefined;
 };
 
 /** The signed-in caller, or UNAUTHENTICATED ("Unauthorized"). */

@@ -1,7 +1,7 @@
 import { MESSAGE_ADDED } from "@hisob/crm";
 import type { PubSub } from "./pubsub";
 import type { EventSource } from "./registry";
-import { bridgeSessionEvents } from "./session-events";
+import { bridgeAccessEvents, bridgeSessionEvents } from "./session-events";
 
 /*
  * What the server needs of GraphQL at start, without GraphQL: the pub/sub and the bridges from the
@@ -10,7 +10,13 @@ import { bridgeSessionEvents } from "./session-events";
  * the first GraphQL request (`@hisob/graphql/events` imports none of them; see README, "Memory").
  */
 
-export { createMemoryPubSub, iterateTopic, type PubSub, sessionDeletedTopic } from "./pubsub";
+export {
+  accessChangedTopic,
+  createMemoryPubSub,
+  iterateTopic,
+  type PubSub,
+  sessionDeletedTopic,
+} from "./pubsub";
 export type { EventSource } from "./registry";
 
 /** The topic of one organization's new messages (CRM's `messageAdded` subscription). */
@@ -28,7 +34,11 @@ export const bridgeCrmEvents = (events: EventSource, pubsub: PubSub): (() => voi
  * subscription fed by domain events adds its bridge here). Returns the function that stops them all.
  */
 export const bridgeGraphqlEvents = (events: EventSource, pubsub: PubSub): (() => void) => {
-  const stops = [bridgeSessionEvents(events, pubsub), bridgeCrmEvents(events, pubsub)];
+  const stops = [
+    bridgeSessionEvents(events, pubsub),
+    bridgeAccessEvents(events, pubsub),
+    bridgeCrmEvents(events, pubsub),
+  ];
   return () => {
     for (const stop of stops) stop();
   };

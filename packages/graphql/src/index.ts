@@ -10,7 +10,13 @@ export { DEFAULT_LIMITS, type GraphqlLimits, operationCost } from "./limits";
 export { createLoaders, type Loaders } from "./loaders";
 export { GRAPHQL_MODULES } from "./modules";
 export { toSessionDeleted } from "./modules/core.graphql";
-export { createMemoryPubSub, iterateTopic, type PubSub, sessionDeletedTopic } from "./pubsub";
+export {
+  accessChangedTopic,
+  createMemoryPubSub,
+  iterateTopic,
+  type PubSub,
+  sessionDeletedTopic,
+} from "./pubsub";
 export {
   loadRecord,
   mergeResolvers,
@@ -23,5 +29,6 @@ export {
 export { createRegistry, type EventSource, type GraphqlModule, type GraphqlRegistry } from "./registry";
 export { Int64Scalar, TimeScalar } from "./scalars";
 export { printServedSchema, SDL_PATH } from "./sdl";
-export { bridgeSessionEvents } from "./session-events";
+export { bridgeAccessEvents, bridgeSessionEvents } from "./session-events";
+export { createWorkGates, gatedServices, type WorkGate, type WorkGates } from "./work-gate";
 export { createGraphqlServer, type GraphqlServer, type GraphqlServerContext } from "./yoga";

@@ -80,3 +80,10 @@ export const createMemoryPubSub = (): PubSub => {
 /** The topic of one user's session deletions (tenant and user in the name: no one else hears them). */
 export const sessionDeletedTopic = (tenantId: string, userId: string) =>
   `session-deleted:${tenantId}:${userId}`;
+
+/**
+ * The topic of an organization's access changes (roles, groups, permissions, a user or the organization
+ * deactivated or deleted): payload `{ userIds? }`, every user of the organization when absent. Open
+ * sockets of those users resolve their caller again.
+ */
+export const accessChangedTopic = (tenantId: string) => `access-changed:${tenantId}`;

@@ -2,9 +2,14 @@ import { handleStreamOrSingleExecutionResult, type Plugin, usePayloadFormatter }
 import { EnvelopArmor } from "@escape.tech/graphql-armor";
 import {
   type DefinitionNode,
+  type DocumentNode,
   type ExecutionResult,
+  type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
   type ValidationContext,
 } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
@@ -14,6 +19,7 @@ import { DEFAULT_LIMITS, type GraphqlLimits, useCostLimit, useExecutionTimeout }
 import { createLoaders } from "./loaders";
 import type { PubSub } from "./pubsub";
 import type { GraphqlRegistry } from "./registry";
+import { gatedServices } from "./work-gate";
 
 export type GraphqlServerOptions = ErrorMappingOptions & {
   registry: GraphqlRegistry;
@@ -22,6 +28,11 @@ export type GraphqlServerOptions = ErrorMappingOptions & {
   limits?: Partial<GraphqlLimits>;
   /** Where the host mounts the endpoint (yoga matches requests against it). */
   endpoint?: string;
+  /**
+   * Who may read the schema (`__schema`, `__type`): anyone, or signed-in callers only (production's
+   * default; docs/decisions/0004-graphql-introspection-and-caching.md).
+   */
+  introspection?: "public" | "signed-in";
 };
 
 /** The server context the host passes with each request (HTTP) or subscription (WebSocket). */
@@ -83,15 +94,84 @@ const mapDocumentErrors = (): Plugin<GraphqlContext> => ({
     },
 });
 
-/** Records which kinds of operation ran, for the host's Cache-Control choice. */
-const recordOperations = (): Plugin<GraphqlContext> => ({
-  onExecute: ({ args }) => {
-    const operation = args.document.definitions.find(
-      (definition: DefinitionNode) => definition.kind === "OperationDefinition",
-    );
-    if (operation && operation.kind === "OperationDefinition") {
-      (args.contextValue as GraphqlContext).executed?.operations.add(operation.operation);
-    }
+/** The operation `args` names (the only one when it names none). */
+const operationOf = (args: {
+  document: DocumentNode;
+  operationName?: string | null | undefined;
+}): OperationDefinitionNode | undefined =>
+  args.document.definitions.find(
+    (definition: DefinitionNode): definition is OperationDefinitionNode =>
+      definition.kind === Kind.OPERATION_DEFINITION &&
+      (args.operationName ? definition.name?.value === args.operationName : true),
+  );
+
+/** Whether the operation's root selects `__schema` or `__type` (directly or through fragments). */
+const readsSchema = (document: DocumentNode, operation: OperationDefinitionNode): boolean => {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode): boolean =>
+    set.selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) return INTROSPECTION_ROOTS.has(selection.name.value);
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet);
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || seen.has(fragment.name.value)) return false;
+      seen.add(fragment.name.value);
+      return visit(fragment.selectionSet);
+    });
+  return visit(operation.selectionSet);
+};
+const INTROSPECTION_ROOTS = new Set(["__schema", "__type"]);
+
+/** Records which kinds of operation ran and whether one read the schema, for the host's Cache-Control choice. */
+const recordOperations = (): Plugin<GraphqlContext> => {
+  const record = (args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }) => {
+    const operation = operationOf(args);
+    const executed = (args.contextValue as GraphqlContext).executed;
+    if (!operation || !executed) return;
+    executed.operations.add(operation.operation);
+    if (operation.operation === "query" && readsSchema(args.document, operation))
+      executed.introspection = true;
+  };
+  return { onExecute: ({ args }) => record(args), onSubscribe: ({ args }) => record(args) };
+};
+
+/**
+ * Subscriptions over plain HTTP are refused before they subscribe: they are served over WebSocket,
+ * where the socket's end ends them (docs/decisions/0001-graphql-subscriptions-over-websocket-only.md).
+ * Over HTTP nothing would end one whose client never reads (an SSE or multipart stream, or a JSON
+ * request the server would hold open).
+ */
+const refuseSubscriptionsOverHttp = (endpoint: string): Plugin<GraphqlContext> => ({
+  onSubscribe: ({ args, setResultAndStopExecution }) => {
+    if ((args.contextValue as GraphqlContext).transport !== "http") return;
+    setResultAndStopExecution({
+      errors: [
+        new GraphQLError(
+          `validation error: subscriptions are served over WebSocket (graphql-ws) at ${endpoint}`,
+          { extensions: { code: "VALIDATION_ERROR", reason: "graphql.subscription_over_http" } },
+        ),
+      ],
+    });
+  },
+});
+
+/** Anonymous introspection refused (UNAUTHENTICATED) unless the host allows it. */
+const gateIntrospection = (): Plugin<GraphqlContext> => ({
+  onExecute: ({ args, setResultAndStopExecution }) => {
+    const context = args.contextValue as GraphqlContext;
+    if (context.caller) return;
+    const operation = operationOf(args);
+    if (!operation || operation.operation !== "query" || !readsSchema(args.document, operation)) return;
+    setResultAndStopExecution({
+      errors: [
+        new GraphQLError("Unauthorized: sign in to read the schema", {
+          extensions: { code: "UNAUTHENTICATED", reason: "graphql.introspection_unauthenticated" },
+        }),
+      ],
+    });
   },
 });
 
@@ -133,16 +213,24 @@ export const createGraphqlServer = (options: GraphqlServerOptions) => {
     // Our mapping masks unexpected errors itself (and logs them with the request id).
     maskedErrors: false,
     logging: false,
-    context: ({ graphql }) => ({
-      ...graphql,
-      services: options.services,
-      loaders: createLoaders(),
-      pubsub: options.pubsub,
-    }),
+    context: ({ graphql }) => {
+      const context: GraphqlContext = {
+        ...graphql,
+        services: options.services,
+        loaders: createLoaders(),
+        pubsub: options.pubsub,
+      };
+      // Every service call of the operation takes a slot of the caller's share of the database.
+      if (graphql.work)
+        context.services = gatedServices(options.services, graphql.work, () => context.signal);
+      return context;
+    },
     plugins: [
       ...armor.protect().plugins,
       mapDocumentErrors(),
       recordOperations(),
+      refuseSubscriptionsOverHttp(options.endpoint ?? "/api/graphql"),
+      ...(options.introspection === "signed-in" ? [gateIntrospection()] : []),
       useCostLimit(limits.maxCost),
       useExecutionTimeout(limits.timeoutMs),
       mapResultErrors(options),

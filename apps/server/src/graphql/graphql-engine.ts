@@ -1,7 +1,9 @@
+import type { Credentials } from "@hisob/core";
 import {
   createGraphqlServer,
   createRegistry,
   GRAPHQL_MODULES,
+  type GraphqlContext,
   type GraphqlLimits,
   type GraphqlModule,
   type GraphqlRequestContext,
@@ -11,9 +13,9 @@ import type { TenantContext } from "@hisob/kernel";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { makeHandler } from "graphql-ws/use/@fastify/websocket";
-import { renderGraphiQL } from "graphql-yoga";
+import { isAsyncIterable, renderGraphiQL } from "graphql-yoga";
 import type { AppServices } from "../app-services";
-import { bearerOf } from "../http/auth-context";
+import { bearerOf, credentialsOf } from "../http/auth-context";
 import { localizeProblem } from "../http/errors";
 
 /*
@@ -23,7 +25,34 @@ import { localizeProblem } from "../http/errors";
  * and exist from the start.
  */
 
-type SocketExtra = { caller?: TenantContext; rateKey?: string };
+/** What one operation on a socket needs to be checked again with a fresh caller, or ended. */
+type LiveOperation = {
+  context: GraphqlContext;
+  /** Subscribes once more with the operation's arguments (its authorization runs again). */
+  resubscribe(): Promise<unknown>;
+  /** Ends the operation: the client receives `error` with this error. */
+  end(error: GraphQLError): void;
+};
+
+/** A socket's caller: the credentials it was opened with, and who they stand for as last resolved. */
+type SocketState = {
+  credentials: Pick<Credentials, "bearerToken" | "sessionToken">;
+  caller: TenantContext;
+  rateKey: string;
+  /** Running subscriptions by operation id. */
+  operations: Map<string, LiveOperation>;
+  /** Aborted when the socket closes: queries still running on it stop. */
+  closed: AbortController;
+  /** A re-check in progress, and whether another was asked for meanwhile (they coalesce). */
+  checking: Promise<void> | null;
+  checkAgain: boolean;
+};
+type SocketExtra = { state?: SocketState };
+
+type Socket = {
+  close(code: number, reason: string): void;
+  once(event: "close", listener: () => void): unknown;
+};
 
 export type GraphqlEngineDeps = {
   services: AppServices;
@@ -32,20 +61,73 @@ export type GraphqlEngineDeps = {
   log: FastifyBaseLogger;
   limits?: Partial<GraphqlLimits> | undefined;
   extraModules?: readonly GraphqlModule[] | undefined;
+  introspection: "public" | "signed-in";
   graphiqlTitle: string;
   /** The caller's rate-limit key, and a take of `operations` from its budget. */
   callerKey(caller: TenantContext | null, ip: string): string;
   takeBudget(key: string, operations: number): Promise<{ allowed: boolean }>;
   requestContext(request: FastifyRequest, caller: TenantContext | null): GraphqlRequestContext;
-  /** Closes the socket with 4401 when the session it was opened with ends. */
-  closeWhenSessionEnds(
-    socket: {
-      close(code: number, reason: string): void;
-      once(event: "close", listener: () => void): unknown;
-    },
-    caller: TenantContext,
-  ): void;
+  /**
+   * Watches what may change the socket's caller: it is closed with 4401 when the session it was opened
+   * with ends, and `onAccessChanged` runs when the caller's access may have changed (roles, groups,
+   * permissions, deactivation of the user or the organization).
+   */
+  watchSocket(socket: Socket, caller: TenantContext, onAccessChanged: () => void): void;
 };
+
+/** Whether two resolutions of a caller grant the same (same user, same permissions). */
+const sameAccess = (a: TenantContext, b: TenantContext): boolean =>
+  a.tenantId === b.tenantId &&
+  a.actor.userId === b.actor.userId &&
+  a.isPlatformAdmin === b.isPlatformAdmin &&
+  a.actor.permissions.size === b.actor.permissions.size &&
+  [...a.actor.permissions].every((permission) => b.actor.permissions.has(permission));
+
+/**
+ * A subscription's stream that the server can end: `end(error)` stops the source (its pub/sub listener
+ * goes at once) and the client receives `error` with that error instead of further events.
+ */
+const endable = (
+  source: AsyncIterator<unknown>,
+  onFinish: () => void,
+): AsyncIterableIterator<unknown> & { end(error: GraphQLError): void } => {
+  let ended: GraphQLError | null = null;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    onFinish();
+  };
+  const iterator = {
+    next: async (): Promise<IteratorResult<unknown>> => {
+      if (finished) return { done: true, value: undefined };
+      const result = await source.next();
+      if (ended) {
+        const error = ended;
+        finish();
+        throw error;
+      }
+      if (result.done) finish();
+      return result;
+    },
+    return: async (): Promise<IteratorResult<unknown>> => {
+      finish();
+      await source.return?.();
+      return { done: true, value: undefined };
+    },
+    end: (error: GraphQLError) => {
+      if (finished || ended) return;
+      ended = error;
+      void source.return?.();
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+};
+
+const CLOSE_UNAUTHORIZED = 4401;
 
 export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
   const { services, callerKey, takeBudget, requestContext } = deps;
@@ -56,6 +138,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     services,
     pubsub: deps.pubsub,
     endpoint: deps.endpoint,
+    introspection: deps.introspection,
     ...(deps.limits ? { limits: deps.limits } : {}),
     describe: (failure, locale) => {
       const problem = localizeProblem(failure, locale);
@@ -64,38 +147,113 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     logUnexpected: (error, requestId) => deps.log.error({ err: error, requestId }, "graphql request failed"),
   });
 
+  /** The socket's caller as the database says now; null (and the socket closed) once its credentials are dead. */
+  const freshCaller = async (state: SocketState, socket: Socket, request: FastifyRequest) => {
+    const caller = await services.context.resolveContext({
+      ...state.credentials,
+      requestId: request.id,
+      client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+    });
+    if (!caller) {
+      // As when the session's end is announced: the credential the socket lives on is dead.
+      socket.close(CLOSE_UNAUTHORIZED, state.caller.actor.sessionId ? "Session ended" : "Unauthorized");
+      return null;
+    }
+    return caller;
+  };
+
+  /**
+   * Takes a new resolution of the socket's caller: each running subscription is authorized again with it
+   * (its subscribe runs once more, so it is checked exactly as a new one would be) and ended with that
+   * error when it no longer may run; the ones that may go on resolve their next events with it.
+   */
+  const adopt = async (state: SocketState, caller: TenantContext) => {
+    const changed = !sameAccess(state.caller, caller);
+    state.caller = caller;
+    if (!changed) return;
+    for (const operation of [...state.operations.values()]) {
+      operation.context.caller = caller;
+      const again = await operation.resubscribe();
+      if (isAsyncIterable(again)) {
+        await (again as AsyncIterableIterator<unknown>).return?.();
+        continue;
+      }
+      const error = (again as { errors?: readonly GraphQLError[] }).errors?.[0];
+      operation.end(error ?? new GraphQLError("Forbidden", { extensions: { code: "FORBIDDEN" } }));
+    }
+  };
+
+  /** Re-resolves the socket's caller after an access change; requests while one runs coalesce into one more. */
+  const recheck = (state: SocketState, socket: Socket, request: FastifyRequest) => {
+    if (state.checking) {
+      state.checkAgain = true;
+      return;
+    }
+    state.checking = (async () => {
+      do {
+        state.checkAgain = false;
+        const caller = await freshCaller(state, socket, request);
+        if (!caller) return;
+        await adopt(state, caller);
+      } while (state.checkAgain);
+    })()
+      .catch((error: unknown) => deps.log.warn({ err: error }, "graphql: socket caller re-check failed"))
+      .finally(() => {
+        state.checking = null;
+      });
+  };
+
+  const unauthorized = (requestId: string) =>
+    new GraphQLError("Unauthorized", {
+      extensions: { code: "UNAUTHENTICATED", reason: "auth.invalid_credentials", requestId },
+    });
+
   const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
     onConnect: async (ctx) => {
       const request = ctx.extra.request;
       const raw = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
+      let credentials: SocketState["credentials"] | null = null;
       let caller: TenantContext | null = null;
       if (typeof raw === "string") {
         const token = bearerOf(raw);
-        caller = token
+        credentials = token ? { bearerToken: token } : null;
+        caller = credentials
           ? await services.context.resolveContext({
-              bearerToken: token,
+              ...credentials,
               requestId: request.id,
               client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
             })
           : null;
       } else {
         // No bearer in connection_init: the upgrade request's own credentials (cookie or header).
-        const headerBearer = bearerOf(request.headers.authorization);
-        caller = headerBearer === undefined || request.ctx ? request.ctx : null;
+        const found = credentialsOf(request);
+        credentials = found ? { bearerToken: found.bearerToken, sessionToken: found.sessionToken } : null;
+        caller = request.ctx;
       }
-      if (!caller) {
-        ctx.extra.socket.close(4401, "Unauthorized");
+      if (!caller || !credentials) {
+        ctx.extra.socket.close(CLOSE_UNAUTHORIZED, "Unauthorized");
         return false;
       }
-      (ctx.extra as SocketExtra).caller = caller;
-      (ctx.extra as SocketExtra).rateKey = callerKey(caller, request.ip);
-      deps.closeWhenSessionEnds(ctx.extra.socket, caller);
+      const state: SocketState = {
+        credentials,
+        caller,
+        rateKey: callerKey(caller, request.ip),
+        operations: new Map(),
+        closed: new AbortController(),
+        checking: null,
+        checkAgain: false,
+      };
+      (ctx.extra as SocketExtra).state = state;
+      const socket = ctx.extra.socket;
+      socket.once("close", () => state.closed.abort(new Error("The socket closed")));
+      deps.watchSocket(socket, caller, () => recheck(state, socket, request));
       return true;
     },
-    onSubscribe: async (ctx, _id, payload) => {
+    onSubscribe: async (ctx, id, payload) => {
       const extra = ctx.extra as typeof ctx.extra & SocketExtra;
-      const caller = extra.caller ?? null;
-      const budget = await takeBudget(extra.rateKey ?? callerKey(caller, extra.request.ip), 1);
+      const state = extra.state;
+      if (!state) return [unauthorized(extra.request.id)];
+      const budget = await takeBudget(state.rateKey, 1);
       if (!budget.allowed) {
         return [
           new GraphQLError("Too many requests", {
@@ -103,6 +261,10 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
           }),
         ];
       }
+      // Every operation runs as the caller is now, as every HTTP request does.
+      const caller = await freshCaller(state, extra.socket, extra.request);
+      if (!caller) return [unauthorized(extra.request.id)];
+      await adopt(state, caller);
       const context = requestContext(extra.request, caller);
       const enveloped = yoga.getEnveloped({
         graphql: context,
@@ -121,14 +283,30 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       }
       const errors = enveloped.validate(enveloped.schema, document);
       if (errors.length > 0) return errors;
-      return {
+      const contextValue = (await enveloped.contextFactory()) as GraphqlContext;
+      const args = {
         schema: enveloped.schema,
         document,
         operationName: payload.operationName ?? null,
         variableValues: payload.variables ?? null,
-        contextValue: await enveloped.contextFactory(),
-        rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        contextValue,
+        // The operation stops when the socket closes (a query still running, a queued service call).
+        signal: state.closed.signal,
       };
+      const subscribe = async (each: typeof args) => {
+        const result = await enveloped.subscribe(each);
+        if (!isAsyncIterable(result)) return result;
+        const stream = endable((result as AsyncIterable<unknown>)[Symbol.asyncIterator](), () =>
+          state.operations.delete(id),
+        );
+        state.operations.set(id, {
+          context: contextValue,
+          resubscribe: () => Promise.resolve(enveloped.subscribe(args)),
+          end: (error) => stream.end(error),
+        });
+        return stream;
+      };
+      return { ...args, rootValue: { execute: enveloped.execute, subscribe } };
     },
     execute: (args) => (args.rootValue as { execute: (a: typeof args) => unknown }).execute(args) as never,
     subscribe: (args) =>

@@ -389,15 +389,19 @@ describe("caching", () => {
     expect(crossed.status).toBe(200);
   });
 
-  it("lets shared caches keep anonymous answers (public, max-age=300) and never errors or mutations", async () => {
-    const intro = await fetch(`${url}?query=${encodeURIComponent("{ __schema { queryType { name } } }")}`);
-    expect(intro.headers.get("cache-control")).toBe("public, max-age=300");
-    expect(intro.headers.get("vary")).toBe("Cookie, Authorization");
-    const etag = intro.headers.get("etag") as string;
-    const cached = await fetch(`${url}?query=${encodeURIComponent("{ __schema { queryType { name } } }")}`, {
+  it("lets shared caches keep anonymous answers (public, max-age=300), never the schema, errors or mutations", async () => {
+    const anonymous = await fetch(`${url}?query=${encodeURIComponent("{ __typename }")}`);
+    expect(anonymous.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(anonymous.headers.get("vary")).toBe("Cookie, Authorization");
+    const etag = anonymous.headers.get("etag") as string;
+    const cached = await fetch(`${url}?query=${encodeURIComponent("{ __typename }")}`, {
       headers: { "if-none-match": etag },
     });
     expect(cached.status).toBe(304);
+    // Introspection, even anonymous (allowed outside production), is private.
+    const intro = await fetch(`${url}?query=${encodeURIComponent("{ __schema { queryType { name } } }")}`);
+    expect(intro.status).toBe(200);
+    expect(intro.headers.get("cache-control")).toBe("private, no-cache");
     const failed = await gql(url, "{ me { id } }");
     expect(failed.headers.get("cache-control")).toBe("no-store");
     expect(failed.headers.get("etag")).toBeNull();

@@ -2,11 +2,13 @@ import { createHash } from "node:crypto";
 import fastifyWebsocket from "@fastify/websocket";
 import type { GraphqlLimits, GraphqlModule, GraphqlRequestContext } from "@hisob/graphql";
 import {
+  accessChangedTopic,
   bridgeGraphqlEvents,
   createMemoryPubSub,
   type PubSub,
   sessionDeletedTopic,
 } from "@hisob/graphql/events";
+import { createWorkGates } from "@hisob/graphql/work-gate";
 import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
@@ -152,6 +154,9 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     await counterRedis?.quit().catch(() => counterRedis?.disconnect());
   });
 
+  // Each caller's share of the database: its operations' service calls beyond this many wait their turn.
+  const gates = createWorkGates(env.graphql.concurrencyPerCaller);
+
   const windowMs = env.graphql.rateLimitWindowSeconds * 1000;
   const maxOperations = env.graphql.rateLimit;
 
@@ -193,6 +198,8 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     const secure = isSecureRequest(request, env.oidc.issuerUrl);
     const context: GraphqlRequestContext = {
       caller,
+      transport: reply ? "http" : "websocket",
+      work: gates.gate(callerKey(caller, request.ip)),
       requestId: request.id,
       locale: caller?.locale ?? requestLocale(request),
       client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
@@ -278,8 +285,14 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     }
 
     const context = requestContext(request, reply, request.ctx);
+    // The request's signal aborts when its connection closes (yoga ties it to the reply): execution
+    // stops and queued service calls leave the queue, so no request outlives its client.
     const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
-    if (response.status === 406) return refuse(reply, request, 406, subscriptionOverHttp());
+    const single = !Array.isArray(request.body);
+    if (response.status === 406 || (single && context.executed.operations.has("subscription"))) {
+      // Refused before it subscribed (docs/decisions/0001-graphql-subscriptions-over-websocket-only.md).
+      return refuse(reply, request, 406, subscriptionOverHttp());
+    }
     reply.code(response.status);
     response.headers.forEach((value, name) => {
       if (name !== "content-length") reply.header(name, value);
@@ -288,14 +301,19 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     const isMutation = context.executed.operations.has("mutation");
     const hasErrors = body.includes('"errors"');
     // A request refused before execution (syntax, validation, limits: errors and no `data`) is a bad
-    // request; anything that ran answers 200 with its errors, as the spec says.
-    if (hasErrors && response.status === 200 && isRequestError(body)) reply.code(400);
+    // request — or 401 when what it lacks is a signed-in caller (introspection in production); anything
+    // that ran answers 200 with its errors, as the spec says.
+    if (hasErrors && response.status === 200 && isRequestError(body)) {
+      reply.code(body.includes('"code":"UNAUTHENTICATED"') ? 401 : 400);
+    }
     if (isMutation || response.status !== 200 || hasErrors) {
       reply.header("cache-control", "no-store");
       return reply.send(body);
     }
-    // A query answer: public only when it cannot depend on who asks.
-    reply.header("cache-control", request.ctx ? "private, no-cache" : "public, max-age=300");
+    // A query answer: public only when it cannot depend on who asks — never for a signed-in caller,
+    // never for the schema (docs/decisions/0004-graphql-introspection-and-caching.md).
+    const shared = !request.ctx && !context.executed.introspection;
+    reply.header("cache-control", shared ? "public, max-age=300" : "private, no-cache");
     const etag = etagOf(request.ctx, body);
     reply.header("etag", etag);
     if (matchesEtag(request.headers["if-none-match"], etag)) {
@@ -315,30 +333,42 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
 
   /**
    * A socket lives on the session that opened it: when that session ends (sign-out, deleteSession,
-   * deactivation), the socket is closed with 4401, so a revoked credential stops receiving at once.
+   * deactivation of the user or the organization), the socket is closed with 4401, so a revoked
+   * credential stops receiving at once. And when its caller's access may have changed (roles, groups,
+   * permissions; announced through the outbox on every instance), `onAccessChanged` runs: the engine
+   * resolves the caller again and ends what it may no longer run.
    */
-  const closeWhenSessionEnds = (
+  const watchSocket = (
     socket: {
       close(code: number, reason: string): void;
       once(event: "close", listener: () => void): unknown;
     },
     caller: TenantContext,
+    onAccessChanged: () => void,
   ) => {
-    const sessionId = caller.actor.sessionId;
-    if (!sessionId) return;
     const stop = new AbortController();
     socket.once("close", () => stop.abort());
-    void (async () => {
-      for await (const payload of pubsub.subscribe(
-        sessionDeletedTopic(caller.tenantId, caller.actor.userId),
-        stop.signal,
-      )) {
-        if ((payload as { sessionId?: unknown }).sessionId === sessionId) {
-          socket.close(4401, "Session ended");
-          return;
-        }
+    const watch = async (topic: string, onPayload: (payload: Record<string, unknown>) => boolean) => {
+      for await (const payload of pubsub.subscribe(topic, stop.signal)) {
+        if (onPayload((payload ?? {}) as Record<string, unknown>)) return;
       }
-    })().catch((error: unknown) => app.log.warn({ err: error }, "graphql: session watch failed"));
+    };
+    const failed = (error: unknown) => app.log.warn({ err: error }, "graphql: socket watch failed");
+    const sessionId = caller.actor.sessionId;
+    if (sessionId) {
+      watch(sessionDeletedTopic(caller.tenantId, caller.actor.userId), (payload) => {
+        if (payload.sessionId !== sessionId) return false;
+        // On the next turn: a sessionDeleted subscription on this socket, which heard the same event,
+        // delivers it first, so the client learns why its socket closes.
+        setImmediate(() => socket.close(4401, "Session ended"));
+        return true;
+      }).catch(failed);
+    }
+    watch(accessChangedTopic(caller.tenantId), (payload) => {
+      const userIds = payload.userIds;
+      if (!Array.isArray(userIds) || userIds.includes(caller.actor.userId)) onAccessChanged();
+      return false;
+    }).catch(failed);
   };
 
   /** GraphQL itself (schema, yoga, graphql-ws), imported and built on the first request that needs it. */
@@ -354,11 +384,12 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           log: app.log,
           limits: options.limits,
           extraModules: options.extraModules,
+          introspection: env.graphql.introspection,
           graphiqlTitle: "Hisob GraphQL",
           callerKey,
           takeBudget,
           requestContext: (request, caller) => requestContext(request, null, caller),
-          closeWhenSessionEnds,
+          watchSocket,
         }),
       )
       .then((built) => {

@@ -97,7 +97,8 @@ const mayStartFromCache = (request: FastifyRequest): boolean => {
   );
 };
 
-const credentialsOf = (request: FastifyRequest): Credentials | null => {
+/** The credentials a request carries: its bearer token, else its session cookie. */
+export const credentialsOf = (request: FastifyRequest): Credentials | null => {
   const bearer = bearerOf(request.headers.authorization);
   const cookie = request.cookies[SESSION_COOKIE];
   // The request's address and user agent ride on the context for the audit log.

@@ -1,6 +1,7 @@
 import type { TChatDto, TClientDto, TMessageDto } from "@hisob/crm";
 import { CHAT_SORT_FIELDS, CLIENT_SORT_FIELDS, crmOperations } from "@hisob/crm";
-import { requirePermission } from "@hisob/kernel";
+import { type Page, requirePermission } from "@hisob/kernel";
+import DataLoader from "dataloader";
 import { z } from "zod";
 import { callerOf, type GraphqlContext } from "../context";
 import { messageAddedTopic } from "../events";
@@ -231,16 +232,32 @@ export const crmModule: GraphqlModule = {
       },
       Chat: {
         client: (chat: TChatDto, _: unknown, context: GraphqlContext) => clientOf(context, chat.clientId),
+        // One loader per page shape: the chats of a page load their messages in one transaction.
         messages: async (
           chat: TChatDto,
           args: { offset?: number | null; limit?: number | null; ascending?: boolean | null },
           context: GraphqlContext,
         ) => {
-          const page = await context.services.crm.chats.listMessages(callerOf(context), chat.id, {
+          const query = {
             offset: args.offset ?? 0,
             limit: args.limit ?? 50,
-            order: args.ascending === false ? "desc" : "asc",
-          });
+            order: args.ascending === false ? ("desc" as const) : ("asc" as const),
+          };
+          const loader = context.loaders.use(
+            `crm.messages:${query.offset}:${query.limit}:${query.order}`,
+            () =>
+              new DataLoader<string, Page<TMessageDto>>(async (chatIds) => {
+                const pages = await context.services.crm.chats.listMessagesOfChats(
+                  callerOf(context),
+                  chatIds,
+                  query,
+                );
+                return chatIds.map(
+                  (id) => pages.get(id) ?? { items: [], total: 0, limit: query.limit, offset: query.offset },
+                );
+              }),
+          );
+          const page = await loader.load(chat.id);
           return { data: page.items, total: page.total };
         },
       },
