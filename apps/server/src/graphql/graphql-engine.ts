@@ -13,7 +13,7 @@ import type { TenantContext } from "@hisob/kernel";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { GraphQLError } from "graphql";
 import { makeHandler } from "graphql-ws/use/@fastify/websocket";
-import { isAsyncIterable, renderGraphiQL } from "graphql-yoga";
+import { isAsyncIterable } from "graphql-yoga";
 import type { AppServices } from "../app-services";
 import { bearerOf, credentialsOf } from "../http/auth-context";
 import { localizeProblem } from "../http/errors";
@@ -62,7 +62,6 @@ export type GraphqlEngineDeps = {
   limits?: Partial<GraphqlLimits> | undefined;
   extraModules?: readonly GraphqlModule[] | undefined;
   introspection: "public" | "signed-in";
-  graphiqlTitle: string;
   /** The caller's rate-limit key, and a take of `operations` from its budget. */
   callerKey(caller: TenantContext | null, ip: string): string;
   takeBudget(key: string, operations: number): Promise<{ allowed: boolean }>;
@@ -313,18 +312,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       (args.rootValue as { subscribe: (a: typeof args) => unknown }).subscribe(args) as never,
   });
 
-  let graphiql: string | undefined;
-  const graphiqlPage = () => {
-    graphiql ??= renderGraphiQL({
-      endpoint: deps.endpoint,
-      title: deps.graphiqlTitle,
-      subscriptionsProtocol: "WS",
-      credentials: "same-origin",
-    });
-    return graphiql;
-  };
-
-  return { yoga, limits, wsHandler, graphiqlPage };
+  return { yoga, limits, wsHandler };
 };
 
 export type GraphqlEngine = ReturnType<typeof createGraphqlEngine>;

@@ -348,11 +348,31 @@ describe("transport", () => {
     }
   });
 
-  it("serves GraphiQL at /graphql outside production", async () => {
+  it("serves GraphiQL at /graphql outside production, every asset from us, under a CSP that frames nothing", async () => {
     const res = await fetch(url.replace("/api/graphql", "/graphql"));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
-    expect(await res.text()).toContain("/api/graphql");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-eval|https?:/);
+    const page = await res.text();
+    expect(page).toContain("/api/graphql");
+    // No script or style from another origin, and no inline script (the options are JSON data).
+    expect(page).not.toMatch(/https?:\/\//);
+    expect(page.match(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/g)).toBeNull();
+    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
+    expect(assets.length).toBeGreaterThanOrEqual(4);
+    for (const asset of assets) {
+      const served = await fetch(new URL(asset, url));
+      expect(served.status, asset).toBe(200);
+      expect(served.headers.get("cache-control"), asset).toBe("public, max-age=31536000, immutable");
+      expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+    // The editor's workers too.
+    const worker = assets.find((asset) => asset.endsWith("boot.js"))?.replace("boot.js", "graphql.worker.js");
+    expect((await fetch(new URL(worker as string, url))).status).toBe(200);
+    expect((await fetch(url.replace("/api/graphql", "/graphql/assets/old/graphiql.js"))).status).toBe(404);
   });
 });
 

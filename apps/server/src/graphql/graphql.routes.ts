@@ -34,12 +34,13 @@ import {
 import { safeNextPath } from "../pages/form-security";
 import { connectRedis } from "../redis";
 import type { App } from "../server";
+import { graphiqlRoutes } from "./graphiql";
 import type { GraphqlEngine } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
 
 /*
  * The GraphQL transport: POST and GET /api/graphql (JSON; a JSON array is a batch), graphql-ws
- * subscriptions on the same path, GraphiQL at /graphql. Around yoga it adds what is per caller:
+ * subscriptions on the same path, GraphiQL at /graphql (graphiql.ts). Around yoga it adds what is per caller:
  * authentication (cookie, bearer: session token or first-party OIDC access token), the CSRF rule,
  * the rate limit with X-RateLimit-* headers, ETags per caller and the Cache-Control split.
  */
@@ -385,7 +386,6 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           limits: options.limits,
           extraModules: options.extraModules,
           introspection: env.graphql.introspection,
-          graphiqlTitle: "Hisob GraphQL",
           callerKey,
           takeBudget,
           requestContext: (request, caller) => requestContext(request, null, caller),
@@ -446,9 +446,6 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   });
 
   if (env.graphql.graphiql) {
-    app.get(GRAPHIQL_PATH, { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-      const page = (await loadEngine()).graphiqlPage();
-      return reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(page);
-    });
+    graphiqlRoutes(app, { path: GRAPHIQL_PATH, endpoint: GRAPHQL_PATH, title: "Hisob GraphQL" });
   }
 };
