@@ -53,7 +53,13 @@ describe("loadEnv defaults", () => {
         allowedOrigins: [],
       },
       rateLimit: { enabled: true, windowSeconds: 900, authorize: 100, token: 50, userinfo: 200, keys: 500 },
-      graphql: { graphiql: true, rateLimit: 1000, rateLimitWindowSeconds: 60 },
+      graphql: {
+        graphiql: true,
+        rateLimit: 1000,
+        rateLimitWindowSeconds: 60,
+        introspection: "public",
+        concurrencyPerCaller: 4,
+      },
       warnings: [expect.stringContaining("OIDC_ISSUER_URL is not set")],
     });
   });
@@ -68,6 +74,24 @@ describe("loadEnv defaults", () => {
       rateLimit: 50,
       rateLimitWindowSeconds: 900,
     });
+  });
+
+  it("asks for a signed-in caller to read the GraphQL schema in production unless GRAPHQL_INTROSPECTION says otherwise", () => {
+    expect(loadEnv(PRODUCTION).graphql.introspection).toBe("signed-in");
+    expect(loadEnv({ ...PRODUCTION, GRAPHQL_INTROSPECTION: "public" }).graphql.introspection).toBe("public");
+    expect(loadEnv({ GRAPHQL_INTROSPECTION: "signed-in" }).graphql.introspection).toBe("signed-in");
+    expect(() => loadEnv({ GRAPHQL_INTROSPECTION: "everyone" })).toThrow(
+      /GRAPHQL_INTROSPECTION: must be one of public, signed-in/,
+    );
+  });
+
+  it("bounds each caller's concurrent GraphQL service calls (GRAPHQL_CONCURRENCY_PER_CALLER)", () => {
+    expect(loadEnv({ GRAPHQL_CONCURRENCY_PER_CALLER: "2" }).graphql.concurrencyPerCaller).toBe(2);
+    for (const bad of ["0", "-1", "1.5", "1001", "many"]) {
+      expect(() => loadEnv({ GRAPHQL_CONCURRENCY_PER_CALLER: bad })).toThrow(
+        /GRAPHQL_CONCURRENCY_PER_CALLER/,
+      );
+    }
   });
 
   it("derives the default issuer from PORT", () => {

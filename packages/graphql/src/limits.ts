@@ -2,6 +2,7 @@ import type { Plugin } from "@envelop/core";
 import {
   type DefinitionNode,
   type DocumentNode,
+  type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
   GraphQLInt,
@@ -162,23 +163,23 @@ const costProblem = (args: CostArgs, maxCost: number) => {
   if (!operation) return null;
   const cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
   if (cost <= maxCost) return null;
-  return {
-    errors: [
-      new GraphQLError(`validation error: query cost ${cost} exceeds the maximum of ${maxCost}`, {
-        extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
-      }),
-    ],
-  };
+  return new GraphQLError(`validation error: query cost ${cost} exceeds the maximum of ${maxCost}`, {
+    extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
+  });
 };
 
-export const useCostLimit = (maxCost: number): Plugin => ({
+/** `refuse` maps the refusal's error as every other one (a stopped execution skips the result formatters). */
+export const useCostLimit = <C>(
+  maxCost: number,
+  refuse: (context: C, error: GraphQLError) => ExecutionResult = (_, error) => ({ errors: [error] }),
+): Plugin => ({
   onExecute: ({ args, setResultAndStopExecution }) => {
     const problem = costProblem(args as CostArgs, maxCost);
-    if (problem) setResultAndStopExecution(problem);
+    if (problem) setResultAndStopExecution(refuse(args.contextValue as C, problem));
   },
   onSubscribe: ({ args, setResultAndStopExecution }) => {
     const problem = costProblem(args as CostArgs, maxCost);
-    if (problem) setResultAndStopExecution(problem);
+    if (problem) setResultAndStopExecution(refuse(args.contextValue as C, problem));
   },
 });
 

@@ -144,36 +144,47 @@ const recordOperations = (): Plugin<GraphqlContext> => {
  * Over HTTP nothing would end one whose client never reads (an SSE or multipart stream, or a JSON
  * request the server would hold open).
  */
-const refuseSubscriptionsOverHttp = (endpoint: string): Plugin<GraphqlContext> => ({
+const refuseSubscriptionsOverHttp = (endpoint: string, refusal: Refusal): Plugin<GraphqlContext> => ({
   onSubscribe: ({ args, setResultAndStopExecution }) => {
-    if ((args.contextValue as GraphqlContext).transport !== "http") return;
-    setResultAndStopExecution({
-      errors: [
+    const context = args.contextValue as GraphqlContext;
+    if (context.transport !== "http") return;
+    setResultAndStopExecution(
+      refusal(
+        context,
         new GraphQLError(
           `validation error: subscriptions are served over WebSocket (graphql-ws) at ${endpoint}`,
-          { extensions: { code: "VALIDATION_ERROR", reason: "graphql.subscription_over_http" } },
+          {
+            extensions: { code: "VALIDATION_ERROR", reason: "graphql.subscription_over_http" },
+          },
         ),
-      ],
-    });
+      ),
+    );
   },
 });
 
 /** Anonymous introspection refused (UNAUTHENTICATED) unless the host allows it. */
-const gateIntrospection = (): Plugin<GraphqlContext> => ({
+const gateIntrospection = (refusal: Refusal): Plugin<GraphqlContext> => ({
   onExecute: ({ args, setResultAndStopExecution }) => {
     const context = args.contextValue as GraphqlContext;
     if (context.caller) return;
     const operation = operationOf(args);
     if (!operation || operation.operation !== "query" || !readsSchema(args.document, operation)) return;
-    setResultAndStopExecution({
-      errors: [
-        new GraphQLError("Unauthorized: sign in to read the schema", {
+    setResultAndStopExecution(
+      refusal(
+        context,
+        new GraphQLError("Unauthorized", {
           extensions: { code: "UNAUTHENTICATED", reason: "graphql.introspection_unauthenticated" },
         }),
-      ],
-    });
+      ),
+    );
   },
 });
+
+/**
+ * A result that stops an operation before it runs, its error mapped as every other one (a result set
+ * with setResultAndStopExecution skips the result formatters).
+ */
+type Refusal = (context: GraphqlContext, error: GraphQLError) => ExecutionResult;
 
 /**
  * The yoga server over the modules' schema: limits (graphql-armor for depth, aliases, directives and
@@ -198,6 +209,9 @@ export const createGraphqlServer = (options: GraphqlServerOptions) => {
     maxTokens: { n: limits.maxTokens },
     costLimit: { enabled: false },
     blockFieldSuggestion: { enabled: true },
+  });
+  const refusal: Refusal = (context, error) => ({
+    errors: [mapExecutionError(error, { locale: context.locale, requestId: context.requestId }, options)],
   });
   const yoga: YogaServerInstance<GraphqlServerContext, GraphqlContext> = createYoga<
     GraphqlServerContext,
@@ -229,9 +243,9 @@ export const createGraphqlServer = (options: GraphqlServerOptions) => {
       ...armor.protect().plugins,
       mapDocumentErrors(),
       recordOperations(),
-      refuseSubscriptionsOverHttp(options.endpoint ?? "/api/graphql"),
-      ...(options.introspection === "signed-in" ? [gateIntrospection()] : []),
-      useCostLimit(limits.maxCost),
+      refuseSubscriptionsOverHttp(options.endpoint ?? "/api/graphql", refusal),
+      ...(options.introspection === "signed-in" ? [gateIntrospection(refusal)] : []),
+      useCostLimit(limits.maxCost, refusal),
       useExecutionTimeout(limits.timeoutMs),
       mapResultErrors(options),
     ],

@@ -1,4 +1,4 @@
-import { type PubSub, sessionDeletedTopic } from "@hisob/graphql";
+import { accessChangedTopic, messageAddedTopic, type PubSub, sessionDeletedTopic } from "@hisob/graphql";
 import { createClient } from "graphql-ws";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -8,7 +8,8 @@ import { gql, listen, waitFor } from "./graphql-test-kit";
 
 /*
  * Two server instances on one database with Redis (REDIS_URL, default redis://127.0.0.1:6379) as the
- * pub/sub: a session deleted through instance A reaches a subscriber connected to instance B.
+ * pub/sub: a session deleted through instance A reaches a subscriber connected to instance B, and so does
+ * a permission revoked through A (B's subscription ends).
  * On PostgreSQL (DATABASE_URL) this is the production shape.
  */
 
@@ -94,4 +95,47 @@ it("shares the rate-limit counter between instances through Redis", async () => 
   const second = await gql(urlB, "{ me { id } }", { headers: user.headers });
   expect(first.headers.get("x-ratelimit-remaining")).toBe("999");
   expect(second.headers.get("x-ratelimit-remaining")).toBe("998");
+});
+
+it("ends a subscription on instance B when its permission is revoked through instance A", async () => {
+  const tenantId = (await a.createTenant()).id;
+  const admin = await a.createUser(tenantId, "admin");
+  const reader = await a.createUser(tenantId, ["chats:read:all"]);
+  // Both instances listen since the first test.
+  const wsB = `ws://127.0.0.1:${(b.app.server.address() as { port: number }).port}/api/graphql`;
+  const client = createClient({
+    url: wsB,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { Authorization: `Bearer ${reader.token}` },
+  });
+  try {
+    const topic = messageAddedTopic(tenantId);
+    const next = client
+      .iterate({ query: "subscription { messageAdded { body } }" })
+      .next()
+      .then(
+        (result) => ({ value: result.value as unknown }),
+        (errors: unknown) => ({ errors }),
+      );
+    await waitFor(async () => (await pubsubB.listeners(topic)) === 1, "instance B's subscription");
+    await waitFor(
+      async () => (await pubsubB.listeners(accessChangedTopic(tenantId))) === 1,
+      "instance B's access watch",
+    );
+    const { roleId } = await a.db.withTenant(tenantId, (tx) =>
+      tx.userRole.findFirstOrThrow({ where: { tenantId, userId: reader.id }, select: { roleId: true } }),
+    );
+    const revoked = await a.app.inject({
+      method: "DELETE",
+      url: `/roles/${roleId}/permissions/chats:read:all`,
+      headers: admin.headers,
+    });
+    expect(revoked.statusCode).toBe(200);
+    // Instance A's outbox publishes the change to Redis; instance B ends the subscription.
+    await waitFor(async () => (await pubsubB.listeners(topic)) === 0, "the subscription on B to end");
+    expect(await next).toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN" } }] });
+  } finally {
+    await client.dispose();
+  }
 });

@@ -435,3 +435,60 @@ describe("query cost and one caller's share of the database", () => {
     }
   });
 });
+
+describe("production: introspection, caching and HSTS", () => {
+  let production: TestApp;
+  let member: SeededUser;
+  beforeAll(async () => {
+    // What NODE_ENV=production defaults to (env.test.ts), on an https issuer.
+    production = await createTestApp({
+      env: { GRAPHQL_INTROSPECTION: "signed-in", OIDC_ISSUER_URL: "https://id.example.com" },
+    });
+    member = await production.createUser((await production.createTenant()).id, []);
+  });
+  afterAll(async () => production?.close());
+
+  const post = (query: string, headers: Record<string, string> = {}) =>
+    production.app.inject({
+      method: "POST",
+      url: "/api/graphql",
+      headers: { "content-type": "application/json", ...headers },
+      payload: { query },
+    });
+
+  it("reads the schema only for a signed-in caller, and never lets a shared cache keep it", async () => {
+    for (const query of [
+      "{ __schema { queryType { name } } }",
+      '{ ...Q } fragment Q on Query { __type(name: "User") { name } }',
+    ]) {
+      const anonymous = await post(query);
+      expect(anonymous.statusCode, query).toBe(401);
+      expect(anonymous.headers["cache-control"]).toBe("no-store");
+      expect(anonymous.json().errors[0].extensions).toMatchObject({
+        code: "UNAUTHENTICATED",
+        reason: "graphql.introspection_unauthenticated",
+        localizedMessage: expect.any(String),
+      });
+      const signedIn = await post(query, member.headers);
+      expect(signedIn.statusCode, query).toBe(200);
+      expect(signedIn.json().errors).toBeUndefined();
+      expect(signedIn.headers["cache-control"]).toBe("private, no-cache");
+    }
+    const overGet = await production.app.inject({
+      method: "GET",
+      url: `/api/graphql?query=${encodeURIComponent("{ __schema { types { name } } }")}`,
+    });
+    expect(overGet.statusCode).toBe(401);
+    // What cannot depend on the caller stays cacheable: __typename is not introspection.
+    const typename = await post("{ __typename }");
+    expect(typename.statusCode).toBe(200);
+    expect(typename.headers["cache-control"]).toBe("public, max-age=300");
+  });
+
+  it("sends HSTS when the issuer is https, and only then", async () => {
+    const res = await production.app.inject({ method: "GET", url: "/healthz" });
+    expect(res.headers["strict-transport-security"]).toBe("max-age=31536000");
+    const plain = await t.app.inject({ method: "GET", url: "/healthz" });
+    expect(plain.headers["strict-transport-security"]).toBeUndefined();
+  });
+});
