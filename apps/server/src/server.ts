@@ -98,7 +98,7 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   app.setSerializerCompiler(serializerCompiler);
 
   // Served at an https issuer, browsers are told to come back over https only (a year; no subdomains:
-  // the deployment does not own its siblings). docs/decisions/0004-graphql-introspection-and-caching.md
+  // the deployment does not own its siblings). docs/decisions/0014-graphql-introspection-caching-hsts.md
   const hsts = new URL(env.oidc.issuerUrl).protocol === "https:";
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);

@@ -37,7 +37,7 @@ export type GraphqlRequestContext = {
     | undefined;
   /**
    * How the operation arrived. Subscriptions are served over WebSocket only: over HTTP they are refused
-   * before they subscribe (docs/decisions/0001-graphql-subscriptions-over-websocket-only.md).
+   * before they subscribe (docs/decisions/0010-graphql-subscriptions-over-websocket-only.md).
    */
   transport: "http" | "websocket";
   /** The caller's share of the database (work-gate.ts); every service call of the operation goes through it. */

@@ -214,6 +214,18 @@ export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
       });
       try {
         return await Promise.race([executeFn({ ...args, signal } as typeof args), timedOut]);
+      } catch (error) {
+        // Its client went away (the executor rejects with the abort's reason): an answer no one reads,
+        // not a failure to log.
+        if (!signal.aborted || controller.signal.aborted) throw error;
+        return {
+          data: null,
+          errors: [
+            new GraphQLError("The operation was cancelled: its client went away", {
+              extensions: { code: "UNAVAILABLE", reason: "graphql.cancelled" },
+            }),
+          ],
+        } as ExecutionResult;
       } finally {
         clearTimeout(timer);
       }

@@ -1,5 +1,5 @@
 /*
- * One caller's share of the database (docs/decisions/0002-graphql-caller-concurrency.md). A GraphQL
+ * One caller's share of the database (docs/decisions/0012-graphql-caller-concurrency.md). A GraphQL
  * operation fans out: every alias, every batched operation and every request the caller has open runs
  * its service calls — each a transaction on a pooled connection — at once. Without a bound, one caller's
  * costly operations fill the pool and every other tenant's requests wait behind them. So each caller

@@ -30,7 +30,7 @@ export type GraphqlServerOptions = ErrorMappingOptions & {
   endpoint?: string;
   /**
    * Who may read the schema (`__schema`, `__type`): anyone, or signed-in callers only (production's
-   * default; docs/decisions/0004-graphql-introspection-and-caching.md).
+   * default; docs/decisions/0014-graphql-introspection-caching-hsts.md).
    */
   introspection?: "public" | "signed-in";
 };
@@ -140,7 +140,7 @@ const recordOperations = (): Plugin<GraphqlContext> => {
 
 /**
  * Subscriptions over plain HTTP are refused before they subscribe: they are served over WebSocket,
- * where the socket's end ends them (docs/decisions/0001-graphql-subscriptions-over-websocket-only.md).
+ * where the socket's end ends them (docs/decisions/0010-graphql-subscriptions-over-websocket-only.md).
  * Over HTTP nothing would end one whose client never reads (an SSE or multipart stream, or a JSON
  * request the server would hold open).
  */

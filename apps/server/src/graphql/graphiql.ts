@@ -8,7 +8,7 @@ import type { App } from "../server";
  * offline and runs nothing from a CDN. The page carries no inline script (its options travel as JSON in a
  * non-executable <script type="application/json">), so the CSP allows scripts and workers from our own
  * origin only; GraphiQL and its editor write <style> elements at run time, hence 'unsafe-inline' for
- * styles. It is never framed. docs/decisions/0003-graphiql-self-hosted.md
+ * styles. It is never framed. docs/decisions/0013-graphiql-self-hosted.md
  */
 
 export const GRAPHIQL_CSP = [

@@ -34,6 +34,13 @@ type LiveOperation = {
   end(error: GraphQLError): void;
 };
 
+/*
+ * A socket's operations run as the caller the database knows now, as every HTTP request does
+ * (docs/decisions/0011-graphql-socket-authorization.md): each operation resolves the caller afresh from
+ * the credentials the socket was opened with, and an access change announced through the outbox (on
+ * every instance, through the pub/sub) resolves it again and re-authorizes the running subscriptions.
+ */
+
 /** A socket's caller: the credentials it was opened with, and who they stand for as last resolved. */
 type SocketState = {
   credentials: Pick<Credentials, "bearerToken" | "sessionToken">;

@@ -123,6 +123,18 @@ describe("subscriptions over plain HTTP", () => {
         reason: "graphql.subscription_over_http",
       });
     }
+    // In a batch, the subscription's entry carries the refusal and the query beside it runs.
+    const batch = await fetch(httpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "*/*", authorization: `Bearer ${user.token}` },
+      body: JSON.stringify([{ query: queries[0] }, { query: "{ me { id } }" }]),
+    });
+    expect(batch.status).toBe(200);
+    expect(await batch.json()).toMatchObject([
+      { errors: [{ extensions: { reason: "graphql.subscription_over_http" } }] },
+      { data: { me: { id: user.id } } },
+    ]);
+    expect(await listening()).toBe(0);
     // A GET is refused the same way.
     const get = await fetch(`${httpUrl}?query=${encodeURIComponent(queries[0] as string)}`, {
       headers: { authorization: `Bearer ${user.token}` },
@@ -147,6 +159,24 @@ describe("a request and its client", () => {
     // Before the fix they ran until the 30 s execution timeout.
     await waitFor(async () => holding.now === 0, "the executions to end with their clients", 10_000);
     expect(holding.released - before).toBe(5);
+  });
+
+  it("ends with its socket: a query still running on a closed socket is aborted", async () => {
+    const before = holding.released;
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { Authorization: `Bearer ${admin.token}` },
+    });
+    client
+      .iterate({ query: "{ hold }" })
+      .next()
+      .catch(() => {});
+    await waitFor(async () => holding.now === 1, "the execution to start");
+    await client.dispose();
+    await waitFor(async () => holding.now === 0, "the execution to end with its socket", 10_000);
+    expect(holding.released - before).toBe(1);
   });
 });
 

@@ -291,7 +291,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
     const single = !Array.isArray(request.body);
     if (response.status === 406 || (single && context.executed.operations.has("subscription"))) {
-      // Refused before it subscribed (docs/decisions/0001-graphql-subscriptions-over-websocket-only.md).
+      // Refused before it subscribed (docs/decisions/0010-graphql-subscriptions-over-websocket-only.md).
       return refuse(reply, request, 406, subscriptionOverHttp());
     }
     reply.code(response.status);
@@ -312,7 +312,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       return reply.send(body);
     }
     // A query answer: public only when it cannot depend on who asks — never for a signed-in caller,
-    // never for the schema (docs/decisions/0004-graphql-introspection-and-caching.md).
+    // never for the schema (docs/decisions/0014-graphql-introspection-caching-hsts.md).
     const shared = !request.ctx && !context.executed.introspection;
     reply.header("cache-control", shared ? "public, max-age=300" : "private, no-cache");
     const etag = etagOf(request.ctx, body);

@@ -8,7 +8,7 @@ export const ACCESS_CHANGED = "AccessChanged";
  * `userIds` (every user of the tenant when omitted, e.g. a role's permissions) may have changed. Every
  * HTTP request resolves its caller afresh anyway; this reaches what lives longer than a request: after
  * commit, open GraphQL sockets of those users resolve their caller again on every instance and end the
- * subscriptions it may no longer run.
+ * subscriptions it may no longer run (docs/decisions/0011-graphql-socket-authorization.md).
  */
 export const raiseAccessChanged = (
   tx: Tx,
