@@ -86,6 +86,8 @@ export const en = {
       timeout: "The query took too long and was cancelled.",
       origin_not_allowed: "This site may not open a connection to the API.",
       subscription_over_http: "Subscriptions are served over WebSocket (graphql-ws) only.",
+      introspection_unauthenticated: "Sign in to read the API's schema.",
+      cancelled: "The request was cancelled: its client went away.",
     },
     user: {
       outranks_you:

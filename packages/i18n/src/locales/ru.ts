@@ -80,6 +80,8 @@ export const ru: Messages = {
       timeout: "Запрос выполнялся слишком долго и был отменён.",
       origin_not_allowed: "Этому сайту нельзя подключаться к API.",
       subscription_over_http: "Подписки доступны только через WebSocket (graphql-ws).",
+      introspection_unauthenticated: "Войдите, чтобы получить схему API.",
+      cancelled: "Запрос отменён: клиент отключился.",
     },
     user: {
       outranks_you:

@@ -82,6 +82,8 @@ export const uz: Messages = {
       timeout: "So‘rov juda uzoq davom etdi va bekor qilindi.",
       origin_not_allowed: "Bu saytga API bilan ulanishga ruxsat yo‘q.",
       subscription_over_http: "Obunalar faqat WebSocket (graphql-ws) orqali beriladi.",
+      introspection_unauthenticated: "API sxemasini ko‘rish uchun tizimga kiring.",
+      cancelled: "So‘rov bekor qilindi: mijoz ulanishni uzdi.",
     },
     user: {
       outranks_you:
