@@ -25,6 +25,13 @@ import { localizeProblem } from "../http/errors";
  * and exist from the start.
  */
 
+/*
+ * A socket's operations run as the caller the database knows now, as every HTTP request does
+ * (docs/decisions/0011-graphql-socket-authorization.md): each operation resolves the caller afresh from
+ * the credentials the socket was opened with, and an access change announced through the outbox (on
+ * every instance, through the pub/sub) resolves it again and re-authorizes the running subscriptions.
+ */
+
 /** What one operation on a socket needs to be checked again with a fresh caller, or ended. */
 type LiveOperation = {
   context: GraphqlContext;
@@ -33,13 +40,6 @@ type LiveOperation = {
   /** Ends the operation: the client receives `error` with this error. */
   end(error: GraphQLError): void;
 };
-
-/*
- * A socket's operations run as the caller the database knows now, as every HTTP request does
- * (docs/decisions/0011-graphql-socket-authorization.md): each operation resolves the caller afresh from
- * the credentials the socket was opened with, and an access change announced through the outbox (on
- * every instance, through the pub/sub) resolves it again and re-authorizes the running subscriptions.
- */
 
 /** A socket's caller: the credentials it was opened with, and who they stand for as last resolved. */
 type SocketState = {
@@ -124,7 +124,7 @@ const endable = (
     end: (error: GraphQLError) => {
       if (finished || ended) return;
       ended = error;
-      void source.return?.();
+      source.return?.().catch(() => {});
     },
     [Symbol.asyncIterator]() {
       return iterator;
@@ -179,7 +179,19 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     if (!changed) return;
     for (const operation of [...state.operations.values()]) {
       operation.context.caller = caller;
-      const again = await operation.resubscribe();
+      let again: unknown;
+      try {
+        again = await operation.resubscribe();
+      } catch (error) {
+        // Its authorization could not be confirmed: it stops rather than run unchecked.
+        deps.log.warn({ err: error }, "graphql: a subscription could not be authorized again");
+        operation.end(
+          new GraphQLError("The service is busy; subscribe again in a moment", {
+            extensions: { code: "UNAVAILABLE", reason: "unavailable" },
+          }),
+        );
+        continue;
+      }
       if (isAsyncIterable(again)) {
         await (again as AsyncIterableIterator<unknown>).return?.();
         continue;
