@@ -232,6 +232,33 @@ describe("failed sign-ins cannot flood the audit log", () => {
   });
 });
 
+describe("the client's address behind a reverse proxy", () => {
+  it("a client that writes its own X-Forwarded-For each time cannot multiply the sign-in budget", async () => {
+    const behindProxy = await createTestApp({ db: t.db, clock, env: { TRUST_PROXY: "true" } });
+    try {
+      const victim = await t.createUser(tenantA, ["users:read:own"]);
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await behindProxy.app.inject({
+          method: "POST",
+          url: "/auth/login",
+          payload: { email: victim.email, password: `Wrong-${i}` },
+          // nginx on the same host, `proxy_add_x_forwarded_for`: the client's header, then its address.
+          remoteAddress: "127.0.0.1",
+          headers: { "x-forwarded-for": `10.${i}.${i}.${i}, 203.0.113.50` },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+      // The failures are recorded under the address nginx saw.
+      const { items } = await auditOf(adminA, `userId=${victim.id}&action=sign_in_failed`);
+      expect(items.map((item) => [item.ip, item.after?.failures])).toEqual([["203.0.113.50", 5]]);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+});
+
 describe("the email-check budget under concurrency", () => {
   it("30 parallel user creations with fresh emails all succeed", async () => {
     const creator = await t.createUser(tenantA, ["users:create:all", "users:read:all"]);
