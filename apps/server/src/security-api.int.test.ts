@@ -16,6 +16,7 @@ type Res = Awaited<ReturnType<TestApp["app"]["inject"]>>;
 const clock = createManualClock(new Date("2026-11-27T10:01:00Z"));
 let t: TestApp;
 let platformAdmin: SeededUser;
+let platformTenant: string;
 let tenantA: string;
 let adminA: SeededUser;
 
@@ -52,8 +53,8 @@ const statusCounts = (results: Res[]) => {
 beforeAll(async () => {
   // Large enough a pool for the concurrency tests on PostgreSQL.
   t = await createTestApp({ clock, poolSize: 12 });
-  const platform = await t.createTenant("Platform", { platform: true });
-  platformAdmin = await t.createUser(platform.id, "admin");
+  platformTenant = (await t.createTenant("Platform", { platform: true })).id;
+  platformAdmin = await t.createUser(platformTenant, "admin");
   tenantA = (await t.createTenant("Firm A")).id;
   adminA = await t.createUser(tenantA, "admin");
 });
@@ -255,6 +256,144 @@ describe("the client's address behind a reverse proxy", () => {
       expect(items.map((item) => [item.ip, item.after?.failures])).toEqual([["203.0.113.50", 5]]);
     } finally {
       await behindProxy.close();
+    }
+  });
+});
+
+describe("OIDC clients: names follow the text rule, redirect URIs are https, loopback or a native app's scheme", () => {
+  const register = (app: TestApp, body: Record<string, unknown>) =>
+    app.app.inject({ method: "POST", url: "/oidc-clients", headers: platformAdmin.headers, payload: body });
+
+  it.each([
+    ["a right-to-left override", "Partner inv\u202egpj.exe"],
+    ["a control character", "Partner\u0007app"],
+    ["a line break", "Partner\napp"],
+  ])("refuses a client name with %s, on registration and on change", async (_what, name) => {
+    const refused = await register(t, { name, redirectUris: ["https://rp.example/cb"] });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error.code).toBe("VALIDATION_ERROR");
+    const created = await register(t, { name: "Partner", redirectUris: ["https://rp.example/cb"] });
+    expect(created.statusCode, created.body).toBe(201);
+    const clientId = created.json().client.clientId as string;
+    const changed = await t.app.inject({
+      method: "PUT",
+      url: `/oidc-clients/${clientId}`,
+      headers: platformAdmin.headers,
+      payload: { name },
+    });
+    expect(changed.statusCode, changed.body).toBe(400);
+  });
+
+  // [uri, applicationType, accepted outside production, accepted in production]
+  const TABLE: Array<[string, "web" | "native", boolean, boolean]> = [
+    ["https://rp.example/cb", "web", true, true],
+    ["http://evil.example/cb", "web", false, false],
+    ["http://localhost/cb", "web", true, false],
+    ["http://127.0.0.1/cb", "web", true, false],
+    ["http://127.0.0.1/callback", "native", true, true],
+    ["http://[::1]/callback", "native", true, true],
+    ["http://localhost/callback", "native", false, false],
+    ["com.example.app:/cb", "native", true, true],
+    ["com.example.app:/cb", "web", false, false],
+    ["vbscript:msgbox(1)", "web", false, false],
+    ["file:///etc/passwd", "native", false, false],
+    ["blob:https://rp.example/0b2d", "web", false, false],
+    ["https:evil.example", "web", false, false],
+    ["https://*.evil.example/cb", "web", false, false],
+    ["https://rp.example/cb#x", "web", false, false],
+    ["https://user@rp.example/cb", "web", false, false],
+  ];
+
+  it("registers and changes clients by the table, outside production and in production", async () => {
+    const production = await createTestApp({ db: t.db, clock, env: { NODE_ENV: "production" } });
+    try {
+      const outcomes: string[] = [];
+      for (const [uri, applicationType, development, inProduction] of TABLE) {
+        for (const [app, expected, where] of [
+          [t, development, "development"],
+          [production, inProduction, "production"],
+        ] as const) {
+          const isPublic = applicationType === "native";
+          const created = await register(app, {
+            name: "Table",
+            applicationType,
+            isPublic,
+            redirectUris: [uri],
+          });
+          const base = await register(app, {
+            name: "Table",
+            applicationType,
+            isPublic,
+            redirectUris: ["https://rp.example/base"],
+          });
+          const changed = await app.app.inject({
+            method: "PUT",
+            url: `/oidc-clients/${base.json().client.clientId}`,
+            headers: platformAdmin.headers,
+            payload: { postLogoutRedirectUris: [uri] },
+          });
+          outcomes.push(`${where} ${applicationType} ${uri}: ${created.statusCode} ${changed.statusCode}`);
+          if (expected) continue;
+          expect(created.json().error.code, uri).toBe("VALIDATION_ERROR");
+        }
+      }
+      const expected = TABLE.flatMap(([uri, type, development, inProduction]) => [
+        `development ${type} ${uri}: ${development ? "201 200" : "400 400"}`,
+        `production ${type} ${uri}: ${inProduction ? "201 200" : "400 400"}`,
+      ]);
+      expect(outcomes).toEqual(expected);
+    } finally {
+      await production.close();
+    }
+  });
+
+  it("says what is wrong with a redirect URI in the caller's language", async () => {
+    const linguist = await t.createUser(platformTenant, "admin");
+    for (const [language, text] of [
+      ["en", "must use https; http is only for a loopback address (http://127.0.0.1 or http://[::1])"],
+      [
+        "ru",
+        "должен использовать https; http допустим только для адреса loopback (http://127.0.0.1 или http://[::1])",
+      ],
+      ["uz", "https bo‘lishi kerak; http faqat loopback manzili uchun (http://127.0.0.1 yoki http://[::1])"],
+    ] as const) {
+      const chosen = await t.app.inject({
+        method: "PUT",
+        url: "/account",
+        headers: linguist.headers,
+        payload: { uiLanguage: language },
+      });
+      expect(chosen.statusCode, chosen.body).toBe(200);
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/oidc-clients",
+        headers: linguist.headers,
+        payload: { name: "Partner", redirectUris: ["https://rp.example/cb", "http://evil.example/cb"] },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({
+        reason: "oidc.redirect_uri_refused",
+        issues: [{ path: "redirectUris.1", message: text }],
+      });
+    }
+  });
+
+  it("the accountant app's own client keeps its redirect URIs, in production too", async () => {
+    const production = await createTestApp({ db: t.db, clock, env: { NODE_ENV: "production" } });
+    try {
+      const res = await production.app.inject({
+        method: "PUT",
+        url: "/oidc-clients/hisob-desktop",
+        headers: platformAdmin.headers,
+        payload: { applicationType: "native" },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().redirectUris).toEqual([
+        "http://localhost:3000/app/callback",
+        "http://127.0.0.1/callback",
+      ]);
+    } finally {
+      await production.close();
     }
   });
 });

@@ -19,10 +19,13 @@ export const SIGN_IN_FAILURE_EMAILS = 10;
 const MAX_EMAIL = 254;
 const MAX_USER_AGENT = 256;
 
+/** Why a sign-in failed, as the audit log records it (the caller is told only "invalid credentials"). */
+export type SignInFailureReason = "unknown_email" | "wrong_password" | "inactive";
+
 export type SignInFailure = {
   /** The email tried, lower-cased. */
   email: string;
-  reason: "unknown_email" | "wrong_password" | "inactive";
+  reason: SignInFailureReason;
   /** The client network (see clientNetwork in @hisob/core): an IPv4 address or an IPv6 /64. */
   network: string;
   at: Date;
