@@ -53,6 +53,7 @@ describe("loadEnv defaults", () => {
         allowedOrigins: [],
       },
       rateLimit: { enabled: true, windowSeconds: 900, authorize: 100, token: 50, userinfo: 200, keys: 500 },
+      apiRateLimit: { limit: 1000, windowSeconds: 60 },
       graphql: { graphiql: true, rateLimit: 1000, rateLimitWindowSeconds: 60 },
       warnings: [expect.stringContaining("OIDC_ISSUER_URL is not set")],
     });
@@ -68,6 +69,16 @@ describe("loadEnv defaults", () => {
       rateLimit: 50,
       rateLimitWindowSeconds: 900,
     });
+  });
+
+  it("reads the REST and tRPC rate limit; 0 turns it off", () => {
+    expect(loadEnv({ API_RATE_LIMIT: "50", API_RATE_LIMIT_WINDOW_SECONDS: "10" }).apiRateLimit).toEqual({
+      limit: 50,
+      windowSeconds: 10,
+    });
+    expect(loadEnv({ API_RATE_LIMIT: "0" }).apiRateLimit.limit).toBe(0);
+    expect(() => loadEnv({ API_RATE_LIMIT: "-1" })).toThrow(/API_RATE_LIMIT/);
+    expect(() => loadEnv({ API_RATE_LIMIT_WINDOW_SECONDS: "0" })).toThrow(/API_RATE_LIMIT_WINDOW_SECONDS/);
   });
 
   it("derives the default issuer from PORT", () => {

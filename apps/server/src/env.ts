@@ -77,6 +77,8 @@ export type Env = {
         redirectUri: string;
       }
     | undefined;
+  /** REST and tRPC requests per caller (user, else client network) per window; 0 turns the limit off. */
+  apiRateLimit: { limit: number; windowSeconds: number };
   graphql: {
     /** Serve the GraphiQL IDE at /graphql (default: on except in production). */
     graphiql: boolean;
@@ -312,6 +314,8 @@ const shape = {
       ? ok(raw)
       : bad<string>("must be at most 40 printable characters"),
   ),
+  API_RATE_LIMIT: integer(0, MAX_INT),
+  API_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
   GRAPHIQL_ENABLED: boolean(),
   GRAPHQL_RATE_LIMIT: positiveInteger(),
   GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
@@ -460,6 +464,10 @@ const toEnv = (vars: TEnvVariables): Env => {
             redirectUri: `${issuerUrl}/auth/external/callback`,
           }
         : undefined,
+    apiRateLimit: {
+      limit: vars.API_RATE_LIMIT ?? 1000,
+      windowSeconds: vars.API_RATE_LIMIT_WINDOW_SECONDS ?? 60,
+    },
     graphql: {
       graphiql: vars.GRAPHIQL_ENABLED ?? !isProduction,
       rateLimit: vars.GRAPHQL_RATE_LIMIT ?? 1000,

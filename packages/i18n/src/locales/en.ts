@@ -231,6 +231,9 @@ export const en = {
       bad_url: "Invalid URL.",
       invalid: "Bad request.",
     },
+    trpc: {
+      batch_too_large: "validation error: a batch may hold at most {{max}} calls (this one holds {{calls}})",
+    },
     conflict: "The request conflicts with the current state of the data.",
     business_rule: "The operation breaks a business rule.",
     rate_limited: "Too many requests. Try again later.",

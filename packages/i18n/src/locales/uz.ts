@@ -242,6 +242,10 @@ export const uz: Messages = {
       bad_url: "URL noto‘g‘ri.",
       invalid: "So‘rov noto‘g‘ri.",
     },
+    trpc: {
+      batch_too_large:
+        "Kiritilgan ma’lumotlarda xato: paketda ko‘pi bilan {{max}} ta chaqiruv bo‘lishi mumkin (bunda {{calls}} ta)",
+    },
     conflict: "So‘rov ma’lumotlarning joriy holatiga zid.",
     business_rule: "Amal biznes qoidasini buzadi.",
     rate_limited: "So‘rovlar juda ko‘p. Keyinroq qayta urinib ko‘ring.",
