@@ -91,7 +91,7 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
     bodyLimit: BODY_LIMIT,
     // A tRPC batch names its calls in one path parameter (`/trpc/a,b,c`): room for a full batch, so a
     // larger one meets the batch limit's clear answer rather than a 404 (Fastify's default is 100).
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
     // Errors raised before routing (a malformed URL) get the same envelope.

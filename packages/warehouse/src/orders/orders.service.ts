@@ -182,26 +182,20 @@ export const createOrdersService = (deps: RecordDeps) => {
   };
 
   /**
-   * A change of one order under its row lock: `apply` checks the status and returns the new columns
-   * (and, for the audit entry, what else it did: the stock it moved). Event and audit entry commit with it.
+   * A change of one order under its row lock: `apply` checks the status and returns the new columns.
+   * Event and audit entry commit with it.
    */
   const transition = async (
     ctx: TenantContext,
     id: string,
     event: string,
     action: "update" | "confirm" | "cancel" | "fulfil",
-    apply: (
-      tx: Tx,
-      order: OrderRow,
-      now: Date,
-      noted: Record<string, unknown>,
-    ) => Promise<Prisma.WarehouseOrderUncheckedUpdateManyInput>,
+    apply: (tx: Tx, order: OrderRow, now: Date) => Promise<Prisma.WarehouseOrderUncheckedUpdateManyInput>,
   ): Promise<TOrderDto> =>
     deps.db.withTenant(ctx.tenantId, async (tx) => {
       const order = await lockOrder(tx, ctx, id);
       const now = clock.now();
-      const noted: Record<string, unknown> = {};
-      const data = await apply(tx, order, now, noted);
+      const data = await apply(tx, order, now);
       await tx.warehouseOrder.updateMany({
         where: { tenantId: ctx.tenantId, id: order.id },
         data: { ...data, updatedAt: now },
@@ -214,11 +208,7 @@ export const createOrdersService = (deps: RecordDeps) => {
         tenantId: ctx.tenantId,
         payload: { id: dto.id, kind: dto.kind, status: dto.status, actorId: ctx.actor.userId },
       });
-      const change = diffFields(toDto(order), dto);
-      await audit(tx, ctx, "warehouse_order", dto.id, action, {
-        before: change.before ?? null,
-        after: { ...change.after, ...noted },
-      });
+      await audit(tx, ctx, "warehouse_order", dto.id, action, diffFields(toDto(order), dto));
       return dto;
     });
 
@@ -349,9 +339,8 @@ export const createOrdersService = (deps: RecordDeps) => {
      */
     fulfil: (ctx: TenantContext, id: string) => {
       requirePermission(ctx, "orders:fulfil:all");
-      return transition(ctx, id, "OrderFulfilled", "fulfil", async (tx, order, now, noted) => {
+      return transition(ctx, id, "OrderFulfilled", "fulfil", async (tx, order, now) => {
         if (order.status !== "confirmed") throw wrongStatus(order.status, "confirmed");
-        const moved: Array<{ productId: string; locationId: string; change: string; quantity: string }> = [];
         const perProduct = new Map<string, bigint>();
         for (const line of order.lines) {
           const quantity = normalizeQuantity(line.quantity.toString());
@@ -374,15 +363,17 @@ export const createOrdersService = (deps: RecordDeps) => {
               normalizeQuantity(stock?.quantity.toString() ?? "0"),
             );
           }
-          moved.push({
-            productId,
-            locationId: order.locationId,
-            change: normalizeQuantity(change),
-            quantity,
+          // The stock's own history (as a stock adjustment's): which order moved how much, and what is left.
+          await audit(tx, ctx, "warehouse_stock", `${productId}:${order.locationId}`, "fulfil", {
+            after: {
+              orderId: order.id,
+              productId,
+              locationId: order.locationId,
+              change: normalizeQuantity(change),
+              quantity,
+            },
           });
         }
-        // The stock it moved: each product's change and its quantity after, at the order's location.
-        noted.stockMoves = moved;
         return { status: "fulfilled", fulfilledAt: now };
       });
     },
