@@ -149,6 +149,7 @@ const SERVER_ENV = {
   ADMIN_PASSWORD,
   OIDC_CRYPTO_KEY: "m".repeat(40),
   OIDC_RATE_LIMIT_ENABLED: "false",
+  API_RATE_LIMIT: "100000000",
 };
 
 export const memoryBench: Bench = {

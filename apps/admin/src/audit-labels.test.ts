@@ -40,6 +40,10 @@ const writtenPairs = (): { entity: string; action: string }[] => {
         : [entity.slice(1, -1)];
       for (const one of entities) pairs.push({ entity: one, action });
     }
+    // A record of the records building block names its entity; the block writes create, update, delete.
+    for (const match of readFileSync(file, "utf8").matchAll(/auditEntity: "([a-z_]+)"/g)) {
+      for (const action of ["create", "update", "delete"]) pairs.push({ entity: match[1] ?? "", action });
+    }
   }
   return pairs;
 };

@@ -59,6 +59,7 @@ export const composeServices = (
       accessTokenLifetime: env.oidc.accessTokenLifetime,
       idTokenLifetime: env.oidc.idTokenLifetime,
       refreshTokenLifetime: env.oidc.refreshTokenLifetime,
+      production: env.isProduction,
     },
   });
   // First-party access tokens (the accountant app) authenticate our APIs like a session: the

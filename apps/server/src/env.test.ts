@@ -53,6 +53,7 @@ describe("loadEnv defaults", () => {
         allowedOrigins: [],
       },
       rateLimit: { enabled: true, windowSeconds: 900, authorize: 100, token: 50, userinfo: 200, keys: 500 },
+      apiRateLimit: { limit: 1000, windowSeconds: 60 },
       graphql: {
         graphiql: true,
         rateLimit: 1000,
@@ -92,6 +93,16 @@ describe("loadEnv defaults", () => {
         /GRAPHQL_CONCURRENCY_PER_CALLER/,
       );
     }
+  });
+
+  it("reads the REST and tRPC rate limit; 0 turns it off", () => {
+    expect(loadEnv({ API_RATE_LIMIT: "50", API_RATE_LIMIT_WINDOW_SECONDS: "10" }).apiRateLimit).toEqual({
+      limit: 50,
+      windowSeconds: 10,
+    });
+    expect(loadEnv({ API_RATE_LIMIT: "0" }).apiRateLimit.limit).toBe(0);
+    expect(() => loadEnv({ API_RATE_LIMIT: "-1" })).toThrow(/API_RATE_LIMIT/);
+    expect(() => loadEnv({ API_RATE_LIMIT_WINDOW_SECONDS: "0" })).toThrow(/API_RATE_LIMIT_WINDOW_SECONDS/);
   });
 
   it("derives the default issuer from PORT", () => {
@@ -145,7 +156,7 @@ describe("loadEnv defaults", () => {
       OIDC_RATE_LIMIT_KEYS: "40",
       OIDC_RATE_LIMIT_WINDOW_SECONDS: "60",
     });
-    expect(env.server).toEqual({ host: "10.0.0.1", port: 8443, trustProxy: true });
+    expect(env.server).toEqual({ host: "10.0.0.1", port: 8443, trustProxy: 1 });
     expect(env.database).toEqual({ url: "postgresql://app:secret@db:5432/hisob", isEmbedded: false });
     expect(env.dataDir).toBe("/var/lib/hisob");
     expect(env.redis.url).toBe("rediss://cache:6380");
@@ -179,10 +190,26 @@ describe("loadEnv defaults", () => {
     ["false", false],
     ["0", false],
   ])("accepts %j as a boolean", (raw, expected) => {
-    expect(loadEnv({ OIDC_RATE_LIMIT_ENABLED: raw, TRUST_PROXY: raw })).toMatchObject({
-      rateLimit: { enabled: expected },
-      server: { trustProxy: expected },
-    });
+    expect(loadEnv({ OIDC_RATE_LIMIT_ENABLED: raw })).toMatchObject({ rateLimit: { enabled: expected } });
+  });
+
+  it.each([
+    ["false", false],
+    ["0", false],
+    ["true", 1],
+    ["TRUE", 1],
+    ["1", 1],
+    ["2", 2],
+    ["127.0.0.1", ["127.0.0.1"]],
+    ["10.0.0.0/8, ::1 ,fd00::/8", ["10.0.0.0/8", "::1", "fd00::/8"]],
+    ["loopback,uniquelocal", ["loopback", "uniquelocal"]],
+  ])("reads TRUST_PROXY=%j as %j (true is one proxy, never every address)", (raw, expected) => {
+    expect(loadEnv({ TRUST_PROXY: raw }).server.trustProxy).toEqual(expected);
+  });
+
+  it("warns when TRUST_PROXY trusts every address", () => {
+    expect(loadEnv({ TRUST_PROXY: "0.0.0.0/0" }).warnings.join("\n")).toMatch(/trusts every address/);
+    expect(loadEnv({ TRUST_PROXY: "10.0.0.0/8" }).warnings.join("\n")).not.toMatch(/trusts every address/);
   });
 
   it("normalises the issuer URL", () => {
@@ -225,7 +252,17 @@ describe("loadEnv bad values", () => {
     ["PORT", "0", 'must be an integer between 1 and 65535 (got "0")'],
     ["PORT", "65536", 'must be an integer between 1 and 65535 (got "65536")'],
     ["PORT", "80.5", 'must be an integer between 1 and 65535 (got "80.5")'],
-    ["TRUST_PROXY", "yes", 'must be one of true, false, 1, 0 (got "yes")'],
+    [
+      "TRUST_PROXY",
+      "yes",
+      'must be false, true (one proxy), a number of proxy hops, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1) (got "yes")',
+    ],
+    ["TRUST_PROXY", "11", 'must be at most 10 proxy hops (got "11")'],
+    [
+      "TRUST_PROXY",
+      "10.0.0.0/33",
+      'must be false, true (one proxy), a number of proxy hops, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1) (got "10.0.0.0/33")',
+    ],
     [
       "DATABASE_URL",
       "mysql://db/hisob",

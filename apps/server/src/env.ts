@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -21,7 +22,16 @@ export type Env = {
   isProduction: boolean;
   isDevelopment: boolean;
   isTest: boolean;
-  server: { host: string; port: number; trustProxy: boolean };
+  server: {
+    host: string;
+    port: number;
+    /**
+     * Which `X-Forwarded-*` to believe (Fastify's `trustProxy`): false (none), a number of proxy hops in
+     * front of the server, or the addresses/CIDRs of the trusted proxies. `TRUST_PROXY=true` means 1 hop.
+     * See docs/decisions/0002-client-address-behind-proxies.md.
+     */
+    trustProxy: TrustProxy;
+  };
   /** `url` unset means embedded PGlite under `dataDir`. */
   database: { url: string | undefined; isEmbedded: boolean };
   /** Absolute path. */
@@ -67,6 +77,8 @@ export type Env = {
         redirectUri: string;
       }
     | undefined;
+  /** REST and tRPC requests per caller (user, else client network) per window; 0 turns the limit off. */
+  apiRateLimit: { limit: number; windowSeconds: number };
   graphql: {
     /** Serve the GraphiQL IDE at /graphql (default: on except in production). */
     graphiql: boolean;
@@ -84,6 +96,8 @@ export type Env = {
 
 /** An Env whose OIDC crypto key is known (set, or the development key file). */
 export type ResolvedEnv = Env & { oidc: Env["oidc"] & { cryptoKey: string } };
+
+export type TrustProxy = false | number | string[];
 
 export type EnvIssue = { variable: string; message: string };
 
@@ -169,6 +183,49 @@ const urlWithProtocols = (protocols: readonly string[], example: string) =>
 
 const nonEmpty = () => variable((raw) => ok(raw));
 
+/** proxy-addr's names for address ranges (Fastify's trustProxy understands them in a list). */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const MAX_PROXY_HOPS = 10;
+
+const isAddressOrCidr = (entry: string): boolean => {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+};
+
+/**
+ * `false`/`0`: trust no proxy (the default). `true`: one proxy in front (the address it saw, i.e. the
+ * right-most X-Forwarded-For entry). A number: that many proxies. A comma-separated list: the proxies'
+ * addresses or CIDRs (or loopback, linklocal, uniquelocal). Never "trust everyone": the left-most
+ * X-Forwarded-For entry is whatever the client wrote.
+ */
+const trustProxy = () =>
+  variable((raw): Parsed<TrustProxy> => {
+    const value = raw.toLowerCase();
+    if (value === "false" || value === "0") return ok(false);
+    if (value === "true") return ok(1);
+    if (/^\d{1,2}$/.test(value)) {
+      const hops = Number(value);
+      return hops <= MAX_PROXY_HOPS
+        ? ok(hops)
+        : bad(`must be at most ${MAX_PROXY_HOPS} proxy hops ${got(raw)}`);
+    }
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
+    if (entries.length === 0 || invalid.length > 0) {
+      return bad(
+        `must be false, true (one proxy), a number of proxy hops, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1) ${got(raw)}`,
+      );
+    }
+    return ok([...new Set(entries)]);
+  });
+
 const email = () =>
   variable((raw) =>
     z.email().safeParse(raw).success ? ok(raw) : bad<string>(`must be an email address ${got(raw)}`),
@@ -233,7 +290,7 @@ const shape = {
   NODE_ENV: oneOf(NODE_ENVS),
   PORT: integer(1, 65535),
   HOST: nonEmpty(),
-  TRUST_PROXY: boolean(),
+  TRUST_PROXY: trustProxy(),
   DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"], "postgres://user:password@host:5432/hisob"),
   DATA_DIR: nonEmpty(),
   UPLOADS_DIR: nonEmpty(),
@@ -261,6 +318,8 @@ const shape = {
       ? ok(raw)
       : bad<string>("must be at most 40 printable characters"),
   ),
+  API_RATE_LIMIT: integer(0, MAX_INT),
+  API_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
   GRAPHIQL_ENABLED: boolean(),
   GRAPHQL_RATE_LIMIT: positiveInteger(),
   GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
@@ -357,6 +416,13 @@ const toEnv = (vars: TEnvVariables): Env => {
     warnings.push("OIDC_ISSUER_URL uses http:// in production; OpenID Connect requires an https issuer.");
   }
 
+  const proxies = vars.TRUST_PROXY ?? false;
+  if (Array.isArray(proxies) && proxies.some((entry) => /^(0\.0\.0\.0|::)\/0$/.test(entry))) {
+    warnings.push(
+      "TRUST_PROXY trusts every address (0.0.0.0/0 or ::/0): any client can name its own address in X-Forwarded-For; list your proxies or give their number.",
+    );
+  }
+
   return {
     nodeEnv,
     isProduction,
@@ -365,7 +431,7 @@ const toEnv = (vars: TEnvVariables): Env => {
     server: {
       host: vars.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1"),
       port,
-      trustProxy: vars.TRUST_PROXY ?? false,
+      trustProxy: proxies,
     },
     database: { url: vars.DATABASE_URL, isEmbedded: vars.DATABASE_URL === undefined },
     dataDir: path.resolve(vars.DATA_DIR ?? "./.data"),
@@ -404,6 +470,10 @@ const toEnv = (vars: TEnvVariables): Env => {
             redirectUri: `${issuerUrl}/auth/external/callback`,
           }
         : undefined,
+    apiRateLimit: {
+      limit: vars.API_RATE_LIMIT ?? 1000,
+      windowSeconds: vars.API_RATE_LIMIT_WINDOW_SECONDS ?? 60,
+    },
     graphql: {
       graphiql: vars.GRAPHIQL_ENABLED ?? !isProduction,
       rateLimit: vars.GRAPHQL_RATE_LIMIT ?? 1000,

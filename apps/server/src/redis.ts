@@ -1,4 +1,4 @@
-import { createMemoryThrottleStore, type ThrottleStore } from "@hisob/core";
+import { createMemoryThrottleStore, type TakeResult, type ThrottleStore } from "@hisob/core";
 import type { Redis } from "ioredis";
 
 /** Where Redis problems are reported (Fastify's logger, or the console before it exists). */
@@ -41,26 +41,65 @@ export const connectRedis = async (
 };
 
 /*
- * One atomic step per reservation: a sorted set of stamps scored by time. The window maths use the
- * caller's clock (ARGV), never Redis server time; the key expires with its window.
+ * One atomic step per reservation. Two sorted sets per key: kept stamps scored by when they were
+ * taken, pending ones by when they were taken too (a pending stamp older than the lease counts as
+ * kept). The window maths use the caller's clock (ARGV), never Redis server time; the keys expire
+ * with their window. Answers: 0 reserved, -1 busy (pending ones fill the budget), else the
+ * milliseconds until the oldest kept stamp that blocks leaves the window.
  */
 const TAKE_SCRIPT = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-local count = redis.call('ZCARD', KEYS[1])
+local now = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
 local max = tonumber(ARGV[4])
-if count >= max then
-  local oldest = redis.call('ZRANGE', KEYS[1], count - max, count - max, 'WITHSCORES')
-  local wait = tonumber(oldest[2]) + tonumber(ARGV[3]) - tonumber(ARGV[2])
+local lease = tonumber(ARGV[5])
+local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - lease, 'WITHSCORES')
+for i = 1, #expired, 2 do
+  redis.call('ZADD', KEYS[1], expired[i + 1], expired[i])
+end
+if #expired > 0 then redis.call('PEXPIRE', KEYS[1], window) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - lease)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local kept = redis.call('ZCARD', KEYS[1])
+if kept >= max then
+  local oldest = redis.call('ZRANGE', KEYS[1], kept - max, kept - max, 'WITHSCORES')
+  local wait = tonumber(oldest[2]) + window - now
   if wait < 1 then wait = 1 end
   return wait
 end
+if kept + redis.call('ZCARD', KEYS[2]) >= max then
+  return -1
+end
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[2], math.max(window, lease))
+return 0
+`;
+
+/** Settles a pending stamp as kept, at the time it was taken. */
+const KEEP_SCRIPT = `
+redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 0
 `;
 
 type ThrottleRedis = Redis & {
-  hisobThrottleTake(key: string, stamp: string, now: number, windowMs: number, max: number): Promise<number>;
+  hisobThrottleTake(
+    kept: string,
+    pending: string,
+    stamp: string,
+    now: number,
+    windowMs: number,
+    max: number,
+    leaseMs: number,
+  ): Promise<number>;
+  hisobThrottleKeep(
+    kept: string,
+    pending: string,
+    stamp: string,
+    takenAt: number,
+    ttlMs: number,
+  ): Promise<number>;
 };
 
 /**
@@ -72,7 +111,8 @@ export const createRedisThrottleStore = (
   options: { prefix?: string; log: RedisLog },
 ): ThrottleStore => {
   const prefix = options.prefix ?? "hisob:attempts:";
-  redis.defineCommand("hisobThrottleTake", { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  redis.defineCommand("hisobThrottleTake", { numberOfKeys: 2, lua: TAKE_SCRIPT });
+  redis.defineCommand("hisobThrottleKeep", { numberOfKeys: 2, lua: KEEP_SCRIPT });
   const client = redis as ThrottleRedis;
   const fallback = createMemoryThrottleStore();
   const orFallback = async <T>(remote: () => Promise<T>, local: () => Promise<T>): Promise<T> => {
@@ -83,23 +123,48 @@ export const createRedisThrottleStore = (
       return local();
     }
   };
+  const keys = (key: string) => [`${prefix}${key}`, `${prefix}${key}:pending`] as const;
   return {
-    take: (key, stamp, now, windowMs, max) =>
+    take: (key, stamp, now, limits) =>
       orFallback(
-        async () => Number(await client.hisobThrottleTake(`${prefix}${key}`, stamp, now, windowMs, max)),
-        () => fallback.take(key, stamp, now, windowMs, max),
+        async (): Promise<TakeResult> => {
+          const [kept, pending] = keys(key);
+          const answer = Number(
+            await client.hisobThrottleTake(
+              kept,
+              pending,
+              stamp,
+              now,
+              limits.windowMs,
+              limits.max,
+              limits.leaseMs,
+            ),
+          );
+          if (answer === 0) return { granted: true };
+          if (answer < 0) return { granted: false, busy: true };
+          return { granted: false, busy: false, waitMs: answer };
+        },
+        () => fallback.take(key, stamp, now, limits),
+      ),
+    keep: (key, stamp, takenAt, windowMs) =>
+      orFallback(
+        async () => {
+          const [kept, pending] = keys(key);
+          await client.hisobThrottleKeep(kept, pending, stamp, takenAt, windowMs);
+        },
+        () => fallback.keep(key, stamp, takenAt, windowMs),
       ),
     release: (key, stamp) =>
       orFallback(
         async () => {
-          await redis.zrem(`${prefix}${key}`, stamp);
+          await redis.zrem(keys(key)[1], stamp);
         },
         () => fallback.release(key, stamp),
       ),
     clear: (key) =>
       orFallback(
         async () => {
-          await redis.del(`${prefix}${key}`);
+          await redis.del(...keys(key));
         },
         () => fallback.clear(key),
       ),

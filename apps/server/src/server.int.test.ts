@@ -490,4 +490,34 @@ describe("proxy trust", () => {
       await app.close();
     }
   });
+
+  // nginx's `proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for` appends the address it saw to
+  // whatever the client sent: only the right-most entries are the proxies' word.
+  const ipSeen = async (trust: string, xff: string, remoteAddress = "127.0.0.1") => {
+    const app = await buildServer({ env: loadEnv({ NODE_ENV: "test", TRUST_PROXY: trust }), db: okDb });
+    addTestRoutes(app);
+    try {
+      const response = await app.inject({
+        method: "GET",
+        url: "/test/ip",
+        headers: { "x-forwarded-for": xff },
+        remoteAddress,
+      });
+      return (response.json() as { ip: string }).ip;
+    } finally {
+      await app.close();
+    }
+  };
+
+  it.each([
+    ["true", "6.6.6.6, 203.0.113.7", "127.0.0.1", "203.0.113.7"],
+    ["1", "6.6.6.6, 7.7.7.7, 203.0.113.7", "127.0.0.1", "203.0.113.7"],
+    ["2", "6.6.6.6, 203.0.113.7, 10.0.0.5", "127.0.0.1", "203.0.113.7"],
+    ["127.0.0.1", "6.6.6.6, 203.0.113.7", "127.0.0.1", "203.0.113.7"],
+    ["10.0.0.0/8,127.0.0.1", "6.6.6.6, 203.0.113.7, 10.0.0.5", "127.0.0.1", "203.0.113.7"],
+    // A request that does not come from a trusted proxy: its X-Forwarded-For is the client's own word.
+    ["10.0.0.0/8", "6.6.6.6", "198.51.100.1", "198.51.100.1"],
+  ])("TRUST_PROXY=%s, X-Forwarded-For %j from %s: the client is %s, not what it wrote", async (trust, xff, peer, client) => {
+    expect(await ipSeen(trust, xff, peer)).toBe(client);
+  });
 });

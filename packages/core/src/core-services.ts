@@ -37,6 +37,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     outbox,
     clock,
     loginBudget: budgets.login,
+    loginPerNetworkBudget: budgets.loginPerNetwork,
     ...(deps.sessionLifetimeMs ? { sessionLifetimeMs: deps.sessionLifetimeMs } : {}),
     ...(deps.passwords ? { passwords: deps.passwords } : {}),
   });

@@ -12,6 +12,8 @@ export {
   createAttemptBudget,
   createCoreBudgets,
   createMemoryThrottleStore,
+  type Reservation,
+  type TakeResult,
   type ThrottleStore,
 } from "./auth/attempt-budget";
 export {

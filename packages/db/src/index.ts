@@ -36,6 +36,11 @@ export {
   sqlParams,
 } from "./raw-tenant";
 export { DB_ROLES } from "./roles";
+export {
+  SIGN_IN_FAILURE_EMAILS,
+  SIGN_IN_FAILURE_WINDOW_MS,
+  type SignInFailure,
+} from "./sign-in-failures";
 export { lockSku } from "./sku-lock";
 export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

@@ -1,6 +1,7 @@
-import { type AuditWho, stageAudit } from "./audit";
+import type { AuditWho } from "./audit";
 import type { Tx } from "./client";
-import { type RawTransactions, sqlParams } from "./raw-tenant";
+import type { RawTransactions } from "./raw-tenant";
+import { type SignInFailure, signInFailureEntry } from "./sign-in-failures";
 
 /**
  * The named lookups that must happen before the tenant is known (ARCHITECTURE.md, "Tenancy").
@@ -117,21 +118,14 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactio
   },
 
   /**
-   * A failed sign-in, in the audit log of the user's tenant (or of the platform, for an unknown email).
-   * Nothing changed, so it has its own transaction (on the driver, as the sign-in's other steps).
+   * A failed sign-in, counted in the audit log of the user's tenant (or of the platform, for an
+   * unknown email): one entry per client network, user and window of SIGN_IN_FAILURE_WINDOW_MS,
+   * added to on every further failure (see signInFailureEntry). Nothing changed, so it has its own
+   * transaction (on the driver, as the sign-in's other steps).
    */
-  recordFailedSignIn: async (who: AuditWho, email: string, reason: string): Promise<void> => {
-    const params = sqlParams();
-    const entry = stageAudit(
-      params,
-      who,
-      "session",
-      null,
-      "sign_in_failed",
-      { after: { email: email.slice(0, 254), reason } },
-      { from: "(SELECT 1) AS one" },
-    );
-    await raw.withSystem((tx) => tx.query(entry, params.values, { prepared: true, commit: true }));
+  recordFailedSignIn: async (who: AuditWho, failure: SignInFailure): Promise<void> => {
+    const { text, values } = signInFailureEntry(who, failure);
+    await raw.withSystem((tx) => tx.query(text, values, { prepared: true, commit: true }));
   },
 
   /** Session cookie → its session, with the activity of its user and tenant. */

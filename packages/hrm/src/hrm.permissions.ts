@@ -1,4 +1,4 @@
-import { registerPermissions } from "@hisob/kernel";
+import { protectAuditFields, registerPermissions } from "@hisob/kernel";
 
 /** The HRM module's permissions; the `admin` role of every organization gets them at start. */
 export const HRM_PERMISSIONS = registerPermissions("hrm", {
@@ -9,3 +9,6 @@ export const HRM_PERMISSIONS = registerPermissions("hrm", {
   "salaries:read:all": "See employees' salaries",
   "salaries:update:all": "Set and change employees' salaries",
 });
+
+/** The audit log records salary changes; only readers who may see salaries see their amounts. */
+protectAuditFields("employee", "salaries:read:all", ["salary", "salaryCurrency"]);

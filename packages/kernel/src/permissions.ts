@@ -87,3 +87,37 @@ export const requireScope = (ctx: TenantContext, resource: string, action: strin
     params: { permission: `${resource}:${action}:all` },
   });
 };
+
+/*
+ * Audit fields only some readers may see. The audit log records a record's fields as they were
+ * (a salary change shows both amounts); a reader of the log who lacks the permission that guards a
+ * field elsewhere sees that it changed, never its values. Modules register theirs at import time.
+ */
+const protectedAuditFields = new Map<string, { permission: Permission; fields: ReadonlySet<string> }>();
+
+/** The values of `fields` in `entity`'s audit entries, for readers holding `permission` only. */
+export const protectAuditFields = (entity: string, permission: Permission, fields: readonly string[]) => {
+  protectedAuditFields.set(entity, { permission, fields: new Set(fields) });
+};
+
+/** What a protected value reads as for someone who may not see it. */
+export const HIDDEN_AUDIT_VALUE = "•••";
+
+/**
+ * `change` (an entry's before or after) as `permissions` may read it: protected values of `entity`
+ * replaced by HIDDEN_AUDIT_VALUE (null stays null: that nothing was there is not a secret).
+ */
+export const maskAuditFields = (
+  entity: string,
+  change: Record<string, unknown> | null,
+  permissions: ReadonlySet<string>,
+): Record<string, unknown> | null => {
+  const rule = protectedAuditFields.get(entity);
+  if (!change || !rule || permissions.has(rule.permission)) return change;
+  return Object.fromEntries(
+    Object.entries(change).map(([key, value]) => [
+      key,
+      rule.fields.has(key) && value !== null ? HIDDEN_AUDIT_VALUE : value,
+    ]),
+  );
+};

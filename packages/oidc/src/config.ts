@@ -7,6 +7,8 @@ export type OidcConfig = {
   refreshTokenLifetime: number;
   /** Seconds an authorization code stays usable (short: it only bridges a redirect). */
   codeLifetime: number;
+  /** NODE_ENV=production: stricter redirect URIs (http only to native apps' loopback). */
+  production: boolean;
 };
 
 export const DEFAULT_CODE_LIFETIME_SECONDS = 60;

@@ -46,7 +46,7 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     ),
   });
   const verifyAccessToken = createAccessTokenVerifier({ db, clock, clients });
-  const admin = createOidcAdmin({ db, clients, keys });
+  const admin = createOidcAdmin({ db, clients, keys, config });
 
   return {
     config,

@@ -1,4 +1,12 @@
-import { type Db, isUniqueViolation, type Outbox, type Tx, violatedForeignKey } from "@hisob/db";
+import {
+  audit,
+  type Db,
+  diffFields,
+  isUniqueViolation,
+  type Outbox,
+  type Tx,
+  violatedForeignKey,
+} from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -21,7 +29,8 @@ import { z } from "zod";
  * batch read for loaders, create, update and delete, each checking its permission first, scoping every
  * statement to the caller's tenant inside `withTenant` (row-level security behind it), checking that ids
  * in the input name records of the same tenant, mapping uniqueness and "still referenced" to CONFLICT, and
- * writing a `<Name>Created/Updated/Deleted` event to the outbox in the same transaction.
+ * writing a `<Name>Created/Updated/Deleted` event to the outbox and an audit entry (`auditEntity`: the
+ * record whole on create and delete, the changed fields on update) in the same transaction.
  *
  * What is particular to a record stays in its definition as plain functions (`toData`, `beforeUpdate`,
  * `beforeDelete`, `view`); what is particular to a domain (stock movements, state machines, ordering)
@@ -55,6 +64,12 @@ export type RecordReference = {
 export type RecordDefinition<Row, Dto extends { id: string }, C extends z.ZodType, U extends z.ZodType> = {
   /** Event name, e.g. "Client" → ClientCreated, ClientUpdated, ClientDeleted. */
   name: string;
+  /**
+   * The audit log's name of the record (`crm_client`, `employee`…): every create, update and delete is
+   * audited in its transaction with the record's DTO as `toDto` gives it (before `view` hides anything;
+   * readers without the right permission get protected fields masked, see protectAuditFields).
+   */
+  auditEntity: string;
   /** The answer for an id that names no record of the caller's tenant. */
   missing: { reason: string; message: string };
   permissions: { read: Permission; create: Permission; update: Permission; delete: Permission };
@@ -252,6 +267,7 @@ export const createRecordService = <
           })) as Row;
           const dto = def.toDto(row);
           await raise(tx, ctx, "Created", { id: dto.id });
+          await audit(tx, ctx, def.auditEntity, dto.id, "create", { after: dto });
           return view(ctx, dto);
         });
       } catch (error) {
@@ -283,6 +299,7 @@ export const createRecordService = <
             id: dto.id,
             fields: Object.keys(definedOnly(input as Record<string, unknown>)),
           });
+          await audit(tx, ctx, def.auditEntity, dto.id, "update", diffFields(def.toDto(current), dto));
           return view(ctx, dto);
         });
       } catch (error) {
@@ -303,6 +320,7 @@ export const createRecordService = <
             .deleteMany({ where: { tenantId: ctx.tenantId, id: id.toLowerCase() } });
           if (deleted.count === 0) throw missing();
           await raise(tx, ctx, "Deleted", { id: id.toLowerCase() });
+          await audit(tx, ctx, def.auditEntity, id.toLowerCase(), "delete", { before: def.toDto(current) });
         });
       } catch (error) {
         if (def.conflicts?.inUse && violatedForeignKey(error) !== null) {

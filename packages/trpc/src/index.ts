@@ -1,2 +1,2 @@
 export { type AppRouter, appRouter } from "./router";
-export type { ApiContext, ApiServices, DescribedError } from "./trpc";
+export { type ApiContext, type ApiServices, type DescribedError, MAX_BATCH_CALLS } from "./trpc";

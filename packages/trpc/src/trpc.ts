@@ -44,7 +44,19 @@ export type ApiContext = {
   services: ApiServices;
   /** The host's wording of a problem, shared with REST: status, code, reason, localized message. */
   describe: (problem: Problem) => DescribedError;
+  /** Procedure calls in this HTTP request (a batch holds several); over MAX_BATCH_CALLS every one is refused. */
+  calls: number;
+  /** Set when the caller is past the host's rate limit (it counted this request): every call is refused. */
+  rateLimited: { retryAfterSeconds: number } | null;
 };
+
+/**
+ * The most calls one request may batch (`/trpc/a,b,c?batch=1`): a larger batch is refused whole,
+ * each call answering 400 `trpc.batch_too_large`, before any input is read. tRPC's own
+ * `maxBatchSize` refuses earlier but before the context exists, so without our reason, request id
+ * or language (docs/decisions/0004-api-rate-limits.md).
+ */
+export const MAX_BATCH_CALLS = 10;
 
 /** tRPC's code for each of ours: an exhaustive switch, so a new code cannot go unmapped. */
 const trpcCodeOf = (code: ErrorCode): TRPC_ERROR_CODE_KEY => {
@@ -169,6 +181,19 @@ const mapErrors = t.middleware(async ({ next }) => {
 
 /** Every procedure needs a signed-in caller; changes over a cookie session must be JSON (CSRF). */
 export const authed = t.procedure.use(mapErrors).use(({ ctx, next, type }) => {
+  if (ctx.calls > MAX_BATCH_CALLS) {
+    throw new AppError("VALIDATION_ERROR", {
+      reason: "trpc.batch_too_large",
+      message: `validation error: a batch may hold at most ${MAX_BATCH_CALLS} calls (this one holds ${ctx.calls})`,
+      params: { max: MAX_BATCH_CALLS, calls: ctx.calls },
+    });
+  }
+  if (ctx.rateLimited) {
+    throw new AppError("RATE_LIMITED", {
+      message: `Too many requests; retry after ${ctx.rateLimited.retryAfterSeconds} seconds`,
+      params: { retryAfterSeconds: ctx.rateLimited.retryAfterSeconds },
+    });
+  }
   if (!ctx.caller) throw new AppError("UNAUTHENTICATED");
   if (type === "mutation" && ctx.csrfRefused) {
     throw new AppError("FORBIDDEN", {

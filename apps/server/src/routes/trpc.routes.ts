@@ -2,6 +2,7 @@ import { type AppRouter, appRouter } from "@hisob/trpc";
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import type { FastifyPluginAsync } from "fastify";
 import type { AppServices } from "../app-services";
+import { trpcCalls } from "../http/api-rate-limit";
 import { isNonSimple, routePolicy } from "../http/auth-context";
 import { desktopCors } from "../http/desktop-cors";
 import { localizeProblem, withStatus } from "../http/errors";
@@ -29,6 +30,8 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
         caller: req.ctx,
         csrfRefused: req.authMethod === "cookie" && !isNonSimple(req),
         requestId: req.id,
+        calls: trpcCalls(req),
+        rateLimited: req.apiRateLimited,
         services,
         describe: (failure) => {
           const problem = localizeProblem(withStatus(failure), requestLocale(req));

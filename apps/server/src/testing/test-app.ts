@@ -94,6 +94,7 @@ export const createTestApp = async (
       OIDC_CRYPTO_KEY: "t".repeat(40),
       // Whole suites share one app and one IP; the rate-limit tests opt in.
       OIDC_RATE_LIMIT_ENABLED: "false",
+      API_RATE_LIMIT: "0",
       ...options.env,
     }),
   );

@@ -1,6 +1,13 @@
 import type { Db, Prisma, Tx } from "@hisob/db";
 import { type Messages, t } from "@hisob/i18n";
-import { AppError, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import {
+  AppError,
+  maskAuditFields,
+  type Page,
+  parseInput,
+  requirePermission,
+  type TenantContext,
+} from "@hisob/kernel";
 import { z } from "zod";
 import { afterInOrder, EXPORT_MAX_ROWS, listRows } from "../exports/keyset";
 import { type ExportColumn, prepareXlsx } from "../exports/xlsx-exporter";
@@ -81,6 +88,17 @@ const withEmails = async (tx: Tx, tenantId: string, rows: Row[]): Promise<RowWit
   return rows.map((row) => ({ ...row, userEmail: row.userId ? (emails.get(row.userId) ?? null) : null }));
 };
 
+/** Protected fields (a salary) masked for a reader who may not see them (see protectAuditFields). */
+const readable = (ctx: TenantContext, row: RowWithEmail): RowWithEmail => {
+  const mask = (change: unknown) =>
+    maskAuditFields(
+      row.entity,
+      change as Record<string, unknown> | null,
+      ctx.actor.permissions,
+    ) as Row["after"];
+  return { ...row, before: mask(row.before), after: mask(row.after) };
+};
+
 const toDto = (row: RowWithEmail): TAuditEntryDto => ({
   ...row,
   occurredAt: row.occurredAt.toISOString(),
@@ -118,7 +136,7 @@ export const createAuditService = (deps: { db: Db }) => ({
         tx.auditEntry.findMany({ where, orderBy, skip: query.offset, take: query.limit, select: SELECT }),
         tx.auditEntry.count({ where }),
       ]);
-      const items = (await withEmails(tx, ctx.tenantId, rows)).map(toDto);
+      const items = (await withEmails(tx, ctx.tenantId, rows)).map((row) => toDto(readable(ctx, row)));
       return { items, total, limit: query.limit, offset: query.offset };
     });
   },
@@ -133,7 +151,13 @@ export const createAuditService = (deps: { db: Db }) => ({
       where,
       after: (last) => afterInOrder("occurredAt", last, query.order),
       find: async (tx, args) =>
-        withEmails(tx, ctx.tenantId, await tx.auditEntry.findMany({ ...args, select: SELECT, orderBy })),
+        (
+          await withEmails(
+            tx,
+            ctx.tenantId,
+            await tx.auditEntry.findMany({ ...args, select: SELECT, orderBy }),
+          )
+        ).map((row) => readable(ctx, row)),
       limit: query.limit,
       offset: query.offset,
     });

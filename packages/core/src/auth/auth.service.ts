@@ -2,8 +2,9 @@ import { type AuditWho, type Db, type Outbox, sqlParams, stageAudit } from "@his
 import { AppError, type Clock, newId, parseInput, verifyAgainstDummy, verifyPassword } from "@hisob/kernel";
 import { endSessionsWhere } from "../sessions/end-sessions";
 import { hashToken, looksLikeToken, newSessionToken } from "../sessions/session-token";
-import type { AttemptBudget } from "./attempt-budget";
+import type { AttemptBudget, Reservation } from "./attempt-budget";
 import { type TLoginInput, ZLoginInput } from "./auth.schema";
+import { clientNetwork } from "./client-network";
 
 export { type TLoginInput, ZLoginInput };
 
@@ -34,8 +35,10 @@ export type AuthDeps = {
   db: Db;
   outbox: Outbox;
   clock: Clock;
-  /** Sign-in attempts per email + IP (reserved before the password is checked). */
+  /** Sign-in attempts per email + client network (reserved before the password is checked). */
   loginBudget: AttemptBudget;
+  /** Failed sign-ins per client network, whatever the email (a flood of unknown emails stops here). */
+  loginPerNetworkBudget: AttemptBudget;
   sessionLifetimeMs?: number;
   passwords?: PasswordVerifier;
 };
@@ -140,8 +143,12 @@ export const createAuthService = (deps: AuthDeps) => {
     /**
      * Email + password → a new session. Wrong email and wrong password get the same message and
      * the same work (an unknown email is verified against a dummy hash). Each attempt is reserved
-     * from the email + IP budget before the password is checked, so parallel guesses cannot
-     * outrun it; a success starts the budget afresh (RATE_LIMITED with retryAfterSeconds when spent).
+     * from two budgets before the password is checked, so parallel guesses cannot outrun them: the
+     * email + client network's, and the client network's alone (so changing the email each time does
+     * not help). A failure counts in both and is recorded in the audit log, one row per client
+     * network and window with a count (db.system.recordFailedSignIn); a success starts the email's
+     * budget afresh and gives the network's attempt back. RATE_LIMITED with retryAfterSeconds when
+     * either budget is spent.
      */
     login: async (
       raw: unknown,
@@ -149,21 +156,41 @@ export const createAuthService = (deps: AuthDeps) => {
     ): Promise<LoginResult> => {
       const input = parseInput(ZLoginInput, raw);
       const email = input.email.toLowerCase();
-      const budgetKey = `${email}|${client.ip}`;
-      const reservation = await deps.loginBudget.reserve(budgetKey);
-      if (!reservation.ok) throw tooManyAttempts(reservation.retryAfterSeconds);
-      const candidate = await deps.db.system.findLoginByEmail(email);
-      const passwordOk = candidate?.passwordHash
-        ? await passwords.verify(candidate.passwordHash, input.password)
-        : await passwords.verifyDummy(input.password);
+      const network = clientNetwork(client.ip);
+      const budgetKey = `${email}|${network}`;
+      const perNetwork = await deps.loginPerNetworkBudget.reserve(network);
+      if (!perNetwork.ok) throw tooManyAttempts(perNetwork.retryAfterSeconds);
+      const perEmail = await deps.loginBudget.reserve(budgetKey);
+      if (!perEmail.ok) {
+        await perNetwork.release();
+        throw tooManyAttempts(perEmail.retryAfterSeconds);
+      }
+      const reservations = [perNetwork, perEmail] as Array<Reservation & { ok: true }>;
+      let candidate: Awaited<ReturnType<Db["system"]["findLoginByEmail"]>>;
+      let passwordOk: boolean;
+      try {
+        candidate = await deps.db.system.findLoginByEmail(email);
+        passwordOk = candidate?.passwordHash
+          ? await passwords.verify(candidate.passwordHash, input.password)
+          : await passwords.verifyDummy(input.password);
+      } catch (error) {
+        // Nothing was learnt (the database is away): the attempts go back.
+        await Promise.all(reservations.map((reservation) => reservation.release()));
+        throw error;
+      }
       // Inactive users and tenants get the same answer: nothing to learn about accounts here.
-      // A failure keeps its reservation: it counts against the budget.
       if (!candidate || !passwordOk || !candidate.isActive || !candidate.tenantIsActive) {
+        await Promise.all(reservations.map((reservation) => reservation.keep()));
         const reason = !candidate ? "unknown_email" : !passwordOk ? "wrong_password" : "inactive";
-        await deps.db.system.recordFailedSignIn(whoSignsIn(candidate, client), email, reason);
+        await deps.db.system.recordFailedSignIn(whoSignsIn(candidate, client), {
+          email,
+          reason,
+          network,
+          at: deps.clock.now(),
+        });
         throw invalidCredentials();
       }
-      await deps.loginBudget.clear(budgetKey);
+      await Promise.all([deps.loginBudget.clear(budgetKey), perNetwork.release()]);
       return openSession(candidate, client);
     },
 

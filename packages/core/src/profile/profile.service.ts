@@ -37,6 +37,7 @@ export const createProfileService = (deps: {
     }
     const ok = given !== undefined && (await verifyPassword(storedHash, given));
     if (!ok) {
+      await reservation.keep();
       throw new AppError("VALIDATION_ERROR", {
         reason: "account.wrong_current_password",
         message: "validation error: currentPassword is wrong",

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { Db, Prisma } from "@hisob/db";
+import { audit, type Db, type Prisma } from "@hisob/db";
 import {
   AppError,
   containsText,
@@ -75,6 +75,7 @@ export const createUploadsService = (deps: { db: Db; storage: UploadStorage; max
               createdById: ctx.actor.userId,
             },
           });
+          await audit(tx, ctx, "upload", id, "create", { after: toDto(created) });
           // The bytes become visible under their id only together with the row.
           await stored.commit();
           return created;
@@ -89,9 +90,11 @@ export const createUploadsService = (deps: { db: Db; storage: UploadStorage; max
     /** Removes uploads made by a request that failed part-way (all-or-nothing multi-file posts). */
     discard: async (ctx: TenantContext, ids: string[]) => {
       if (ids.length === 0) return;
-      await db.withTenant(ctx.tenantId, (tx) =>
-        tx.upload.deleteMany({ where: { tenantId: ctx.tenantId, id: { in: ids } } }),
-      );
+      await db.withTenant(ctx.tenantId, async (tx) => {
+        const rows = await tx.upload.findMany({ where: { tenantId: ctx.tenantId, id: { in: ids } } });
+        await tx.upload.deleteMany({ where: { tenantId: ctx.tenantId, id: { in: ids } } });
+        for (const row of rows) await audit(tx, ctx, "upload", row.id, "delete", { before: toDto(row) });
+      });
       for (const id of ids) await storage.remove(ctx.tenantId, id);
     },
 
@@ -137,10 +140,12 @@ export const createUploadsService = (deps: { db: Db; storage: UploadStorage; max
 
     remove: async (ctx: TenantContext, id: string): Promise<void> => {
       const filter = ownerFilter(ctx, "delete");
-      const deleted = await db.withTenant(ctx.tenantId, (tx) =>
-        tx.upload.deleteMany({ where: { tenantId: ctx.tenantId, id, ...filter } }),
-      );
-      if (deleted.count === 0) throw notFound();
+      await db.withTenant(ctx.tenantId, async (tx) => {
+        const row = await tx.upload.findFirst({ where: { tenantId: ctx.tenantId, id, ...filter } });
+        const deleted = await tx.upload.deleteMany({ where: { tenantId: ctx.tenantId, id, ...filter } });
+        if (!row || deleted.count === 0) throw notFound();
+        await audit(tx, ctx, "upload", row.id, "delete", { before: toDto(row) });
+      });
       await storage.remove(ctx.tenantId, id);
     },
   };

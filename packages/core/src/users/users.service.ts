@@ -96,8 +96,9 @@ export const createUsersService = (deps: {
 
   /**
    * Runs a write that may answer "email taken" within the caller's budget of such answers: the
-   * attempt is reserved before the write (parallel probes cannot outrun the budget) and given back
-   * when the write does not tell whether an email exists.
+   * attempt is reserved before the write (parallel probes cannot outrun the budget), kept when the
+   * answer tells that the email exists, and given back otherwise. Writes in flight only hold their
+   * place: parallel writes with fresh emails wait for each other, none is refused (attempt-budget.ts).
    */
   const withEmailCheck = async <T>(
     ctx: TenantContext,
@@ -118,11 +119,14 @@ export const createUsersService = (deps: {
       await reservation.release();
       return result;
     } catch (error) {
-      // The reservation stays spent: this answer tells the caller the email exists.
-      if (isUniqueViolation(error)) throw emailTaken();
-      if (isAppError(error) && error.reason === "user.email_taken") throw error;
-      await reservation.release();
-      throw error;
+      const taken = isUniqueViolation(error) || (isAppError(error) && error.reason === "user.email_taken");
+      if (!taken) {
+        await reservation.release();
+        throw error;
+      }
+      // This answer tells the caller the email exists: it counts.
+      await reservation.keep();
+      throw isUniqueViolation(error) ? emailTaken() : error;
     }
   };
 

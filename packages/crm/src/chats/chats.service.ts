@@ -58,6 +58,7 @@ export const createChatsService = (deps: RecordDeps) => {
   const chats = createRecordService(
     {
       name: "Chat",
+      auditEntity: "crm_chat",
       missing: { reason: "crm.chat_not_found", message: "Chat not found" },
       permissions: crudPermissions("chats"),
       model: (tx) => tx.crmChat,

@@ -27,6 +27,7 @@ export const createClientsService = (deps: RecordDeps) =>
   createRecordService(
     {
       name: "Client",
+      auditEntity: "crm_client",
       missing: { reason: "crm.client_not_found", message: "Client not found" },
       permissions: crudPermissions("clients"),
       model: (tx) => tx.crmClient,

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@hisob/db";
+import { audit, type Db, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -142,7 +142,18 @@ export const createOpeningBalancesService = (deps: { db: Db; clock?: Clock }) =>
         await tx.$executeRaw`
           UPDATE money_accounts SET balance = balance + ${delta}::bigint, updated_at = ${now}
            WHERE tenant_id = ${tenantId}::uuid AND id = ${accountId}::uuid`;
-        return created ? toDto(accountId, created, true) : null;
+        const result = created ? toDto(accountId, created, true) : null;
+        // The account's money changed: audited on the account, the opening balance before and after
+        // (amount "0": none).
+        const facts = (row: OpeningRow | null) =>
+          row
+            ? { amount: signed(row).toString(), date: toIsoDate(row.date), comment: row.comment }
+            : { amount: "0" };
+        await audit(tx, ctx, "money_account", accountId, "set_opening_balance", {
+          before: facts(opening),
+          after: facts(created),
+        });
+        return result;
       });
     },
   };

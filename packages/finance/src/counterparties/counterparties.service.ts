@@ -29,6 +29,7 @@ export const createCounterpartiesService = (deps: { db: Db; outbox: Outbox; cloc
   const records = createRecordService(
     {
       name: "Counterparty",
+      auditEntity: "counterparty",
       missing: { reason: "finance.counterparty_not_found", message: "Counterparty not found" },
       permissions: crudPermissions("counterparties"),
       model: (tx) => tx.counterparty,

@@ -1,4 +1,4 @@
-import { type Db, isNumericOverflow, type Outbox, type Tx } from "@hisob/db";
+import { audit, type Db, isNumericOverflow, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -89,6 +89,8 @@ export const createInventoryMovementsService = (deps: { db: Db; outbox: Outbox; 
     const item = await repository.findById(tx, tenantId, itemId);
     if (!item) throw itemNotFound();
     await outbox.raise(tx, { type: "InventoryMoved", tenantId, payload: { movementId: dto.id, ...dto } });
+    // The movement is part of the item's history, which goes when the item is deleted: the audit log keeps it.
+    await audit(tx, ctx, "inventory_item", itemId, "move", { after: { movementId: dto.id, ...dto } });
     return { item, movement: dto };
   };
 

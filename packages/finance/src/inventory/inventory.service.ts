@@ -1,4 +1,13 @@
-import { type Db, isUniqueViolation, lockSku, type Outbox, type Tx, violatedForeignKey } from "@hisob/db";
+import {
+  audit,
+  type Db,
+  diffFields,
+  isUniqueViolation,
+  lockSku,
+  type Outbox,
+  type Tx,
+  violatedForeignKey,
+} from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -94,6 +103,9 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
             createdAt: now,
             updatedAt: now,
           });
+          const created = await repository.findById(tx, tenantId, id);
+          if (!created) throw itemNotFound();
+          await audit(tx, ctx, "inventory_item", id, "create", { after: created });
           if (normalizeQuantity(input.quantity) !== "0") {
             const opening: Movement = {
               type: "adjustment",
@@ -103,9 +115,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
             };
             return (await move(tx, ctx, id, opening)).item;
           }
-          const item = await repository.findById(tx, tenantId, id);
-          if (!item) throw itemNotFound();
-          return item;
+          return created;
         })
         .catch(rethrowItemConflict);
     },
@@ -123,6 +133,8 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
           if (input.currency && !(await repository.currencySelected(tx, tenantId, input.currency)))
             throw currencyNotSelected();
           if (input.sku !== undefined) await notKeptInWarehouse(tx, tenantId, input.sku);
+          const before = await repository.findById(tx, tenantId, id);
+          if (!before) throw itemNotFound();
           const updated = await repository.update(tx, tenantId, id, {
             name: input.name,
             sku: input.sku,
@@ -135,6 +147,7 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
           if (!updated) throw itemNotFound();
           const item = await repository.findById(tx, tenantId, id);
           if (!item) throw itemNotFound();
+          await audit(tx, ctx, "inventory_item", id, "update", diffFields(before, item));
           return item;
         })
         .catch(rethrowItemConflict);
@@ -145,8 +158,12 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
       requirePermission(ctx, "inventory:delete:all");
       const { tenantId } = ctx;
       await db.withTenant(tenantId, async (tx) => {
+        const before = await repository.findById(tx, tenantId, id);
         // Conditional on the quantity: a receipt committed meanwhile makes this delete nothing.
-        if (await repository.deleteIfEmpty(tx, tenantId, id)) return;
+        if (before && (await repository.deleteIfEmpty(tx, tenantId, id))) {
+          await audit(tx, ctx, "inventory_item", before.id, "delete", { before });
+          return;
+        }
         if (!(await repository.exists(tx, tenantId, id))) throw itemNotFound();
         throw new AppError("CONFLICT", {
           reason: "finance.inventory_in_stock",

@@ -43,6 +43,7 @@ export const createEmployeesService = (deps: RecordDeps) =>
   createRecordService(
     {
       name: "Employee",
+      auditEntity: "employee",
       missing: { reason: "hrm.employee_not_found", message: "Employee not found" },
       permissions: crudPermissions("employees"),
       model: (tx) => tx.employee,

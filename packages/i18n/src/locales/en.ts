@@ -135,6 +135,7 @@ export const en = {
       key_not_found: "Signing key not found.",
       key_still_needed: "This key cannot be retired yet: it signs, or tokens it signed may still be valid.",
       client_exists: "A client with this client_id is already registered.",
+      redirect_uri_refused: "validation error: {{field}} is not a redirect URI this client may use",
     },
     tenant: {
       domain_taken: "This domain is already used by another organization.",
@@ -231,6 +232,9 @@ export const en = {
       invalid_content_length: "Request body size did not match Content-Length.",
       bad_url: "Invalid URL.",
       invalid: "Bad request.",
+    },
+    trpc: {
+      batch_too_large: "validation error: a batch may hold at most {{max}} calls (this one holds {{calls}})",
     },
     conflict: "The request conflicts with the current state of the data.",
     business_rule: "The operation breaks a business rule.",
@@ -375,6 +379,25 @@ export const en = {
     coarser_granularity: "must be longer for this range (at most {{max}} periods)",
     opening_negative: "must not be negative for an account without overdraft",
     rate_overflow: "times rate is beyond what an amount can hold",
+    // Redirect URIs of OIDC clients (packages/oidc/src/admin/oidc-admin.schema.ts)
+    redirect_absolute: "must be an absolute URI",
+    redirect_fragment: "must not contain a fragment (#)",
+    redirect_spaces: "must not contain spaces or backslashes",
+    redirect_userinfo: "must not contain user information (user@host)",
+    redirect_host: "must name a host after // (e.g. https://app.example/callback)",
+    redirect_wildcard: "must not contain a wildcard (*): every redirect URI is matched exactly",
+    redirect_private_slash:
+      "a private-use scheme is written with one slash and no host, e.g. com.example.app:/callback",
+    redirect_scheme:
+      "must be https, http to a loopback address, or a native app's private-use scheme such as com.example.app:/callback",
+    redirect_http_loopback:
+      "must use https; http is only for a loopback address (http://127.0.0.1 or http://[::1])",
+    redirect_native_localhost:
+      "a native app listens on http://127.0.0.1 or http://[::1], not localhost (RFC 8252 §8.3)",
+    redirect_localhost_production: "must use https in production (localhost is for development)",
+    redirect_http_production:
+      "must use https in production; http loopback redirects are for native apps (applicationType native)",
+    redirect_private_native: "a private-use scheme is for native apps (applicationType native)",
   },
   export: {
     audit: {

@@ -131,6 +131,8 @@ export const ru: Messages = {
       key_still_needed:
         "Этот ключ пока нельзя вывести: он подписывает или подписанные им токены ещё действительны.",
       client_exists: "Клиент с таким client_id уже зарегистрирован.",
+      redirect_uri_refused:
+        "Ошибка проверки данных: {{field}} — недопустимый адрес возврата для этого клиента",
     },
     tenant: {
       domain_taken: "Этот домен уже занят другой организацией.",
@@ -229,6 +231,10 @@ export const ru: Messages = {
       invalid_content_length: "Размер тела запроса не совпадает с заголовком Content-Length.",
       bad_url: "Некорректный URL.",
       invalid: "Некорректный запрос.",
+    },
+    trpc: {
+      batch_too_large:
+        "Ошибка проверки данных: пакет может содержать не больше {{max}} вызовов (в этом {{calls}})",
     },
     conflict: "Запрос противоречит текущему состоянию данных.",
     business_rule: "Операция нарушает бизнес-правило.",
@@ -367,6 +373,25 @@ export const ru: Messages = {
     coarser_granularity: "должна быть крупнее для этого диапазона (не больше {{max}} периодов)",
     opening_negative: "не может быть отрицательным для счёта без овердрафта",
     rate_overflow: "при умножении на курс превышает допустимую сумму",
+    // Адреса возврата клиентов OIDC (packages/oidc/src/admin/oidc-admin.schema.ts)
+    redirect_absolute: "должен быть абсолютным URI",
+    redirect_fragment: "не должен содержать фрагмент (#)",
+    redirect_spaces: "не должен содержать пробелов и обратных косых черт",
+    redirect_userinfo: "не должен содержать имя пользователя и пароль (user@host)",
+    redirect_host: "должен содержать хост после // (например, https://app.example/callback)",
+    redirect_wildcard: "не должен содержать подстановочный знак (*): адрес возврата сравнивается точно",
+    redirect_private_slash:
+      "собственная схема пишется с одной косой чертой и без хоста, например com.example.app:/callback",
+    redirect_scheme:
+      "должен быть https, http на адрес loopback или собственной схемой приложения, например com.example.app:/callback",
+    redirect_http_loopback:
+      "должен использовать https; http допустим только для адреса loopback (http://127.0.0.1 или http://[::1])",
+    redirect_native_localhost:
+      "нативное приложение слушает http://127.0.0.1 или http://[::1], а не localhost (RFC 8252 §8.3)",
+    redirect_localhost_production: "в рабочей среде должен использовать https (localhost — для разработки)",
+    redirect_http_production:
+      "в рабочей среде должен использовать https; адреса http loopback — для нативных приложений (applicationType native)",
+    redirect_private_native: "собственная схема — для нативных приложений (applicationType native)",
   },
   export: {
     audit: {

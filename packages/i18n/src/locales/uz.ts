@@ -136,6 +136,8 @@ export const uz: Messages = {
       key_still_needed:
         "Bu kalitni hozircha chiqarib bo‘lmaydi: u imzolaydi yoki u imzolagan tokenlar hali amal qiladi.",
       client_exists: "Bunday client_id bilan mijoz allaqachon ro‘yxatdan o‘tgan.",
+      redirect_uri_refused:
+        "Kiritilgan ma’lumotlarda xato: {{field}} bu mijoz uchun yaroqli qaytish manzili emas",
     },
     tenant: {
       domain_taken: "Bu domen boshqa tashkilot tomonidan band qilingan.",
@@ -241,6 +243,10 @@ export const uz: Messages = {
       invalid_content_length: "So‘rov tanasining hajmi Content-Length sarlavhasiga mos kelmadi.",
       bad_url: "URL noto‘g‘ri.",
       invalid: "So‘rov noto‘g‘ri.",
+    },
+    trpc: {
+      batch_too_large:
+        "Kiritilgan ma’lumotlarda xato: paketda ko‘pi bilan {{max}} ta chaqiruv bo‘lishi mumkin (bunda {{calls}} ta)",
     },
     conflict: "So‘rov ma’lumotlarning joriy holatiga zid.",
     business_rule: "Amal biznes qoidasini buzadi.",
@@ -382,6 +388,25 @@ export const uz: Messages = {
     coarser_granularity: "bu oraliq uchun kattaroq bo‘lishi kerak (ko‘pi bilan {{max}} ta davr)",
     opening_negative: "overdraftsiz hisob uchun manfiy bo‘lishi mumkin emas",
     rate_overflow: "kursga ko‘paytirilganda ruxsat etilgan summadan oshadi",
+    // OIDC mijozlarining qaytish manzillari (packages/oidc/src/admin/oidc-admin.schema.ts)
+    redirect_absolute: "to‘liq (absolyut) URI bo‘lishi kerak",
+    redirect_fragment: "fragment (#) bo‘lmasligi kerak",
+    redirect_spaces: "bo‘sh joy va teskari chiziq bo‘lmasligi kerak",
+    redirect_userinfo: "foydalanuvchi ma’lumoti (user@host) bo‘lmasligi kerak",
+    redirect_host: "// dan keyin xost ko‘rsatilishi kerak (masalan, https://app.example/callback)",
+    redirect_wildcard: "joker belgi (*) bo‘lmasligi kerak: qaytish manzili aynan solishtiriladi",
+    redirect_private_slash:
+      "ilovaning xususiy sxemasi bitta chiziq bilan va xostsiz yoziladi, masalan com.example.app:/callback",
+    redirect_scheme:
+      "https, loopback manziliga http yoki ilovaning xususiy sxemasi (masalan, com.example.app:/callback) bo‘lishi kerak",
+    redirect_http_loopback:
+      "https bo‘lishi kerak; http faqat loopback manzili uchun (http://127.0.0.1 yoki http://[::1])",
+    redirect_native_localhost:
+      "mahalliy ilova localhost emas, http://127.0.0.1 yoki http://[::1] manzilini tinglaydi (RFC 8252 §8.3)",
+    redirect_localhost_production: "ishchi muhitda https bo‘lishi kerak (localhost ishlab chiqish uchun)",
+    redirect_http_production:
+      "ishchi muhitda https bo‘lishi kerak; http loopback manzillari mahalliy ilovalar uchun (applicationType native)",
+    redirect_private_native: "xususiy sxema mahalliy ilovalar uchun (applicationType native)",
   },
   export: {
     audit: {

@@ -1,3 +1,4 @@
+import { ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
 
@@ -6,29 +7,100 @@ import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
  * routes, the CLI and the admin screens.
  */
 
-/** A redirect URI we accept: absolute, no fragment (RFC 6749 §3.1.2), no credentials. */
+/*
+ * Redirect URIs (docs/decisions/0003-redirect-uris.md). Where a code or a token may be sent:
+ * - `https://host/…`: written with `//` and a host, no wildcard in it;
+ * - `http://` only to a loopback address: `127.0.0.1` or `[::1]` (RFC 8252 §7.3: a native app listens
+ *   there, on any port) and, outside production and for web clients only, `localhost`;
+ * - a private-use scheme for native apps (RFC 8252 §7.1): reverse domain name, one slash,
+ *   `com.example.app:/callback`;
+ * never a fragment or user information; nothing else (`javascript:`, `data:`, `vbscript:`, `file:`,
+ * `blob:` …). `redirectUriShapeProblem` is what no client may ever have (the schema checks it, here and
+ * in the admin screens); `redirectUriProblem` adds which hosts http may name and what depends on the
+ * client and the environment (the OIDC administration checks it on every registration and change; the
+ * accountant app's own registration at start is code, not input, and may name the issuer's origin).
+ */
+
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+/** RFC 8252 §7.1: a reverse domain name the app's developer controls, so at least one dot. */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+$/;
+const LOOPBACK_IPS = new Set(["127.0.0.1", "[::1]"]);
+
+export type RedirectUriContext = {
+  applicationType: "web" | "native";
+  /** NODE_ENV=production: http goes to native apps' loopback only. */
+  production: boolean;
+  /** Our own origin (`{issuer}/app/callback`, the accountant app in a browser) is always a fine place. */
+  issuer?: string | undefined;
+};
+
+/** Why no client may have `value` as a redirect URI; undefined when its shape is acceptable. */
+export const redirectUriShapeProblem = (value: string): string | undefined => {
+  const scheme = SCHEME.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined || !URL.canParse(value)) return "must be an absolute URI";
+  if (value.includes("#")) return "must not contain a fragment (#)";
+  if (/[\s\\]/.test(value)) return "must not contain spaces or backslashes";
+  const url = new URL(value);
+  if (url.username !== "" || url.password !== "") return "must not contain user information (user@host)";
+  if (scheme === "https" || scheme === "http") {
+    // `https:evil.example` and `https:///x` parse as if written with a host: insist on one, written out.
+    if (!/^https?:\/\/[^/?#]/i.test(value) || url.hostname === "")
+      return "must name a host after // (e.g. https://app.example/callback)";
+    if (url.hostname.includes("*"))
+      return "must not contain a wildcard (*): every redirect URI is matched exactly";
+    return undefined;
+  }
+  if (PRIVATE_USE_SCHEME.test(scheme)) {
+    if (!/^[^:]+:\/(?!\/)/.test(value))
+      return "a private-use scheme is written with one slash and no host, e.g. com.example.app:/callback";
+    return undefined;
+  }
+  return "must be https, http to a loopback address, or a native app's private-use scheme such as com.example.app:/callback";
+};
+
+/** Why this client may not use `value` here; undefined when it may. */
+export const redirectUriProblem = (value: string, context: RedirectUriContext): string | undefined => {
+  const shape = redirectUriShapeProblem(value);
+  if (shape) return shape;
+  const url = new URL(value);
+  if (
+    context.issuer !== undefined &&
+    URL.canParse(context.issuer) &&
+    url.origin === new URL(context.issuer).origin
+  )
+    return undefined;
+  const native = context.applicationType === "native";
+  if (url.protocol === "http:") {
+    if (!LOOPBACK_IPS.has(url.hostname) && url.hostname !== "localhost")
+      return "must use https; http is only for a loopback address (http://127.0.0.1 or http://[::1])";
+    if (url.hostname === "localhost") {
+      if (native)
+        return "a native app listens on http://127.0.0.1 or http://[::1], not localhost (RFC 8252 §8.3)";
+      if (context.production) return "must use https in production (localhost is for development)";
+      return undefined;
+    }
+    if (!native && context.production)
+      return "must use https in production; http loopback redirects are for native apps (applicationType native)";
+    return undefined;
+  }
+  if (url.protocol !== "https:" && !native)
+    return "a private-use scheme is for native apps (applicationType native)";
+  return undefined;
+};
+
+/** A redirect URI of an acceptable shape (see redirectUriShapeProblem). */
 export const ZRedirectUri = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (
-        url.hash === "" &&
-        !value.includes("#") &&
-        url.username === "" &&
-        url.password === "" &&
-        url.protocol !== "javascript:" &&
-        url.protocol !== "data:"
-      );
-    } catch {
-      return false;
-    }
-  }, "must be an absolute URI without a fragment");
+  .superRefine((value, ctx) => {
+    const problem = redirectUriShapeProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 const ZClientFields = {
-  name: z.string().trim().min(1).max(200),
+  /** Shown to people (the login page, the admin screens): the same text rule as every other name. */
+  name: ZRequiredLine(200),
   redirectUris: z.array(ZRedirectUri).min(1).max(20),
   postLogoutRedirectUris: z.array(ZRedirectUri).max(20),
   requirePkce: z.boolean(),

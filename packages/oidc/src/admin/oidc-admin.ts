@@ -8,9 +8,15 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import type { Clients, OidcClientRecord } from "../clients/clients";
+import type { OidcConfig } from "../config";
 import { KeyStillNeededError, type SigningKeyInfo, type SigningKeys } from "../keys";
 import { newOpaqueToken, sha256Hex } from "../opaque-token";
-import { type TOidcClientDto, ZRegisterClientInput, ZUpdateClientInput } from "./oidc-admin.schema";
+import {
+  redirectUriProblem,
+  type TOidcClientDto,
+  ZRegisterClientInput,
+  ZUpdateClientInput,
+} from "./oidc-admin.schema";
 
 /** OIDC clients and signing keys are platform-wide: only the platform tenant's roles may hold these. */
 export const OIDC_ADMIN_PERMISSIONS = registerPermissions(
@@ -64,8 +70,44 @@ export const toClientDto = (row: ClientRow): TOidcClientDto => ({
  * change audited in its own transaction. Keys rotate and retire by the CLI's rules (signing-keys.ts),
  * and this process's key cache reloads at once.
  */
-export const createOidcAdmin = (deps: { db: Db; clients: Clients; keys: SigningKeys }) => {
-  const { db, clients, keys } = deps;
+export const createOidcAdmin = (deps: {
+  db: Db;
+  clients: Clients;
+  keys: SigningKeys;
+  config: Pick<OidcConfig, "issuer" | "production">;
+}) => {
+  const { db, clients, keys, config } = deps;
+
+  /**
+   * Every redirect URI of a client as registered or changed, by the rule of its type and this
+   * environment (redirectUriProblem): 400 naming each one refused.
+   */
+  const checkRedirectUris = (
+    applicationType: string,
+    uris: {
+      redirectUris?: readonly string[] | undefined;
+      postLogoutRedirectUris?: readonly string[] | undefined;
+    },
+  ) => {
+    const context = {
+      applicationType: applicationType === "native" ? ("native" as const) : ("web" as const),
+      production: config.production,
+      issuer: config.issuer,
+    };
+    const issues = (["redirectUris", "postLogoutRedirectUris"] as const).flatMap((field) =>
+      (uris[field] ?? []).flatMap((uri, index) => {
+        const problem = redirectUriProblem(uri, context);
+        return problem ? [{ path: `${field}.${index}`, message: problem }] : [];
+      }),
+    );
+    if (issues.length > 0) {
+      throw new AppError("VALIDATION_ERROR", {
+        reason: "oidc.redirect_uri_refused",
+        message: `validation error: ${issues.map((issue) => `${issue.path} ${issue.message}`).join("; ")}`,
+        params: { issues },
+      });
+    }
+  };
 
   const findClient = async (clientId: string): Promise<ClientRow> => {
     if (clientId.length === 0 || clientId.length > 100) throw clientNotFound();
@@ -95,6 +137,7 @@ export const createOidcAdmin = (deps: { db: Db; clients: Clients; keys: SigningK
     ): Promise<{ client: TOidcClientDto; clientSecret?: string }> => {
       allow(caller, "oidc_clients:create:all");
       const input = parseInput(ZRegisterClientInput, raw);
+      checkRedirectUris(input.applicationType, input);
       const created = await clients.create(input, (tx, client) =>
         audit(tx, who(caller), "oidc_client", client.clientId, "create", { after: toClientDto(client) }),
       );
@@ -113,6 +156,15 @@ export const createOidcAdmin = (deps: { db: Db; clients: Clients; keys: SigningK
       const updated = await db.withPlatform(async (tx) => {
         const before = await tx.oidcClient.findUnique({ where: { clientId } });
         if (!before) throw clientNotFound();
+        // URIs being set, or all of them when the type changes (a native client turned web in
+        // production may not keep its loopback URIs). Renaming or deactivating a client registered
+        // under an older rule checks nothing: it must stay possible to switch such a client off.
+        if (input.redirectUris || input.postLogoutRedirectUris || input.applicationType !== undefined) {
+          checkRedirectUris(input.applicationType ?? before.applicationType, {
+            redirectUris: input.redirectUris ?? before.redirectUris,
+            postLogoutRedirectUris: input.postLogoutRedirectUris ?? before.postLogoutRedirectUris,
+          });
+        }
         // A public client has no secret: PKCE is its only proof, so it stays required.
         if (before.secretHash === null && input.requirePkce === false) {
           throw new AppError("BUSINESS_RULE", {

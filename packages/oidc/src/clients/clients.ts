@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@hisob/db";
-import { AppError, parseAuthorization, parseInput } from "@hisob/kernel";
+import { AppError, parseAuthorization, parseInput, ZRequiredLine } from "@hisob/kernel";
 import { z } from "zod";
 import { ZRedirectUri } from "../admin/oidc-admin.schema";
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
@@ -26,7 +26,7 @@ export const isPublicClient = (client: OidcClientRecord): boolean => client.secr
 
 export const ZCreateClientInput = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: ZRequiredLine(200),
     /** Only for well-known first-party clients (hisob-desktop); otherwise generated. */
     clientId: z
       .string()

@@ -41,6 +41,7 @@ export const createProjectsService = (deps: RecordDeps) =>
   createRecordService(
     {
       name: "Project",
+      auditEntity: "project",
       missing: { reason: "projects.project_not_found", message: "Project not found" },
       permissions: crudPermissions("projects"),
       model: (tx) => tx.project,

@@ -1,4 +1,4 @@
-import { Prisma, type Tx } from "@hisob/db";
+import { audit, diffFields, Prisma, type Tx } from "@hisob/db";
 import { dateOf, toIsoDate } from "@hisob/finance/schema";
 import { AppError, parseInput, requirePermission, systemClock, type TenantContext } from "@hisob/kernel";
 import { notFound, type RecordDeps } from "@hisob/records";
@@ -159,6 +159,7 @@ export const createStagesService = (deps: RecordDeps) => {
         });
         if (!row) throw stageMissing();
         await raise(tx, ctx, "StageAdded", { id: row.id, projectId: project, position: row.position });
+        await audit(tx, ctx, "project_stage", row.id, "create", { after: toDto(row) });
         return toDto(row);
       });
     },
@@ -169,6 +170,11 @@ export const createStagesService = (deps: RecordDeps) => {
       if (!ZId.safeParse(stageId).success) throw stageMissing();
       return deps.db.withTenant(ctx.tenantId, async (tx) => {
         const id = stageId.toLowerCase();
+        const before = await tx.projectStage.findFirst({
+          where: { tenantId: ctx.tenantId, id },
+          select: stageSelect,
+        });
+        if (!before) throw stageMissing();
         const updated = await tx.projectStage.updateMany({
           where: { tenantId: ctx.tenantId, id },
           data: {
@@ -185,6 +191,7 @@ export const createStagesService = (deps: RecordDeps) => {
         });
         if (!row) throw stageMissing();
         await raise(tx, ctx, "StageUpdated", { id, projectId: row.projectId });
+        await audit(tx, ctx, "project_stage", id, "update", diffFields(toDto(before), toDto(row)));
         return toDto(row);
       });
     },
@@ -197,7 +204,7 @@ export const createStagesService = (deps: RecordDeps) => {
         const id = stageId.toLowerCase();
         const stage = await tx.projectStage.findFirst({
           where: { tenantId: ctx.tenantId, id },
-          select: { projectId: true },
+          select: stageSelect,
         });
         if (!stage) throw stageMissing();
         const project = await lockProject(tx, ctx.tenantId, stage.projectId);
@@ -212,6 +219,7 @@ export const createStagesService = (deps: RecordDeps) => {
           rest.map((each) => each.id),
         );
         await raise(tx, ctx, "StageDeleted", { id, projectId: project });
+        await audit(tx, ctx, "project_stage", id, "delete", { before: toDto(stage) });
       });
     },
 
@@ -238,6 +246,10 @@ export const createStagesService = (deps: RecordDeps) => {
         }
         await renumber(tx, ctx.tenantId, project, stageIds);
         await raise(tx, ctx, "StagesReordered", { projectId: project, stageIds });
+        await audit(tx, ctx, "project", project, "reorder_stages", {
+          before: { stageIds: current.map((stage) => stage.id) },
+          after: { stageIds },
+        });
         return (await stagesOf(tx, ctx.tenantId, project)).map(toDto);
       });
     },

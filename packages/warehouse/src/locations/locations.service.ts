@@ -22,6 +22,7 @@ export const createLocationsService = (deps: RecordDeps) =>
   createRecordService(
     {
       name: "Location",
+      auditEntity: "warehouse_location",
       missing: { reason: "warehouse.location_not_found", message: "Location not found" },
       permissions: crudPermissions("locations"),
       model: (tx) => tx.warehouseLocation,

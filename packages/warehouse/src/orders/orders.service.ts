@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from "@hisob/db";
+import { audit, diffFields, type Prisma, type Tx } from "@hisob/db";
 import { dateOf, normalizeQuantity, toIsoDate } from "@hisob/finance/schema";
 import {
   AppError,
@@ -100,6 +100,7 @@ export const createOrdersService = (deps: RecordDeps) => {
   const records = createRecordService(
     {
       name: "Order",
+      auditEntity: "warehouse_order",
       missing: { reason: "warehouse.order_not_found", message: "Order not found" },
       permissions: crudPermissions("orders"),
       model: (tx) => tx.warehouseOrder,
@@ -180,10 +181,15 @@ export const createOrdersService = (deps: RecordDeps) => {
     return locked;
   };
 
+  /**
+   * A change of one order under its row lock: `apply` checks the status and returns the new columns.
+   * Event and audit entry commit with it.
+   */
   const transition = async (
     ctx: TenantContext,
     id: string,
     event: string,
+    action: "update" | "confirm" | "cancel" | "fulfil",
     apply: (tx: Tx, order: OrderRow, now: Date) => Promise<Prisma.WarehouseOrderUncheckedUpdateManyInput>,
   ): Promise<TOrderDto> =>
     deps.db.withTenant(ctx.tenantId, async (tx) => {
@@ -202,6 +208,7 @@ export const createOrdersService = (deps: RecordDeps) => {
         tenantId: ctx.tenantId,
         payload: { id: dto.id, kind: dto.kind, status: dto.status, actorId: ctx.actor.userId },
       });
+      await audit(tx, ctx, "warehouse_order", dto.id, action, diffFields(toDto(order), dto));
       return dto;
     });
 
@@ -239,6 +246,7 @@ export const createOrdersService = (deps: RecordDeps) => {
         const row = await records.findRow(tx, ctx.tenantId, created.id);
         if (!row) throw records.missing();
         const dto = toDto(row);
+        await audit(tx, ctx, "warehouse_order", dto.id, "create", { after: dto });
         await deps.outbox.raise(tx, {
           type: "OrderCreated",
           tenantId: ctx.tenantId,
@@ -258,7 +266,7 @@ export const createOrdersService = (deps: RecordDeps) => {
     update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TOrderDto> => {
       requirePermission(ctx, "orders:update:all");
       const input = parseInput(ZUpdateOrderInput, raw);
-      return transition(ctx, id, "OrderUpdated", async (tx, order) => {
+      return transition(ctx, id, "OrderUpdated", "update", async (tx, order) => {
         if (order.status !== "draft") throw wrongStatus(order.status, "draft");
         const currency = input.currency ?? order.currencyCode;
         // A new currency reprices lines that take the product's price: prepare them again.
@@ -296,6 +304,7 @@ export const createOrdersService = (deps: RecordDeps) => {
         if (order.status !== "draft" && order.status !== "cancelled")
           throw wrongStatus(order.status, "draft or cancelled");
         await tx.warehouseOrder.deleteMany({ where: { tenantId: ctx.tenantId, id: order.id } });
+        await audit(tx, ctx, "warehouse_order", order.id, "delete", { before: toDto(order) });
         await deps.outbox.raise(tx, {
           type: "OrderDeleted",
           tenantId: ctx.tenantId,
@@ -306,7 +315,7 @@ export const createOrdersService = (deps: RecordDeps) => {
 
     confirm: (ctx: TenantContext, id: string) => {
       requirePermission(ctx, "orders:update:all");
-      return transition(ctx, id, "OrderConfirmed", async (_tx, order, now) => {
+      return transition(ctx, id, "OrderConfirmed", "confirm", async (_tx, order, now) => {
         if (order.status !== "draft") throw wrongStatus(order.status, "draft");
         return { status: "confirmed", confirmedAt: now };
       });
@@ -314,7 +323,7 @@ export const createOrdersService = (deps: RecordDeps) => {
 
     cancel: (ctx: TenantContext, id: string) => {
       requirePermission(ctx, "orders:update:all");
-      return transition(ctx, id, "OrderCancelled", async (_tx, order, now) => {
+      return transition(ctx, id, "OrderCancelled", "cancel", async (_tx, order, now) => {
         if (order.status !== "draft" && order.status !== "confirmed") {
           throw wrongStatus(order.status, "draft or confirmed");
         }
@@ -330,7 +339,7 @@ export const createOrdersService = (deps: RecordDeps) => {
      */
     fulfil: (ctx: TenantContext, id: string) => {
       requirePermission(ctx, "orders:fulfil:all");
-      return transition(ctx, id, "OrderFulfilled", async (tx, order, now) => {
+      return transition(ctx, id, "OrderFulfilled", "fulfil", async (tx, order, now) => {
         if (order.status !== "confirmed") throw wrongStatus(order.status, "confirmed");
         const perProduct = new Map<string, bigint>();
         for (const line of order.lines) {
@@ -342,7 +351,8 @@ export const createOrdersService = (deps: RecordDeps) => {
           const text = `${amount / SCALE}.${(amount % SCALE).toString().padStart(6, "0")}`;
           const change = order.kind === "sales" ? `-${text}` : text;
           const at = { tenantId: ctx.tenantId, productId, locationId: order.locationId };
-          if ((await moveStock(tx, at, change, now)) === null) {
+          const quantity = await moveStock(tx, at, change, now);
+          if (quantity === null) {
             const product = await tx.warehouseProduct.findFirst({
               where: { tenantId: ctx.tenantId, id: productId },
               select: { sku: true, name: true },
@@ -353,6 +363,16 @@ export const createOrdersService = (deps: RecordDeps) => {
               normalizeQuantity(stock?.quantity.toString() ?? "0"),
             );
           }
+          // The stock's own history (as a stock adjustment's): which order moved how much, and what is left.
+          await audit(tx, ctx, "warehouse_stock", `${productId}:${order.locationId}`, "fulfil", {
+            after: {
+              orderId: order.id,
+              productId,
+              locationId: order.locationId,
+              change: normalizeQuantity(change),
+              quantity,
+            },
+          });
         }
         return { status: "fulfilled", fulfilledAt: now };
       });

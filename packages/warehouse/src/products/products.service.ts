@@ -45,6 +45,7 @@ export const createProductsService = (deps: RecordDeps) =>
   createRecordService(
     {
       name: "Product",
+      auditEntity: "warehouse_product",
       missing: { reason: "warehouse.product_not_found", message: "Product not found" },
       permissions: crudPermissions("products"),
       model: (tx) => tx.warehouseProduct,

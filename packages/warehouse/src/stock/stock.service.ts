@@ -1,4 +1,4 @@
-import type { Db, Outbox, Tx } from "@hisob/db";
+import { audit, type Db, type Outbox, type Tx } from "@hisob/db";
 import { normalizeQuantity } from "@hisob/finance/schema";
 import {
   AppError,
@@ -120,6 +120,16 @@ export const createStockService = (deps: { db: Db; outbox: Outbox; clock?: Clock
           const current = await tx.warehouseStock.findFirst({ where: at, select: { quantity: true } });
           throw insufficientStock(product, normalizeQuantity(current?.quantity.toString() ?? "0"));
         }
+        // Audited as the stock of one product at one location: `product:location`.
+        await audit(tx, ctx, "warehouse_stock", `${product.id}:${input.locationId}`, "adjust", {
+          after: {
+            productId: product.id,
+            locationId: input.locationId,
+            change: normalizeQuantity(input.change),
+            quantity,
+            reason: input.reason,
+          },
+        });
         await deps.outbox.raise(tx, {
           type: "StockAdjusted",
           tenantId: ctx.tenantId,
