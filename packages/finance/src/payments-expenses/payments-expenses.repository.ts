@@ -1,7 +1,12 @@
 import { Prisma, type Tx } from "@hisob/db";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
-import type { TDocumentDto, ZDocumentFilters, ZListDocumentsQuery } from "./payments-expenses.schema";
+import type {
+  TDocumentDto,
+  TDocumentTotals,
+  ZDocumentFilters,
+  ZListDocumentsQuery,
+} from "./payments-expenses.schema";
 
 /** Which table: payments (money in) or expenses (money out); the two have identical columns. */
 export type PaymentsOrExpenses = "payments" | "expenses";
@@ -54,6 +59,7 @@ const toDto = (row: DocumentRow): TDocumentDto => ({
 });
 
 type DocumentFilters = z.output<typeof ZDocumentFilters>;
+type TotalsFilters = Omit<DocumentFilters, "sortBy" | "order">;
 type ListQuery = z.output<typeof ZListDocumentsQuery>;
 
 /**
@@ -62,7 +68,7 @@ type ListQuery = z.output<typeof ZListDocumentsQuery>;
  */
 export const paymentsExpensesWhere = (
   tenantId: string,
-  query: DocumentFilters,
+  query: TotalsFilters,
   ownerId: string | null,
 ): Prisma.PaymentWhereInput => ({
   tenantId,
@@ -141,6 +147,41 @@ export const paymentsExpensesRepository = (table: PaymentsOrExpenses) => {
         delegate(tx).count({ where }),
       ]);
       return { items: rows.map(toDto), total };
+    },
+
+    /**
+     * Every document the filter matches (not a page of them): how many, and their sum per currency.
+     * One aggregate per account (an index range each), then per currency.
+     */
+    totals: async (
+      tx: Tx,
+      tenantId: string,
+      query: TotalsFilters,
+      ownerId: string | null,
+    ): Promise<TDocumentTotals> => {
+      const byAccount = await delegate(tx).groupBy({
+        by: ["accountId"],
+        where: paymentsExpensesWhere(tenantId, query, ownerId),
+        _sum: { amount: true },
+        _count: { _all: true },
+      });
+      const accounts = await tx.moneyAccount.findMany({
+        where: { tenantId, id: { in: byAccount.map((row) => row.accountId) } },
+        select: { id: true, currencyCode: true },
+      });
+      const currencyOf = new Map(accounts.map((account) => [account.id, account.currencyCode]));
+      const byCurrency = new Map<string, { count: number; amount: bigint }>();
+      for (const row of byAccount) {
+        const currency = currencyOf.get(row.accountId) ?? "";
+        const total = byCurrency.get(currency) ?? { count: 0, amount: 0n };
+        total.count += row._count._all;
+        total.amount += row._sum.amount ?? 0n;
+        byCurrency.set(currency, total);
+      }
+      const currencies = [...byCurrency]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([currency, total]) => ({ currency, count: total.count, amount: total.amount.toString() }));
+      return { count: currencies.reduce((sum, row) => sum + row.count, 0), currencies };
     },
 
     /** One batch of the download: the list's filter and order, names instead of ids. */

@@ -19,9 +19,12 @@ import { type LockedDocument, paymentsExpensesRepository } from "./payments-expe
 import {
   type TCreateDocumentInput,
   type TDocumentDto,
+  type TDocumentTotals,
+  type TDocumentTotalsQuery,
   type TListDocumentsQuery,
   type TUpdateDocumentInput,
   ZCreateDocumentInput,
+  ZDocumentTotalsQuery,
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
 } from "./payments-expenses.schema";
@@ -154,6 +157,13 @@ export const createPaymentsExpensesService = (
       const query = parseInput(ZListDocumentsQuery, rawQuery);
       const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query, owner));
       return { ...page, limit: query.limit, offset: query.offset };
+    },
+
+    /** The list's totals over every matching document (the same filter and the same scope as `list`). */
+    totals: async (ctx: TenantContext, rawQuery: TDocumentTotalsQuery): Promise<TDocumentTotals> => {
+      const owner = readableOwner(ctx);
+      const query = parseInput(ZDocumentTotalsQuery, rawQuery);
+      return db.withTenant(ctx.tenantId, (tx) => repository.totals(tx, ctx.tenantId, query, owner));
     },
 
     get: async (ctx: TenantContext, id: string): Promise<TDocumentDto> => {
