@@ -284,6 +284,23 @@ describe("the payments and expenses lists' totals", () => {
     expect(await getJson("/finance/expenses/totals?from=2027-01-01")).toEqual({ count: 0, currencies: [] });
   });
 
+  it("the list names each row's category and counterparty (no lookup per row)", async () => {
+    const page = await getJson(`/finance/payments?counterpartyId=${ids.client}&sortBy=amount&order=asc&limit=4`);
+    expect(
+      page.items.map((item: { categoryName: string | null; counterpartyName: string | null }) => [
+        item.categoryName,
+        item.counterpartyName,
+      ]),
+    ).toEqual([
+      [null, "Client A"],
+      ["Sales", "Client A"],
+      [null, "Client A"],
+      ["Sales", "Client A"],
+    ]);
+    const expenses = await getJson("/finance/expenses");
+    expect(expenses.items[0]).toMatchObject({ categoryName: null, counterpartyName: null });
+  });
+
   it("a reader of their own documents gets the totals of their own only", async () => {
     expect(await getJson("/finance/payments/totals", ownReader)).toEqual({
       count: 1,

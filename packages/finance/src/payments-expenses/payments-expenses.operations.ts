@@ -5,8 +5,10 @@ import {
   ZDocumentTotals,
   ZDocumentTotalsQuery,
   ZExpenseDto,
+  ZExpenseListItem,
   ZListDocumentsQuery,
   ZPaymentDto,
+  ZPaymentListItem,
   ZUpdateDocumentInput,
 } from "./payments-expenses.schema";
 
@@ -17,7 +19,7 @@ const paymentsCrud = crudOperations({
   path: "/finance/payments",
   tag: "finance: payments",
   service: (services) => services.payments,
-  schemas: { ...documents, listItem: ZPaymentDto, item: ZPaymentDto },
+  schemas: { ...documents, listItem: ZPaymentListItem, item: ZPaymentDto },
   access: {
     list: {
       requires: ["payments:read:all"],
@@ -46,7 +48,7 @@ const expensesCrud = crudOperations({
   path: "/finance/expenses",
   tag: "finance: expenses",
   service: (services) => services.expenses,
-  schemas: { ...documents, listItem: ZExpenseDto, item: ZExpenseDto },
+  schemas: { ...documents, listItem: ZExpenseListItem, item: ZExpenseDto },
   access: {
     list: {
       requires: ["expenses:read:all"],

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
 import type {
   TDocumentDto,
+  TDocumentListItem,
   TDocumentTotals,
   ZDocumentFilters,
   ZListDocumentsQuery,
@@ -28,6 +29,13 @@ const documentSelect = {
 } satisfies Prisma.PaymentSelect;
 
 type DocumentRow = Prisma.PaymentGetPayload<{ select: typeof documentSelect }>;
+
+/** The list's rows: the document and the names of its category and counterparty. */
+const listSelect = {
+  ...documentSelect,
+  category: { select: { name: true } },
+  counterparty: { select: { name: true } },
+} satisfies Prisma.PaymentSelect;
 
 /** What the download shows: names instead of ids. */
 const exportSelect = {
@@ -134,19 +142,31 @@ export const paymentsExpensesRepository = (table: PaymentsOrExpenses) => {
       return rows.map(toDto);
     },
 
-    list: async (tx: Tx, tenantId: string, query: ListQuery, ownerId: string | null) => {
+    list: async (
+      tx: Tx,
+      tenantId: string,
+      query: ListQuery,
+      ownerId: string | null,
+    ): Promise<{ items: TDocumentListItem[]; total: number }> => {
       const where = paymentsExpensesWhere(tenantId, query, ownerId);
       const [rows, total] = await Promise.all([
         delegate(tx).findMany({
           where,
-          select: documentSelect,
+          select: listSelect,
           orderBy: orderOf(query),
           skip: query.offset,
           take: query.limit,
         }),
         delegate(tx).count({ where }),
       ]);
-      return { items: rows.map(toDto), total };
+      return {
+        items: rows.map((row) => ({
+          ...toDto(row),
+          categoryName: row.category?.name ?? null,
+          counterpartyName: row.counterparty?.name ?? null,
+        })),
+        total,
+      };
     },
 
     /**

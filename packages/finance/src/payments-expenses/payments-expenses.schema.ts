@@ -101,3 +101,15 @@ const documentDto = (id: string) =>
 export const ZPaymentDto = documentDto("Payment");
 export const ZExpenseDto = documentDto("Expense");
 export type TDocumentDto = z.infer<typeof ZPaymentDto>;
+
+/** A row of the list: the document and the names a list shows beside it (one query, no lookups per row). */
+const documentListItem = (id: string, dto: typeof ZPaymentDto) =>
+  dto
+    .extend({
+      categoryName: z.string().nullable(),
+      counterpartyName: z.string().nullable(),
+    })
+    .meta({ id });
+export const ZPaymentListItem = documentListItem("PaymentListItem", ZPaymentDto);
+export const ZExpenseListItem = documentListItem("ExpenseListItem", ZExpenseDto);
+export type TDocumentListItem = z.infer<typeof ZPaymentListItem>;

@@ -19,6 +19,7 @@ import { type LockedDocument, paymentsExpensesRepository } from "./payments-expe
 import {
   type TCreateDocumentInput,
   type TDocumentDto,
+  type TDocumentListItem,
   type TDocumentTotals,
   type TDocumentTotalsQuery,
   type TListDocumentsQuery,
@@ -152,7 +153,7 @@ export const createPaymentsExpensesService = (
   };
 
   return {
-    list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentDto>> => {
+    list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentListItem>> => {
       const owner = readableOwner(ctx);
       const query = parseInput(ZListDocumentsQuery, rawQuery);
       const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query, owner));

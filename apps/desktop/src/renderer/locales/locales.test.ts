@@ -66,6 +66,7 @@ const SAME_WORDS: [string, string][] = [
   ["documents.payments", "sheets.payments"],
   ["documents.expenses", "sheets.expenses"],
   ["picker.noCategory", "rows.uncategorized"],
+  ["accounts.periods.allTime", "rows.allTime"],
   ["transfers.reversedTag", "rows.reversed"],
   ["transfers.reversalTag", "rows.reversal"],
   ["types.income", "types.income"],
