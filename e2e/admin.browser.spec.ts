@@ -430,7 +430,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       expect(scripts).toContainEqual(expect.stringMatching(/^vendor-antd-/));
       const nav = page.getByRole("navigation");
       const navBox = await nav.boundingBox();
-      const heading = page.getByRole("heading", { level: 3 }).first();
+      const heading = page.getByRole("heading", { level: 1 }).first();
       const headingBox = await heading.boundingBox();
 
       await nav.getByRole("link").nth(1).click();

@@ -165,172 +165,177 @@ export const AccountDetailScreen = () => {
       <div style={{ marginBottom: 12 }} data-testid="statement-period">
         <PeriodFilter value={period} onChange={setPeriod} />
       </div>
-      {inOrder ? null : (
+      {/* An end before the start asks for another period instead of a statement that cannot load. */}
+      {!inOrder ? (
         <Alert type="warning" showIcon title={t("accounts.periodOrder")} style={{ marginBottom: 12 }} />
-      )}
-      <Card
-        title={t("accounts.transactions")}
-        extra={
-          first.data
-            ? t("accounts.entries", {
-                count: total,
-                // Grouped as the app's money is (uz: "100 000"; browsers would write "100,000").
-                n: new Intl.NumberFormat(numberLocale(locale)).format(total),
-              })
-            : null
-        }
-        styles={{ body: { padding: 0 } }}
-      >
-        <QueryState query={first} rows={8}>
-          {(data) => (
-            <table
-              aria-label={t("accounts.transactions")}
-              // The header, the closing balance, the entries, the opening balance.
-              aria-rowcount={total + 3}
-              style={{ display: "block", width: "100%" }}
-            >
-              <thead style={{ display: "block", background: "#fafafa" }}>
-                <tr style={{ ...ROW_STYLE, height: ROW_HEIGHT }}>
-                  <th style={LEFT}>{t("documents.date")}</th>
-                  <th style={LEFT}>{t("accounts.type")}</th>
-                  <th style={LEFT}>{t("documents.comment")}</th>
-                  <th style={RIGHT}>{t("accounts.change")}</th>
-                  <th style={RIGHT}>{t("accounts.runningBalance")}</th>
-                  <th>
-                    <span className="visually-hidden">{t("ui:actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody style={{ display: "block" }}>
-                <EdgeRow
-                  label={t("accounts.closing")}
-                  date={period.end ? formatDate(period.end, locale) : ""}
-                  balance={money(data.closingBalance, data.account.currency)}
-                  testId="statement-closing"
-                  rowIndex={2}
-                />
-              </tbody>
-              <tbody
-                ref={scroller}
-                style={{
-                  display: "block",
-                  height: Math.min(480, Math.max(total, 1) * ROW_HEIGHT + 2),
-                  maxHeight: "calc(100vh - 260px)",
-                  minHeight: ROW_HEIGHT,
-                  overflow: "auto",
-                  position: "relative",
-                }}
-                data-testid="statement-scroller"
+      ) : (
+        <Card
+          title={t("accounts.transactions")}
+          extra={
+            first.data
+              ? t("accounts.entries", {
+                  count: total,
+                  // Grouped as the app's money is (uz: "100 000"; browsers would write "100,000").
+                  n: new Intl.NumberFormat(numberLocale(locale)).format(total),
+                })
+              : null
+          }
+          styles={{ body: { padding: 0 } }}
+        >
+          <QueryState query={first} rows={8}>
+            {(data) => (
+              <table
+                aria-label={t("accounts.transactions")}
+                // The header, the closing balance, the entries, the opening balance.
+                aria-rowcount={total + 3}
+                style={{ display: "block", width: "100%" }}
               >
-                <tr style={{ display: "block", height: virtualizer.getTotalSize() }} aria-hidden />
-                {total === 0 ? (
-                  <tr style={{ ...ROW_STYLE, position: "absolute", top: 0, left: 0, right: 0 }}>
-                    <td style={{ gridColumn: "1 / -1", color: "#595959" }}>
-                      {t(period.start ? "accounts.noTransactionsInPeriod" : "accounts.noTransactions")}
-                    </td>
+                <thead style={{ display: "block", background: "#fafafa" }}>
+                  <tr style={{ ...ROW_STYLE, height: ROW_HEIGHT }}>
+                    <th style={LEFT}>{t("documents.date")}</th>
+                    <th style={LEFT}>{t("accounts.type")}</th>
+                    <th style={LEFT}>{t("documents.comment")}</th>
+                    <th style={RIGHT}>{t("accounts.change")}</th>
+                    <th style={RIGHT}>{t("accounts.runningBalance")}</th>
+                    <th>
+                      <span className="visually-hidden">{t("ui:actions")}</span>
+                    </th>
                   </tr>
-                ) : null}
-                {items.map((item) => {
-                  const entry = entryAt(item.index);
-                  return (
-                    <tr
-                      key={item.key}
-                      ref={virtualizer.measureElement}
-                      data-index={item.index}
-                      aria-rowindex={item.index + 3}
-                      style={{
-                        ...ROW_STYLE,
-                        position: "absolute",
-                        top: 0,
-                        left: 0,
-                        right: 0,
-                        transform: `translateY(${item.start}px)`,
-                      }}
-                    >
-                      {entry ? (
-                        <>
-                          <td>{formatDate(entry.date, locale)}</td>
-                          <td>{t(`types.${entry.type}`)}</td>
-                          <td style={{ minWidth: 0, lineHeight: 1.3 }} data-testid={`comment-${entry.id}`}>
-                            <div style={WRAP}>{entry.comment}</div>
-                            {entry.reversalReason ? (
-                              // Why it was reversed, under the comment.
-                              <Typography.Text
-                                type="secondary"
-                                data-testid={`reversal-reason-${entry.id}`}
-                                style={{ ...WRAP, display: "block", fontSize: 12 }}
-                              >
-                                {reasonText(entry)}
-                              </Typography.Text>
-                            ) : null}
-                          </td>
-                          <td
-                            style={{ ...RIGHT, color: entry.change.startsWith("-") ? "#b42318" : "#0f6e5c" }}
-                          >
-                            {money(entry.change, data.account.currency)}
-                          </td>
-                          <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
-                          <td style={RIGHT}>
-                            {entry.type === "transfer" || entry.type === "exchange" ? (
-                              <Space size={4}>
-                                <Button
-                                  size="small"
-                                  onClick={() =>
-                                    setEditing({
-                                      id: entry.id,
-                                      type: entry.type === "exchange" ? "exchange" : "transfer",
-                                      date: entry.date,
-                                      comment: entry.comment,
-                                      counterpartyId: entry.counterpartyId,
-                                    })
-                                  }
-                                  data-testid={`edit-${entry.id}`}
+                </thead>
+                <tbody style={{ display: "block" }}>
+                  <EdgeRow
+                    label={t("accounts.closing")}
+                    date={period.end ? formatDate(period.end, locale) : ""}
+                    balance={money(data.closingBalance, data.account.currency)}
+                    testId="statement-closing"
+                    rowIndex={2}
+                  />
+                </tbody>
+                <tbody
+                  ref={scroller}
+                  style={{
+                    display: "block",
+                    height: Math.min(480, Math.max(total, 1) * ROW_HEIGHT + 2),
+                    maxHeight: "calc(100vh - 260px)",
+                    minHeight: ROW_HEIGHT,
+                    overflow: "auto",
+                    position: "relative",
+                  }}
+                  data-testid="statement-scroller"
+                >
+                  <tr style={{ display: "block", height: virtualizer.getTotalSize() }} aria-hidden />
+                  {total === 0 ? (
+                    <tr style={{ ...ROW_STYLE, position: "absolute", top: 0, left: 0, right: 0 }}>
+                      <td style={{ gridColumn: "1 / -1", color: "#595959" }}>
+                        {t(period.start ? "accounts.noTransactionsInPeriod" : "accounts.noTransactions")}
+                      </td>
+                    </tr>
+                  ) : null}
+                  {items.map((item) => {
+                    const entry = entryAt(item.index);
+                    return (
+                      <tr
+                        key={item.key}
+                        ref={virtualizer.measureElement}
+                        data-index={item.index}
+                        aria-rowindex={item.index + 3}
+                        style={{
+                          ...ROW_STYLE,
+                          position: "absolute",
+                          top: 0,
+                          left: 0,
+                          right: 0,
+                          transform: `translateY(${item.start}px)`,
+                        }}
+                      >
+                        {entry ? (
+                          <>
+                            <td>{formatDate(entry.date, locale)}</td>
+                            <td>{t(`types.${entry.type}`)}</td>
+                            <td style={{ minWidth: 0, lineHeight: 1.3 }} data-testid={`comment-${entry.id}`}>
+                              <div style={WRAP}>{entry.comment}</div>
+                              {entry.reversalReason ? (
+                                // Why it was reversed, under the comment.
+                                <Typography.Text
+                                  type="secondary"
+                                  data-testid={`reversal-reason-${entry.id}`}
+                                  style={{ ...WRAP, display: "block", fontSize: 12 }}
                                 >
-                                  {t("ui:edit")}
-                                </Button>
-                                {entry.reversedById ? (
-                                  <Tag data-testid={`reversed-${entry.id}`} style={{ marginInlineEnd: 0 }}>
-                                    {t("transfers.reversedTag")}
-                                  </Tag>
-                                ) : entry.reversalOfId ? (
-                                  <Tag data-testid={`reversal-${entry.id}`} style={{ marginInlineEnd: 0 }}>
-                                    {t("transfers.reversalTag")}
-                                  </Tag>
-                                ) : (
+                                  {reasonText(entry)}
+                                </Typography.Text>
+                              ) : null}
+                            </td>
+                            <td
+                              style={{
+                                ...RIGHT,
+                                color: entry.change.startsWith("-") ? "#b42318" : "#0f6e5c",
+                              }}
+                            >
+                              {money(entry.change, data.account.currency)}
+                            </td>
+                            <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
+                            <td style={RIGHT}>
+                              {entry.type === "transfer" || entry.type === "exchange" ? (
+                                <Space size={4}>
                                   <Button
                                     size="small"
-                                    onClick={() => setReversing(entry)}
-                                    data-testid={`reverse-${entry.id}`}
+                                    onClick={() =>
+                                      setEditing({
+                                        id: entry.id,
+                                        type: entry.type === "exchange" ? "exchange" : "transfer",
+                                        date: entry.date,
+                                        comment: entry.comment,
+                                        counterpartyId: entry.counterpartyId,
+                                      })
+                                    }
+                                    data-testid={`edit-${entry.id}`}
                                   >
-                                    {t("transfers.reverse")}
+                                    {t("ui:edit")}
                                   </Button>
-                                )}
-                              </Space>
-                            ) : null}
+                                  {entry.reversedById ? (
+                                    <Tag data-testid={`reversed-${entry.id}`} style={{ marginInlineEnd: 0 }}>
+                                      {t("transfers.reversedTag")}
+                                    </Tag>
+                                  ) : entry.reversalOfId ? (
+                                    <Tag data-testid={`reversal-${entry.id}`} style={{ marginInlineEnd: 0 }}>
+                                      {t("transfers.reversalTag")}
+                                    </Tag>
+                                  ) : (
+                                    <Button
+                                      size="small"
+                                      onClick={() => setReversing(entry)}
+                                      data-testid={`reverse-${entry.id}`}
+                                    >
+                                      {t("transfers.reverse")}
+                                    </Button>
+                                  )}
+                                </Space>
+                              ) : null}
+                            </td>
+                          </>
+                        ) : (
+                          <td style={{ gridColumn: "1 / -1" }}>
+                            <Skeleton.Input active size="small" block />
                           </td>
-                        </>
-                      ) : (
-                        <td style={{ gridColumn: "1 / -1" }}>
-                          <Skeleton.Input active size="small" block />
-                        </td>
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-              <tbody style={{ display: "block" }}>
-                <EdgeRow
-                  label={t("accounts.opening")}
-                  date={period.start ? formatDate(period.start, locale) : ""}
-                  balance={money(data.openingBalance, data.account.currency)}
-                  testId="statement-opening"
-                  rowIndex={total + 3}
-                />
-              </tbody>
-            </table>
-          )}
-        </QueryState>
-      </Card>
+                        )}
+                      </tr>
+                    );
+                  })}
+                </tbody>
+                <tbody style={{ display: "block" }}>
+                  <EdgeRow
+                    label={t("accounts.opening")}
+                    date={period.start ? formatDate(period.start, locale) : ""}
+                    balance={money(data.openingBalance, data.account.currency)}
+                    testId="statement-opening"
+                    rowIndex={total + 3}
+                  />
+                </tbody>
+              </table>
+            )}
+          </QueryState>
+        </Card>
+      )}
       {reversing ? <ReverseDialog entry={reversing} onClose={() => setReversing(null)} /> : null}
       {editing ? <MovementEditDialog movement={editing} onClose={() => setEditing(null)} /> : null}
     </div>
