@@ -257,6 +257,28 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
       expect(await page.getByTestId("documents-total-USD").count()).toBe(0);
       await settled(page);
       await shot(`payments-filtered-${lang}`);
+      // The list's .xlsx names its columns as the screen does (the Uzbek category is "Modda") and
+      // shows dates as the language writes them.
+      const [file] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByTestId("download-documents").click(),
+      ]);
+      const saved = path.join(SHOTS, `download-${lang}-${file.suggestedFilename()}`);
+      await file.saveAs(saved);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(readFileSync(saved) as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0];
+      const fileHeaders = (sheet?.getRow(1).values as unknown[]).slice(1);
+      expect(fileHeaders).toEqual(
+        expect.arrayContaining([
+          app.documents.date,
+          app.documents.account,
+          app.documents.category,
+          app.documents.comment,
+        ]),
+      );
+      expect(sheet?.rowCount).toBe(1 + payments.salesCount);
+      expect(sheet?.getRow(2).getCell(1).numFmt).toBe(lang === "en" ? "mmm d, yyyy" : "dd.mm.yyyy");
     });
 
     it(`dialogs fit 1280×720 (${lang}): buttons in view, the body scrolls; the picker's clear button is no Tab stop`, async () => {
