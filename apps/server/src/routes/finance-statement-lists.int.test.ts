@@ -285,7 +285,9 @@ describe("the payments and expenses lists' totals", () => {
   });
 
   it("the list names each row's category and counterparty (no lookup per row)", async () => {
-    const page = await getJson(`/finance/payments?counterpartyId=${ids.client}&sortBy=amount&order=asc&limit=4`);
+    const page = await getJson(
+      `/finance/payments?counterpartyId=${ids.client}&sortBy=amount&order=asc&limit=4`,
+    );
     expect(
       page.items.map((item: { categoryName: string | null; counterpartyName: string | null }) => [
         item.categoryName,
