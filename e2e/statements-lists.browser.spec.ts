@@ -248,6 +248,7 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
         .filter({ hasText: "Sales" })
         .waitFor();
       await category.press("Enter");
+      await page.locator(".ant-select-dropdown:visible").waitFor({ state: "hidden" });
       await expect
         .poll(async () => plain(await count.innerText()))
         .toBe(app.documents.paymentCount.replace("{{n}}", String(payments.salesCount)));
