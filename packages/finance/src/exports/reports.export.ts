@@ -61,7 +61,7 @@ const entrySpan = async (db: Db, tenantId: string, accountId: string) => {
  * The period a statement download covers: the dates asked for; a bound left out is the day of the
  * account's first (or last) entry, never a placeholder date such as 1900-01-01. An account without
  * entries, with no date asked for, has no dates at all: "all time" (see
- * docs/decisions/0001-statement-period-without-dates.md).
+ * docs/decisions/0006-statement-period-without-dates.md).
  */
 export const statementPeriod = (
   asked: { startDate?: string | undefined; endDate?: string | undefined },

@@ -44,7 +44,7 @@ export type TAccountStatementQuery = z.input<typeof ZAccountStatementQuery>;
 /**
  * The statement download: the whole period, no paging. A bound left out is the date of the account's
  * first (or last) entry, so a file of the whole history is dated by what it holds (see
- * docs/decisions/0001-statement-period-without-dates.md).
+ * docs/decisions/0006-statement-period-without-dates.md).
  */
 export const ZAccountStatementExportQuery = z
   .object({
