@@ -94,7 +94,7 @@ describe.skipIf(skipReason !== undefined)("an account with 100,000 transactions"
   const rows = () => page.getByTestId("statement-scroller").locator("tr[aria-rowindex]");
   /** The rendered row for 0-based entry `index` (newest first), once its page has arrived. */
   const rowAt = (index: number) =>
-    page.getByTestId("statement-scroller").locator(`tr[aria-rowindex="${index + 2}"]`);
+    page.getByTestId("statement-scroller").locator(`tr[aria-rowindex="${index + 3}"]`);
   /** The cells of entry `index` (date, type, comment, change, balance after, reversal), once loaded. */
   const cellsAt = async (index: number) => {
     await expect.poll(() => rowAt(index).locator("td").count(), { timeout: 30_000 }).toBe(6);
@@ -124,9 +124,9 @@ describe.skipIf(skipReason !== undefined)("an account with 100,000 transactions"
     await scroller.evaluate((el, to) => el.scrollTo({ top: to }), Math.floor(height / 2));
     const middle = Math.floor(COUNT / 2);
     const index = await expect
-      .poll(async () => Number((await rows().first().getAttribute("aria-rowindex")) ?? 0) - 2)
+      .poll(async () => Number((await rows().first().getAttribute("aria-rowindex")) ?? 0) - 3)
       .toBeGreaterThan(middle - 30)
-      .then(async () => Number((await rows().nth(12).getAttribute("aria-rowindex")) ?? 0) - 2);
+      .then(async () => Number((await rows().nth(12).getAttribute("aria-rowindex")) ?? 0) - 3);
     const [, , , upperChange, upperBalance] = await cellsAt(index);
     const [, , , , lowerBalance] = await cellsAt(index + 1);
     // Neighbours chain: the balance after the older one plus the newer one's change is the newer's.

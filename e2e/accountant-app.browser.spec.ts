@@ -514,6 +514,9 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
       expect(guard).toContain(app.transfers.checkRate);
       expect(guard).toContain("1 USD = 127 UZS");
       expect(guard).toContain("1 USD = 12 700 UZS");
+      // Money in the warning reads as everywhere else in the app: with the currency's code.
+      expect(guard).toContain("100,00 USD");
+      expect(guard).not.toMatch(/US\$|\$|soʻm|so‘m/);
       expect(await page.getByTestId("received-rate-hint").innerText()).toContain("1 USD = 127 UZS");
       await noRawKeys();
       await shot(`exchange-guard-${lang}`);

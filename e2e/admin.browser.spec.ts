@@ -50,10 +50,10 @@ const FORM_MESSAGES = {
     domain: "Должно быть доменным именем, например acme.uz",
   },
   uz: {
-    required: "To‘ldirilishi shart",
-    email: "To‘g‘ri elektron pochta manzili bo‘lishi kerak",
-    empty: "Bo‘sh bo‘lmasligi kerak",
-    domain: "Domen nomi bo‘lishi kerak, masalan acme.uz",
+    required: "Toʻldirilishi shart",
+    email: "Toʻgʻri elektron pochta manzili boʻlishi kerak",
+    empty: "Boʻsh boʻlmasligi kerak",
+    domain: "Domen nomi boʻlishi kerak, masalan acme.uz",
   },
 } as const;
 
@@ -430,7 +430,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       expect(scripts).toContainEqual(expect.stringMatching(/^vendor-antd-/));
       const nav = page.getByRole("navigation");
       const navBox = await nav.boundingBox();
-      const heading = page.getByRole("heading", { level: 3 }).first();
+      const heading = page.getByRole("heading", { level: 1 }).first();
       const headingBox = await heading.boundingBox();
 
       await nav.getByRole("link").nth(1).click();

@@ -6,6 +6,8 @@ import { ADMIN_CHUNKS, WORKSPACE_SOURCES } from "./vite.chunks";
 export default defineConfig({
   root: "src",
   base: "/admin/",
+  // The icon both apps share (packages/ui/public), copied beside index.html.
+  publicDir: "../../../packages/ui/public",
   plugins: [react()],
   build: {
     outDir: "../dist/web",

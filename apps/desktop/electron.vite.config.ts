@@ -20,6 +20,7 @@ export default defineConfig({
   renderer: {
     root: "src/renderer",
     base: "/app/",
+    publicDir: "../../../../packages/ui/public",
     plugins: [react()],
     build: {
       outDir: "dist/electron/renderer",

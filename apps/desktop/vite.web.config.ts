@@ -6,6 +6,8 @@ import { RENDERER_CHUNKS } from "./vite.chunks";
 export default defineConfig({
   root: "src/renderer",
   base: "/app/",
+  // The icon both apps share (packages/ui/public), copied beside index.html.
+  publicDir: "../../../../packages/ui/public",
   plugins: [react()],
   build: {
     outDir: "../../dist/web",

@@ -82,7 +82,7 @@ describe("audit values", () => {
   it("shows true and false as words in each language", () => {
     expect([auditValue("en", true), auditValue("en", false)]).toEqual(["Yes", "No"]);
     expect([auditValue("ru", true), auditValue("ru", false)]).toEqual(["Да", "Нет"]);
-    expect([auditValue("uz", true), auditValue("uz", false)]).toEqual(["Ha", "Yo‘q"]);
+    expect([auditValue("uz", true), auditValue("uz", false)]).toEqual(["Ha", "Yoʻq"]);
     expect(auditValue("ru", [true, false])).toBe("Да, Нет");
   });
 

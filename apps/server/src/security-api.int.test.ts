@@ -355,7 +355,7 @@ describe("OIDC clients: names follow the text rule, redirect URIs are https, loo
         "ru",
         "должен использовать https; http допустим только для адреса loopback (http://127.0.0.1 или http://[::1])",
       ],
-      ["uz", "https bo‘lishi kerak; http faqat loopback manzili uchun (http://127.0.0.1 yoki http://[::1])"],
+      ["uz", "https boʻlishi kerak; http faqat loopback manzili uchun (http://127.0.0.1 yoki http://[::1])"],
     ] as const) {
       const chosen = await t.app.inject({
         method: "PUT",

@@ -5,18 +5,19 @@ import { formatDate, formatMoney } from "./format";
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
 describe("formatMoney", () => {
-  it("formats per locale", () => {
-    expect(formatMoney(123456789n, "USD", 2, "en")).toBe("$1,234,567.89");
+  it("formats per locale, with the currency's code as the apps show it (never soʻm, US$ or $)", () => {
+    expect(plain(formatMoney(123456789n, "USD", 2, "en"))).toBe("USD 1,234,567.89");
     expect(plain(formatMoney(123456789n, "UZS", 2, "ru"))).toBe("1 234 567,89 UZS");
-    expect(plain(formatMoney(123456789n, "UZS", 2, "uz"))).toBe("1 234 567,89 soʻm");
+    expect(plain(formatMoney(123456789n, "UZS", 2, "uz"))).toBe("1 234 567,89 UZS");
+    expect(plain(formatMoney(500000n, "USD", 2, "uz"))).toBe("5 000,00 USD");
   });
 
   it("is exact beyond 2^53 and keeps every minor digit", () => {
-    expect(formatMoney(9007199254740993n, "USD", 2, "en")).toBe("$90,071,992,547,409.93");
-    expect(formatMoney(-(2n ** 63n), "USD", 2, "en")).toBe("-$92,233,720,368,547,758.08");
-    expect(formatMoney(5n, "USD", 2, "en")).toBe("$0.05");
-    expect(formatMoney(-5n, "USD", 3, "en")).toBe("-$0.005");
-    expect(plain(formatMoney(1500n, "JPY", 0, "ru"))).toBe("1 500 ¥");
+    expect(plain(formatMoney(9007199254740993n, "USD", 2, "en"))).toBe("USD 90,071,992,547,409.93");
+    expect(plain(formatMoney(-(2n ** 63n), "USD", 2, "en"))).toBe("-USD 92,233,720,368,547,758.08");
+    expect(plain(formatMoney(5n, "USD", 2, "en"))).toBe("USD 0.05");
+    expect(plain(formatMoney(-5n, "USD", 3, "en"))).toBe("-USD 0.005");
+    expect(plain(formatMoney(1500n, "JPY", 0, "ru"))).toBe("1 500 JPY");
   });
 
   it("refuses impossible minor units", () => {

@@ -16,13 +16,16 @@ const toDecimalString = (minor: bigint, minorUnits: number): `${number}` => {
 };
 
 /**
- * An amount in minor units as money in `locale`, exact for any bigint (no float on the way):
+ * An amount in minor units as money in `locale`, exact for any bigint (no float on the way), written
+ * as the apps write it (packages/ui's formatMoney): the currency's code, never a symbol ("soʻm",
+ * "US$", "$"), and Uzbek grouped as Russian is (browsers' and ICU's Uzbek data vary):
  * formatMoney(123456789n, "UZS", 2, "ru") → "1 234 567,89 UZS" (with no-break spaces).
  */
 export const formatMoney = (minor: bigint, currency: string, minorUnits: number, locale: Locale): string =>
-  new Intl.NumberFormat(locale, {
+  new Intl.NumberFormat(locale === "uz" ? "ru" : locale, {
     style: "currency",
     currency,
+    currencyDisplay: "code",
     minimumFractionDigits: minorUnits,
     maximumFractionDigits: minorUnits,
   }).format(toDecimalString(minor, minorUnits));

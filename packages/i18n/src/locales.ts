@@ -14,4 +14,4 @@ export const isLocale = (value: unknown): value is Locale =>
   typeof value === "string" && (SUPPORTED_LOCALES as readonly string[]).includes(value);
 
 /** Each language's name in itself, for language switchers. */
-export const LOCALE_NAMES: Record<Locale, string> = { en: "English", ru: "Русский", uz: "O‘zbekcha" };
+export const LOCALE_NAMES: Record<Locale, string> = { en: "English", ru: "Русский", uz: "Oʻzbekcha" };

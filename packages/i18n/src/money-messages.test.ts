@@ -10,7 +10,7 @@ import type { MessageKey } from "./messages";
 
 /*
  * Money people read: a message that names an amount shows it in major units in the language's
- * money format ("$5,000.00", "5 000,00 $"), never as a count of minor units.
+ * money format with the currency's code ("USD 5,000.00", "5 000,00 USD"), never as a count of minor units.
  */
 
 // "minor unit(s)" in each language, and the bare "<digits> UZS in minor units" form the messages used to have.
@@ -62,9 +62,9 @@ describe("amounts in messages", () => {
 
   it("every message that names an amount renders it in major units, in each language's format", () => {
     const cases: Array<[Locale, string]> = [
-      ["en", "$5,000.00"],
-      ["ru", "5\u00a0000,00\u00a0$"],
-      ["uz", "5\u00a0000,00\u00a0US$"],
+      ["en", "USD\u00a05,000.00"],
+      ["ru", "5\u00a0000,00\u00a0USD"],
+      ["uz", "5\u00a0000,00\u00a0USD"],
     ];
     for (const [key, placeholder, others] of AMOUNT_MESSAGES) {
       for (const [locale, expected] of cases) {
@@ -89,7 +89,7 @@ describe("amounts in messages", () => {
       t("en", "errors.finance.debt_over_settlement", {
         outstanding: { minor: "1500", currency: "JPY", minorUnits: 0 },
       }),
-    ).toContain("¥1,500");
+    ).toContain("JPY\u00a01,500");
   });
 
   it("every catalogue message with an amount placeholder is listed above (so it is checked)", () => {

@@ -1,4 +1,4 @@
-import { ConfigProvider, theme } from "antd";
+import { ConfigProvider } from "antd";
 import enUS from "antd/locale/en_US";
 import ruRU from "antd/locale/ru_RU";
 import uzUZ from "antd/locale/uz_UZ";
@@ -12,6 +12,25 @@ import { en } from "./locales/en";
 import { ru } from "./locales/ru";
 import { uz } from "./locales/uz";
 import type { Locale } from "./money";
+import { HISOB_THEME } from "./theme";
+
+/**
+ * Every dialog of both apps fits the window, however small (1280×720 included): centred, its body
+ * scrolls, its title and buttons stay in view.
+ */
+const MODAL_CONFIG = {
+  centered: true,
+  styles: {
+    body: {
+      maxHeight: "calc(100vh - 180px)",
+      overflowY: "auto",
+      overflowX: "hidden",
+      // Room for the focus outline of a field at the body's edge (it would be clipped).
+      padding: "0 6px",
+      margin: "0 -6px",
+    },
+  },
+} as const;
 
 export const LOCALES: readonly Locale[] = ["en", "ru", "uz"];
 /** Each language's own name, as the switch shows it. */
@@ -71,10 +90,7 @@ export const I18nProvider = ({ i18n, children }: { i18n: I18n; children: ReactNo
   }, [locale]);
   return (
     <I18nextProvider i18n={i18n}>
-      <ConfigProvider
-        locale={ANTD_LOCALES[locale]}
-        theme={{ algorithm: theme.defaultAlgorithm, token: { colorPrimary: "#0f6e5c", borderRadius: 6 } }}
-      >
+      <ConfigProvider locale={ANTD_LOCALES[locale]} theme={HISOB_THEME} modal={MODAL_CONFIG}>
         {children}
       </ConfigProvider>
     </I18nextProvider>

@@ -30,3 +30,4 @@ export {
   RestError,
   signInUrl,
 } from "./rest";
+export { BRAND, HISOB_THEME } from "./theme";

@@ -93,7 +93,7 @@ export const ListPage = (props: {
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
       <Space style={{ width: "100%", justifyContent: "space-between" }} wrap>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={1} style={{ margin: 0 }}>
           {props.title}
         </Typography.Title>
         {props.action}

@@ -1,3 +1,4 @@
+import { formatMoney as serverMoney } from "@hisob/i18n";
 import { describe, expect, it } from "vitest";
 import { formatDate, formatMonth } from "./dates";
 import { exchangeDestination, formatMoney, minorToDecimal, parseAmount, totalsByCurrency } from "./money";
@@ -5,6 +6,20 @@ import { exchangeDestination, formatMoney, minorToDecimal, parseAmount, totalsBy
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
 describe("money in the apps", () => {
+  it("reads exactly as the server's messages write it (one format: the currency's code)", () => {
+    for (const locale of ["en", "ru", "uz"] as const) {
+      for (const [minor, currency, digits] of [
+        [123456789n, "UZS", 2],
+        [-500000n, "USD", 2],
+        [1500n, "JPY", 0],
+      ] as const) {
+        expect(formatMoney(minor, currency, digits, locale)).toBe(
+          serverMoney(minor, currency, digits, locale),
+        );
+      }
+    }
+  });
+
   it("formats minor units exactly, beyond 2^53, per locale", () => {
     expect(plain(formatMoney("123456789", "UZS", 2, "en"))).toBe("UZS 1,234,567.89");
     expect(plain(formatMoney("123456789", "UZS", 2, "ru"))).toBe("1 234 567,89 UZS");

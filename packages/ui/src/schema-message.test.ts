@@ -16,14 +16,14 @@ describe("schemaMessage: the server's wording of a zod issue, in the user's lang
       "Должно быть действительным адресом электронной почты",
     );
     expect(schemaMessage(ZEmail, "not-an-email", "uz")).toBe(
-      "To‘g‘ri elektron pochta manzili bo‘lishi kerak",
+      "Toʻgʻri elektron pochta manzili boʻlishi kerak",
     );
   });
 
   it("tells a missing value from an empty one, and passes a good one", () => {
     const name = ZRequiredLine(100);
     expect(schemaMessage(name, undefined, "ru")).toBe("Обязательно для заполнения");
-    expect(schemaMessage(name, "   ", "uz")).toBe("Bo‘sh bo‘lmasligi kerak");
+    expect(schemaMessage(name, "   ", "uz")).toBe("Boʻsh boʻlmasligi kerak");
     expect(schemaMessage(name, "Dilnoza", "ru")).toBeNull();
     expect(schemaMessage(ZEmail, "owner@firm.uz", "en")).toBeNull();
   });

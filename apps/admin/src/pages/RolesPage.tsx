@@ -123,14 +123,15 @@ export const RolesPage = () => {
                     padding: "8px 12px",
                   }}
                 >
-                  <List.Item.Meta
-                    title={
-                      <Button type="link" style={{ padding: 0 }} onClick={() => setSelected(item.id)}>
-                        {item.name}
-                      </Button>
-                    }
-                    description={t("roles.count", { count: item.permissions.length })}
-                  />
+                  {/* Not List.Item.Meta: its title is an h4, out of the page's heading order. */}
+                  <div>
+                    <Button type="link" style={{ padding: 0 }} onClick={() => setSelected(item.id)}>
+                      {item.name}
+                    </Button>
+                    <Typography.Text type="secondary" style={{ display: "block" }}>
+                      {t("roles.count", { count: item.permissions.length })}
+                    </Typography.Text>
+                  </div>
                 </List.Item>
               )}
             />
@@ -162,7 +163,9 @@ export const RolesPage = () => {
             >
               {matrix.map(([module, resources]) => (
                 <div key={module} style={{ marginBottom: 24 }}>
-                  <Typography.Title level={5}>{label(MODULE_LABELS, language, module)}</Typography.Title>
+                  <Typography.Title level={2} style={{ fontSize: 16 }}>
+                    {label(MODULE_LABELS, language, module)}
+                  </Typography.Title>
                   <Table
                     size="small"
                     pagination={false}

@@ -39,7 +39,7 @@ describe("localizeProblem", () => {
     const issues = [{ path: "roleIds", message: "unknown: r-1" }];
     const p = problem({ reason: "user.unknown_role", issues });
     expect(localizeProblem(p, "uz").message).toBe(
-      "Kiritilgan ma’lumotlarda xato: roleIds maydonida mavjud bo‘lmagan rollar ko‘rsatilgan",
+      "Kiritilgan maʼlumotlarda xato: roleIds maydonida mavjud boʻlmagan rollar koʻrsatilgan",
     );
   });
 
@@ -53,7 +53,7 @@ describe("localizeProblem", () => {
       issues: [{ path: "password", message: "is too weak" }],
     });
     expect(localizeProblem(weak, "uz").message).toBe(
-      "Kiritilgan ma’lumotlarda xato: password maydoni noto‘g‘ri to‘ldirilgan",
+      "Kiritilgan maʼlumotlarda xato: password maydoni notoʻgʻri toʻldirilgan",
     );
     expect(localizeProblem(problem({}), "ru").message).toBe("Ошибка проверки данных");
   });
@@ -83,7 +83,7 @@ describe("localizeProblem", () => {
       { path: "currency", message: "должно совпадать с валютой счёта (USD)" },
       { path: "x", message: "a detail nobody translated" },
     ]);
-    expect(localizeProblem(p, "uz").issues?.[0]).toEqual({ path: "id", message: "UUID bo‘lishi kerak" });
+    expect(localizeProblem(p, "uz").issues?.[0]).toEqual({ path: "id", message: "UUID boʻlishi kerak" });
     expect(localizeProblem(p, "en")).toBe(p);
   });
 });

@@ -31,10 +31,10 @@ const STYLE_HASH = createHash("sha256")
   .digest("base64");
 
 /**
- * Nothing but our inline style may load or run. No `form-action`: Chrome applies it to the redirect
+ * Nothing but our inline style (and our own icon) may load or run. No `form-action`: Chrome applies it to the redirect
  * that follows a submit, which would block the OIDC flow's redirect back to a client.
  */
-export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; frame-ancestors 'none'`;
+export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 export const layout = (page: {
   locale: Locale;
@@ -46,6 +46,7 @@ export const layout = (page: {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title}</title>
+<link rel="icon" href="/favicon.ico" sizes="any">
 ${STYLE}
 </head>
 <body>

@@ -180,7 +180,7 @@ describe("list downloads", () => {
       "Сумма",
       "Валюта",
       "Контрагент",
-      "Категория",
+      "Статья",
       "Комментарий",
       "Создано",
     ]);
@@ -194,7 +194,7 @@ describe("list downloads", () => {
       "Tavsif",
       "Yaratilgan",
     ]);
-    expect(uz.name).toBe("Hisoblar");
+    expect(uz.name).toBe("Hisobvaraqlar");
   });
 
   it("accounts and an account's transactions, with balances and signed changes", async () => {
@@ -207,7 +207,7 @@ describe("list downloads", () => {
       await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })
     ).json();
     expect(byName.get("Kassa")?.value).toBe(Number(cash.balance) / 100);
-    expect(byName.get("Dollar")?.numFmt).toContain("$");
+    expect(byName.get("Dollar")?.numFmt).toContain('"USD"');
 
     const entries = await download(russian, `/finance/accounts/${ids.cash}/transactions/export?order=asc`);
     expect(headersOf(entries)[0]).toBe("Дата");
@@ -216,7 +216,7 @@ describe("list downloads", () => {
     entries.eachRow((row, index) => {
       if (index > 1) types.add(row.getCell(2).value);
     });
-    expect([...types].sort()).toEqual(["Доход", "Обмен", "Расход"]);
+    expect([...types].sort()).toEqual(["Обмен", "Поступление", "Расход"]);
     const expense = entries.getRows(2, 27)?.find((row) => row.getCell(2).value === "Расход");
     expect(expense?.getCell(3).value).toBe(-2500);
     const exchange = entries.getRows(2, 27)?.find((row) => row.getCell(2).value === "Обмен");
@@ -273,7 +273,7 @@ describe("records downloads", () => {
     expect(debts.getRow(2).getCell(6).value).toBeInstanceOf(Date);
     expect(debts.getRow(2).getCell(7).value).toBe("Ожидает");
     expect(debts.getRow(3).getCell(6).value).toBeNull(); // undated debts come last
-    expect(debts.getRow(3).getCell(3).numFmt).toContain("$");
+    expect(debts.getRow(3).getCell(3).numFmt).toContain('"USD"');
     expect((await download(admin, "/finance/debts/export?kind=payable")).rowCount).toBe(2);
 
     const parties = await download(uzbek, "/finance/counterparties/export?type=supplier");
@@ -464,22 +464,30 @@ describe("report downloads", () => {
       uzbek,
       `/finance/reports/cashflow/export?${PERIOD}&granularity=month`,
     );
-    expect(headersOf(uzbekBook.worksheets[0] as ExcelJS.Worksheet)[0]).toBe("Hisob");
+    expect(headersOf(uzbekBook.worksheets[0] as ExcelJS.Worksheet)[0]).toBe("Hisobvaraq");
   });
 
   it("account statement: opening row, every entry with its running balance, closing row", async () => {
     const sheet = await download(admin, `/finance/reports/account-statement/${ids.cash}/export?${PERIOD}`);
-    expect(headersOf(sheet)).toEqual(["Date", "Type", "Other account", "Comment", "Change", "Balance after"]);
+    expect(headersOf(sheet)).toEqual([
+      "Date",
+      "Type",
+      "Other account",
+      "Comment",
+      "Reversal",
+      "Change",
+      "Balance after",
+    ]);
     expect(sheet.rowCount).toBe(1 + 1 + 27 + 1);
     expect(sheet.getRow(2).getCell(2).value).toBe("Opening balance");
-    expect(sheet.getRow(2).getCell(6).value).toBe(0);
+    expect(sheet.getRow(2).getCell(7).value).toBe(0);
     const cash = (
       await t.app.inject({ method: "GET", url: `/finance/accounts/${ids.cash}`, headers: admin.headers })
     ).json();
     const last = sheet.getRow(sheet.rowCount);
     expect(last.getCell(2).value).toBe("Closing balance");
-    expect(last.getCell(6).value).toBe(Number(cash.balance) / 100);
-    expect(sheet.getRow(sheet.rowCount - 1).getCell(6).value).toBe(Number(cash.balance) / 100);
+    expect(last.getCell(7).value).toBe(Number(cash.balance) / 100);
+    expect(sheet.getRow(sheet.rowCount - 1).getCell(7).value).toBe(Number(cash.balance) / 100);
   });
 });
 

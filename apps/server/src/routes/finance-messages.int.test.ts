@@ -61,7 +61,7 @@ describe("amounts in messages", () => {
     const expected: Record<Locale, string> = {
       en: "The amount is more than what is outstanding on the debt (UZS 20,000,000.00).",
       ru: "Сумма больше остатка долга (20 000 000,00 UZS).",
-      uz: "Summa qarzning qoldig‘idan (20 000 000,00 soʻm) ko‘p.",
+      uz: "Summa qarzning qoldigʻidan (20 000 000,00 UZS) koʻp.",
     };
     for (const locale of ["en", "ru", "uz"] as const) {
       const error = expectError(
@@ -81,9 +81,9 @@ describe("amounts in messages", () => {
   it("an expense beyond the balance names what is available, in en, ru and uz", async () => {
     const account = await createAccount("USD", "500000");
     const expected: Record<Locale, string> = {
-      en: `Insufficient balance on account "${account.name}": $5,000.00 available.`,
-      ru: `Недостаточно средств на счёте «${account.name}»: доступно 5 000,00 $.`,
-      uz: `«${account.name}» hisobida mablag‘ yetarli emas: 5 000,00 US$ mavjud.`,
+      en: `Insufficient balance on account "${account.name}": USD 5,000.00 available.`,
+      ru: `Недостаточно средств на счёте «${account.name}»: доступно 5 000,00 USD.`,
+      uz: `«${account.name}» hisobida mablagʻ yetarli emas: 5 000,00 USD mavjud.`,
     };
     for (const locale of ["en", "ru", "uz"] as const) {
       const error = expectError(
@@ -117,9 +117,9 @@ describe("validation details in the caller's language", () => {
       { path: "date", message: "должно быть датой (ГГГГ-ММ-ДД)" },
     ],
     uz: [
-      { path: "accountId", message: "UUID bo‘lishi kerak" },
-      { path: "amount", message: "musbat bo‘lishi kerak" },
-      { path: "date", message: "sana (YYYY-MM-DD) bo‘lishi kerak" },
+      { path: "accountId", message: "UUID boʻlishi kerak" },
+      { path: "amount", message: "musbat boʻlishi kerak" },
+      { path: "date", message: "sana (YYYY-MM-DD) boʻlishi kerak" },
     ],
   };
   const sorted = (issues: Issue[]) => [...issues].sort((a, b) => a.path.localeCompare(b.path));

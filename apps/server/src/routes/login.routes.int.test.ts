@@ -109,7 +109,7 @@ describe("GET /login", () => {
     expect(both.body).toContain('<html lang="en">');
 
     expect(ru.body).toContain('<nav aria-label="Язык">');
-    expect(ru.body).toContain('<a href="/login?ui_locales=uz" lang="uz" hreflang="uz">O‘zbekcha</a>');
+    expect(ru.body).toContain('<a href="/login?ui_locales=uz" lang="uz" hreflang="uz">Oʻzbekcha</a>');
     expect(ru.body).toContain(
       '<a href="/login?ui_locales=ru" lang="ru" hreflang="ru" aria-current="true">Русский</a>',
     );
@@ -218,7 +218,7 @@ describe("POST /login", () => {
     );
     expect(res.statusCode).toBe(401);
     expect(res.body).toContain('<html lang="uz">');
-    expect(alertText(res.body)).toBe("Elektron pochta yoki parol noto‘g‘ri");
+    expect(alertText(res.body)).toBe("Elektron pochta yoki parol notoʻgʻri");
   });
 
   it("escapes a hostile email when it shows the form again", async () => {
@@ -462,7 +462,7 @@ describe("localized REST errors", () => {
       issues: [{ path: "email", message: "обязательно для заполнения" }],
     });
     const uz = await send({ "accept-language": "uz" });
-    expect(uz.json().error.message).toBe("Kiritilgan ma’lumotlarda xato: email maydoni to‘ldirilishi shart");
+    expect(uz.json().error.message).toBe("Kiritilgan maʼlumotlarda xato: email maydoni toʻldirilishi shart");
   });
 
   it("prefers the signed-in user's own language", async () => {
@@ -483,7 +483,7 @@ describe("localized REST errors", () => {
     expect(res.json().error).toMatchObject({
       code: "FORBIDDEN",
       reason: "auth.forbidden",
-      message: "Bu amalni bajarish uchun huquqingiz yo‘q.",
+      message: "Bu amalni bajarish uchun huquqingiz yoʻq.",
     });
   });
 });

@@ -80,7 +80,8 @@ describe("GET /users/export", () => {
     const row = sheet.getRow(2);
     expect(typeof row.getCell(5).value).toBe("boolean");
     expect(row.getCell(8).value).toBeInstanceOf(Date);
-    expect(row.getCell(8).numFmt).toBe("yyyy-mm-dd hh:mm");
+    // The reader's language decides how dates read (English here: as the apps show them).
+    expect(row.getCell(8).numFmt).toBe("mmm d, yyyy hh:mm");
     expect(sheet.getColumn(1).width).toBeGreaterThanOrEqual(30);
   });
 

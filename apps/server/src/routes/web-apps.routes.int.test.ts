@@ -70,4 +70,16 @@ describe("/ and the web apps", () => {
     expect([200, 503]).toContain(reply.statusCode);
     expect(reply.headers["content-type"]).toBe("text/html; charset=utf-8");
   });
+
+  it("answers /favicon.ico with the apps' icon, to anyone (no 404 on a page load)", async () => {
+    for (const url of ["/favicon.ico", "/favicon.ico?v=1"]) {
+      const reply = await t.app.inject(url);
+      expect(reply.statusCode, url).toBe(200);
+      expect(reply.headers["content-type"]).toBe("image/x-icon");
+      // An ICO file: reserved 0, type 1 (icon), at least one image.
+      expect([...reply.rawPayload.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+      expect(reply.rawPayload.readUInt16LE(4)).toBeGreaterThan(0);
+    }
+    expect((await t.app.inject({ method: "POST", url: "/favicon.ico" })).statusCode).toBe(404);
+  });
 });

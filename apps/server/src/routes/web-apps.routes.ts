@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import path from "node:path";
 import type { FastifyPluginAsync } from "fastify";
 import { spaRoutes } from "../http/spa";
@@ -13,6 +14,9 @@ export const WEB_APPS = [
 
 export type WebApp = { prefix: string; dir: string; workspace: string };
 
+/** The icon of every page we serve (both apps' builds copy the same file beside their index.html). */
+export const FAVICON = path.join(ROOT, "packages/ui/public/favicon.ico");
+
 /**
  * `/` sends a signed-in browser (a valid session cookie) to the accountant app and anyone else to
  * the login page, which comes back to the app afterwards; then each app under its prefix.
@@ -22,6 +26,15 @@ export const webAppsRoutes: FastifyPluginAsync<{ apps?: readonly WebApp[] }> = a
     reply
       .header("cache-control", "no-store")
       .redirect(request.ctx ? "/app/" : `/login?next=${encodeURIComponent("/app/")}`, 302),
+  );
+  // Browsers ask for /favicon.ico on any page (the login page, an API response opened in a tab);
+  // without it every such load logged a 404.
+  app.get("/favicon.ico", { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type("image/x-icon")
+      .header("cache-control", "public, max-age=86400")
+      .header("x-content-type-options", "nosniff")
+      .send(createReadStream(FAVICON)),
   );
   for (const web of options.apps ?? WEB_APPS) {
     await app.register(spaRoutes, {

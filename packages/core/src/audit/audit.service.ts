@@ -162,6 +162,7 @@ export const createAuditService = (deps: { db: Db }) => ({
       offset: query.offset,
     });
     return prepareXlsx({
+      locale: ctx.locale,
       fileName: `audit-${new Date().toISOString().slice(0, 10)}.xlsx`,
       sheetName: t(ctx.locale, "export.audit.sheet"),
       columns: exportColumns(ctx),

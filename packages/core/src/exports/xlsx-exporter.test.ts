@@ -37,8 +37,8 @@ const columns: ExportColumn<Row>[] = [
     kind: "money",
     value: (r) =>
       r.currency === "UZS"
-        ? { minor: r.balance, currency: "UZS", minorUnits: 2, symbol: "so'm" }
-        : { minor: r.balance, currency: "USD", minorUnits: 2, symbol: "$" },
+        ? { minor: r.balance, currency: "UZS", minorUnits: 2 }
+        : { minor: r.balance, currency: "USD", minorUnits: 2 },
   },
 ];
 
@@ -99,6 +99,7 @@ const peakRetainedDuring = async (count: number) => {
   let peak = before;
   const result = await writeXlsx({
     output: sink.stream,
+    locale: "en",
     sheetName: "Memory",
     columns,
     rows: batches(count, (index) => {
@@ -119,6 +120,7 @@ describe("writeXlsx", { timeout: 60_000 }, () => {
     const sink = collect();
     const result = await writeXlsx({
       output: sink.stream,
+      locale: "en",
       sheetName: "Users: a/b",
       columns,
       rows: batches(count),
@@ -150,9 +152,40 @@ describe("writeXlsx", { timeout: 60_000 }, () => {
       expect(cells.getCell(3).value).toBe(expected.name);
       expect(cells.getCell(4).value).toBe(expected.active);
       expect(cells.getCell(5).value).toEqual(expected.createdAt);
-      expect(cells.getCell(5).numFmt).toBe("yyyy-mm-dd hh:mm");
+      expect(cells.getCell(5).numFmt).toBe("mmm d, yyyy hh:mm");
       expect(cells.getCell(6).value).toBe(Number(expected.balance) / 100);
-      expect(cells.getCell(6).numFmt).toContain(expected.currency === "UZS" ? '"so\'m"' : '"$"');
+      // The currency's code, as the apps show money: never a symbol ("soʻm", "$").
+      expect(cells.getCell(6).numFmt).toBe(
+        `#,##0.00 "${expected.currency}";-#,##0.00 "${expected.currency}"`,
+      );
+    }
+  });
+
+  it("shows dates as the reader's language writes them: dd.mm.yyyy in Russian and Uzbek", async () => {
+    const dated: ExportColumn<{ day: Date; at: Date }>[] = [
+      { header: "Day", kind: "date", value: (r) => r.day },
+      { header: "At", kind: "datetime", value: (r) => r.at },
+    ];
+    const formats: Record<"en" | "ru" | "uz", [string, string]> = {
+      en: ["mmm d, yyyy", "mmm d, yyyy hh:mm"],
+      ru: ["dd.mm.yyyy", "dd.mm.yyyy hh:mm"],
+      uz: ["dd.mm.yyyy", "dd.mm.yyyy hh:mm"],
+    };
+    for (const [locale, [date, datetime]] of Object.entries(formats) as [
+      keyof typeof formats,
+      [string, string],
+    ][]) {
+      const sink = collect();
+      async function* one() {
+        yield [{ day: new Date("2026-03-06T00:00:00Z"), at: new Date("2026-03-06T09:30:00Z") }];
+      }
+      await writeXlsx({ output: sink.stream, locale, sheetName: "Dates", columns: dated, rows: one() });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(sink.buffer() as unknown as ArrayBuffer);
+      const cells = workbook.worksheets[0]?.getRow(2);
+      expect(cells?.getCell(1).value, locale).toEqual(new Date("2026-03-06T00:00:00Z"));
+      expect(cells?.getCell(1).numFmt, locale).toBe(date);
+      expect(cells?.getCell(2).numFmt, locale).toBe(datetime);
     }
   });
 
@@ -185,7 +218,13 @@ describe("writeXlsx", { timeout: 60_000 }, () => {
         closed = true;
       }
     }
-    const exporting = writeXlsx({ output: stuck, sheetName: "Stuck", columns, rows: endless() });
+    const exporting = writeXlsx({
+      output: stuck,
+      locale: "en",
+      sheetName: "Stuck",
+      columns,
+      rows: endless(),
+    });
     const settled = exporting.then(
       () => "resolved",
       (error: unknown) => error,

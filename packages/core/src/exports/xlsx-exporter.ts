@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { finished, type Writable } from "node:stream";
-import { minorToMajorString } from "@hisob/kernel";
+import { type Locale, minorToMajorString } from "@hisob/kernel";
 import { addWorksheetWithBackpressure } from "./worksheet-backpressure";
 
 /**
@@ -12,7 +12,7 @@ import { addWorksheetWithBackpressure } from "./worksheet-backpressure";
  * are booleans. The header row is frozen, has an auto-filter, and columns get sensible widths.
  */
 
-export type Money = { minor: bigint; currency: string; minorUnits: number; symbol?: string };
+export type Money = { minor: bigint; currency: string; minorUnits: number };
 export type CellValue = string | number | boolean | Date | Money | null;
 
 export type ExportColumn<Row> = {
@@ -54,16 +54,27 @@ const DEFAULT_WIDTH: Record<ExportColumn<unknown>["kind"], number> = {
   boolean: 10,
 };
 
-const FORMAT: Partial<Record<ExportColumn<unknown>["kind"], string>> = {
-  integer: "0",
-  date: "yyyy-mm-dd",
-  datetime: "yyyy-mm-dd hh:mm",
+/**
+ * Dates as the reader's language writes them on screen (packages/ui's formatDate): "Mar 6, 2026" in
+ * English, dd.mm.yyyy in Russian and Uzbek, with a 24-hour clock. The cells stay real dates (they
+ * sort and filter as dates); only their display follows the language.
+ */
+export const DATE_FORMATS: Record<Locale, { date: string; datetime: string }> = {
+  en: { date: "mmm d, yyyy", datetime: "mmm d, yyyy hh:mm" },
+  ru: { date: "dd.mm.yyyy", datetime: "dd.mm.yyyy hh:mm" },
+  uz: { date: "dd.mm.yyyy", datetime: "dd.mm.yyyy hh:mm" },
 };
 
-/** An Excel number format for a currency: thousands separators, its minor units, its symbol. */
-export const moneyFormat = (minorUnits: number, symbol: string): string => {
+const formatOf = (kind: ExportColumn<unknown>["kind"], locale: Locale): string | undefined =>
+  kind === "integer" ? "0" : kind === "date" || kind === "datetime" ? DATE_FORMATS[locale][kind] : undefined;
+
+/**
+ * An Excel number format for a currency: thousands separators, its minor units, its code ("UZS",
+ * "USD": the apps show codes, never symbols such as "soʻm" or "$", so a file reads like the screen).
+ */
+export const moneyFormat = (minorUnits: number, currency: string): string => {
   const decimals = minorUnits > 0 ? `.${"0".repeat(minorUnits)}` : "";
-  const escaped = symbol.replace(/"/g, "");
+  const escaped = currency.replace(/"/g, "");
   return `#,##0${decimals} "${escaped}";-#,##0${decimals} "${escaped}"`;
 };
 
@@ -81,6 +92,8 @@ const columnLetter = (index: number): string => {
 /** A single-sheet export (lists). */
 export const writeXlsx = async <Row>(options: {
   output: Writable;
+  /** The reader's language: how dates are shown. */
+  locale: Locale;
   sheetName: string;
   columns: ExportColumn<Row>[];
   /** Batches of rows, e.g. one page of a keyset query at a time. */
@@ -88,12 +101,15 @@ export const writeXlsx = async <Row>(options: {
 }): Promise<{ rowCount: number }> =>
   writeXlsxSheets({
     output: options.output,
+    locale: options.locale,
     sheets: [{ name: options.sheetName, columns: options.columns, rows: options.rows }],
   });
 
 /** An export of one or more sheets, written one after the other; rowCount counts every sheet's rows. */
 export const writeXlsxSheets = async (options: {
   output: Writable;
+  /** The reader's language: how dates are shown. */
+  locale: Locale;
   sheets: AnyExportSheet[];
 }): Promise<{ rowCount: number }> => {
   // Loaded on the first export, not at start: exceljs and its zip/XML dependencies are code an idle
@@ -125,12 +141,15 @@ export const writeXlsxSheets = async (options: {
         spec.name.replace(/[[\]:*?/\\]/g, " ").slice(0, 31),
         { views: [{ state: "frozen", ySplit: 1 }] },
       );
-      sheet.columns = spec.columns.map((column, index) => ({
-        header: column.header,
-        key: String(index),
-        width: column.width ?? Math.max(DEFAULT_WIDTH[column.kind], Math.min(40, column.header.length + 4)),
-        ...(FORMAT[column.kind] ? { style: { numFmt: FORMAT[column.kind] } } : {}),
-      }));
+      sheet.columns = spec.columns.map((column, index) => {
+        const numFmt = formatOf(column.kind, options.locale);
+        return {
+          header: column.header,
+          key: String(index),
+          width: column.width ?? Math.max(DEFAULT_WIDTH[column.kind], Math.min(40, column.header.length + 4)),
+          ...(numFmt ? { style: { numFmt } } : {}),
+        };
+      });
       const header = sheet.getRow(1);
       header.font = { bold: true };
       header.commit();
@@ -160,8 +179,7 @@ export const writeXlsxSheets = async (options: {
           );
           values.forEach((value, index) => {
             // Per cell: one money column may hold several currencies (each keeps its own format).
-            if (isMoney(value))
-              row.getCell(index + 1).numFmt = moneyFormat(value.minorUnits, value.symbol ?? value.currency);
+            if (isMoney(value)) row.getCell(index + 1).numFmt = moneyFormat(value.minorUnits, value.currency);
           });
           if (isTotal) {
             row.font = { bold: true };
@@ -215,6 +233,7 @@ const withFirstBatch = async <Row>(rows: AsyncIterable<Row[]>): Promise<AsyncIte
 /** An export of `rows` (a function, so nothing runs until the download is opened). */
 export const prepareXlsx = <Row>(options: {
   fileName: string;
+  locale: Locale;
   sheetName: string;
   columns: ExportColumn<Row>[];
   rows: () => AsyncIterable<Row[]>;
@@ -230,7 +249,13 @@ export const prepareXlsx = <Row>(options: {
       await open();
     },
     write: async (output) =>
-      writeXlsx({ output, sheetName: options.sheetName, columns: options.columns, rows: await open() }),
+      writeXlsx({
+        output,
+        locale: options.locale,
+        sheetName: options.sheetName,
+        columns: options.columns,
+        rows: await open(),
+      }),
   };
 };
 
@@ -240,6 +265,7 @@ export const prepareXlsx = <Row>(options: {
  */
 export const prepareXlsxWorkbook = <Data>(options: {
   fileName: string;
+  locale: Locale;
   load: () => Promise<Data>;
   sheets: (data: Data) => AnyExportSheet[];
 }): PreparedExport => {
@@ -253,6 +279,7 @@ export const prepareXlsxWorkbook = <Data>(options: {
     open: async () => {
       await open();
     },
-    write: async (output) => writeXlsxSheets({ output, sheets: options.sheets(await open()) }),
+    write: async (output) =>
+      writeXlsxSheets({ output, locale: options.locale, sheets: options.sheets(await open()) }),
   };
 };

@@ -80,6 +80,7 @@ export const createUsersExport = (deps: { db: Db }) => ({
     });
 
     return prepareXlsx({
+      locale: ctx.locale,
       fileName: `users-${new Date().toISOString().slice(0, 10)}.xlsx`,
       sheetName: t(ctx.locale, "export.users.sheet"),
       columns: userExportColumns(ctx.locale),

@@ -163,6 +163,7 @@ export const createListExports = (deps: { db: Db; clock: Clock }) => {
       ];
       return prepared({
         fileName: exportFileName("transactions", today()),
+        locale: ctx.locale,
         sheet: sheetName(ctx.locale, "transactions"),
         columns,
         rows: () =>

@@ -3,8 +3,8 @@ import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
 import { accountsRepository } from "../accounts/accounts.repository";
-import { dateOf, toIsoDate } from "../dates";
-import { type StatementRow, statementRows } from "../reports/account-statement.report";
+import { dateOf, FIRST_DATE, LAST_DATE, toIsoDate } from "../dates";
+import { type StatementExportRow, statementRows } from "../reports/account-statement.report";
 import {
   type TAccountStatement,
   ZAccountStatementExportQuery,
@@ -32,12 +32,49 @@ import {
  */
 
 type StatementLine = {
-  date: Date;
+  date: Date | null;
   type: string;
   comment: string;
   counterAccount: string | null;
+  reversal: string | null;
   change: string | null;
   running: string;
+};
+
+/**
+ * The days of an account's first and last statement entry, its opening balances included (as ISO
+ * dates), or nulls when it has none. From the per-day checkpoints: two index probes.
+ */
+const entrySpan = async (db: Db, tenantId: string, accountId: string) => {
+  const [span] = await db.withTenant(
+    tenantId,
+    (tx) =>
+      tx.$queryRaw<{ first: string | null; last: string | null }[]>`
+      SELECT min(date)::text AS first, max(date)::text AS last FROM account_day_totals
+       WHERE tenant_id = ${tenantId}::uuid AND account_id = ${accountId}::uuid
+         AND (entries > 0 OR opening <> 0)`,
+  );
+  return { first: span?.first ?? null, last: span?.last ?? null };
+};
+
+/**
+ * The period a statement download covers: the dates asked for; a bound left out is the day of the
+ * account's first (or last) entry, never a placeholder date such as 1900-01-01. An account without
+ * entries, with no date asked for, has no dates at all: "all time" (see
+ * docs/decisions/0006-statement-period-without-dates.md).
+ */
+export const statementPeriod = (
+  asked: { startDate?: string | undefined; endDate?: string | undefined },
+  span: { first: string | null; last: string | null },
+): { startDate: string | null; endDate: string | null } => {
+  const max = (a: string, b: string) => (a > b ? a : b);
+  const min = (a: string, b: string) => (a < b ? a : b);
+  const startDate =
+    asked.startDate ?? (span.first && asked.endDate ? min(span.first, asked.endDate) : span.first) ?? null;
+  const endDate =
+    asked.endDate ?? (span.last && asked.startDate ? max(span.last, asked.startDate) : span.last) ?? null;
+  // Only one bound asked for and no entries at all: a one-day period at that date.
+  return { startDate: startDate ?? endDate, endDate: endDate ?? startDate };
 };
 
 export const createReportExports = (deps: { db: Db; clock: Clock; reports: ReportsService }) => {
@@ -55,6 +92,7 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
       const query = parseInput(ZIncomeStatementQuery, raw);
       const formats = await loadCurrencyFormats(db);
       return prepareXlsxWorkbook({
+        locale: ctx.locale,
         fileName: exportFileName(`income-statement-${query.startDate}-${query.endDate}`, today()),
         load: () => reports.incomeStatement(ctx, query),
         sheets: (report) => incomeSheets(ctx.locale, formats, report.currencies),
@@ -66,6 +104,7 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
       const query = parseInput(ZCashflowQuery, raw);
       const formats = await loadCurrencyFormats(db);
       return prepareXlsxWorkbook({
+        locale: ctx.locale,
         fileName: exportFileName(`cashflow-${query.startDate}-${query.endDate}`, today()),
         load: async () => {
           const report = await reports.cashflow(ctx, query);
@@ -88,8 +127,16 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
       // Permission first, like every service (a caller without it hears 403 whatever it sent); the
       // JSON statement's first row then checks the account and gives the balances.
       requirePermission(ctx, "reports:read:all");
-      const period = parseInput(ZAccountStatementExportQuery, raw);
-      const head: TAccountStatement = await reports.accountStatement(ctx, accountId, { ...period, limit: 1 });
+      const asked = parseInput(ZAccountStatementExportQuery, raw);
+      const period =
+        asked.startDate && asked.endDate
+          ? { startDate: asked.startDate, endDate: asked.endDate }
+          : statementPeriod(asked, await entrySpan(db, ctx.tenantId, accountId));
+      const head: TAccountStatement = await reports.accountStatement(ctx, accountId, {
+        startDate: period.startDate ?? FIRST_DATE,
+        endDate: period.endDate ?? LAST_DATE,
+        limit: 1,
+      });
       const formats = await loadCurrencyFormats(db);
       const currency = head.account.currency;
       const names = new Map(
@@ -102,6 +149,7 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
         { header: header(ctx.locale, "type"), kind: "text", width: 18, value: (row) => row.type },
         { header: header(ctx.locale, "counterAccount"), kind: "text", value: (row) => row.counterAccount },
         { header: header(ctx.locale, "comment"), kind: "text", width: 40, value: (row) => row.comment },
+        { header: header(ctx.locale, "reversal"), kind: "text", width: 40, value: (row) => row.reversal },
         {
           header: header(ctx.locale, "change"),
           kind: "money",
@@ -115,26 +163,40 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
       ];
       const start = dateOf(head.startDate);
       const end = dateOf(head.endDate);
-      const toLine = (row: StatementRow): StatementLine => ({
+      /** "Reversed: <why>" on an entry a reversal undid, "Reversal: <why>" on the reversal. */
+      const reversalOf = (row: StatementExportRow): string | null => {
+        const marked = (tag: "reversed" | "reversal", reason: string | null) =>
+          reason ? `${rowLabel(ctx.locale, tag)}: ${reason}` : rowLabel(ctx.locale, tag);
+        if (row.reversal_of_id) return marked("reversal", row.reversal_reason);
+        if (row.is_reversed) return marked("reversed", row.reversed_reason);
+        return null;
+      };
+      const toLine = (row: StatementExportRow): StatementLine => ({
         date: row.date,
         type: typeLabel(ctx.locale, row.type),
         comment: row.comment,
         counterAccount: row.counter_account_id ? (names.get(row.counter_account_id) ?? null) : null,
+        reversal: reversalOf(row),
         change: row.change,
         running: row.running,
       });
+      const edgeRow = (
+        date: string | null,
+        label: "opening" | "closing",
+        balance: string,
+      ): StatementLine => ({
+        // No period and no entries: the rows say "all time" instead of a date.
+        date: date ? dateOf(date) : null,
+        type: rowLabel(ctx.locale, label),
+        comment: date ? "" : rowLabel(ctx.locale, "allTime"),
+        counterAccount: null,
+        reversal: null,
+        change: null,
+        running: balance,
+      });
       async function* rows(): AsyncGenerator<StatementLine[]> {
-        yield [
-          {
-            date: start,
-            type: rowLabel(ctx.locale, "opening"),
-            comment: "",
-            counterAccount: null,
-            change: null,
-            running: head.openingBalance,
-          },
-        ];
-        for await (const batch of keysetBatches<StatementRow>(
+        yield [edgeRow(period.startDate, "opening", head.openingBalance)];
+        for await (const batch of keysetBatches<StatementExportRow>(
           (after, take) =>
             db.withTenant(ctx.tenantId, (tx) =>
               statementRows(tx, {
@@ -154,19 +216,12 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
         )) {
           yield batch.map(toLine);
         }
-        yield [
-          {
-            date: end,
-            type: rowLabel(ctx.locale, "closing"),
-            comment: "",
-            counterAccount: null,
-            change: null,
-            running: head.closingBalance,
-          },
-        ];
+        yield [edgeRow(period.endDate, "closing", head.closingBalance)];
       }
+      const dates = period.startDate && period.endDate ? `${period.startDate}-${period.endDate}` : "all-time";
       return prepared({
-        fileName: exportFileName(`statement-${head.startDate}-${head.endDate}`, today()),
+        fileName: exportFileName(`statement-${dates}`, today()),
+        locale: ctx.locale,
         sheet: sheetName(ctx.locale, "accountStatement"),
         columns,
         rows,

@@ -6,20 +6,23 @@ import type { Locale, TenantContext } from "@hisob/kernel";
 
 export type { PreparedExport };
 
-export type CurrencyFormat = { minorUnits: number; symbol: string };
+export type CurrencyFormat = { minorUnits: number };
 
-/** Minor units and symbol of every currency (money cells carry their own currency's format). */
+/** Minor units of every currency (money cells carry their own currency's format). */
 export const loadCurrencyFormats = async (db: Db): Promise<Map<string, CurrencyFormat>> => {
   const rows = await db.withPlatform((tx) =>
-    tx.currency.findMany({ select: { code: true, minorUnits: true, symbol: true } }),
+    tx.currency.findMany({ select: { code: true, minorUnits: true } }),
   );
-  return new Map(rows.map((row) => [row.code, { minorUnits: row.minorUnits, symbol: row.symbol }]));
+  return new Map(rows.map((row) => [row.code, { minorUnits: row.minorUnits }]));
 };
 
-/** A money cell: the amount in major units, formatted with the currency's digits and symbol. */
+/**
+ * A money cell: the amount in major units, formatted with the currency's digits and its code, as
+ * the apps show money ("1 234,56 UZS"; never a symbol such as "soʻm" or "$").
+ */
 export const moneyCell = (formats: Map<string, CurrencyFormat>, minor: bigint | string, currency: string) => {
-  const format = formats.get(currency) ?? { minorUnits: 2, symbol: currency };
-  return { minor: BigInt(minor), currency, minorUnits: format.minorUnits, symbol: format.symbol };
+  const format = formats.get(currency) ?? { minorUnits: 2 };
+  return { minor: BigInt(minor), currency, minorUnits: format.minorUnits };
 };
 
 export const exportFileName = (base: string, day: string) => `${base}-${day}.xlsx`;
@@ -48,12 +51,14 @@ export const sheetName = (locale: Locale, key: keyof FinanceExportTexts["sheets"
 
 export const prepared = <Row>(options: {
   fileName: string;
+  locale: Locale;
   sheet: string;
   columns: ExportColumn<Row>[];
   rows: () => AsyncIterable<Row[]>;
 }): PreparedExport =>
   prepareXlsx({
     fileName: options.fileName,
+    locale: options.locale,
     sheetName: options.sheet,
     columns: options.columns,
     rows: options.rows,
@@ -78,6 +83,7 @@ export const listSheet = <Row, Where extends object>(
 ): PreparedExport =>
   prepared({
     fileName: exportFileName(options.list, day),
+    locale: ctx.locale,
     sheet: sheetName(ctx.locale, options.list),
     columns: options.columns,
     rows: listRows<Row, Where>(db, ctx.tenantId, {

@@ -1,20 +1,25 @@
-import { crudOperations } from "../operations";
+import type { FinanceServices } from "../finance-services";
+import { crudOperations, op } from "../operations";
 import {
   ZCreateDocumentInput,
+  ZDocumentTotals,
+  ZDocumentTotalsQuery,
   ZExpenseDto,
+  ZExpenseListItem,
   ZListDocumentsQuery,
   ZPaymentDto,
+  ZPaymentListItem,
   ZUpdateDocumentInput,
 } from "./payments-expenses.schema";
 
 const documents = { list: ZListDocumentsQuery, create: ZCreateDocumentInput, update: ZUpdateDocumentInput };
 
 /** Payments (money in). */
-export const paymentsOperations = crudOperations({
+const paymentsCrud = crudOperations({
   path: "/finance/payments",
   tag: "finance: payments",
   service: (services) => services.payments,
-  schemas: { ...documents, listItem: ZPaymentDto, item: ZPaymentDto },
+  schemas: { ...documents, listItem: ZPaymentListItem, item: ZPaymentDto },
   access: {
     list: {
       requires: ["payments:read:all"],
@@ -39,11 +44,11 @@ export const paymentsOperations = crudOperations({
 });
 
 /** Expenses (money out). */
-export const expensesOperations = crudOperations({
+const expensesCrud = crudOperations({
   path: "/finance/expenses",
   tag: "finance: expenses",
   service: (services) => services.expenses,
-  schemas: { ...documents, listItem: ZExpenseDto, item: ZExpenseDto },
+  schemas: { ...documents, listItem: ZExpenseListItem, item: ZExpenseDto },
   access: {
     list: {
       requires: ["expenses:read:all"],
@@ -66,3 +71,31 @@ export const expensesOperations = crudOperations({
     delete: "Delete an expense and its transaction, reversing its effect on the balance",
   },
 });
+
+/** `GET path/totals`: the count and per-currency sums of every document the list's filters match. */
+const totalsOperation = (
+  crud: typeof paymentsCrud,
+  path: string,
+  tag: string,
+  service: (services: FinanceServices) => FinanceServices["payments"],
+) =>
+  op.query({
+    http: { method: "GET", path: `${path}/totals`, status: 200 },
+    input: ZDocumentTotalsQuery,
+    output: ZDocumentTotals,
+    // Whoever may read the list may read its totals (a `:own` reader: the totals of their own).
+    access: crud.list.access,
+    summary: "How many documents the list's filters match, and their sum per currency (every page)",
+    tag,
+    call: (services, ctx, input) => service(services).totals(ctx, input),
+  });
+
+export const paymentsOperations = {
+  ...paymentsCrud,
+  totals: totalsOperation(paymentsCrud, "/finance/payments", "finance: payments", (s) => s.payments),
+};
+
+export const expensesOperations = {
+  ...expensesCrud,
+  totals: totalsOperation(expensesCrud, "/finance/expenses", "finance: expenses", (s) => s.expenses),
+};

@@ -1,7 +1,13 @@
 import { Prisma, type Tx } from "@hisob/db";
 import type { z } from "zod";
 import { dateOf, toIsoDate } from "../dates";
-import type { TDocumentDto, ZDocumentFilters, ZListDocumentsQuery } from "./payments-expenses.schema";
+import type {
+  TDocumentDto,
+  TDocumentListItem,
+  TDocumentTotals,
+  ZDocumentFilters,
+  ZListDocumentsQuery,
+} from "./payments-expenses.schema";
 
 /** Which table: payments (money in) or expenses (money out); the two have identical columns. */
 export type PaymentsOrExpenses = "payments" | "expenses";
@@ -23,6 +29,13 @@ const documentSelect = {
 } satisfies Prisma.PaymentSelect;
 
 type DocumentRow = Prisma.PaymentGetPayload<{ select: typeof documentSelect }>;
+
+/** The list's rows: the document and the names of its category and counterparty. */
+const listSelect = {
+  ...documentSelect,
+  category: { select: { name: true } },
+  counterparty: { select: { name: true } },
+} satisfies Prisma.PaymentSelect;
 
 /** What the download shows: names instead of ids. */
 const exportSelect = {
@@ -54,6 +67,7 @@ const toDto = (row: DocumentRow): TDocumentDto => ({
 });
 
 type DocumentFilters = z.output<typeof ZDocumentFilters>;
+type TotalsFilters = Omit<DocumentFilters, "sortBy" | "order">;
 type ListQuery = z.output<typeof ZListDocumentsQuery>;
 
 /**
@@ -62,7 +76,7 @@ type ListQuery = z.output<typeof ZListDocumentsQuery>;
  */
 export const paymentsExpensesWhere = (
   tenantId: string,
-  query: DocumentFilters,
+  query: TotalsFilters,
   ownerId: string | null,
 ): Prisma.PaymentWhereInput => ({
   tenantId,
@@ -128,19 +142,66 @@ export const paymentsExpensesRepository = (table: PaymentsOrExpenses) => {
       return rows.map(toDto);
     },
 
-    list: async (tx: Tx, tenantId: string, query: ListQuery, ownerId: string | null) => {
+    list: async (
+      tx: Tx,
+      tenantId: string,
+      query: ListQuery,
+      ownerId: string | null,
+    ): Promise<{ items: TDocumentListItem[]; total: number }> => {
       const where = paymentsExpensesWhere(tenantId, query, ownerId);
       const [rows, total] = await Promise.all([
         delegate(tx).findMany({
           where,
-          select: documentSelect,
+          select: listSelect,
           orderBy: orderOf(query),
           skip: query.offset,
           take: query.limit,
         }),
         delegate(tx).count({ where }),
       ]);
-      return { items: rows.map(toDto), total };
+      return {
+        items: rows.map((row) => ({
+          ...toDto(row),
+          categoryName: row.category?.name ?? null,
+          counterpartyName: row.counterparty?.name ?? null,
+        })),
+        total,
+      };
+    },
+
+    /**
+     * Every document the filter matches (not a page of them): how many, and their sum per currency.
+     * One aggregate per account (an index range each), then per currency.
+     */
+    totals: async (
+      tx: Tx,
+      tenantId: string,
+      query: TotalsFilters,
+      ownerId: string | null,
+    ): Promise<TDocumentTotals> => {
+      const byAccount = await delegate(tx).groupBy({
+        by: ["accountId"],
+        where: paymentsExpensesWhere(tenantId, query, ownerId),
+        _sum: { amount: true },
+        _count: { _all: true },
+      });
+      const accounts = await tx.moneyAccount.findMany({
+        where: { tenantId, id: { in: byAccount.map((row) => row.accountId) } },
+        select: { id: true, currencyCode: true },
+      });
+      const currencyOf = new Map(accounts.map((account) => [account.id, account.currencyCode]));
+      const byCurrency = new Map<string, { count: number; amount: bigint }>();
+      for (const row of byAccount) {
+        const currency = currencyOf.get(row.accountId) ?? "";
+        const total = byCurrency.get(currency) ?? { count: 0, amount: 0n };
+        total.count += row._count._all;
+        total.amount += row._sum.amount ?? 0n;
+        byCurrency.set(currency, total);
+      }
+      const currencies = [...byCurrency]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([currency, total]) => ({ currency, count: total.count, amount: total.amount.toString() }));
+      return { count: currencies.reduce((sum, row) => sum + row.count, 0), currencies };
     },
 
     /** One batch of the download: the list's filter and order, names instead of ids. */

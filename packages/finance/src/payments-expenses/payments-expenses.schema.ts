@@ -55,6 +55,28 @@ export const ZDocumentFilters = z.object({
 export const ZListDocumentsQuery = ZPagination.extend(ZDocumentFilters.shape).refine(...periodInOrder);
 export type TListDocumentsQuery = z.input<typeof ZListDocumentsQuery>;
 
+/** The totals of a list: its filters (a sort or a page changes no total and is ignored). */
+export const ZDocumentTotalsQuery = ZDocumentFilters.omit({ sortBy: true, order: true }).refine(
+  ...periodInOrder,
+);
+export type TDocumentTotalsQuery = z.input<typeof ZDocumentTotalsQuery>;
+
+/** How many documents match, and their sum per currency (amounts in different currencies are never added). */
+export const ZDocumentTotals = z
+  .object({
+    count: z.number().int(),
+    currencies: z.array(
+      z.object({
+        currency: z.string(),
+        count: z.number().int(),
+        /** Minor units as a decimal integer string. */
+        amount: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "DocumentTotals" });
+export type TDocumentTotals = z.infer<typeof ZDocumentTotals>;
+
 const documentDto = (id: string) =>
   z
     .object({
@@ -79,3 +101,15 @@ const documentDto = (id: string) =>
 export const ZPaymentDto = documentDto("Payment");
 export const ZExpenseDto = documentDto("Expense");
 export type TDocumentDto = z.infer<typeof ZPaymentDto>;
+
+/** A row of the list: the document and the names a list shows beside it (one query, no lookups per row). */
+const documentListItem = (id: string, dto: typeof ZPaymentDto) =>
+  dto
+    .extend({
+      categoryName: z.string().nullable(),
+      counterpartyName: z.string().nullable(),
+    })
+    .meta({ id });
+export const ZPaymentListItem = documentListItem("PaymentListItem", ZPaymentDto);
+export const ZExpenseListItem = documentListItem("ExpenseListItem", ZExpenseDto);
+export type TDocumentListItem = z.infer<typeof ZPaymentListItem>;

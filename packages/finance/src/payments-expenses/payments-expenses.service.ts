@@ -19,9 +19,13 @@ import { type LockedDocument, paymentsExpensesRepository } from "./payments-expe
 import {
   type TCreateDocumentInput,
   type TDocumentDto,
+  type TDocumentListItem,
+  type TDocumentTotals,
+  type TDocumentTotalsQuery,
   type TListDocumentsQuery,
   type TUpdateDocumentInput,
   ZCreateDocumentInput,
+  ZDocumentTotalsQuery,
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
 } from "./payments-expenses.schema";
@@ -149,11 +153,18 @@ export const createPaymentsExpensesService = (
   };
 
   return {
-    list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentDto>> => {
+    list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentListItem>> => {
       const owner = readableOwner(ctx);
       const query = parseInput(ZListDocumentsQuery, rawQuery);
       const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query, owner));
       return { ...page, limit: query.limit, offset: query.offset };
+    },
+
+    /** The list's totals over every matching document (the same filter and the same scope as `list`). */
+    totals: async (ctx: TenantContext, rawQuery: TDocumentTotalsQuery): Promise<TDocumentTotals> => {
+      const owner = readableOwner(ctx);
+      const query = parseInput(ZDocumentTotalsQuery, rawQuery);
+      return db.withTenant(ctx.tenantId, (tx) => repository.totals(tx, ctx.tenantId, query, owner));
     },
 
     get: async (ctx: TenantContext, id: string): Promise<TDocumentDto> => {

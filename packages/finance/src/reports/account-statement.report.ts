@@ -25,6 +25,13 @@ export type StatementRow = {
   running: string;
 };
 
+/** A download's statement row: also why the entry was reversed, if a reversal undid it. */
+export type StatementExportRow = StatementRow & {
+  /** The reason of the reversal that undid this entry (null when none did). */
+  reversed_reason: string | null;
+  is_reversed: boolean;
+};
+
 /**
  * A page of one account's statement entries in [from, to] with the balance after each, ordered by
  * `order` (date, then id). `balance` is where the page starts: the balance before its first entry
@@ -101,7 +108,8 @@ const entriesSql = (o: {
  * Statement entries of one account in [start, end], oldest first, each with the balance right after
  * it: `from.balance` (the balance before them) plus a window sum in SQL. `from.after` continues after
  * a row (keyset, for exports); otherwise the window covers the whole period and `offset` cuts the
- * page after it.
+ * page after it. Each row also tells whether a reversal undid it, and why (a download keeps the
+ * reason on both entries, as the screen does): one index probe per transfer or exchange.
  */
 export const statementRows = (
   tx: Tx,
@@ -114,21 +122,28 @@ export const statementRows = (
     limit: number;
     offset: number;
   },
-): Promise<StatementRow[]> =>
-  tx.$queryRaw<StatementRow[]>(
-    entriesSql({
-      tenantId: options.tenantId,
-      accountId: options.accountId,
-      from: options.start,
-      to: options.end,
-      order: "asc",
-      balance: options.from.balance,
-      after: options.from.after,
-      reach: options.offset + options.limit,
-      limit: options.limit,
-      offset: options.offset,
-    }),
-  );
+): Promise<StatementExportRow[]> =>
+  tx.$queryRaw<StatementExportRow[]>(Prisma.sql`
+    SELECT e.*, rv.reversal_reason AS reversed_reason, rv.id IS NOT NULL AS is_reversed
+      FROM (${entriesSql({
+        tenantId: options.tenantId,
+        accountId: options.accountId,
+        from: options.start,
+        to: options.end,
+        order: "asc",
+        balance: options.from.balance,
+        after: options.from.after,
+        reach: options.offset + options.limit,
+        limit: options.limit,
+        offset: options.offset,
+      })}) e
+      LEFT JOIN LATERAL (
+        SELECT rv.id, rv.reversal_reason FROM transactions rv
+         WHERE e.type IN ('transfer', 'exchange')
+           AND rv.tenant_id = ${options.tenantId}::uuid AND rv.reversal_of_id = e.id
+         LIMIT 1
+      ) rv ON true
+     ORDER BY e.date, e.id`);
 
 /** The entry that reversed a statement entry, and why. */
 type ReversedBy = { id: string; reason: string | null };

@@ -41,8 +41,17 @@ export const ZAccountStatementQuery = z
   .refine(...endNotBeforeStart);
 export type TAccountStatementQuery = z.input<typeof ZAccountStatementQuery>;
 
-/** The statement download: the whole period, no paging. */
-export const ZAccountStatementExportQuery = z.object(ZPeriod).refine(...endNotBeforeStart);
+/**
+ * The statement download: the whole period, no paging. A bound left out is the date of the account's
+ * first (or last) entry, so a file of the whole history is dated by what it holds (see
+ * docs/decisions/0006-statement-period-without-dates.md).
+ */
+export const ZAccountStatementExportQuery = z
+  .object({
+    startDate: ZIsoDate.optional().describe("First day, inclusive; by default the day of the first entry"),
+    endDate: ZIsoDate.optional().describe("Last day, inclusive; by default the day of the last entry"),
+  })
+  .refine(...endNotBeforeStart);
 
 /** Minor units as a decimal integer string. */
 const ZAmount = z.string();

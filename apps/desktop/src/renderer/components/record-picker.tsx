@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Select } from "antd";
-import { useEffect, useState } from "react";
+import { type RefSelectProps, Select } from "antd";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 /*
@@ -31,8 +31,30 @@ type Props = {
 
 const DEBOUNCE_MS = 200;
 
+/**
+ * The clear (×) button stays a mouse target but leaves the Tab order: a form is one Tab stop per
+ * field, and Backspace on an empty search clears from the keyboard. Ant Design renders the button
+ * itself (no prop reaches it), and anew whenever a value appears, so new ones are caught as they come.
+ */
+const useClearOutOfTabOrder = () => {
+  const select = useRef<RefSelectProps>(null);
+  useEffect(() => {
+    const root = select.current?.nativeElement;
+    if (!root) return;
+    const untab = () => {
+      for (const button of root.querySelectorAll<HTMLElement>(".ant-select-clear")) button.tabIndex = -1;
+    };
+    untab();
+    const observer = new MutationObserver(untab);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+  return select;
+};
+
 export const RecordPicker = (props: Props) => {
   const { t } = useTranslation();
+  const select = useClearOutOfTabOrder();
   const [text, setText] = useState("");
   const [debounced, setDebounced] = useState("");
   useEffect(() => {
@@ -56,6 +78,7 @@ export const RecordPicker = (props: Props) => {
   if (chosen.data && !listed && chosen.data.id === props.value) records.unshift(chosen.data);
   return (
     <Select
+      ref={select}
       id={props.id}
       aria-label={props["aria-label"]}
       showSearch={{ filterOption: false, onSearch: setText, searchValue: text }}

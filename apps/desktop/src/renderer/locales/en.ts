@@ -58,6 +58,17 @@ export const en = {
     noTransactions: "No transactions yet",
     change: "Change",
     runningBalance: "Balance after",
+    period: "Period",
+    periods: {
+      allTime: "All time",
+      thisMonth: "This month",
+      lastMonth: "Last month",
+      thisQuarter: "This quarter",
+      thisYear: "This year",
+      lastYear: "Last year",
+      custom: "Custom period",
+    },
+    noTransactionsInPeriod: "No transactions in this period",
   },
   documents: {
     category: "Category",
@@ -85,6 +96,9 @@ export const en = {
     saved: "Saved",
     created: "Posted",
     filters: "Filters",
+    paymentCount: "Payments: {{n}}",
+    expenseCount: "Expenses: {{n}}",
+    total: "Total",
   },
   transfers: {
     title: "Transfers and exchanges",
@@ -132,6 +146,7 @@ export const en = {
     xlsxHint: "A spreadsheet of what is shown, with the same filters",
     saved: "Saved {{name}}",
     print: "Print / PDF",
+    printedOn: "Printed {{date}}",
   },
   picker: {
     none: "None",

@@ -61,6 +61,17 @@ export const ru: AppMessages = {
     noTransactions: "Операций пока нет",
     change: "Изменение",
     runningBalance: "Остаток после",
+    period: "Период",
+    periods: {
+      allTime: "За всё время",
+      thisMonth: "Этот месяц",
+      lastMonth: "Прошлый месяц",
+      thisQuarter: "Этот квартал",
+      thisYear: "Этот год",
+      lastYear: "Прошлый год",
+      custom: "Произвольный период",
+    },
+    noTransactionsInPeriod: "За этот период операций нет",
   } as AppMessages["accounts"],
   documents: {
     category: "Статья",
@@ -88,6 +99,9 @@ export const ru: AppMessages = {
     saved: "Сохранено",
     created: "Проведено",
     filters: "Фильтры",
+    paymentCount: "Поступлений: {{n}}",
+    expenseCount: "Расходов: {{n}}",
+    total: "Итого",
   },
   transfers: {
     title: "Переводы и обмен",
@@ -134,6 +148,7 @@ export const ru: AppMessages = {
     xlsxHint: "Таблица того, что на экране, с теми же фильтрами",
     saved: "Сохранено: {{name}}",
     print: "Печать / PDF",
+    printedOn: "Напечатано {{date}}",
   },
   picker: {
     none: "Не выбрано",

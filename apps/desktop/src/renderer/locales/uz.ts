@@ -59,6 +59,17 @@ export const uz: AppMessages = {
     noTransactions: "Hali operatsiya yoʻq",
     change: "Oʻzgarish",
     runningBalance: "Keyingi qoldiq",
+    period: "Davr",
+    periods: {
+      allTime: "Butun davr",
+      thisMonth: "Shu oy",
+      lastMonth: "Oʻtgan oy",
+      thisQuarter: "Shu chorak",
+      thisYear: "Shu yil",
+      lastYear: "Oʻtgan yil",
+      custom: "Tanlangan davr",
+    },
+    noTransactionsInPeriod: "Bu davrda operatsiyalar yoʻq",
   },
   documents: {
     category: "Modda",
@@ -86,6 +97,9 @@ export const uz: AppMessages = {
     saved: "Saqlandi",
     created: "Oʻtkazildi",
     filters: "Filtrlar",
+    paymentCount: "Tushumlar: {{n}} ta",
+    expenseCount: "Xarajatlar: {{n}} ta",
+    total: "Jami",
   },
   transfers: {
     title: "Oʻtkazma va ayirboshlash",
@@ -132,6 +146,7 @@ export const uz: AppMessages = {
     xlsxHint: "Ekrandagi maʼlumotlar jadvali, xuddi shu filtrlar bilan",
     saved: "Saqlandi: {{name}}",
     print: "Chop etish / PDF",
+    printedOn: "Chop etilgan: {{date}}",
   },
   picker: {
     none: "Tanlanmagan",

@@ -20,18 +20,20 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { invalidateMoney, KEYS, useApi, useMoney } from "../api-context";
 import { DownloadButton } from "../components/downloads";
+import { PeriodFilter, periodSearch, usePeriod } from "../components/period-filter";
 import { type Movement, MovementEditDialog } from "./movement-edit";
 
 /*
- * An account and its transactions, newest first, with the balance after each. Rows are virtual and
- * fetched from the server a page at a time as they scroll into view, so 100,000 entries scroll as
- * smoothly as 10: only the visible pages are ever requested or rendered. The server pages newest
- * first too (order=desc), so the page the screen opens on is the cheapest one to read.
+ * An account and its transactions in a period (all time by default; the period is in the address),
+ * newest first, with the balance after each, between the period's closing balance (on top) and its
+ * opening balance (at the bottom, as on paper). Rows are virtual and fetched from the server a page
+ * at a time as they scroll into view, so 100,000 entries scroll as smoothly as 10: only the visible
+ * pages are ever requested or rendered. The server pages newest first too (order=desc), so the page
+ * the screen opens on is the cheapest one to read. A long comment wraps: rows are measured as drawn.
  */
 
 const PAGE = 200;
 const ROW_HEIGHT = 40;
-const WHOLE_LEDGER = { startDate: FIRST_DATE, endDate: LAST_DATE };
 const GRID = "110px 110px minmax(0, 1fr) 160px 160px 200px";
 
 type Entry = TAccountStatement["entries"][number];
@@ -44,10 +46,13 @@ const ROW_STYLE = {
   padding: "0 16px",
   borderBottom: "1px solid #f0f0f0",
   boxSizing: "border-box",
+  minHeight: ROW_HEIGHT,
+  paddingBlock: 4,
 } as const;
 const LEFT = { textAlign: "left", fontWeight: 600 } as const;
 const RIGHT = { textAlign: "right", whiteSpace: "nowrap" } as const;
-const ELLIPSIS = { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } as const;
+/** A comment or a reason wraps whole words, and breaks a word longer than the column. */
+const WRAP = { whiteSpace: "normal", overflowWrap: "anywhere" } as const;
 
 export const AccountDetailScreen = () => {
   const { id = "" } = useParams();
@@ -56,6 +61,9 @@ export const AccountDetailScreen = () => {
   const money = useMoney(locale);
   const api = useApi();
   const navigate = useNavigate();
+  const [period, setPeriod] = usePeriod();
+  const range = { startDate: period.start ?? FIRST_DATE, endDate: period.end ?? LAST_DATE };
+  const inOrder = range.startDate <= range.endDate;
   const account = useQuery({
     queryKey: [...KEYS.accounts, "one", id],
     queryFn: () => api.accounts.get.query({ id }),
@@ -66,26 +74,26 @@ export const AccountDetailScreen = () => {
    * offset no longer costs the rows it skips; reading from the nearer end stays harmless.)
    */
   const statementPage = (page: number, total: number) => ({
-    queryKey: [...KEYS.statement, id, page, total],
+    queryKey: [...KEYS.statement, id, range, page, total],
     queryFn: async () => {
       const start = page * PAGE;
       if (page === 0 || start < total / 2) {
         return api.reports.accountStatement.query({
           accountId: id,
-          query: { ...WHOLE_LEDGER, limit: PAGE, offset: start, order: "desc" },
+          query: { ...range, limit: PAGE, offset: start, order: "desc" },
         });
       }
       const end = Math.min(start + PAGE, total);
       const data = await api.reports.accountStatement.query({
         accountId: id,
-        query: { ...WHOLE_LEDGER, limit: end - start, offset: total - end, order: "asc" },
+        query: { ...range, limit: end - start, offset: total - end, order: "asc" },
       });
       return { ...data, entries: [...data.entries].reverse() };
     },
     staleTime: 60_000,
   });
   // The first page tells the total (and the opening and closing balances).
-  const first = useQuery(statementPage(0, 0));
+  const first = useQuery({ ...statementPage(0, 0), enabled: inOrder });
   const total = first.data?.total ?? 0;
 
   const scroller = useRef<HTMLTableSectionElement>(null);
@@ -122,16 +130,26 @@ export const AccountDetailScreen = () => {
         <Button onClick={() => navigate("/accounts")}>← {t("accounts.back")}</Button>
         <DownloadButton
           testId="download-statement"
-          prepare={() => api.exports.accountStatement.query({ accountId: id, query: WHOLE_LEDGER })}
+          disabled={!inOrder}
+          // All time: no dates, so the file is dated by the account's own first and last entry.
+          prepare={() =>
+            api.exports.accountStatement.query({
+              accountId: id,
+              query: period.start && period.end ? { startDate: period.start, endDate: period.end } : {},
+            })
+          }
         />
-        <Button onClick={() => navigate(`/accounts/${id}/print`)} data-testid="open-print-view">
+        <Button
+          onClick={() => navigate(`/accounts/${id}/print${periodSearch(period)}`)}
+          data-testid="open-print-view"
+        >
           {t("accounts.printView")}
         </Button>
       </Space>
       <QueryState query={account} rows={3}>
         {(row) => (
           <Card style={{ marginBottom: 16 }}>
-            <Typography.Title level={3} style={{ marginTop: 0 }}>
+            <Typography.Title level={1} style={{ marginTop: 0 }}>
               {row.name}
             </Typography.Title>
             <Descriptions size="small" column={{ xs: 1, md: 3 }}>
@@ -144,148 +162,205 @@ export const AccountDetailScreen = () => {
           </Card>
         )}
       </QueryState>
-      <Card
-        title={t("accounts.transactions")}
-        extra={
-          first.data
-            ? t("accounts.entries", {
-                count: total,
-                // Grouped as the app's money is (uz: "100 000"; browsers would write "100,000").
-                n: new Intl.NumberFormat(numberLocale(locale)).format(total),
-              })
-            : null
-        }
-        styles={{ body: { padding: 0 } }}
-      >
-        <QueryState
-          query={first}
-          isEmpty={(data) => data.total === 0}
-          empty={t("accounts.noTransactions")}
-          rows={8}
+      <div style={{ marginBottom: 12 }} data-testid="statement-period">
+        <PeriodFilter value={period} onChange={setPeriod} />
+      </div>
+      {/* An end before the start asks for another period instead of a statement that cannot load. */}
+      {!inOrder ? (
+        <Alert type="warning" showIcon title={t("accounts.periodOrder")} style={{ marginBottom: 12 }} />
+      ) : (
+        <Card
+          title={t("accounts.transactions")}
+          extra={
+            first.data
+              ? t("accounts.entries", {
+                  count: total,
+                  // Grouped as the app's money is (uz: "100 000"; browsers would write "100,000").
+                  n: new Intl.NumberFormat(numberLocale(locale)).format(total),
+                })
+              : null
+          }
+          styles={{ body: { padding: 0 } }}
         >
-          {(data) => (
-            <table
-              aria-label={t("accounts.transactions")}
-              aria-rowcount={total}
-              style={{ display: "block", width: "100%" }}
-            >
-              <thead style={{ display: "block", background: "#fafafa" }}>
-                <tr style={{ ...ROW_STYLE, height: ROW_HEIGHT }}>
-                  <th style={LEFT}>{t("documents.date")}</th>
-                  <th style={LEFT}>{t("accounts.type")}</th>
-                  <th style={LEFT}>{t("documents.comment")}</th>
-                  <th style={RIGHT}>{t("accounts.change")}</th>
-                  <th style={RIGHT}>{t("accounts.runningBalance")}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody
-                ref={scroller}
-                style={{
-                  display: "block",
-                  height: Math.min(480, Math.max(total, 1) * ROW_HEIGHT + 2),
-                  overflow: "auto",
-                  position: "relative",
-                }}
-                data-testid="statement-scroller"
+          <QueryState query={first} rows={8}>
+            {(data) => (
+              <table
+                aria-label={t("accounts.transactions")}
+                // The header, the closing balance, the entries, the opening balance.
+                aria-rowcount={total + 3}
+                style={{ display: "block", width: "100%" }}
               >
-                <tr style={{ display: "block", height: virtualizer.getTotalSize() }} aria-hidden />
-                {items.map((item) => {
-                  const entry = entryAt(item.index);
-                  return (
-                    <tr
-                      key={item.key}
-                      aria-rowindex={item.index + 2}
-                      style={{
-                        ...ROW_STYLE,
-                        position: "absolute",
-                        top: 0,
-                        left: 0,
-                        right: 0,
-                        height: ROW_HEIGHT,
-                        transform: `translateY(${item.start}px)`,
-                      }}
-                    >
-                      {entry ? (
-                        <>
-                          <td>{formatDate(entry.date, locale)}</td>
-                          <td>{t(`types.${entry.type}`)}</td>
-                          <td style={{ minWidth: 0, lineHeight: 1.3 }} title={reasonText(entry) ?? undefined}>
-                            <div style={ELLIPSIS}>{entry.comment}</div>
-                            {entry.reversalReason ? (
-                              // Why it was reversed, under the comment: the row keeps its height.
-                              <Typography.Text
-                                type="secondary"
-                                data-testid={`reversal-reason-${entry.id}`}
-                                style={{ ...ELLIPSIS, display: "block", fontSize: 12 }}
-                              >
-                                {reasonText(entry)}
-                              </Typography.Text>
-                            ) : null}
-                          </td>
-                          <td
-                            style={{ ...RIGHT, color: entry.change.startsWith("-") ? "#b42318" : "#0f6e5c" }}
-                          >
-                            {money(entry.change, data.account.currency)}
-                          </td>
-                          <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
-                          <td style={RIGHT}>
-                            {entry.type === "transfer" || entry.type === "exchange" ? (
-                              <Space size={4}>
-                                <Button
-                                  size="small"
-                                  onClick={() =>
-                                    setEditing({
-                                      id: entry.id,
-                                      type: entry.type === "exchange" ? "exchange" : "transfer",
-                                      date: entry.date,
-                                      comment: entry.comment,
-                                      counterpartyId: entry.counterpartyId,
-                                    })
-                                  }
-                                  data-testid={`edit-${entry.id}`}
+                <thead style={{ display: "block", background: "#fafafa" }}>
+                  <tr style={{ ...ROW_STYLE, height: ROW_HEIGHT }}>
+                    <th style={LEFT}>{t("documents.date")}</th>
+                    <th style={LEFT}>{t("accounts.type")}</th>
+                    <th style={LEFT}>{t("documents.comment")}</th>
+                    <th style={RIGHT}>{t("accounts.change")}</th>
+                    <th style={RIGHT}>{t("accounts.runningBalance")}</th>
+                    <th>
+                      <span className="visually-hidden">{t("ui:actions")}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody style={{ display: "block" }}>
+                  <EdgeRow
+                    label={t("accounts.closing")}
+                    date={period.end ? formatDate(period.end, locale) : ""}
+                    balance={money(data.closingBalance, data.account.currency)}
+                    testId="statement-closing"
+                    rowIndex={2}
+                  />
+                </tbody>
+                <tbody
+                  ref={scroller}
+                  style={{
+                    display: "block",
+                    height: Math.min(480, Math.max(total, 1) * ROW_HEIGHT + 2),
+                    maxHeight: "calc(100vh - 260px)",
+                    minHeight: ROW_HEIGHT,
+                    overflow: "auto",
+                    position: "relative",
+                  }}
+                  data-testid="statement-scroller"
+                >
+                  <tr style={{ display: "block", height: virtualizer.getTotalSize() }} aria-hidden />
+                  {total === 0 ? (
+                    <tr style={{ ...ROW_STYLE, position: "absolute", top: 0, left: 0, right: 0 }}>
+                      <td style={{ gridColumn: "1 / -1", color: "#595959" }}>
+                        {t(period.start ? "accounts.noTransactionsInPeriod" : "accounts.noTransactions")}
+                      </td>
+                    </tr>
+                  ) : null}
+                  {items.map((item) => {
+                    const entry = entryAt(item.index);
+                    return (
+                      <tr
+                        key={item.key}
+                        ref={virtualizer.measureElement}
+                        data-index={item.index}
+                        aria-rowindex={item.index + 3}
+                        style={{
+                          ...ROW_STYLE,
+                          position: "absolute",
+                          top: 0,
+                          left: 0,
+                          right: 0,
+                          transform: `translateY(${item.start}px)`,
+                        }}
+                      >
+                        {entry ? (
+                          <>
+                            <td>{formatDate(entry.date, locale)}</td>
+                            <td>{t(`types.${entry.type}`)}</td>
+                            <td style={{ minWidth: 0, lineHeight: 1.3 }} data-testid={`comment-${entry.id}`}>
+                              <div style={WRAP}>{entry.comment}</div>
+                              {entry.reversalReason ? (
+                                // Why it was reversed, under the comment.
+                                <Typography.Text
+                                  type="secondary"
+                                  data-testid={`reversal-reason-${entry.id}`}
+                                  style={{ ...WRAP, display: "block", fontSize: 12 }}
                                 >
-                                  {t("ui:edit")}
-                                </Button>
-                                {entry.reversedById ? (
-                                  <Tag data-testid={`reversed-${entry.id}`} style={{ marginInlineEnd: 0 }}>
-                                    {t("transfers.reversedTag")}
-                                  </Tag>
-                                ) : entry.reversalOfId ? (
-                                  <Tag data-testid={`reversal-${entry.id}`} style={{ marginInlineEnd: 0 }}>
-                                    {t("transfers.reversalTag")}
-                                  </Tag>
-                                ) : (
+                                  {reasonText(entry)}
+                                </Typography.Text>
+                              ) : null}
+                            </td>
+                            <td
+                              style={{
+                                ...RIGHT,
+                                color: entry.change.startsWith("-") ? "#b42318" : "#0f6e5c",
+                              }}
+                            >
+                              {money(entry.change, data.account.currency)}
+                            </td>
+                            <td style={RIGHT}>{money(entry.runningBalance, data.account.currency)}</td>
+                            <td style={RIGHT}>
+                              {entry.type === "transfer" || entry.type === "exchange" ? (
+                                <Space size={4}>
                                   <Button
                                     size="small"
-                                    onClick={() => setReversing(entry)}
-                                    data-testid={`reverse-${entry.id}`}
+                                    onClick={() =>
+                                      setEditing({
+                                        id: entry.id,
+                                        type: entry.type === "exchange" ? "exchange" : "transfer",
+                                        date: entry.date,
+                                        comment: entry.comment,
+                                        counterpartyId: entry.counterpartyId,
+                                      })
+                                    }
+                                    data-testid={`edit-${entry.id}`}
                                   >
-                                    {t("transfers.reverse")}
+                                    {t("ui:edit")}
                                   </Button>
-                                )}
-                              </Space>
-                            ) : null}
+                                  {entry.reversedById ? (
+                                    <Tag data-testid={`reversed-${entry.id}`} style={{ marginInlineEnd: 0 }}>
+                                      {t("transfers.reversedTag")}
+                                    </Tag>
+                                  ) : entry.reversalOfId ? (
+                                    <Tag data-testid={`reversal-${entry.id}`} style={{ marginInlineEnd: 0 }}>
+                                      {t("transfers.reversalTag")}
+                                    </Tag>
+                                  ) : (
+                                    <Button
+                                      size="small"
+                                      onClick={() => setReversing(entry)}
+                                      data-testid={`reverse-${entry.id}`}
+                                    >
+                                      {t("transfers.reverse")}
+                                    </Button>
+                                  )}
+                                </Space>
+                              ) : null}
+                            </td>
+                          </>
+                        ) : (
+                          <td style={{ gridColumn: "1 / -1" }}>
+                            <Skeleton.Input active size="small" block />
                           </td>
-                        </>
-                      ) : (
-                        <td style={{ gridColumn: "1 / -1" }}>
-                          <Skeleton.Input active size="small" block />
-                        </td>
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          )}
-        </QueryState>
-      </Card>
+                        )}
+                      </tr>
+                    );
+                  })}
+                </tbody>
+                <tbody style={{ display: "block" }}>
+                  <EdgeRow
+                    label={t("accounts.opening")}
+                    date={period.start ? formatDate(period.start, locale) : ""}
+                    balance={money(data.openingBalance, data.account.currency)}
+                    testId="statement-opening"
+                    rowIndex={total + 3}
+                  />
+                </tbody>
+              </table>
+            )}
+          </QueryState>
+        </Card>
+      )}
       {reversing ? <ReverseDialog entry={reversing} onClose={() => setReversing(null)} /> : null}
       {editing ? <MovementEditDialog movement={editing} onClose={() => setEditing(null)} /> : null}
     </div>
   );
 };
+
+/** The period's opening or closing balance: a line of its own above or below the entries. */
+const EdgeRow = (props: {
+  label: string;
+  date: string;
+  balance: string;
+  testId: string;
+  rowIndex: number;
+}) => (
+  <tr
+    style={{ ...ROW_STYLE, background: "#fafafa", fontWeight: 600 }}
+    data-testid={props.testId}
+    aria-rowindex={props.rowIndex}
+  >
+    <td>{props.date}</td>
+    <td style={{ gridColumn: "2 / 5" }}>{props.label}</td>
+    <td style={RIGHT}>{props.balance}</td>
+    <td />
+  </tr>
+);
 
 /** Reverses a transfer or an exchange: the server posts its exact opposite, with the reason given. */
 const ReverseDialog = ({ entry, onClose }: { entry: Entry; onClose: () => void }) => {

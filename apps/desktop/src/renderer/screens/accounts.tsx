@@ -43,7 +43,7 @@ export const AccountsScreen = () => {
   return (
     <div>
       <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 16 }} wrap>
-        <Typography.Title level={2} style={{ margin: 0 }}>
+        <Typography.Title level={1} style={{ margin: 0 }}>
           {t("accounts.title")}
         </Typography.Title>
         <Space>

@@ -13,6 +13,7 @@ import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { DownloadButton, PrintButton } from "../components/downloads";
+import { PrintHeader } from "../components/print-header";
 
 const CARD_HEIGHT = 300;
 
@@ -30,10 +31,11 @@ export const DashboardScreen = () => {
   const { t } = useTranslation();
   return (
     <div>
+      <PrintHeader printOnly />
       <div
         style={{ display: "flex", justifyContent: "space-between", alignItems: "center", marginBottom: 16 }}
       >
-        <Typography.Title level={2} style={{ margin: 0 }}>
+        <Typography.Title level={1} style={{ margin: 0 }}>
           {t("dashboard.title")}
         </Typography.Title>
         <PrintButton name={t("dashboard.title")} testId="print-dashboard" />
@@ -103,7 +105,7 @@ const Balances = () => {
                 </tbody>
               </table>
             </div>
-            <Typography.Title level={5} style={{ marginTop: 16 }}>
+            <Typography.Title level={2} style={{ marginTop: 16, fontSize: 16 }}>
               {t("dashboard.totals")}
             </Typography.Title>
             <div style={{ display: "flex", gap: 24, flexWrap: "wrap" }} data-testid="totals">
@@ -316,19 +318,20 @@ const NextDebts = () => {
             dataSource={rows}
             renderItem={(row) => (
               <List.Item>
-                <List.Item.Meta
-                  title={row.counterparty || row.description}
-                  description={
-                    <>
-                      <Tag color={row.kind === "receivable" ? "green" : "orange"}>
-                        {t(row.kind === "receivable" ? "dashboard.receivable" : "dashboard.payable")}
-                      </Tag>
-                      {row.dueDate
-                        ? `${t("dashboard.due")}: ${formatDate(row.dueDate, locale)}`
-                        : t("dashboard.noDueDate")}
-                    </>
-                  }
-                />
+                {/* Not List.Item.Meta: its title is an h4, out of the page's heading order. */}
+                <div>
+                  <Typography.Text strong style={{ display: "block" }}>
+                    {row.counterparty || row.description}
+                  </Typography.Text>
+                  <Typography.Text type="secondary">
+                    <Tag color={row.kind === "receivable" ? "green" : "orange"}>
+                      {t(row.kind === "receivable" ? "dashboard.receivable" : "dashboard.payable")}
+                    </Tag>
+                    {row.dueDate
+                      ? `${t("dashboard.due")}: ${formatDate(row.dueDate, locale)}`
+                      : t("dashboard.noDueDate")}
+                  </Typography.Text>
+                </div>
                 <span style={{ whiteSpace: "nowrap" }}>{money(row.outstanding, row.currency)}</span>
               </List.Item>
             )}

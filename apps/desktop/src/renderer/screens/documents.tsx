@@ -3,13 +3,14 @@ import {
   amountInput,
   describeFailure,
   formatDate,
+  numberLocale,
   parseAmount,
   QueryState,
   todayIso,
   useLocale,
 } from "@hisob/ui";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Typography } from "antd";
+import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -63,6 +64,14 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
     queryFn: () => procedures.list.query(query),
     placeholderData: keepPreviousData,
   });
+  // Every matching document's count and sums per currency, computed by the server (not this page's).
+  const { sortBy: _sortBy, order: _order, ...matching } = query;
+  const { limit: _limit, offset: _offset, ...filtersOnly } = matching;
+  const totals = useQuery({
+    queryKey: [...KEYS[kind], "totals", filtersOnly],
+    queryFn: () => procedures.totals.query(filtersOnly),
+    placeholderData: keepPreviousData,
+  });
   const remove = useMutation({ mutationFn: (id: string) => procedures.delete.mutate({ id }) });
   const filter = (change: Partial<Filters>) => {
     setFilters((current) => ({ ...current, ...change }));
@@ -74,7 +83,7 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
   return (
     <div>
       <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 16 }} wrap>
-        <Typography.Title level={2} style={{ margin: 0 }}>
+        <Typography.Title level={1} style={{ margin: 0 }}>
           {t(`documents.${kind}`)}
         </Typography.Title>
         <Space>
@@ -138,6 +147,39 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
           onChange={(date) => filter({ to: date || undefined })}
         />
       </Space>
+      <div
+        style={{
+          display: "flex",
+          flexWrap: "wrap",
+          alignItems: "center",
+          gap: 8,
+          marginBottom: 12,
+          minHeight: 24,
+        }}
+        data-testid="documents-totals"
+        aria-live="polite"
+      >
+        {totals.data ? (
+          <>
+            <Typography.Text strong data-testid="documents-count">
+              {t(kind === "payments" ? "documents.paymentCount" : "documents.expenseCount", {
+                // Grouped as the app's money is ("1 234" in ru and uz).
+                n: new Intl.NumberFormat(numberLocale(locale)).format(totals.data.count),
+              })}
+            </Typography.Text>
+            {totals.data.currencies.map((row) => (
+              <Tag
+                key={row.currency}
+                data-testid={`documents-total-${row.currency}`}
+                style={{ marginInlineEnd: 0 }}
+              >
+                {t("documents.total")}:{" "}
+                <strong style={{ whiteSpace: "nowrap" }}>{money(row.amount, row.currency)}</strong>
+              </Tag>
+            ))}
+          </>
+        ) : null}
+      </div>
       <QueryState query={list} rows={8}>
         {(data) => (
           <Table
@@ -164,15 +206,32 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
                 dataIndex: "date",
                 sorter: true,
                 sortOrder: order("date"),
-                width: 150,
-                render: (date: string) => formatDate(date, locale),
+                width: 130,
+                render: (date: string) => (
+                  <span style={{ whiteSpace: "nowrap" }}>{formatDate(date, locale)}</span>
+                ),
               },
               {
                 title: t("documents.account"),
                 dataIndex: "accountId",
                 render: (id: string) => accountName(id),
               },
-              { title: t("documents.comment"), dataIndex: "comment", ellipsis: true },
+              {
+                title: t("documents.category"),
+                dataIndex: "categoryName",
+                render: (name: string | null) => name ?? <NoValue />,
+              },
+              {
+                title: t("documents.counterparty"),
+                dataIndex: "counterpartyName",
+                render: (name: string | null) => name ?? <NoValue />,
+              },
+              {
+                // Wraps, never cut: an accountant reads the whole comment at any window size.
+                title: t("documents.comment"),
+                dataIndex: "comment",
+                render: (comment: string) => <span style={{ overflowWrap: "anywhere" }}>{comment}</span>,
+              },
               {
                 title: t("documents.amount"),
                 dataIndex: "amount",
@@ -185,7 +244,7 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
               },
               {
                 title: t("ui:actions"),
-                width: 200,
+                width: 180,
                 render: (_, row) => (
                   <Space>
                     <Button size="small" onClick={() => setEditing(row)}>
@@ -228,6 +287,9 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
     </div>
   );
 };
+
+/** An empty cell, read as "none" rather than skipped. */
+const NoValue = () => <span style={{ color: "#595959" }}>—</span>;
 
 type Values = {
   accountId: string;

@@ -7,6 +7,7 @@ import { useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { KEYS, useApi, useMoney } from "../api-context";
 import { DateInput } from "../components/date-input";
 import { DownloadButton, PrintButton } from "../components/downloads";
+import { PrintHeader } from "../components/print-header";
 
 /*
  * An account statement laid out for paper: one period, every entry in date order with the balance
@@ -58,7 +59,18 @@ export const StatementPrintScreen = () => {
       return { ...first, entries } satisfies TAccountStatement;
     },
   });
-  const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
+  /** A reversed entry and its reversal say so, and why, as on the screen. */
+  const reversalNote = (entry: TAccountStatement["entries"][number]) => {
+    const tag = entry.reversedById
+      ? t("transfers.reversedTag")
+      : entry.reversalOfId
+        ? t("transfers.reversalTag")
+        : null;
+    if (!tag) return null;
+    return entry.reversalReason
+      ? `${tag}. ${t("transfers.reasonShown", { reason: entry.reversalReason })}`
+      : tag;
+  };
 
   return (
     <div data-testid="statement-print">
@@ -88,8 +100,8 @@ export const StatementPrintScreen = () => {
       <QueryState query={statement} rows={10}>
         {(data) => (
           <article style={{ background: "#fff", padding: 24, maxWidth: 1000 }}>
-            <Typography.Text type="secondary">{me.data?.tenant.name}</Typography.Text>
-            <Typography.Title level={3} style={{ margin: "4px 0 0" }}>
+            <PrintHeader />
+            <Typography.Title level={1} style={{ margin: "4px 0 0" }}>
               {t("accounts.statement")}: {data.account.name}
               {data.account.number ? ` (${data.account.number})` : ""}
             </Typography.Title>
@@ -132,7 +144,17 @@ export const StatementPrintScreen = () => {
                   <tr key={entry.id}>
                     <td style={{ ...CELL, whiteSpace: "nowrap" }}>{formatDate(entry.date, locale)}</td>
                     <td style={CELL}>{t(`types.${entry.type}`)}</td>
-                    <td style={CELL}>{entry.comment}</td>
+                    <td style={CELL}>
+                      {entry.comment}
+                      {reversalNote(entry) ? (
+                        <div
+                          style={{ fontSize: 12, color: "#595959" }}
+                          data-testid={`print-reversal-${entry.id}`}
+                        >
+                          {reversalNote(entry)}
+                        </div>
+                      ) : null}
+                    </td>
                     <td style={NUM}>{money(entry.change, data.account.currency)}</td>
                     <td style={NUM}>{money(entry.runningBalance, data.account.currency)}</td>
                   </tr>

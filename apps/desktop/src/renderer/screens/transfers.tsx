@@ -73,7 +73,7 @@ export const TransfersScreen = () => {
   const [mode, setMode] = useState<Mode>("transfer");
   return (
     <div>
-      <Typography.Title level={2} style={{ marginTop: 0 }}>
+      <Typography.Title level={1} style={{ marginTop: 0 }}>
         {t("transfers.title")}
       </Typography.Title>
       <Segmented
