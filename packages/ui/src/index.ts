@@ -7,19 +7,39 @@ export {
   type FieldIssue,
 } from "./api";
 export { AppFrame, type NavItem } from "./app-frame";
-export { formatDate, formatMonth, todayIso } from "./dates";
+export {
+  DATE_RANGE,
+  type DateProblem,
+  type DateReading,
+  dateMessage,
+  dateText,
+  formatDate,
+  formatMonth,
+  readDate,
+  todayIso,
+} from "./dates";
 export { browserLocale, createI18n, I18nProvider, isLocale, LOCALE_NAMES, LOCALES, useLocale } from "./i18n";
 export { ListPage, useListData, usePaging } from "./list-page";
 export {
-  amountInput,
-  exchangeDestination,
   formatMoney,
   type Locale,
   minorToDecimal,
   numberLocale,
-  parseAmount,
   totalsByCurrency,
 } from "./money";
+export { AmountInput, NumberInput, useNumberRule } from "./number-input";
+export {
+  amountRules,
+  amountText,
+  formatDecimal,
+  type NumberProblem,
+  type NumberReading,
+  type NumberRules,
+  type NumberSubject,
+  numberMessage,
+  RATE_RULES,
+  readNumber,
+} from "./numbers";
 export { QueryState } from "./query-state";
 export {
   createRestClient,
