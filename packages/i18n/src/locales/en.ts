@@ -174,6 +174,10 @@ export const en = {
         "Check the rate: nothing was exchanged between these currencies before, and a rate in minor units is easily entered the wrong way round. As entered it means {{reading}} ({{amount}} → {{received}}), not {{swapped}}. Enter the amount received or the market quote instead, or confirm this rate.",
       exchange_rate_implausible:
         "Check the rate: {{reading}} ({{amount}} → {{received}}) is more than {{margin}}% away from the last exchange, {{last}}. It does not mean {{swapped}}. Correct it, or confirm this rate.",
+      exchange_rate_inverted:
+        "Check the rate: as entered it means {{reading}} ({{amount}} → {{received}}), far from the usual {{typical}}: it looks entered the wrong way round, as {{swapped}} would be usual. Correct it, or confirm this rate.",
+      exchange_rate_unusual:
+        "Check the rate: {{reading}} ({{amount}} → {{received}}) is more than {{factor}} times off the usual {{typical}}, and nothing was exchanged between these currencies before. Correct it, or confirm this rate.",
       exchange_quote_currency: "validation error: {{field}} must name the two accounts' currencies",
       transfer_not_found: "Transfer not found.",
       exchange_not_found: "Exchange not found.",

@@ -180,6 +180,10 @@ export const uz: Messages = {
         "Kursni tekshiring: bu valyutalar o‘rtasida hali ayirboshlash bo‘lmagan, kichik birliklardagi kursni esa teskari kiritish oson. Kiritilgan kurs {{reading}} ({{amount}} → {{received}}) degani, {{swapped}} emas. Olingan summani yoki bozor kursini kiriting yoki shu kursni tasdiqlang.",
       exchange_rate_implausible:
         "Kursni tekshiring: {{reading}} ({{amount}} → {{received}}) oxirgi ayirboshlashdan ({{last}}) {{margin}}% dan ko‘proq farq qiladi. U {{swapped}} degani emas. Kursni tuzating yoki tasdiqlang.",
+      exchange_rate_inverted:
+        "Kursni tekshiring: kiritilgan kurs {{reading}} ({{amount}} → {{received}}) degani, bu odatdagi {{typical}} dan ancha uzoq. Kurs teskari kiritilganga o‘xshaydi: {{swapped}} odatdagidek bo‘lardi. Kursni tuzating yoki tasdiqlang.",
+      exchange_rate_unusual:
+        "Kursni tekshiring: {{reading}} ({{amount}} → {{received}}) odatdagi {{typical}} dan {{factor}} martadan ko‘proq farq qiladi, bu valyutalar o‘rtasida esa hali ayirboshlash bo‘lmagan. Kursni tuzating yoki tasdiqlang.",
       exchange_quote_currency:
         "Kiritilgan ma’lumotlarda xato: {{field}} ikkala hisob valyutasini ko‘rsatishi kerak",
       transfer_not_found: "O‘tkazma topilmadi.",
