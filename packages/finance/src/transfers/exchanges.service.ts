@@ -1,4 +1,4 @@
-import type { Tx } from "@hisob/db";
+import { idempotent, type Tx } from "@hisob/db";
 import { t } from "@hisob/i18n";
 import {
   AppError,
@@ -142,64 +142,66 @@ export const createExchangesService = (deps: TransfersDeps) => {
       const form = exchangeFormOf(input);
       const amount = BigInt(input.amount);
       try {
-        return await db.withTenant(ctx.tenantId, async (tx) => {
-          const { from, to } = await currenciesOf(tx, ctx.tenantId, input.fromAccountId, input.toAccountId);
-          if (from.code === to.code) {
-            throw fieldError(
-              "toAccountId",
-              "finance.exchange_same_currency",
-              `must be in another currency than ${from.code} (use a transfer within one currency)`,
-            );
-          }
-          let received: bigint;
-          let ratio: Ratio;
-          let rate: string;
-          if (form === "amountReceived" && input.amountReceived !== undefined) {
-            received = BigInt(input.amountReceived);
-            ratio = { num: received, den: amount };
-            rate = shortestRate(amount, received);
-          } else if (form === "marketRate" && input.marketRate !== undefined) {
-            const quoted = quoteRatio(input.marketRate, from, to);
-            if (!quoted) {
+        return await db.withTenant(ctx.tenantId, (tx) =>
+          idempotent(tx, ctx, "exchanges.create", input, async () => {
+            const { from, to } = await currenciesOf(tx, ctx.tenantId, input.fromAccountId, input.toAccountId);
+            if (from.code === to.code) {
               throw fieldError(
-                "marketRate",
-                "finance.exchange_quote_currency",
-                `must name the accounts' currencies ${from.code} and ${to.code}`,
+                "toAccountId",
+                "finance.exchange_same_currency",
+                `must be in another currency than ${from.code} (use a transfer within one currency)`,
               );
             }
-            ratio = quoted;
-            received = (amount * quoted.num) / quoted.den;
-            if (received > INT64_MAX) throw outOfRange("amount");
-            if (received <= 0n) throw tooSmall("amount");
-            rate = shortestRate(amount, received);
-          } else if (input.rate !== undefined) {
-            try {
-              received = applyRate(amount, input.rate);
-            } catch {
-              throw outOfRange("amount");
+            let received: bigint;
+            let ratio: Ratio;
+            let rate: string;
+            if (form === "amountReceived" && input.amountReceived !== undefined) {
+              received = BigInt(input.amountReceived);
+              ratio = { num: received, den: amount };
+              rate = shortestRate(amount, received);
+            } else if (form === "marketRate" && input.marketRate !== undefined) {
+              const quoted = quoteRatio(input.marketRate, from, to);
+              if (!quoted) {
+                throw fieldError(
+                  "marketRate",
+                  "finance.exchange_quote_currency",
+                  `must name the accounts' currencies ${from.code} and ${to.code}`,
+                );
+              }
+              ratio = quoted;
+              received = (amount * quoted.num) / quoted.den;
+              if (received > INT64_MAX) throw outOfRange("amount");
+              if (received <= 0n) throw tooSmall("amount");
+              rate = shortestRate(amount, received);
+            } else if (input.rate !== undefined) {
+              try {
+                received = applyRate(amount, input.rate);
+              } catch {
+                throw outOfRange("amount");
+              }
+              if (received <= 0n) throw tooSmall("amount");
+              ratio = decimalRatio(input.rate);
+              rate = normalizeRate(input.rate);
+            } else {
+              throw new Error("exchange input without a form passed its schema");
             }
-            if (received <= 0n) throw tooSmall("amount");
-            ratio = decimalRatio(input.rate);
-            rate = normalizeRate(input.rate);
-          } else {
-            throw new Error("exchange input without a form passed its schema");
-          }
-          if (!input.confirmRate) {
-            await guard(tx, ctx, { from, to, form: form ?? "rate", ratio, amount, received });
-          }
-          await checkCounterparty(tx, ctx.tenantId, input.counterpartyId);
-          return post(ctx, tx, {
-            type: "exchange",
-            fromAccountId: input.fromAccountId,
-            toAccountId: input.toAccountId,
-            amount,
-            destinationAmount: received,
-            rate,
-            date: dateOf(input.date),
-            comment: input.comment,
-            counterpartyId: input.counterpartyId,
-          });
-        });
+            if (!input.confirmRate) {
+              await guard(tx, ctx, { from, to, form: form ?? "rate", ratio, amount, received });
+            }
+            await checkCounterparty(tx, ctx.tenantId, input.counterpartyId);
+            return post(ctx, tx, {
+              type: "exchange",
+              fromAccountId: input.fromAccountId,
+              toAccountId: input.toAccountId,
+              amount,
+              destinationAmount: received,
+              rate,
+              date: dateOf(input.date),
+              comment: input.comment,
+              counterpartyId: input.counterpartyId,
+            });
+          }),
+        );
       } catch (error) {
         return rethrowCounterparty(error);
       }

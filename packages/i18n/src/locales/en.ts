@@ -222,6 +222,10 @@ export const en = {
     route: {
       not_found: "The requested address does not exist.",
     },
+    idempotency: {
+      key_reused:
+        "This Idempotency-Key was already used for another request; send a new key for a new posting.",
+    },
     request: {
       invalid_multipart: "validation error: the uploaded form data is malformed",
       invalid_value: "validation error: a value is outside the range that can be stored",
@@ -253,6 +257,8 @@ export const en = {
    * the exact text the code produces, `{{name}}` standing for a value that is carried over verbatim.
    */
   issues: {
+    one_operation: "names one operation, not a batch",
+    idempotency_key: "must be one value of 1 to 255 visible ASCII characters",
     lowercase_word: "must be a lowercase word like user or sign_in",
     stages_exactly_once: "must list every stage of the project exactly once",
     code_chars: "must contain only letters, digits and . _ -",

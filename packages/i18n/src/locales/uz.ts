@@ -232,6 +232,10 @@ export const uz: Messages = {
     route: {
       not_found: "So‘ralgan manzil mavjud emas.",
     },
+    idempotency: {
+      key_reused:
+        "Bu Idempotency-Key boshqa so‘rov uchun ishlatilgan; yangi o‘tkazma uchun yangi kalit yuboring.",
+    },
     request: {
       invalid_multipart: "Kiritilgan ma’lumotlarda xato: yuklangan forma ma’lumotlari buzilgan",
       invalid_value: "Kiritilgan ma’lumotlarda xato: qiymat saqlash mumkin bo‘lgan chegaradan tashqarida",
@@ -258,6 +262,8 @@ export const uz: Messages = {
     },
   },
   issues: {
+    one_operation: "paketga emas, bitta amalga tegishli",
+    idempotency_key: "1–255 ta ko‘rinadigan ASCII belgidan iborat bitta qiymat bo‘lishi kerak",
     lowercase_word: "kichik lotin harflaridagi so‘z bo‘lishi kerak, masalan user yoki sign_in",
     stages_exactly_once: "loyihaning har bir bosqichini aynan bir marta ko‘rsatishi kerak",
     code_chars: "faqat harflar, raqamlar va . _ - bo‘lishi mumkin",
