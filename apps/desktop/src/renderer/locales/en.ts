@@ -115,6 +115,7 @@ export const en = {
     editTransfer: "Edit transfer",
     editExchange: "Edit exchange",
     rateHint: "Rate: {{rate}}",
+    quoteReads: "Reads as {{quote}}",
     reversed: "Reversed",
     willReceive: "The destination receives",
     post: "Post",
@@ -142,9 +143,6 @@ export const en = {
   form: {
     datePlaceholder: "mm/dd/yyyy",
     required: "Required",
-    invalidAmount: "Enter an amount like 1 234.56 (at most {{digits}} digits after the point)",
-    positiveAmount: "The amount must be greater than zero",
-    invalidRate: "Enter a positive rate like 12650.5",
     sameAccount: "Choose a different account",
     chooseAccount: "Choose an account",
     sameCurrency: "A transfer needs accounts in the same currency (use an exchange)",

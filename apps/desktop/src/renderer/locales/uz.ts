@@ -115,6 +115,7 @@ export const uz: AppMessages = {
     editTransfer: "Oʻtkazmani tahrirlash",
     editExchange: "Ayirboshlashni tahrirlash",
     rateHint: "Kurs: {{rate}}",
+    quoteReads: "Oʻqilishi: {{quote}}",
     reversed: "Storno qilindi",
     willReceive: "Qabul qiluvchi oladi",
     post: "Oʻtkazish",
@@ -142,9 +143,6 @@ export const uz: AppMessages = {
   form: {
     datePlaceholder: "kk.oo.yyyy",
     required: "Majburiy maydon",
-    invalidAmount: "Summani kiriting, masalan 1 234,56 (nuqtadan keyin koʻpi bilan {{digits}} ta raqam)",
-    positiveAmount: "Summa noldan katta boʻlishi kerak",
-    invalidRate: "Musbat kursni kiriting, masalan 12650,5",
     sameAccount: "Boshqa hisobvaraqni tanlang",
     chooseAccount: "Hisobvaraqni tanlang",
     sameCurrency: "Oʻtkazma uchun bir xil valyutadagi hisobvaraqlar kerak (aks holda ayirboshlash)",

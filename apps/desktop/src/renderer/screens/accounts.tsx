@@ -4,6 +4,7 @@ import {
   ZUpdateMoneyAccountInput,
 } from "@hisob/finance/schema";
 import { describeFailure, QueryState, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/forms";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Checkbox, Input, Select, Space, Table, Typography } from "antd";
 import { useState } from "react";
@@ -13,7 +14,7 @@ import { useNavigate } from "react-router-dom";
 import { KEYS, useApi, useCurrencies, useMoney } from "../api-context";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
-import { checkWith, showFailure, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 
 const PAGE_SIZE = 20;
 type Sort = { sortBy: "name" | "balance" | "createdAt"; order: "asc" | "desc" };
@@ -145,6 +146,11 @@ type Values = {
   description: string;
 };
 const FIELDS = ["name", "number", "currency", "allowOverdraft", "description"] as const;
+const MAX_LENGTH = {
+  name: maxLengthOf(ZCreateMoneyAccountInput.shape.name),
+  number: maxLengthOf(ZCreateMoneyAccountInput.shape.number),
+  description: maxLengthOf(ZCreateMoneyAccountInput.shape.description),
+};
 
 const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; onClose: () => void }) => {
   const { t } = useTranslation();
@@ -152,6 +158,7 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
   const currencies = useCurrencies();
+  const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
     defaultValues: {
@@ -200,9 +207,9 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
       id="account-form"
       title={t(account ? "accounts.edit" : "accounts.new")}
       open
-      busy={save.isPending}
+      busy={once.busy}
       error={formError}
-      onSubmit={() => void submit()}
+      onSubmit={() => void once.run(submit)}
       onCancel={onClose}
     >
       <FormField
@@ -210,14 +217,18 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
         name="name"
         id="account-name"
         label={t("accounts.name")}
-        render={({ field, status }) => <Input {...field} id="account-name" autoFocus status={status} />}
+        render={({ field, status }) => (
+          <Input {...field} id="account-name" autoFocus maxLength={MAX_LENGTH.name} status={status} />
+        )}
       />
       <FormField
         control={form.control}
         name="number"
         id="account-number"
         label={t("accounts.number")}
-        render={({ field }) => <Input {...field} id="account-number" />}
+        render={({ field, status }) => (
+          <Input {...field} id="account-number" maxLength={MAX_LENGTH.number} status={status} />
+        )}
       />
       <FormField
         control={form.control}
@@ -245,7 +256,9 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
         name="description"
         id="account-description"
         label={t("accounts.description")}
-        render={({ field }) => <Input {...field} id="account-description" />}
+        render={({ field, status }) => (
+          <Input {...field} id="account-description" maxLength={MAX_LENGTH.description} status={status} />
+        )}
       />
       <Controller
         control={form.control}
