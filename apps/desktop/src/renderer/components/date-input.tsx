@@ -55,6 +55,7 @@ export const DateInput = (props: {
   placeholder?: string;
   width?: number | string;
   allowClear?: boolean;
+  disabled?: boolean;
   "aria-label"?: string;
 }) => {
   const locale = useLocale();
@@ -98,6 +99,7 @@ export const DateInput = (props: {
       maxDate={MAX}
       placeholder={props.placeholder ?? t("form.datePlaceholder")}
       allowClear={props.allowClear ?? false}
+      disabled={props.disabled}
       // A text that is not a date stays as typed (the default would silently put the old date back).
       preserveInvalidOnBlur
       status={refusal ? "error" : props.status}

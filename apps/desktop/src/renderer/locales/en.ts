@@ -52,6 +52,9 @@ export const en = {
     type: "Type",
     transactions: "Transactions",
     opening: "Opening balance",
+    openingDate: "Opening balance as of",
+    openingLocked:
+      "Other entries are posted to the account: its opening balance is part of the books and can no longer change",
     closing: "Closing balance",
     entries_one: "{{n}} entry",
     entries_other: "{{n}} entries",

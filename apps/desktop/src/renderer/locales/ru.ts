@@ -53,6 +53,9 @@ export const ru: AppMessages = {
     type: "Тип",
     transactions: "Операции",
     opening: "Входящий остаток",
+    openingDate: "Дата входящего остатка",
+    openingLocked:
+      "По счёту уже есть другие проводки: входящий остаток стал частью учёта и больше не меняется",
     closing: "Исходящий остаток",
     entries_one: "{{n}} операция",
     entries_few: "{{n}} операции",

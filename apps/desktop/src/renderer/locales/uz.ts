@@ -53,6 +53,9 @@ export const uz: AppMessages = {
     type: "Turi",
     transactions: "Operatsiyalar",
     opening: "Boshlangʻich qoldiq",
+    openingDate: "Boshlangʻich qoldiq sanasi",
+    openingLocked:
+      "Hisobvaraqqa boshqa yozuvlar oʻtkazilgan: boshlangʻich qoldiq hisobning bir qismi boʻldi va endi oʻzgarmaydi",
     closing: "Yakuniy qoldiq",
     entries_one: "{{n}} ta operatsiya",
     entries_other: "{{n}} ta operatsiya",
