@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { en as appEn } from "../apps/desktop/src/renderer/locales/en";
 import { ru as appRu } from "../apps/desktop/src/renderer/locales/ru";
 import { uz as appUz } from "../apps/desktop/src/renderer/locales/uz";
@@ -171,6 +171,11 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
       beforeAll(() => {
         page = firms[lang].page;
       });
+      // Each test from a freshly loaded app: one that fails leaves no dialog open for the next.
+      beforeEach(async () => {
+        await page.goto(`${server?.base}/app/`);
+        await page.getByRole("heading", { name: app.dashboard.title }).waitFor();
+      });
       const shot = async (name: string) => {
         // Past a dialog's opening animation, so the picture shows it.
         if (await page.locator(".ant-modal").count())
@@ -333,6 +338,9 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
 
       it("a rate warning goes the moment a value changes, and 'post at this rate' posts exactly what it described", async () => {
         // The pair now has a last exchange (1 USD = 12,650 UZS). 1 UZS = 12,650 USD is far from it.
+        await nav(app.nav.transfers);
+        await page.getByText(app.transfers.exchange, { exact: true }).click();
+        await page.getByText(app.transfers.byQuote, { exact: true }).click();
         await choose(app.transfers.from, "Kassa");
         await choose(app.transfers.to, "Bank USD");
         await page
@@ -446,6 +454,42 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         const field = dialog.locator(".ant-select-content", { has: page.locator("#document-category") });
         await expect.poll(() => field.innerText(), { timeout: 5000 }).toContain("Other");
         expect(await field.innerText()).not.toContain("Bookkeeping services");
+        await closeDialog();
+      });
+
+      it("an account's opening balance is typed through the same input, refused when negative without overdraft, and shown back in the language's format", async () => {
+        await nav(app.nav.accounts);
+        await page.getByTestId("new-account").click();
+        const dialog = page.getByRole("dialog");
+        await dialog.getByLabel(app.accounts.name, { exact: true }).fill(`Safe ${lang}`);
+        await choose(app.accounts.currency, "UZS", dialog);
+        const opening = dialog.getByLabel(app.accounts.opening, { exact: true });
+        await opening.fill("−5");
+        await expect.poll(() => preview("account-opening")).toBe(ui.number.negative);
+        await opening.fill(lang === "en" ? "1,500,000.50" : "1 500 000,50");
+        const shown = lang === "en" ? "UZS 1,500,000.50" : "1 500 000,50 UZS";
+        await expect
+          .poll(() => preview("account-opening"))
+          .toBe(uiT(lang)("ui:number.postsAs", { value: shown }));
+        const date = dialog.getByLabel(app.accounts.openingDate, { exact: true });
+        await date.click();
+        await date.fill(lang === "en" ? "01/01/2026" : "01.01.2026");
+        await date.press("Tab");
+        await expect.poll(() => page.locator(".ant-picker-dropdown:visible").count()).toBe(0);
+        await shot("account-opening");
+        await date.press("Enter");
+        await dialog.waitFor({ state: "detached" });
+        await expect
+          .poll(() => page.getByTestId(`account-balance-Safe ${lang}`).innerText().then(plain))
+          .toBe(shown);
+        await page.getByRole("button", { name: `${ui.edit} Safe ${lang}` }).click();
+        const again = page.getByRole("dialog").getByLabel(app.accounts.opening, { exact: true });
+        await expect
+          .poll(() => again.inputValue().then(plain))
+          .toBe(lang === "en" ? "1,500,000.50" : "1 500 000,50");
+        expect(
+          await page.getByRole("dialog").getByLabel(app.accounts.openingDate, { exact: true }).inputValue(),
+        ).toBe(lang === "en" ? "01/01/2026" : "01.01.2026");
         await closeDialog();
       });
 

@@ -178,6 +178,53 @@ describe("REST", () => {
     expect(reconcile.json()).toMatchObject({ ok: true });
   });
 
+  it("a key expires after 24 hours: then it may name a new posting", async () => {
+    const cash = await account("UZS");
+    const key = newId();
+    const first = await post(user, "/finance/payments", { accountId: cash, amount: "5", date: TODAY }, key);
+    expect(first.statusCode, first.body).toBe(201);
+    const other = { accountId: cash, amount: "6", date: TODAY };
+    expectError(
+      await post(user, "/finance/payments", other, key),
+      422,
+      "BUSINESS_RULE",
+      "idempotency.key_reused",
+    );
+    // 25 hours later (the claim's time moved back, as the owner would see it then).
+    await t.db.withTenant(
+      tenantId,
+      (tx) =>
+        tx.$executeRaw`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = ${key}`,
+    );
+    const later = await post(user, "/finance/payments", other, key);
+    expect(later.statusCode, later.body).toBe(201);
+    expect(later.json().id).not.toBe(first.json().id);
+    expect(await balance(cash)).toBe("11");
+    // Claimed afresh: a repeat of the new request replays it.
+    expect((await post(user, "/finance/payments", other, key)).json().id).toBe(later.json().id);
+  });
+
+  it("a key is the organization's own: another organization's same key is another request", async () => {
+    const key = newId();
+    const cash = await account("UZS");
+    expect(
+      (await post(user, "/finance/payments", { accountId: cash, amount: "1", date: TODAY }, key)).statusCode,
+    ).toBe(201);
+    const elsewhere = await t.createTenant();
+    const stranger = await t.createUser(elsewhere.id, "admin");
+    const strangerCash = await call(stranger, "POST", "/finance/accounts", { name: "Cash", currency: "UZS" });
+    const theirs = await post(
+      stranger,
+      "/finance/payments",
+      { accountId: strangerCash.json().id, amount: "1", date: TODAY },
+      key,
+    );
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    // Row-level security: the stranger's transaction sees none of this organization's keys.
+    const seen = await t.db.withTenant(elsewhere.id, (tx) => tx.idempotencyKey.count());
+    expect(seen).toBe(1);
+  });
+
   it.each([
     ["empty", ""],
     ["too long", "k".repeat(256)],
