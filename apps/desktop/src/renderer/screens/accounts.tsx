@@ -2,6 +2,7 @@ import {
   type TMoneyAccountDto,
   type TOpeningBalanceDto,
   ZCreateMoneyAccountInput,
+  ZListMoneyAccountsQuery,
   ZUpdateMoneyAccountInput,
 } from "@hisob/finance/schema";
 import {
@@ -63,6 +64,7 @@ export const AccountsScreen = () => {
           <Input.Search
             aria-label={t("accounts.name")}
             placeholder={`${t("accounts.name")} / ${t("accounts.number")}`}
+            maxLength={maxLengthOf(ZListMoneyAccountsQuery.shape.search)}
             allowClear
             onSearch={(value) => {
               setSearch(value);
