@@ -6,7 +6,6 @@ import { useLocale } from "./i18n";
 import { RestError } from "./rest";
 import { fieldName, schemaMessage, sentence } from "./schema-message";
 
-export { maxLengthOf } from "./schema-limits";
 export { schemaCheck } from "./schema-message";
 
 /*

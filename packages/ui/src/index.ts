@@ -27,19 +27,6 @@ export {
   numberLocale,
   totalsByCurrency,
 } from "./money";
-export { AmountInput, NumberInput, useNumberRule } from "./number-input";
-export {
-  amountRules,
-  amountText,
-  formatDecimal,
-  type NumberProblem,
-  type NumberReading,
-  type NumberRules,
-  type NumberSubject,
-  numberMessage,
-  RATE_RULES,
-  readNumber,
-} from "./numbers";
 export { QueryState } from "./query-state";
 export {
   createRestClient,

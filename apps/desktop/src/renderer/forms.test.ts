@@ -7,7 +7,7 @@ import {
   ZUpdateMovementInput,
 } from "@hisob/finance/schema";
 import { type ApiFailure, DATE_RANGE } from "@hisob/ui";
-import { maxLengthOf } from "@hisob/ui/forms";
+import { maxLengthOf } from "@hisob/ui/limits";
 import { describe, expect, it } from "vitest";
 import { setFormLocale } from "./form-locale";
 import { checkWith, showFailure } from "./forms";

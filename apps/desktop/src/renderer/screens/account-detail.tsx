@@ -1,6 +1,6 @@
 import { FIRST_DATE, LAST_DATE, type TAccountStatement, ZReverseInput } from "@hisob/finance/schema";
 import { describeFailure, formatDate, numberLocale, QueryState, useLocale } from "@hisob/ui";
-import { maxLengthOf } from "@hisob/ui/forms";
+import { maxLengthOf } from "@hisob/ui/limits";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {

@@ -5,18 +5,9 @@ import {
   ZListMoneyAccountsQuery,
   ZUpdateMoneyAccountInput,
 } from "@hisob/finance/schema";
-import {
-  AmountInput,
-  amountRules,
-  amountText,
-  describeFailure,
-  QueryState,
-  readNumber,
-  todayIso,
-  useLocale,
-  useNumberRule,
-} from "@hisob/ui";
-import { maxLengthOf } from "@hisob/ui/forms";
+import { describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
+import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Checkbox, Input, Select, Space, Table, Typography } from "antd";
 import { useEffect, useState } from "react";

@@ -1,17 +1,7 @@
 import { type TDocumentDto, ZCreateDocumentInput, ZUpdateDocumentInput } from "@hisob/finance/schema";
-import {
-  AmountInput,
-  amountRules,
-  amountText,
-  describeFailure,
-  formatDate,
-  QueryState,
-  readNumber,
-  todayIso,
-  useLocale,
-  useNumberRule,
-} from "@hisob/ui";
-import { maxLengthOf } from "@hisob/ui/forms";
+import { describeFailure, formatDate, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
+import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Typography } from "antd";
 import { useState } from "react";

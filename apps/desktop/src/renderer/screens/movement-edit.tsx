@@ -1,6 +1,6 @@
 import { ZUpdateMovementInput } from "@hisob/finance/schema";
 import { describeFailure } from "@hisob/ui";
-import { maxLengthOf } from "@hisob/ui/forms";
+import { maxLengthOf } from "@hisob/ui/limits";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Input } from "antd";
 import { useState } from "react";

@@ -1,17 +1,15 @@
 import { applyRatio, marketQuoteOf, quoteRatio, ZExchangeInput, ZTransferInput } from "@hisob/finance/schema";
+import { describeFailure, todayIso, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
 import {
   AmountInput,
   amountRules,
-  describeFailure,
   formatDecimal,
   NumberInput,
   RATE_RULES,
   readNumber,
-  todayIso,
-  useLocale,
   useNumberRule,
-} from "@hisob/ui";
-import { maxLengthOf } from "@hisob/ui/forms";
+} from "@hisob/ui/numbers";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   Alert,
