@@ -177,6 +177,10 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await page.getByRole("heading", { name: app.dashboard.title }).waitFor();
       });
       const shot = async (name: string) => {
+        // Past a closing list's or calendar's animation.
+        await expect
+          .poll(() => page.locator(".ant-picker-dropdown:visible, .ant-select-dropdown:visible").count())
+          .toBe(0);
         // Past a dialog's opening animation, so the picture shows it.
         if (await page.locator(".ant-modal").count())
           await expect
