@@ -4,7 +4,7 @@ import type { Tx } from "./client";
 import type { RawTenantTx } from "./raw-tenant";
 
 /*
- * One posting per intent (docs/decisions/0004-one-posting-per-intent.md). A request that carries an
+ * One posting per intent (docs/decisions/0018-one-posting-per-intent.md). A request that carries an
  * `Idempotency-Key` (ctx.idempotencyKey, from the header, whatever the transport) claims the key in
  * the posting's own transaction before it posts, and stores the posting's answer in that same
  * transaction: the key and the posting commit or roll back together. A repeat of the request — a

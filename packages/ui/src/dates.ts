@@ -28,7 +28,7 @@ export const todayIso = (): string => {
 };
 
 /*
- * Dates as people type them, per language (docs/decisions/0003-typed-dates.md): English mm/dd/yyyy,
+ * Dates as people type them, per language (docs/decisions/0017-typed-dates.md): English mm/dd/yyyy,
  * Russian and Uzbek dd.mm.yyyy (also ddmmyyyy), and ISO yyyy-mm-dd in every language. A text that is
  * not a real day, or not one the books hold, is refused with what was wrong — never replaced.
  */

@@ -3,7 +3,7 @@ import type { Locale } from "./money";
 
 /*
  * Numbers as people type them, per language: one reader for every amount, rate and quantity the apps
- * take (docs/decisions/0001-typed-numbers.md). English writes 1,234,567.89; Russian and Uzbek write
+ * take (docs/decisions/0015-typed-numbers.md). English writes 1,234,567.89; Russian and Uzbek write
  * 1 234 567,89. Each language's own decimal separator is the decimal separator; the other one is
  * accepted only where it cannot be misread, and text that two readings fit is refused with both of
  * them, never guessed. The result is exact: a decimal string and a bigint scaled to the field's

@@ -74,7 +74,7 @@ export const showFailure = <V extends FieldValues>(
 /**
  * One submission per intent: `run` does nothing while the last run is still going — a second click
  * or Enter arriving before the first one's re-render included (`busy` disables the button, but only
- * from the next render on). `key` is the form's idempotency key (docs/decisions/0004-one-posting-per-intent.md):
+ * from the next render on). `key` is the form's idempotency key (docs/decisions/0018-one-posting-per-intent.md):
  * the same for every retry of this intent, so the server posts it at most once even when an answer is
  * lost on the way back; `renew` starts a new intent (after a posting, for the next entry).
  */

@@ -64,7 +64,7 @@ type GuardReason =
   | "finance.exchange_rate_unconfirmed";
 
 /**
- * The plausibility guard (docs/decisions/0002-exchange-plausibility.md), on every exchange not
+ * The plausibility guard (docs/decisions/0016-exchange-plausibility.md), on every exchange not
  * confirmed: against the organization's last exchange of the pair in either direction (more than
  * the margin away: refused); for a pair never exchanged, against the currencies' typical rate (more
  * than the factor off: refused, saying when the rate read the other way round would be usual); and

@@ -2,7 +2,7 @@ import { decimalRatio, type Ratio } from "./rates";
 
 /*
  * The order of magnitude of currencies, for the plausibility check of an exchange the organization
- * has no history for (docs/decisions/0002-exchange-plausibility.md): roughly how many units of each
+ * has no history for (docs/decisions/0016-exchange-plausibility.md): roughly how many units of each
  * one US dollar buys (mid-2025 market rates, rounded). It is not a source of rates and is never
  * posted; it only tells a rate that is plausible from one a factor of ten, a hundred or a thousand
  * off — a missing or extra zero, a decimal separator misread, a rate entered the wrong way round.
