@@ -209,7 +209,8 @@ describe.skipIf(skipReason !== undefined)("the accountant app at /app, in a real
   };
 
   it("posts a payment and an expense; balances change", async () => {
-    await postDocument("payments", "Cash", "1 500 000,50", "Client paid invoice 7", {
+    // As English writes it (a decimal comma is refused in English: docs/decisions/0015-typed-numbers.md).
+    await postDocument("payments", "Cash", "1,500,000.50", "Client paid invoice 7", {
       category: "Sales",
       counterparty: "Client 23",
     });

@@ -17,6 +17,7 @@ export {
   isUniqueViolation,
   violatedForeignKey,
 } from "./errors";
+export { idempotent, idempotentRaw } from "./idempotency";
 export {
   checksumOf,
   MIGRATIONS_DIR,

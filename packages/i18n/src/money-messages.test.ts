@@ -36,8 +36,10 @@ const RATE_PARAMS: TranslationParams = {
   reading: { base: "USD", quote: "UZS", rate: "12650" },
   swapped: { base: "UZS", quote: "USD", rate: "12650" },
   last: { base: "USD", quote: "UZS", rate: "12700" },
+  typical: { base: "USD", quote: "UZS", rate: "12600" },
   received: { minor: "39", currency: "UZS", minorUnits: 2 },
   margin: 10,
+  factor: 3,
 };
 
 /** Messages that name an amount, the placeholder that carries it, and any other values they need. */
@@ -47,6 +49,8 @@ const AMOUNT_MESSAGES: Array<[MessageKey, string, TranslationParams?]> = [
   ["errors.finance.debt_over_settlement", "outstanding"],
   ["errors.finance.exchange_rate_unconfirmed", "amount", RATE_PARAMS],
   ["errors.finance.exchange_rate_implausible", "amount", RATE_PARAMS],
+  ["errors.finance.exchange_rate_inverted", "amount", RATE_PARAMS],
+  ["errors.finance.exchange_rate_unusual", "amount", RATE_PARAMS],
 ];
 
 describe("amounts in messages", () => {

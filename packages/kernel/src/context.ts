@@ -22,4 +22,9 @@ export type TenantContext = {
   isPlatformAdmin?: boolean;
   /** Where the request came from, for the audit log. */
   client?: { ip: string; userAgent: string };
+  /**
+   * The request's `Idempotency-Key` (any transport over HTTP): a posting with one is made at most
+   * once, a repeat answered with the first answer (packages/db/src/idempotency.ts).
+   */
+  idempotencyKey?: string;
 };

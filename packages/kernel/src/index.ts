@@ -5,6 +5,7 @@ export * from "./crud-operations";
 export * from "./errors";
 export * from "./events";
 export * from "./filters";
+export * from "./idempotency-key";
 export * from "./ids";
 export * from "./locale";
 export * from "./money";

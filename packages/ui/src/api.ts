@@ -24,9 +24,15 @@ export const createApiClient = (options: ApiClientOptions) =>
     links: [
       httpLink({
         url: `${options.baseUrl}/trpc`,
-        headers: async () => {
+        headers: async ({ op }) => {
           const token = await options.accessToken();
-          return token ? { authorization: `Bearer ${token}` } : {};
+          // A posting's form sends its idempotency key (`mutate(input, { context: { idempotencyKey } })`):
+          // the server posts one intent once, however often it is sent (one call per request: no batching).
+          const key = (op.context as { idempotencyKey?: unknown }).idempotencyKey;
+          return {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(typeof key === "string" ? { "idempotency-key": key } : {}),
+          };
         },
         fetch: async (input, init) => {
           const response = await fetch(input, init);

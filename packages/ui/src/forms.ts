@@ -6,6 +6,8 @@ import { useLocale } from "./i18n";
 import { RestError } from "./rest";
 import { fieldName, schemaMessage, sentence } from "./schema-message";
 
+export { schemaCheck } from "./schema-message";
+
 /*
  * Forms over the server's own zod schemas (imported from the packages' browser-safe `./schema`
  * entries): a field is checked with exactly the rule the server applies, and its message is the one

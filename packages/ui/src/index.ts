@@ -7,17 +7,24 @@ export {
   type FieldIssue,
 } from "./api";
 export { AppFrame, type NavItem } from "./app-frame";
-export { formatDate, formatMonth, todayIso } from "./dates";
+export {
+  DATE_RANGE,
+  type DateProblem,
+  type DateReading,
+  dateMessage,
+  dateText,
+  formatDate,
+  formatMonth,
+  readDate,
+  todayIso,
+} from "./dates";
 export { browserLocale, createI18n, I18nProvider, isLocale, LOCALE_NAMES, LOCALES, useLocale } from "./i18n";
 export { ListPage, useListData, usePaging } from "./list-page";
 export {
-  amountInput,
-  exchangeDestination,
   formatMoney,
   type Locale,
   minorToDecimal,
   numberLocale,
-  parseAmount,
   totalsByCurrency,
 } from "./money";
 export { QueryState } from "./query-state";

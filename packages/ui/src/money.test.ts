@@ -1,7 +1,7 @@
 import { formatMoney as serverMoney } from "@hisob/i18n";
 import { describe, expect, it } from "vitest";
 import { formatDate, formatMonth } from "./dates";
-import { exchangeDestination, formatMoney, minorToDecimal, parseAmount, totalsByCurrency } from "./money";
+import { formatMoney, minorToDecimal, totalsByCurrency } from "./money";
 
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
@@ -27,25 +27,6 @@ describe("money in the apps", () => {
     expect(plain(formatMoney(9007199254740993n, "USD", 2, "en"))).toBe("USD 90,071,992,547,409.93");
     expect(plain(formatMoney("-5", "USD", 2, "en"))).toBe("-USD 0.05");
     expect(minorToDecimal(-1234n, 3)).toBe("-1.234");
-  });
-
-  it("parses what a person types into minor units, refusing what is not an amount of this currency", () => {
-    expect(parseAmount("1 500 000,50", 2)).toBe("150000050");
-    expect(parseAmount("1\u00a0234.5", 2)).toBe("123450");
-    expect(parseAmount("7", 0)).toBe("7");
-    expect(parseAmount("0.001", 2)).toBeNull();
-    expect(parseAmount("12abc", 2)).toBeNull();
-    expect(parseAmount("", 2)).toBeNull();
-    expect(parseAmount("99999999999999999999.99", 2)).toBe("9999999999999999999999");
-  });
-
-  it("computes an exchange's destination as the server does: trunc(amount × rate) in integers", () => {
-    expect(exchangeDestination("12700000", "0.0000787")).toBe(999n);
-    expect(exchangeDestination("100", "12650.5")).toBe(1265050n);
-    expect(exchangeDestination("3", "0,5")).toBe(1n);
-    expect(exchangeDestination("100", "0")).toBeNull();
-    expect(exchangeDestination("100", "-1")).toBeNull();
-    expect(exchangeDestination("100", "1e3")).toBeNull();
   });
 
   it("totals per currency, never across currencies", () => {

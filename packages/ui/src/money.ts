@@ -1,5 +1,3 @@
-import { applyRate, isRate } from "@hisob/kernel/money";
-
 /*
  * Money in the apps: amounts travel as decimal strings of minor units and are handled as bigint;
  * Intl formats them from an exact decimal string, so no amount ever goes through a float.
@@ -42,25 +40,6 @@ export const formatMoney = (
   return format.format(minorToDecimal(value, minorUnits) as unknown as number);
 };
 
-/**
- * What a person typed ("1 234,5", "1234.50", "-0,01") → minor units as a decimal string, or null when it
- * is not an amount in this currency (too many fraction digits, letters). Spaces and no-break spaces
- * are thousands separators; "," or "." is the decimal separator.
- */
-export const parseAmount = (text: string, minorUnits: number): string | null => {
-  const cleaned = text.replace(/[\s\u00a0\u202f']/g, "").replace(",", ".");
-  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(cleaned);
-  if (!match) return null;
-  const [, sign, whole, fraction = ""] = match;
-  if (fraction.length > minorUnits) return null;
-  const minor = BigInt(`${whole}${fraction.padEnd(minorUnits, "0")}`);
-  return (sign === "-" ? -minor : minor).toString();
-};
-
-/** Minor units → the text an amount field shows for editing ("1234.56"). */
-export const amountInput = (minor: string, minorUnits: number): string =>
-  minorToDecimal(BigInt(minor), minorUnits);
-
 /** Totals per currency (never across currencies), in first-seen order. */
 export const totalsByCurrency = <T>(
   rows: readonly T[],
@@ -73,18 +52,4 @@ export const totalsByCurrency = <T>(
     totals.set(currency, (totals.get(currency) ?? 0n) + BigInt(amountOf(row)));
   }
   return [...totals].map(([currency, total]) => ({ currency, total }));
-};
-
-/**
- * What the destination of an exchange receives: trunc(amount × rate), by the server's own function
- * (`applyRate`, exact bigint arithmetic). Null when the rate is not a valid positive decimal.
- */
-export const exchangeDestination = (amountMinor: string, rate: string): bigint | null => {
-  const normalized = rate.trim().replace(",", ".");
-  if (!isRate(normalized)) return null;
-  try {
-    return applyRate(BigInt(amountMinor), normalized);
-  } catch {
-    return null;
-  }
 };

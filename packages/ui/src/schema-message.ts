@@ -17,6 +17,26 @@ export const schemaMessage = (schema: ZodType, value: unknown, locale: Locale): 
   return sentence(issueMessage(locale, issue?.message ?? "is invalid"));
 };
 
+/**
+ * Every problem `schema` finds in `value`, each as the server words it, in `locale` and as a sentence
+ * ("Must have at most 1000 characters"); the parsed value when there is none.
+ */
+export const schemaCheck = <T>(
+  schema: ZodType<T>,
+  value: unknown,
+  locale: Locale,
+): { ok: true; data: T } | { ok: false; issues: { path: string; message: string }[] } => {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return { ok: true, data: result.data };
+  return {
+    ok: false,
+    issues: toFieldIssues(result.error.issues).map((issue) => ({
+      path: issue.path,
+      message: sentence(issueMessage(locale, issue.message)),
+    })),
+  };
+};
+
 /** An issue's path as a form field's name: `admin.email` → ["admin", "email"], `roleIds.2` → ["roleIds"]. */
 export const fieldName = (path: string): string[] => {
   const parts = path.split(".").filter(Boolean);

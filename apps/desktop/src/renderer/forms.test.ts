@@ -1,6 +1,16 @@
-import type { ApiFailure } from "@hisob/ui";
+import {
+  FIRST_DATE,
+  LAST_DATE,
+  ZCreateDocumentInput,
+  ZCreateMoneyAccountInput,
+  ZReverseInput,
+  ZUpdateMovementInput,
+} from "@hisob/finance/schema";
+import { type ApiFailure, DATE_RANGE } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
 import { describe, expect, it } from "vitest";
-import { showFailure } from "./forms";
+import { setFormLocale } from "./form-locale";
+import { checkWith, showFailure } from "./forms";
 
 /** A form's setError/setFocus and alert, recording what showFailure did to them. */
 const recorder = () => {
@@ -68,5 +78,39 @@ describe("showFailure", () => {
     const r = recorder();
     showFailure(failure, r.form, FIELDS, r.setFormError, toForm);
     expect(r.result()).toEqual(shown);
+  });
+});
+
+describe("checkWith: the server's schema, in the server's words and the user's language", () => {
+  const tooLong = {
+    accountId: "01900000-0000-7000-8000-000000000000",
+    amount: "100",
+    date: "2026-11-22",
+    comment: "x".repeat(1001),
+  };
+  it.each([
+    ["en", /^Must have at most 1000 characters$/],
+    ["ru", /^Количество символов должно быть не больше 1000$/],
+    // Whichever apostrophe letter the Uzbek catalogue settles on (ʻ or ‘).
+    ["uz", /^Ko.pi bilan 1000 ta belgidan iborat bo.lishi kerak$/],
+  ] as const)("a too-long comment in %s: our message, never the validator's own words", (locale, expected) => {
+    setFormLocale(locale);
+    const checked = checkWith(ZCreateDocumentInput, tooLong, () => undefined);
+    expect(checked.ok).toBe(false);
+    expect(checked.ok ? null : checked.errors).toEqual({ comment: expect.stringMatching(expected) });
+    setFormLocale("en");
+  });
+});
+
+describe("the forms' limits come from the server's schemas", () => {
+  it("maxLength of the texts the accountant types", () => {
+    expect(maxLengthOf(ZCreateDocumentInput.shape.comment)).toBe(1000);
+    expect(maxLengthOf(ZUpdateMovementInput.shape.comment)).toBe(1000);
+    expect(maxLengthOf(ZReverseInput.shape.reason)).toBe(500);
+    expect(maxLengthOf(ZCreateMoneyAccountInput.shape.name)).toBe(100);
+  });
+
+  it("the date fields' range is the books' (finance's FIRST_DATE … LAST_DATE)", () => {
+    expect(DATE_RANGE).toEqual({ first: FIRST_DATE, last: LAST_DATE });
   });
 });

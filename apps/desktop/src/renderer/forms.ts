@@ -1,14 +1,10 @@
+import { newId } from "@hisob/kernel/schema";
 import type { ApiFailure } from "@hisob/ui";
+import { schemaCheck } from "@hisob/ui/forms";
+import { useRef, useState } from "react";
 import type { FieldValues, Path, UseFormReturn, UseFormSetError } from "react-hook-form";
 import type { z } from "zod";
-import zodEn from "zod/v4/locales/en.js";
-import zodRu from "zod/v4/locales/ru.js";
-import zodUz from "zod/v4/locales/uz.js";
 import { formLocale } from "./form-locale";
-
-// Only our three languages' zod messages (`z.locales` would bring all of zod's ~50 into the bundle);
-// loaded with the screens that have forms, not with the first screen.
-const ZOD_ERRORS = { en: zodEn().localeError, ru: zodRu().localeError, uz: zodUz().localeError };
 
 /*
  * Forms check their input with the server's own zod schema before posting (the same rules the server
@@ -19,18 +15,19 @@ export type Checked<T> = { ok: true; input: T } | { ok: false; errors: Record<st
 
 /**
  * Parses `input` with the server's schema; each failing path gets `messageFor(path)` (our own,
- * translated text for the fields a person types) or the schema's message.
+ * translated text for the fields a person types) or the message the server would send, in the
+ * user's language ("Must have at most 1000 characters"), never the validator's own words.
  */
 export const checkWith = <S extends z.ZodType>(
   schema: S,
   input: unknown,
   messageFor: (path: string) => string | undefined,
 ): Checked<z.output<S>> => {
-  const result = schema.safeParse(input, { error: ZOD_ERRORS[formLocale()] });
-  if (result.success) return { ok: true, input: result.data };
+  const result = schemaCheck(schema, input, formLocale());
+  if (result.ok) return { ok: true, input: result.data as z.output<S> };
   const errors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const path = issue.path.join(".") || "form";
+  for (const issue of result.issues) {
+    const path = issue.path || "form";
     errors[path] ??= messageFor(path) ?? issue.message;
   }
   return { ok: false, errors };
@@ -72,4 +69,29 @@ export const showFailure = <V extends FieldValues>(
   setFormError(rest.length || failure.issues.length === 0 ? failure.message : null);
   const first = fields.find((field) => field in errors);
   if (first) form.setFocus(first as Path<V>);
+};
+
+/**
+ * One submission per intent: `run` does nothing while the last run is still going — a second click
+ * or Enter arriving before the first one's re-render included (`busy` disables the button, but only
+ * from the next render on). `key` is the form's idempotency key (docs/decisions/0018-one-posting-per-intent.md):
+ * the same for every retry of this intent, so the server posts it at most once even when an answer is
+ * lost on the way back; `renew` starts a new intent (after a posting, for the next entry).
+ */
+export const useSubmitOnce = () => {
+  const running = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const [key, setKey] = useState(newId);
+  const run = async (work: () => Promise<void>) => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    try {
+      await work();
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  };
+  return { run, busy, key, renew: () => setKey(newId()) };
 };

@@ -1,7 +1,15 @@
 import fastifyCookie from "@fastify/cookie";
 import type { CachedContext, ContextService, Credentials } from "@hisob/core";
 import { CallerChangedError, withCallerCheck } from "@hisob/db";
-import { AppError, isAppError, parseAuthorization, type TenantContext } from "@hisob/kernel";
+import {
+  AppError,
+  IDEMPOTENCY_KEY_HEADER,
+  isAppError,
+  parseAuthorization,
+  parseIdempotencyKey,
+  type TenantContext,
+  validationError,
+} from "@hisob/kernel";
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { App } from "../server";
 
@@ -108,6 +116,10 @@ export const credentialsOf = (request: FastifyRequest): Credentials | null => {
   return null;
 };
 
+/** A tRPC request that calls more than one procedure (`/trpc/a,b?batch=1`). */
+const isTrpcBatch = (request: FastifyRequest): boolean =>
+  request.url.startsWith("/trpc/") && (request.url.split("?")[0] ?? "").includes(",");
+
 const isForbidden = (error: unknown) => isAppError(error) && error.code === "FORBIDDEN";
 
 export const registerAuthContext = async (app: App, deps: { context: ContextService }) => {
@@ -162,6 +174,16 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
         request.ctx = await deps.context.resolveContext(credentials);
       }
       request.authMethod = request.ctx ? (credentials.bearerToken ? "bearer" : "cookie") : null;
+    }
+    // A change's Idempotency-Key rides on the context, the same for REST, GraphQL and tRPC: the
+    // posting services make one posting per key (packages/db/src/idempotency.ts).
+    const keyHeader = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (request.ctx && keyHeader !== undefined && UNSAFE_METHODS.has(request.method)) {
+      const idempotencyKey = parseIdempotencyKey(keyHeader);
+      // One key names one operation: a tRPC batch ("a,b") would give it to several.
+      if (idempotencyKey && isTrpcBatch(request))
+        throw validationError([{ path: "Idempotency-Key", message: "names one operation, not a batch" }]);
+      request.ctx = { ...request.ctx, idempotencyKey };
     }
     if (isPublicRoute(request)) return;
     if (!request.ctx) {

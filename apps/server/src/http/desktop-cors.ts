@@ -18,7 +18,7 @@ export const desktopCors = fp(async (app: FastifyInstance) => {
     if (request.method === "OPTIONS") {
       return reply
         .header("access-control-allow-methods", "GET, POST")
-        .header("access-control-allow-headers", "authorization, content-type, trpc-accept")
+        .header("access-control-allow-headers", "authorization, content-type, trpc-accept, idempotency-key")
         .header("access-control-max-age", "600")
         .code(204)
         .send();

@@ -216,7 +216,7 @@ describe("three forms, one posting", () => {
 });
 
 describe("the plausibility guard", () => {
-  it("a rate in minor units for a pair never exchanged needs confirmation; the message shows both readings in en, ru and uz", async () => {
+  it("a first exchange entered the wrong way round (1 UZS = 12,650 USD) needs confirmation; the message shows both readings in en, ru and uz", async () => {
     const { tenant, user } = await newTenant();
     const ids = await pair(user, "UZS", "USD", "10000000");
     const body = {
@@ -230,10 +230,13 @@ describe("the plausibility guard", () => {
       await exchange(user, body),
       422,
       "BUSINESS_RULE",
-      "finance.exchange_rate_unconfirmed",
+      "finance.exchange_rate_inverted",
     );
     expect(refused.message).toContain("1 UZS = 12,650 USD");
     expect(refused.message).toContain("1 USD = 12,650 UZS");
+    // The usual rate it is compared with (typical-rates.ts), and what lands as entered.
+    expect(refused.message).toContain("1 USD = 12,600 UZS");
+    expect(refused.message).toContain("$1,265,000,000.00");
     const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
     for (const [language, words] of [
       ["ru", "Проверьте курс"],
@@ -251,6 +254,80 @@ describe("the plausibility guard", () => {
     // Confirmed, the caller's rate stands (12650 US cents per tiyin: they asked for it).
     const confirmed = await posted(user, { ...body, confirmRate: true });
     expect(confirmed).toMatchObject({ destinationAmount: "126500000000", exchangeRate: "12650" });
+  });
+
+  it("every first exchange is checked against the usual order of the rate: a quote read a thousand times off is refused, whatever the form", async () => {
+    const { tenant, user } = await newTenant();
+    // "12,650" read as 12.65 (a decimal comma): 1 USD = 12.65 UZS, 1,000 times off; not the wrong way round either.
+    const ids = await pair(user, "UZS", "USD", "1265000000");
+    const quoted = {
+      fromAccountId: ids.origin,
+      toAccountId: ids.destination,
+      amount: "1265000000",
+      marketRate: { base: "USD", quote: "UZS", rate: "12.65" },
+    };
+    const before = await ledgerCount(tenant.id);
+    const error = expectError(
+      await exchange(user, quoted),
+      422,
+      "BUSINESS_RULE",
+      "finance.exchange_rate_unusual",
+    );
+    // Exactly what confirming would post: 12,650,000.00 UZS → 1,000,000.00 USD.
+    expect(error.message).toContain("1 USD = 12.65 UZS");
+    expect(error.message).toContain("$1,000,000.00");
+    expect(error.message).toContain("1 USD = 12,600 UZS");
+    expect(error.message).toContain("3 times");
+    // The amount received, the same mistake: refused too (this form used to pass unchecked).
+    const received = { ...quoted, marketRate: undefined, amountReceived: "100000000" };
+    expectError(await exchange(user, received), 422, "BUSINESS_RULE", "finance.exchange_rate_unusual");
+    // A tenfold slip (1 USD = 1,265 UZS) is beyond the factor as well.
+    const tenfold = { ...quoted, marketRate: { base: "USD", quote: "UZS", rate: "1265" } };
+    expectError(await exchange(user, tenfold), 422, "BUSINESS_RULE", "finance.exchange_rate_unusual");
+    expect(await ledgerCount(tenant.id)).toBe(before);
+    // Within the factor of the usual rate, a first exchange posts; in the other direction too (JPY: 0 digits).
+    const usual = await posted(user, { ...quoted, marketRate: { base: "USD", quote: "UZS", rate: "12650" } });
+    expect(usual.destinationAmount).toBe("100000");
+    const yen = await pair(user, "USD", "JPY", "100000");
+    const inYen = await posted(user, {
+      fromAccountId: yen.origin,
+      toAccountId: yen.destination,
+      amount: "100000",
+      marketRate: { base: "USD", quote: "JPY", rate: "150" },
+    });
+    expect(inYen.destinationAmount).toBe("150000");
+    // Confirmed, the unusual rate stands: the caller asked for it.
+    const confirmed = await posted(user, {
+      ...quoted,
+      fromAccountId: (await pair(user, "UZS", "USD", "1265000000")).origin,
+      confirmRate: true,
+    });
+    expect(confirmed.destinationAmount).toBe("100000000");
+    await reconcileOk(user);
+  });
+
+  it("a currency without a usual rate: a first exchange in minor units needs confirmation, the other forms do not", async () => {
+    const platform = await t.createUser((await t.createTenant(undefined, { platform: true })).id, "admin");
+    const added = await call(platform, "POST", "/currencies", {
+      code: "XAG",
+      name: "Silver",
+      symbol: "XAG",
+      minorUnits: 2,
+    });
+    expect([201, 409]).toContain(added.statusCode);
+    const tenant = await t.createTenant();
+    const user = await t.createUser(tenant.id, "admin");
+    expect((await call(user, "PUT", "/tenant/currencies", { codes: ["UZS", "XAG"] })).statusCode).toBe(200);
+    const ids = await pair(user, "UZS", "XAG", "100000000");
+    const body = { fromAccountId: ids.origin, toAccountId: ids.destination, amount: "100000" };
+    expectError(
+      await exchange(user, { ...body, rate: "0.0001" }),
+      422,
+      "BUSINESS_RULE",
+      "finance.exchange_rate_unconfirmed",
+    );
+    const entry = await posted(user, { ...body, amountReceived: "10" });
+    expect(entry.destinationAmount).toBe("10");
   });
 
   it("the amount received or a quote needs no confirmation for a first exchange; more than 10% from the last rate does", async () => {
@@ -667,7 +744,7 @@ describe("over tRPC", () => {
     const tooMany = await trpc(user, "exchanges.create", { ...base, rate: "0.0000790513833992094" });
     expect(tooMany.body).toContain("at most 12 digits before the point and 12 after");
     const unconfirmed = await trpc(user, "exchanges.create", { ...base, amount: "100", rate: "12650" });
-    expect(unconfirmed.json().error.data).toMatchObject({ reason: "finance.exchange_rate_unconfirmed" });
+    expect(unconfirmed.json().error.data).toMatchObject({ reason: "finance.exchange_rate_inverted" });
     const created = await trpc(user, "exchanges.create", {
       ...base,
       marketRate: { base: "USD", quote: "UZS", rate: "12650" },

@@ -21,6 +21,8 @@ export const postDocumentRaw = async (
     event: DomainEvent;
     audit: { who: AuditWho; entity: string; after: Record<string, unknown> };
   },
+  /** False when more of the transaction follows (an idempotency key's answer, idempotency.ts). */
+  options: { commit: boolean } = { commit: true },
 ): Promise<string> => {
   const params = sqlParams();
   const currency = "jsonb_build_object('currency', (SELECT currency_code::text FROM moved))";
@@ -41,7 +43,7 @@ export const postDocumentRaw = async (
   try {
     // A few fixed texts (payment or expense, currency stated or not), run on every posting: prepared.
     // It changes nothing unless it posts, so it commits as it returns.
-    rows = await tx.query<PostedRow>(text, params.values, { prepared: true, commit: true });
+    rows = await tx.query<PostedRow>(text, params.values, { prepared: true, commit: options.commit });
   } catch (error) {
     throw outOfRange(error, "accountId");
   }

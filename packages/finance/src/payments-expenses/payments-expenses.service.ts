@@ -1,4 +1,12 @@
-import { audit, type Db, diffFields, type Outbox, type Tx, violatedForeignKey } from "@hisob/db";
+import {
+  audit,
+  type Db,
+  diffFields,
+  idempotentRaw,
+  type Outbox,
+  type Tx,
+  violatedForeignKey,
+} from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -180,7 +188,11 @@ export const createPaymentsExpensesService = (
       const input = parseInput(ZCreateDocumentInput, raw);
       // A driver transaction: the posting, its event and its audit entry are one statement.
       return db.rawTx
-        .withTenant(ctx.tenantId, (tx) => postNewDocument(tx, { outbox, clock, kind }, ctx, input))
+        .withTenant(ctx.tenantId, (tx) =>
+          idempotentRaw(tx, ctx, `${kind.resource}.create`, input, () =>
+            postNewDocument(tx, { outbox, clock, kind }, ctx, input),
+          ),
+        )
         .catch(rethrowUnknownReference);
     },
 

@@ -74,6 +74,8 @@ export const postNewDocument = async (
       event: { type: kind.events.created, tenantId, payload: { [`${kind.name}Id`]: id, ...facts } },
       audit: { who: ctx, entity: kind.name, after: { id, ...facts } },
     },
+    // With an idempotency key, its answer is stored after the posting, in the same transaction.
+    { commit: !ctx.idempotencyKey },
   );
   const { accountId, ...rest } = facts;
   return { id, accountId, currency, ...rest };

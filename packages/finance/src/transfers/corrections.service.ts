@@ -1,4 +1,4 @@
-import { audit, diffFields, isUniqueViolation } from "@hisob/db";
+import { audit, diffFields, idempotent, isUniqueViolation } from "@hisob/db";
 import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { dateOf } from "../dates";
 import { ledgerRepository } from "../ledger/ledger";
@@ -35,36 +35,38 @@ export const createCorrectionsService = (deps: TransfersDeps) => {
     requirePermission(ctx, kind === "transfer" ? "transfers:update:all" : "exchanges:update:all");
     const input = parseInput(ZReverseInput, raw);
     try {
-      return await db.withTenant(ctx.tenantId, async (tx) => {
-        const original = await lockMovement(tx, ctx.tenantId, kind, id);
-        if (original.reversalOfId !== null) {
-          throw new AppError("BUSINESS_RULE", {
-            reason: "finance.reversal_not_reversible",
-            message: "A reversal cannot be reversed; post the entry again instead",
+      return await db.withTenant(ctx.tenantId, (tx) =>
+        idempotent(tx, ctx, `${kind}s.reverse`, { id, ...input }, async () => {
+          const original = await lockMovement(tx, ctx.tenantId, kind, id);
+          if (original.reversalOfId !== null) {
+            throw new AppError("BUSINESS_RULE", {
+              reason: "finance.reversal_not_reversible",
+              message: "A reversal cannot be reversed; post the entry again instead",
+            });
+          }
+          if (original.reversedById !== null) throw alreadyReversed();
+          if (!original.originAccountId || !original.destinationAccountId) throw movementNotFound(kind);
+          const out = BigInt(original.amount);
+          const received = original.destinationAmount === null ? null : BigInt(original.destinationAmount);
+          // The exact opposite: what arrived goes back out, what left comes back in.
+          const reversal = await post(ctx, tx, {
+            type: kind,
+            fromAccountId: original.destinationAccountId,
+            toAccountId: original.originAccountId,
+            amount: received ?? out,
+            destinationAmount: received === null ? null : out,
+            rate: received === null ? null : shortestRate(received, out),
+            date: dateOf(input.date ?? original.date),
+            comment: original.comment,
+            counterpartyId: original.counterpartyId,
+            reversal: { of: original.id, reason: input.reason },
           });
-        }
-        if (original.reversedById !== null) throw alreadyReversed();
-        if (!original.originAccountId || !original.destinationAccountId) throw movementNotFound(kind);
-        const out = BigInt(original.amount);
-        const received = original.destinationAmount === null ? null : BigInt(original.destinationAmount);
-        // The exact opposite: what arrived goes back out, what left comes back in.
-        const reversal = await post(ctx, tx, {
-          type: kind,
-          fromAccountId: original.destinationAccountId,
-          toAccountId: original.originAccountId,
-          amount: received ?? out,
-          destinationAmount: received === null ? null : out,
-          rate: received === null ? null : shortestRate(received, out),
-          date: dateOf(input.date ?? original.date),
-          comment: original.comment,
-          counterpartyId: original.counterpartyId,
-          reversal: { of: original.id, reason: input.reason },
-        });
-        await audit(tx, ctx, kind, original.id, "reverse", {
-          after: { reversalId: reversal.id, reason: input.reason },
-        });
-        return reversal;
-      });
+          await audit(tx, ctx, kind, original.id, "reverse", {
+            after: { reversalId: reversal.id, reason: input.reason },
+          });
+          return reversal;
+        }),
+      );
     } catch (error) {
       // Two reversals racing past the lock cannot both insert: the unique (tenant, reversal_of_id) says so.
       if (isUniqueViolation(error)) throw alreadyReversed();

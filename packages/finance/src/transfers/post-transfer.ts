@@ -134,8 +134,12 @@ export const postTransfer = async (
   let rows: Array<{ posted: number }>;
   try {
     // One fixed text, run on every transfer: prepared (parsed once per connection, one plan for all);
-    // it changes nothing unless it posts, so it commits as it returns.
-    rows = await tx.query<{ posted: number }>(text, params.values, { prepared: true, commit: true });
+    // it changes nothing unless it posts, so it commits as it returns — unless an idempotency key's
+    // answer is still to be stored in the same transaction (idempotency.ts).
+    rows = await tx.query<{ posted: number }>(text, params.values, {
+      prepared: true,
+      commit: !ctx.idempotencyKey,
+    });
   } catch (error) {
     // The destination's balance grows (the origin's could only leave the range with an overdraft of
     // −9.2 × 10¹⁸): an overflow is the destination's.

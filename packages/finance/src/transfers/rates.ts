@@ -133,3 +133,14 @@ export const differsBeyond = (ratio: Ratio, reference: Ratio, marginPercent: num
   const diff = left > right ? left - right : right - left;
   return diff * 100n > right * BigInt(marginPercent);
 };
+
+/**
+ * True when `ratio` is more than `factor` times `reference` or less than 1/`factor` of it (both in
+ * the same direction, positive), exactly.
+ */
+export const beyondFactor = (ratio: Ratio, reference: Ratio, factor: number): boolean => {
+  const left = ratio.num * reference.den;
+  const right = reference.num * ratio.den;
+  const times = BigInt(factor);
+  return left > right * times || left * times < right;
+};

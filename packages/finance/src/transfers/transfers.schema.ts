@@ -60,8 +60,9 @@ export const ZExchangeInput = z
      */
     rate: ZRate.optional(),
     /**
-     * Post even when the plausibility guard would refuse (no earlier exchange of the pair and form
-     * (c), or a rate more than EXCHANGE_RATE_MARGIN_PERCENT away from the pair's last exchange).
+     * Post even when the plausibility guard would refuse: a rate more than EXCHANGE_RATE_MARGIN_PERCENT
+     * away from the pair's last exchange; for a pair never exchanged, a rate more than
+     * EXCHANGE_RATE_USUAL_FACTOR times off the currencies' typical rate, or form (c) without one.
      */
     confirmRate: z.boolean().default(false),
     date: ZIsoDate,
@@ -91,6 +92,12 @@ export type TExchangeInput = z.input<typeof ZExchangeInput>;
  * currencies before it needs `confirmRate: true`.
  */
 export const EXCHANGE_RATE_MARGIN_PERCENT = 10;
+
+/**
+ * For a pair the organization has never exchanged: how many times above or below the currencies'
+ * typical rate (typical-rates.ts) a rate may be before it needs `confirmRate: true`.
+ */
+export const EXCHANGE_RATE_USUAL_FACTOR = 3;
 
 /** Reversing a transfer or an exchange: why (kept with the reversal and in the audit log). */
 export const ZReverseInput = z

@@ -1,4 +1,4 @@
-import type { Db, Outbox } from "@hisob/db";
+import { type Db, idempotentRaw, type Outbox } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, systemClock, type TenantContext } from "@hisob/kernel";
 import type { TTransactionDto } from "../ledger/ledger.schema";
 import { createCorrectionsService } from "./corrections.service";
@@ -22,7 +22,9 @@ export const createTransfersService = (deps: { db: Db; outbox: Outbox; clock?: C
       const input = parseInput(ZTransferInput, raw);
       // A driver transaction: the balances, the entry, its event and its audit entry are one statement.
       return db.rawTx
-        .withTenant(ctx.tenantId, (tx) => postTransfer(tx, shared, ctx, input))
+        .withTenant(ctx.tenantId, (tx) =>
+          idempotentRaw(tx, ctx, "transfers.create", input, () => postTransfer(tx, shared, ctx, input)),
+        )
         .catch(rethrowCounterparty);
     },
     ...createExchangesService(shared),

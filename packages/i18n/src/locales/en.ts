@@ -177,6 +177,10 @@ export const en = {
         "Check the rate: nothing was exchanged between these currencies before, and a rate in minor units is easily entered the wrong way round. As entered it means {{reading}} ({{amount}} → {{received}}), not {{swapped}}. Enter the amount received or the market quote instead, or confirm this rate.",
       exchange_rate_implausible:
         "Check the rate: {{reading}} ({{amount}} → {{received}}) is more than {{margin}}% away from the last exchange, {{last}}. It does not mean {{swapped}}. Correct it, or confirm this rate.",
+      exchange_rate_inverted:
+        "Check the rate: as entered it means {{reading}} ({{amount}} → {{received}}), far from the usual {{typical}}: it looks entered the wrong way round, as {{swapped}} would be usual. Correct it, or confirm this rate.",
+      exchange_rate_unusual:
+        "Check the rate: {{reading}} ({{amount}} → {{received}}) is more than {{factor}} times off the usual {{typical}}, and nothing was exchanged between these currencies before. Correct it, or confirm this rate.",
       exchange_quote_currency: "validation error: {{field}} must name the two accounts' currencies",
       transfer_not_found: "Transfer not found.",
       exchange_not_found: "Exchange not found.",
@@ -221,6 +225,10 @@ export const en = {
     route: {
       not_found: "The requested address does not exist.",
     },
+    idempotency: {
+      key_reused:
+        "This Idempotency-Key was already used for another request; send a new key for a new posting.",
+    },
     request: {
       invalid_multipart: "validation error: the uploaded form data is malformed",
       invalid_value: "validation error: a value is outside the range that can be stored",
@@ -255,6 +263,8 @@ export const en = {
    * the exact text the code produces, `{{name}}` standing for a value that is carried over verbatim.
    */
   issues: {
+    one_operation: "names one operation, not a batch",
+    idempotency_key: "must be one value of 1 to 255 visible ASCII characters",
     lowercase_word: "must be a lowercase word like user or sign_in",
     stages_exactly_once: "must list every stage of the project exactly once",
     code_chars: "must contain only letters, digits and . _ -",

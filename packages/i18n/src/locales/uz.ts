@@ -185,6 +185,10 @@ export const uz: Messages = {
         "Kursni tekshiring: bu valyutalar oʻrtasida hali ayirboshlash boʻlmagan, kichik birliklardagi kursni esa teskari kiritish oson. Kiritilgan kurs {{reading}} ({{amount}} → {{received}}) degani, {{swapped}} emas. Olingan summani yoki bozor kursini kiriting yoki shu kursni tasdiqlang.",
       exchange_rate_implausible:
         "Kursni tekshiring: {{reading}} ({{amount}} → {{received}}) oxirgi ayirboshlashdan ({{last}}) {{margin}}% dan koʻproq farq qiladi. U {{swapped}} degani emas. Kursni tuzating yoki tasdiqlang.",
+      exchange_rate_inverted:
+        "Kursni tekshiring: kiritilgan kurs {{reading}} ({{amount}} → {{received}}) degani, bu odatdagi {{typical}} dan ancha uzoq. Kurs teskari kiritilganga oʻxshaydi: {{swapped}} odatdagidek boʻlardi. Kursni tuzating yoki tasdiqlang.",
+      exchange_rate_unusual:
+        "Kursni tekshiring: {{reading}} ({{amount}} → {{received}}) odatdagi {{typical}} dan {{factor}} martadan koʻproq farq qiladi, bu valyutalar oʻrtasida esa hali ayirboshlash boʻlmagan. Kursni tuzating yoki tasdiqlang.",
       exchange_quote_currency:
         "Kiritilgan maʼlumotlarda xato: {{field}} ikkala hisob valyutasini koʻrsatishi kerak",
       transfer_not_found: "Oʻtkazma topilmadi.",
@@ -233,6 +237,10 @@ export const uz: Messages = {
     route: {
       not_found: "Soʻralgan manzil mavjud emas.",
     },
+    idempotency: {
+      key_reused:
+        "Bu Idempotency-Key boshqa soʻrov uchun ishlatilgan; yangi oʻtkazma uchun yangi kalit yuboring.",
+    },
     request: {
       invalid_multipart: "Kiritilgan maʼlumotlarda xato: yuklangan forma maʼlumotlari buzilgan",
       invalid_value: "Kiritilgan maʼlumotlarda xato: qiymat saqlash mumkin boʻlgan chegaradan tashqarida",
@@ -263,6 +271,8 @@ export const uz: Messages = {
     },
   },
   issues: {
+    one_operation: "paketga emas, bitta amalga tegishli",
+    idempotency_key: "1–255 ta koʻrinadigan ASCII belgidan iborat bitta qiymat boʻlishi kerak",
     lowercase_word: "kichik lotin harflaridagi soʻz boʻlishi kerak, masalan user yoki sign_in",
     stages_exactly_once: "loyihaning har bir bosqichini aynan bir marta koʻrsatishi kerak",
     code_chars: "faqat harflar, raqamlar va . _ - boʻlishi mumkin",

@@ -6,6 +6,7 @@ import {
   type ControllerRenderProps,
   type FieldValues,
   type Path,
+  type RegisterOptions,
 } from "react-hook-form";
 
 /** A labelled control with its error below it (the error is announced and named by the control). */
@@ -47,6 +48,11 @@ export const FormField = <V extends FieldValues, N extends Path<V>>(props: {
   id: string;
   label: string;
   hint?: ReactNode;
+  /**
+   * The field's own check (a number or a date read as the language writes it): run on submit, on
+   * leaving the field, and on every change after that (the form's mode is "onTouched").
+   */
+  rules?: Pick<RegisterOptions<V, N>, "validate">;
   render: (control: {
     field: ControllerRenderProps<V, N>;
     status: "error" | "";
@@ -63,6 +69,7 @@ export const FormField = <V extends FieldValues, N extends Path<V>>(props: {
   <Controller
     control={props.control}
     name={props.name}
+    rules={props.rules}
     render={({ field, fieldState }) => (
       <Field id={props.id} label={props.label} hint={props.hint} error={fieldState.error?.message}>
         {(() => {

@@ -52,6 +52,9 @@ export const en = {
     type: "Type",
     transactions: "Transactions",
     opening: "Opening balance",
+    openingDate: "Opening balance as of",
+    openingLocked:
+      "Other entries are posted to the account: its opening balance is part of the books and can no longer change",
     closing: "Closing balance",
     entries_one: "{{n}} entry",
     entries_other: "{{n}} entries",
@@ -129,6 +132,7 @@ export const en = {
     editTransfer: "Edit transfer",
     editExchange: "Edit exchange",
     rateHint: "Rate: {{rate}}",
+    quoteReads: "Reads as {{quote}}",
     reversed: "Reversed",
     willReceive: "The destination receives",
     post: "Post",
@@ -157,9 +161,6 @@ export const en = {
   form: {
     datePlaceholder: "mm/dd/yyyy",
     required: "Required",
-    invalidAmount: "Enter an amount like 1 234.56 (at most {{digits}} digits after the point)",
-    positiveAmount: "The amount must be greater than zero",
-    invalidRate: "Enter a positive rate like 12650.5",
     sameAccount: "Choose a different account",
     chooseAccount: "Choose an account",
     sameCurrency: "A transfer needs accounts in the same currency (use an exchange)",

@@ -53,6 +53,9 @@ export const ru: AppMessages = {
     type: "Тип",
     transactions: "Операции",
     opening: "Входящий остаток",
+    openingDate: "Дата входящего остатка",
+    openingLocked:
+      "По счёту уже есть другие проводки: входящий остаток стал частью учёта и больше не меняется",
     closing: "Исходящий остаток",
     entries_one: "{{n}} операция",
     entries_few: "{{n}} операции",
@@ -131,6 +134,7 @@ export const ru: AppMessages = {
     editTransfer: "Изменить перевод",
     editExchange: "Изменить обмен",
     rateHint: "Курс: {{rate}}",
+    quoteReads: "Читается как {{quote}}",
     reversed: "Сторнировано",
     willReceive: "Счёт получателя получит",
     post: "Провести",
@@ -159,9 +163,6 @@ export const ru: AppMessages = {
   form: {
     datePlaceholder: "дд.мм.гггг",
     required: "Обязательное поле",
-    invalidAmount: "Введите сумму, например 1 234,56 (не более {{digits}} знаков после запятой)",
-    positiveAmount: "Сумма должна быть больше нуля",
-    invalidRate: "Введите положительный курс, например 12650,5",
     sameAccount: "Выберите другой счёт",
     chooseAccount: "Выберите счёт",
     sameCurrency: "Для перевода нужны счета в одной валюте (для разных валют — обмен)",

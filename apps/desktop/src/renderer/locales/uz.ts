@@ -53,6 +53,9 @@ export const uz: AppMessages = {
     type: "Turi",
     transactions: "Operatsiyalar",
     opening: "Boshlangʻich qoldiq",
+    openingDate: "Boshlangʻich qoldiq sanasi",
+    openingLocked:
+      "Hisobvaraqqa boshqa yozuvlar oʻtkazilgan: boshlangʻich qoldiq hisobning bir qismi boʻldi va endi oʻzgarmaydi",
     closing: "Yakuniy qoldiq",
     entries_one: "{{n}} ta operatsiya",
     entries_other: "{{n}} ta operatsiya",
@@ -129,6 +132,7 @@ export const uz: AppMessages = {
     editTransfer: "Oʻtkazmani tahrirlash",
     editExchange: "Ayirboshlashni tahrirlash",
     rateHint: "Kurs: {{rate}}",
+    quoteReads: "Oʻqilishi: {{quote}}",
     reversed: "Storno qilindi",
     willReceive: "Qabul qiluvchi oladi",
     post: "Oʻtkazish",
@@ -157,9 +161,6 @@ export const uz: AppMessages = {
   form: {
     datePlaceholder: "kk.oo.yyyy",
     required: "Majburiy maydon",
-    invalidAmount: "Summani kiriting, masalan 1 234,56 (nuqtadan keyin koʻpi bilan {{digits}} ta raqam)",
-    positiveAmount: "Summa noldan katta boʻlishi kerak",
-    invalidRate: "Musbat kursni kiriting, masalan 12650,5",
     sameAccount: "Boshqa hisobvaraqni tanlang",
     chooseAccount: "Hisobvaraqni tanlang",
     sameCurrency: "Oʻtkazma uchun bir xil valyutadagi hisobvaraqlar kerak (aks holda ayirboshlash)",

@@ -1,5 +1,6 @@
 import { FIRST_DATE, LAST_DATE, type TAccountStatement, ZReverseInput } from "@hisob/finance/schema";
 import { describeFailure, formatDate, numberLocale, QueryState, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
@@ -410,7 +411,7 @@ const ReverseDialog = ({ entry, onClose }: { entry: Entry; onClose: () => void }
       <Input
         id="reverse-reason"
         value={reason}
-        maxLength={500}
+        maxLength={maxLengthOf(ZReverseInput.shape.reason)}
         onChange={(event) => setReason(event.target.value)}
         onPressEnter={() => void submit()}
       />

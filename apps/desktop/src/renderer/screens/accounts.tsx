@@ -1,19 +1,24 @@
 import {
   type TMoneyAccountDto,
+  type TOpeningBalanceDto,
   ZCreateMoneyAccountInput,
+  ZListMoneyAccountsQuery,
   ZUpdateMoneyAccountInput,
 } from "@hisob/finance/schema";
-import { describeFailure, QueryState, useLocale } from "@hisob/ui";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
+import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Checkbox, Input, Select, Space, Table, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { KEYS, useApi, useCurrencies, useMoney } from "../api-context";
+import { invalidateMoney, KEYS, useApi, useCurrencies, useMinorUnits, useMoney } from "../api-context";
+import { DateInput, useDateRule } from "../components/date-input";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
-import { checkWith, showFailure, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 
 const PAGE_SIZE = 20;
 type Sort = { sortBy: "name" | "balance" | "createdAt"; order: "asc" | "desc" };
@@ -50,6 +55,7 @@ export const AccountsScreen = () => {
           <Input.Search
             aria-label={t("accounts.name")}
             placeholder={`${t("accounts.name")} / ${t("accounts.number")}`}
+            maxLength={maxLengthOf(ZListMoneyAccountsQuery.shape.search)}
             allowClear
             onSearch={(value) => {
               setSearch(value);
@@ -143,66 +149,165 @@ type Values = {
   currency: string;
   allowOverdraft: boolean;
   description: string;
+  /** What the account already held when its books moved here, as typed ("" for none). */
+  openingAmount: string;
+  openingDate: string;
 };
 const FIELDS = ["name", "number", "currency", "allowOverdraft", "description"] as const;
+const MAX_LENGTH = {
+  name: maxLengthOf(ZCreateMoneyAccountInput.shape.name),
+  number: maxLengthOf(ZCreateMoneyAccountInput.shape.number),
+  description: maxLengthOf(ZCreateMoneyAccountInput.shape.description),
+};
+
+/** The account's opening balance (null: none), loaded before its form opens. */
+const useOpening = (account: TMoneyAccountDto | null) => {
+  const api = useApi();
+  const { t } = useTranslation();
+  return useQuery({
+    queryKey: [...KEYS.accounts, "opening", account?.id],
+    enabled: account !== null,
+    queryFn: async (): Promise<TOpeningBalanceDto | null> => {
+      if (!account) return null;
+      try {
+        return await api.accounts.openingBalance.query({ id: account.id });
+      } catch (error) {
+        if (describeFailure(error, t).code === "NOT_FOUND") return null;
+        throw error;
+      }
+    },
+  });
+};
 
 const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; onClose: () => void }) => {
+  const opening = useOpening(account);
   const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const failed = opening.isError;
+  useEffect(() => {
+    if (!failed) return;
+    void message.error(describeFailure(opening.error, t).message);
+    onClose();
+  }, [failed, opening.error, message, t, onClose]);
+  // The dialog opens once the opening balance is known (a moment; none to load for a new account).
+  if (account && !opening.isSuccess) return null;
+  return <AccountFormFields account={account} opening={opening.data ?? null} onClose={onClose} />;
+};
+
+const AccountFormFields = ({
+  account,
+  opening,
+  onClose,
+}: {
+  account: TMoneyAccountDto | null;
+  opening: TOpeningBalanceDto | null;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const locale = useLocale();
   const api = useApi();
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
   const currencies = useCurrencies();
+  const minorUnits = useMinorUnits();
+  const numberRule = useNumberRule();
+  const dateRule = useDateRule();
+  const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
+  /** The account once created: a retry after a refused opening balance only sets the balance. */
+  const [created, setCreated] = useState<TMoneyAccountDto | null>(null);
   const form = useForm<Values>({
+    mode: "onTouched",
     defaultValues: {
       name: account?.name ?? "",
       number: account?.number ?? "",
       currency: account?.currency ?? "",
       allowOverdraft: account?.allowOverdraft ?? false,
       description: account?.description ?? "",
+      openingAmount:
+        account && opening ? amountText(opening.amount, minorUnits(account.currency), locale) : "",
+      openingDate: opening?.date ?? todayIso(),
     },
   });
-  const save = useMutation({
-    mutationFn: async (values: Values) => {
-      if (account) {
-        const { currency: _fixed, ...changes } = values;
-        return api.accounts.update.mutate({ id: account.id, data: changes });
-      }
-      return api.accounts.create.mutate(values);
-    },
-  });
+  const currency = form.watch("currency");
+  const digits = minorUnits(currency);
+  // An account that may go negative may also start owing.
+  const openingRules = amountRules(
+    currency || undefined,
+    digits,
+    form.watch("allowOverdraft") ? "any" : "nonNegative",
+  );
+  const locked = opening !== null && !opening.isEditable;
   const required = (path: string) =>
     (path === "name" || path === "currency") && !form.getValues(path) ? t("form.required") : undefined;
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
-    const input = account ? { ...values, currency: undefined } : values;
-    const checked = account
-      ? checkWith(ZUpdateMoneyAccountInput, { ...input, currency: undefined }, required)
-      : checkWith(ZCreateMoneyAccountInput, input, required);
+    const { openingAmount, openingDate, ...fields } = values;
+    const existing = account ?? created;
+    const checked = existing
+      ? checkWith(ZUpdateMoneyAccountInput, { ...fields, currency: undefined }, required)
+      : checkWith(ZCreateMoneyAccountInput, fields, required);
     if (!checked.ok) {
       const rest = showFieldErrors(form.setError, FIELDS, checked.errors);
       if (rest.length) setFormError(rest.join(" "));
       return;
     }
+    let saved: TMoneyAccountDto;
     try {
-      await save.mutateAsync(values);
-      await queryClient.invalidateQueries({ queryKey: KEYS.accounts });
-      void message.success(t(account ? "accounts.saved" : "accounts.created"));
-      onClose();
+      if (existing) {
+        const { currency: _fixed, ...changes } = fields;
+        saved = await api.accounts.update.mutate({ id: existing.id, data: changes });
+      } else {
+        saved = await api.accounts.create.mutate(fields);
+        setCreated(saved);
+      }
     } catch (error) {
       showFailure(describeFailure(error, t), form, FIELDS, setFormError);
+      return;
     }
+    const reading = readNumber(openingAmount, locale, openingRules);
+    const wanted = reading.ok ? reading.scaled : 0n;
+    const current = opening ? BigInt(opening.amount) : 0n;
+    const changed = wanted !== current || (wanted !== 0n && openingDate !== opening?.date);
+    if (!locked && changed) {
+      try {
+        await api.accounts.setOpeningBalance.mutate({
+          id: saved.id,
+          data: { amount: wanted.toString(), date: openingDate, comment: opening?.comment ?? "" },
+        });
+      } catch (error) {
+        await queryClient.invalidateQueries({ queryKey: KEYS.accounts });
+        // The account is saved; the balance's refusal stands next to its fields.
+        showFailure(
+          describeFailure(error, t),
+          form,
+          ["openingAmount", "openingDate"],
+          setFormError,
+          (errors) =>
+            Object.fromEntries(
+              Object.entries(errors).map(([path, text]) => [
+                path === "amount" ? "openingAmount" : path === "date" ? "openingDate" : path,
+                text,
+              ]),
+            ),
+        );
+        return;
+      }
+    }
+    await invalidateMoney(queryClient);
+    void message.success(t(account ? "accounts.saved" : "accounts.created"));
+    onClose();
   });
 
   return (
     <FormModal
       id="account-form"
-      title={t(account ? "accounts.edit" : "accounts.new")}
+      title={t(account || created ? "accounts.edit" : "accounts.new")}
       open
-      busy={save.isPending}
+      busy={once.busy}
       error={formError}
-      onSubmit={() => void submit()}
+      onSubmit={() => void once.run(submit)}
       onCancel={onClose}
     >
       <FormField
@@ -210,14 +315,18 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
         name="name"
         id="account-name"
         label={t("accounts.name")}
-        render={({ field, status }) => <Input {...field} id="account-name" autoFocus status={status} />}
+        render={({ field, status }) => (
+          <Input {...field} id="account-name" autoFocus maxLength={MAX_LENGTH.name} status={status} />
+        )}
       />
       <FormField
         control={form.control}
         name="number"
         id="account-number"
         label={t("accounts.number")}
-        render={({ field }) => <Input {...field} id="account-number" />}
+        render={({ field, status }) => (
+          <Input {...field} id="account-number" maxLength={MAX_LENGTH.number} status={status} />
+        )}
       />
       <FormField
         control={form.control}
@@ -228,7 +337,7 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
           <Select
             {...field}
             id="account-currency"
-            disabled={account !== null}
+            disabled={account !== null || created !== null}
             loading={currencies.isPending}
             status={status}
             style={{ width: "100%" }}
@@ -245,7 +354,9 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
         name="description"
         id="account-description"
         label={t("accounts.description")}
-        render={({ field }) => <Input {...field} id="account-description" />}
+        render={({ field, status }) => (
+          <Input {...field} id="account-description" maxLength={MAX_LENGTH.description} status={status} />
+        )}
       />
       <Controller
         control={form.control}
@@ -260,6 +371,51 @@ const AccountForm = ({ account, onClose }: { account: TMoneyAccountDto | null; o
           </Checkbox>
         )}
       />
+      <div style={{ marginTop: 16 }}>
+        <FormField
+          control={form.control}
+          name="openingAmount"
+          id="account-opening"
+          label={t("accounts.opening")}
+          hint={
+            locked ? (
+              <Typography.Text type="secondary" data-testid="opening-locked">
+                {t("accounts.openingLocked")}
+              </Typography.Text>
+            ) : undefined
+          }
+          rules={{
+            validate: (text: string) =>
+              locked || numberRule(openingRules, { kind: "amount", currency }, { optional: true })(text),
+          }}
+          render={({ field, status }) =>
+            locked ? (
+              <Input id="account-opening" value={field.value} disabled />
+            ) : (
+              <AmountInput
+                {...field}
+                id="account-opening"
+                currency={currency || undefined}
+                minorUnits={digits}
+                sign={openingRules.sign}
+                status={status}
+              />
+            )
+          }
+        />
+        <FormField
+          control={form.control}
+          name="openingDate"
+          id="account-opening-date"
+          label={t("accounts.openingDate")}
+          rules={{
+            // A date only for a balance to set.
+            validate: (value: string) =>
+              locked || !form.getValues("openingAmount").trim() || dateRule()(value),
+          }}
+          render={({ bound }) => <DateInput {...bound} invalid="report" disabled={locked} />}
+        />
+      </div>
     </FormModal>
   );
 };

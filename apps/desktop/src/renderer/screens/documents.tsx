@@ -1,26 +1,19 @@
 import { type TDocumentDto, ZCreateDocumentInput, ZUpdateDocumentInput } from "@hisob/finance/schema";
-import {
-  amountInput,
-  describeFailure,
-  formatDate,
-  numberLocale,
-  parseAmount,
-  QueryState,
-  todayIso,
-  useLocale,
-} from "@hisob/ui";
+import { describeFailure, formatDate, numberLocale, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
+import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
-import { DateInput } from "../components/date-input";
+import { DateInput, useDateRule } from "../components/date-input";
 import { DownloadButton } from "../components/downloads";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
-import { checkWith, showFailure, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
 
@@ -300,20 +293,28 @@ type Values = {
   comment: string;
 };
 const FIELDS = ["accountId", "amount", "date", "categoryId", "counterpartyId", "comment"] as const;
+const COMMENT_MAX = maxLengthOf(ZCreateDocumentInput.shape.comment);
 
 const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null; onClose: () => void }) => {
   const { kind, document } = props;
   const { t } = useTranslation();
+  const locale = useLocale();
   const api = useApi();
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
   const accounts = useAllAccounts();
   const minorUnits = useMinorUnits();
+  const numberRule = useNumberRule();
+  const dateRule = useDateRule();
+  const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
+    // A field's own check (what was typed is a number, a date) speaks once the field is left.
+    mode: "onTouched",
     defaultValues: {
       accountId: document?.accountId ?? "",
-      amount: document ? amountInput(document.amount, minorUnits(document.currency)) : "",
+      // As the language writes it ("9 750 000,50" in Russian), the way it is typed back.
+      amount: document ? amountText(document.amount, minorUnits(document.currency), locale) : "",
       date: document?.date ?? todayIso(),
       categoryId: document?.categoryId ?? null,
       counterpartyId: document?.counterpartyId ?? null,
@@ -322,22 +323,26 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
   });
   const currencyOf = (accountId: string) => accounts.data?.items.find((a) => a.id === accountId)?.currency;
   const currency = currencyOf(form.watch("accountId"));
+  const digits = minorUnits(currency ?? "");
   const save = useMutation({
-    mutationFn: (input: Values) =>
-      document ? api[kind].update.mutate({ id: document.id, data: input }) : api[kind].create.mutate(input),
+    mutationFn: (input: Values & { currency?: string }) =>
+      document
+        ? api[kind].update.mutate({ id: document.id, data: input })
+        : api[kind].create.mutate(input, { context: { idempotencyKey: once.key } }),
   });
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
-    const digits = minorUnits(currency ?? "");
-    const amount = parseAmount(values.amount, digits);
-    const input = { ...values, amount: amount ?? values.amount };
+    const reading = readNumber(values.amount, locale, amountRules(currency, digits));
+    // The field's rule refused anything else; the currency goes along, so the server checks that the
+    // amount was read with the account's own minor units.
+    const input = {
+      ...values,
+      amount: reading.ok ? reading.scaled.toString() : values.amount,
+      ...(currency ? { currency } : {}),
+    };
     const messageFor = (path: string) => {
       if (path === "accountId") return t("form.chooseAccount");
-      if (path === "amount") {
-        if (!values.amount.trim()) return t("form.required");
-        return amount === null ? t("form.invalidAmount", { digits }) : t("form.positiveAmount");
-      }
       if (path === "date" && !values.date) return t("form.required");
       return undefined;
     };
@@ -367,9 +372,9 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
       id="document-form"
       title={title}
       open
-      busy={save.isPending}
+      busy={once.busy}
       error={formError}
-      onSubmit={() => void submit()}
+      onSubmit={() => void once.run(submit)}
       onCancel={props.onClose}
     >
       <FormField
@@ -399,13 +404,16 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
         name="amount"
         id="document-amount"
         label={t("documents.amount")}
+        rules={{
+          validate: (text: string) =>
+            numberRule(amountRules(currency, digits), { kind: "amount", currency: currency ?? "" })(text),
+        }}
         render={({ field, status }) => (
-          <Input
+          <AmountInput
             {...field}
             id="document-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            suffix={currency ?? ""}
+            currency={currency}
+            minorUnits={digits}
             status={status}
           />
         )}
@@ -415,7 +423,8 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
         name="date"
         id="document-date"
         label={t("documents.date")}
-        render={({ bound }) => <DateInput {...bound} />}
+        rules={{ validate: dateRule() }}
+        render={({ bound }) => <DateInput {...bound} invalid="report" />}
       />
       <FormField
         control={form.control}
@@ -436,7 +445,9 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
         name="comment"
         id="document-comment"
         label={t("documents.comment")}
-        render={({ field }) => <Input {...field} id="document-comment" />}
+        render={({ field, status }) => (
+          <Input {...field} id="document-comment" maxLength={COMMENT_MAX} status={status} />
+        )}
       />
     </FormModal>
   );

@@ -1,16 +1,17 @@
 import { ZUpdateMovementInput } from "@hisob/finance/schema";
 import { describeFailure } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Input } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useApi } from "../api-context";
-import { DateInput } from "../components/date-input";
+import { DateInput, useDateRule } from "../components/date-input";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CounterpartyPicker } from "../components/pickers";
-import { checkWith, showFailure, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 
 /*
  * Corrects a posted transfer or exchange: its date, comment and counterparty — nothing that moves
@@ -29,14 +30,18 @@ export type Movement = {
 
 type Values = { date: string; comment: string; counterpartyId: string | null };
 const FIELDS = ["date", "comment", "counterpartyId"] as const;
+const COMMENT_MAX = maxLengthOf(ZUpdateMovementInput.shape.comment);
 
 export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; onClose: () => void }) => {
   const { t } = useTranslation();
   const api = useApi();
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
+  const dateRule = useDateRule();
+  const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
+    mode: "onTouched",
     defaultValues: {
       date: movement.date,
       comment: movement.comment,
@@ -74,9 +79,9 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
       id="movement-edit-form"
       title={t(movement.type === "exchange" ? "transfers.editExchange" : "transfers.editTransfer")}
       open
-      busy={save.isPending}
+      busy={once.busy}
       error={formError}
-      onSubmit={() => void submit()}
+      onSubmit={() => void once.run(submit)}
       onCancel={onClose}
     >
       <FormField
@@ -84,7 +89,8 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
         name="date"
         id="movement-edit-date"
         label={t("documents.date")}
-        render={({ bound }) => <DateInput {...bound} />}
+        rules={{ validate: dateRule() }}
+        render={({ bound }) => <DateInput {...bound} invalid="report" />}
       />
       <FormField
         control={form.control}
@@ -99,7 +105,7 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
         id="movement-edit-comment"
         label={t("documents.comment")}
         render={({ field, status }) => (
-          <Input {...field} id="movement-edit-comment" autoFocus status={status} />
+          <Input {...field} id="movement-edit-comment" autoFocus maxLength={COMMENT_MAX} status={status} />
         )}
       />
     </FormModal>

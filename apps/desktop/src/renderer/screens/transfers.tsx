@@ -1,6 +1,15 @@
 import { applyRatio, marketQuoteOf, quoteRatio, ZExchangeInput, ZTransferInput } from "@hisob/finance/schema";
-import { ZRate } from "@hisob/kernel/schema";
-import { describeFailure, numberLocale, parseAmount, todayIso, useLocale } from "@hisob/ui";
+import { describeFailure, todayIso, useLocale } from "@hisob/ui";
+import { maxLengthOf } from "@hisob/ui/limits";
+import {
+  AmountInput,
+  amountRules,
+  formatDecimal,
+  NumberInput,
+  RATE_RULES,
+  readNumber,
+  useNumberRule,
+} from "@hisob/ui/numbers";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   Alert,
@@ -16,13 +25,13 @@ import {
   Statistic,
   Typography,
 } from "antd";
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
-import { DateInput } from "../components/date-input";
+import { DateInput, useDateRule } from "../components/date-input";
 import { Field, FormField } from "../components/field";
-import { checkWith, showFailure, showFieldErrors } from "../forms";
+import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 
 type Mode = "transfer" | "exchange";
 /** How an exchange is entered: the amount that arrived, or the bank's quote (1 base = rate quote). */
@@ -66,7 +75,18 @@ const FORM_FIELD: Record<string, string> = {
   "marketRate.base": "quoteRate",
   rate: "quoteRate",
 };
-const GUARD_REASONS = new Set(["finance.exchange_rate_unconfirmed", "finance.exchange_rate_implausible"]);
+const GUARD_REASONS = new Set([
+  "finance.exchange_rate_unconfirmed",
+  "finance.exchange_rate_implausible",
+  "finance.exchange_rate_unusual",
+]);
+const COMMENT_MAX = maxLengthOf(ZTransferInput.shape.comment);
+
+/** "1 USD = 12 650 UZS" as the language writes numbers. */
+const quoteText = (
+  quote: { base: string; quote: string; rate: string },
+  locale: Parameters<typeof formatDecimal>[1],
+) => `1 ${quote.base} = ${formatDecimal(quote.rate, locale)} ${quote.quote}`;
 
 export const TransfersScreen = () => {
   const { t } = useTranslation();
@@ -100,10 +120,21 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
   const accounts = useAllAccounts();
+  const numberRule = useNumberRule();
+  const dateRule = useDateRule();
+  const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
-  /** The plausibility guard's message, while the person decides whether to post at this rate. */
-  const [guard, setGuard] = useState<string | null>(null);
-  const form = useForm<Values>({ defaultValues: { ...EMPTY, date: todayIso() } });
+  /**
+   * The plausibility guard's warning and the very input it was given for: "Post at this rate" posts
+   * exactly that input (confirmed), so the warning always describes what would be posted.
+   */
+  const [guard, setGuard] = useState<{ message: string; input: Record<string, unknown> } | null>(null);
+  const form = useForm<Values>({ mode: "onTouched", defaultValues: { ...EMPTY, date: todayIso() } });
+  // Any change to the form makes a warning about other values stale: it goes at once.
+  useEffect(() => {
+    const subscription = form.watch(() => setGuard(null));
+    return () => subscription.unsubscribe();
+  }, [form]);
   const { errors } = form.formState;
   const values = form.watch();
   const accountOf = (id: string) => accounts.data?.items.find((a) => a.id === id);
@@ -111,9 +142,6 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const to = accountOf(values.toAccountId);
   const fromDigits = minorUnits(from?.currency ?? "");
   const toDigits = minorUnits(to?.currency ?? "");
-  const amountMinor = parseAmount(values.amount, fromDigits);
-  const positive = (minor: string | null) =>
-    minor && !minor.startsWith("-") && minor !== "0" ? minor : null;
   const fromCurrency = from ? { code: from.currency, minorUnits: fromDigits } : null;
   const toCurrency = to ? { code: to.currency, minorUnits: toDigits } : null;
   // The quote's base: as chosen, else the currency that is not the som (banks quote "1 USD = … UZS").
@@ -124,92 +152,107 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
         ? to.currency
         : (from?.currency ?? "");
   const quoteCurrency = base === from?.currency ? (to?.currency ?? "") : (from?.currency ?? "");
-  const quoteRate = values.quoteRate
-    .trim()
-    .replace(",", ".")
-    .replace(/[\s\u00a0]/g, "");
-  const receivedMinor = positive(parseAmount(values.amountReceived, toDigits));
+  // Each number as the language reads it (the fields' own rules refuse the rest before posting).
+  const amountRead = readNumber(values.amount, locale, amountRules(from?.currency, fromDigits));
+  const receivedRead = readNumber(values.amountReceived, locale, amountRules(to?.currency, toDigits));
+  const rateRead = readNumber(values.quoteRate, locale, RATE_RULES);
 
   // What the destination receives and the rate it means, by the server's own arithmetic (rates.ts).
   let destination: bigint | null = null;
   let reading: string | null = null;
-  const amountIn = positive(amountMinor);
   if (
     mode === "exchange" &&
-    amountIn &&
+    amountRead.ok &&
     fromCurrency &&
     toCurrency &&
     fromCurrency.code !== toCurrency.code
   ) {
-    if (values.how === "received" && receivedMinor) {
-      destination = BigInt(receivedMinor);
-    } else if (values.how === "quote" && ZRate.safeParse(quoteRate).success) {
-      const ratio = quoteRatio({ base, quote: quoteCurrency, rate: quoteRate }, fromCurrency, toCurrency);
-      if (ratio) destination = applyRatio(BigInt(amountIn), ratio);
+    const amountIn = amountRead.scaled;
+    if (values.how === "received" && receivedRead.ok) {
+      destination = receivedRead.scaled;
+    } else if (values.how === "quote" && rateRead.ok) {
+      const ratio = quoteRatio(
+        { base, quote: quoteCurrency, rate: rateRead.decimal },
+        fromCurrency,
+        toCurrency,
+      );
+      if (ratio) destination = applyRatio(amountIn, ratio);
     }
     if (destination !== null && destination > 0n) {
-      const quote = marketQuoteOf(BigInt(amountIn), destination, fromCurrency, toCurrency);
-      const number = new Intl.NumberFormat(numberLocale(locale), { maximumFractionDigits: 20 }).format(
-        quote.rate as `${number}`,
-      );
-      reading = `1 ${quote.base} = ${number} ${quote.quote}`;
+      reading = quoteText(marketQuoteOf(amountIn, destination, fromCurrency, toCurrency), locale);
     }
   }
 
   const post = useMutation({
-    mutationFn: (input: Record<string, unknown>) =>
-      mode === "exchange"
-        ? api.exchanges.create.mutate(input as unknown as Parameters<typeof api.exchanges.create.mutate>[0])
-        : api.transfers.create.mutate(input as unknown as Parameters<typeof api.transfers.create.mutate>[0]),
+    mutationFn: (input: Record<string, unknown>) => {
+      const context = { context: { idempotencyKey: once.key } };
+      return mode === "exchange"
+        ? api.exchanges.create.mutate(
+            input as unknown as Parameters<typeof api.exchanges.create.mutate>[0],
+            context,
+          )
+        : api.transfers.create.mutate(
+            input as unknown as Parameters<typeof api.transfers.create.mutate>[0],
+            context,
+          );
+    },
   });
 
-  const send = async (current: Values, confirmRate: boolean) => {
-    setFormError(null);
-    setGuard(null);
-    const amount = parseAmount(current.amount, fromDigits);
+  /** What the form posts: the numbers as read (exact), the rest as typed. */
+  const inputOf = (current: Values): Record<string, unknown> => {
+    const amount = readNumber(current.amount, locale, amountRules(from?.currency, fromDigits));
     const common = {
       fromAccountId: current.fromAccountId,
       toAccountId: current.toAccountId,
-      amount: amount ?? current.amount,
+      amount: amount.ok ? amount.scaled.toString() : current.amount,
       date: current.date,
       comment: current.comment,
     };
-    const input: Record<string, unknown> =
-      mode === "transfer"
-        ? common
-        : current.how === "received"
-          ? {
-              ...common,
-              amountReceived: parseAmount(current.amountReceived, toDigits) ?? current.amountReceived,
-              ...(confirmRate ? { confirmRate } : {}),
-            }
-          : {
-              ...common,
-              marketRate: { base, quote: quoteCurrency, rate: quoteRate },
-              ...(confirmRate ? { confirmRate } : {}),
-            };
+    if (mode === "transfer") return common;
+    if (current.how === "received") {
+      const received = readNumber(current.amountReceived, locale, amountRules(to?.currency, toDigits));
+      return { ...common, amountReceived: received.ok ? received.scaled.toString() : current.amountReceived };
+    }
+    const rate = readNumber(current.quoteRate, locale, RATE_RULES);
+    return {
+      ...common,
+      marketRate: { base, quote: quoteCurrency, rate: rate.ok ? rate.decimal : current.quoteRate },
+    };
+  };
+  const toForm = (errors: Record<string, string>) =>
+    Object.fromEntries(Object.entries(errors).map(([path, text]) => [FORM_FIELD[path] ?? path, text]));
+
+  const send = async (current: Values, input: Record<string, unknown>) => {
+    setFormError(null);
+    setGuard(null);
+    try {
+      await post.mutateAsync(input);
+      await invalidateMoney(queryClient);
+      void message.success(t("transfers.posted"));
+      form.reset({ ...EMPTY, how: current.how, date: current.date });
+      once.renew();
+    } catch (error) {
+      const failure = describeFailure(error, t);
+      if (GUARD_REASONS.has(failure.reason)) {
+        // The same input, confirmed, is what "Post at this rate" sends (set after the reset above
+        // could not have happened: the warning stays until a value changes).
+        setGuard({ message: failure.message, input });
+        return;
+      }
+      showFailure(failure, form, FIELDS, setFormError, toForm);
+    }
+  };
+
+  const submit = form.handleSubmit(async (current) => {
+    const input = inputOf(current);
     const messageFor = (path: string) => {
       if (path === "fromAccountId") return t("form.chooseAccount");
       if (path === "toAccountId")
         return current.toAccountId ? t("form.sameAccount") : t("form.chooseAccount");
-      if (path === "amount") {
-        if (!current.amount.trim()) return t("form.required");
-        return amount === null ? t("form.invalidAmount", { digits: fromDigits }) : t("form.positiveAmount");
-      }
-      if (path === "amountReceived") {
-        if (!current.amountReceived.trim()) return t("form.required");
-        return parseAmount(current.amountReceived, toDigits) === null
-          ? t("form.invalidAmount", { digits: toDigits })
-          : t("form.positiveAmount");
-      }
-      if (path.startsWith("marketRate"))
-        return current.quoteRate.trim() ? t("form.invalidRate") : t("form.required");
       if (path === "date" && !current.date) return t("form.required");
       return undefined;
     };
     const checked = checkWith(mode === "exchange" ? ZExchangeInput : ZTransferInput, input, messageFor);
-    const toForm = (errors: Record<string, string>) =>
-      Object.fromEntries(Object.entries(errors).map(([path, text]) => [FORM_FIELD[path] ?? path, text]));
     if (!checked.ok) {
       const rest = showFieldErrors(form.setError, FIELDS, toForm(checked.errors));
       if (rest.length) setFormError(rest.join(" "));
@@ -224,22 +267,13 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
       if (mode === "exchange" && same)
         return form.setError("toAccountId", { message: t("form.differentCurrency") });
     }
-    try {
-      await post.mutateAsync(input);
-      await invalidateMoney(queryClient);
-      void message.success(t("transfers.posted"));
-      form.reset({ ...EMPTY, how: current.how, date: current.date });
-    } catch (error) {
-      const failure = describeFailure(error, t);
-      if (GUARD_REASONS.has(failure.reason)) {
-        setGuard(failure.message);
-        return;
-      }
-      showFailure(failure, form, FIELDS, setFormError, toForm);
-    }
+    await send(current, input);
+  });
+  /** Posts exactly what the warning was about, confirmed. */
+  const confirm = async () => {
+    if (!guard) return;
+    await send(form.getValues(), { ...guard.input, confirmRate: true });
   };
-  const submit = form.handleSubmit((current) => send(current, false));
-  const confirm = form.handleSubmit((current) => send(current, true));
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Escape") {
@@ -271,20 +305,21 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
     />
   );
   const currencies = [from?.currency, to?.currency].filter((code): code is string => Boolean(code));
+  const exchanging = mode === "exchange";
 
   return (
     <Card style={{ maxWidth: 860 }}>
       <Typography.Paragraph type="secondary">
-        {t(mode === "exchange" ? "transfers.exchangeHint" : "transfers.transferHint")}
+        {t(exchanging ? "transfers.exchangeHint" : "transfers.transferHint")}
       </Typography.Paragraph>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (!post.isPending) void submit();
+          void once.run(submit);
         }}
         onKeyDown={onKeyDown}
         noValidate
-        aria-label={t(mode === "exchange" ? "transfers.exchange" : "transfers.transfer")}
+        aria-label={t(exchanging ? "transfers.exchange" : "transfers.transfer")}
         data-testid={`${mode}-form`}
       >
         {formError ? (
@@ -300,14 +335,14 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
           <Alert
             type="warning"
             showIcon
-            title={guard}
+            title={guard.message}
             style={{ marginBottom: 16 }}
             data-testid="rate-guard"
             action={
               <Button
                 danger
-                onClick={() => void confirm()}
-                loading={post.isPending}
+                onClick={() => void once.run(confirm)}
+                loading={once.busy}
                 data-testid="confirm-rate"
               >
                 {t("transfers.confirmRate")}
@@ -326,25 +361,31 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
               {select("toAccountId", "movement-to")}
             </Field>
           </Col>
-          <Col xs={24} md={mode === "exchange" ? 8 : 12}>
+          <Col xs={24} md={exchanging ? 8 : 12}>
             <FormField
               control={form.control}
               name="amount"
               id="movement-amount"
               label={t("transfers.amount")}
+              rules={{
+                validate: (text: string) =>
+                  numberRule(amountRules(from?.currency, fromDigits), {
+                    kind: "amount",
+                    currency: from?.currency ?? "",
+                  })(text),
+              }}
               render={({ field, status }) => (
-                <Input
+                <AmountInput
                   {...field}
                   id="movement-amount"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  suffix={from?.currency ?? ""}
+                  currency={from?.currency}
+                  minorUnits={fromDigits}
                   status={status}
                 />
               )}
             />
           </Col>
-          {mode === "exchange" ? (
+          {exchanging ? (
             <Col xs={24} md={16}>
               <div style={{ marginBottom: 4 }}>
                 <Controller
@@ -355,10 +396,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
                       size="small"
                       aria-label={t("transfers.how")}
                       value={field.value}
-                      onChange={(value) => {
-                        field.onChange(value);
-                        setGuard(null);
-                      }}
+                      onChange={(value) => field.onChange(value)}
                       options={[
                         { value: "received", label: t("transfers.byReceived") },
                         { value: "quote", label: t("transfers.byQuote") },
@@ -368,93 +406,108 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
                 />
               </div>
               {values.how === "received" ? (
-                <Field
+                <FormField
+                  control={form.control}
+                  name="amountReceived"
                   id="movement-received"
                   label={t("transfers.amountReceived")}
-                  error={errors.amountReceived?.message}
+                  rules={{
+                    validate: (text: string) =>
+                      form.getValues("how") !== "received" ||
+                      numberRule(amountRules(to?.currency, toDigits), {
+                        kind: "amount",
+                        currency: to?.currency ?? "",
+                      })(text),
+                  }}
                   hint={
                     // The rate the typed amounts mean, beside them (a line kept while empty: no jump).
                     <Typography.Text type="secondary" data-testid="received-rate-hint">
                       {reading ? t("transfers.rateHint", { rate: reading }) : "\u00a0"}
                     </Typography.Text>
                   }
-                >
-                  <Controller
-                    control={form.control}
-                    name="amountReceived"
-                    render={({ field }) => (
-                      <Input
-                        {...field}
-                        id="movement-received"
-                        inputMode="decimal"
-                        autoComplete="off"
-                        suffix={to?.currency ?? ""}
-                        status={errors.amountReceived ? "error" : ""}
-                      />
-                    )}
-                  />
-                </Field>
+                  render={({ field, status }) => (
+                    <AmountInput
+                      {...field}
+                      id="movement-received"
+                      currency={to?.currency}
+                      minorUnits={toDigits}
+                      status={status}
+                    />
+                  )}
+                />
               ) : (
                 <Field
                   id="movement-quote"
                   label={t("transfers.marketRate")}
                   error={errors.quoteRate?.message}
                 >
-                  <Space.Compact style={{ width: "100%" }}>
-                    <Controller
-                      control={form.control}
-                      name="quoteBase"
-                      render={({ field }) => (
-                        <Select
-                          aria-label={t("transfers.quoteBase")}
-                          value={base || undefined}
-                          onChange={(value) => field.onChange(value)}
-                          style={{ width: 110 }}
-                          options={currencies.map((code) => ({ value: code, label: `1 ${code} =` }))}
-                          data-testid="quote-base"
-                        />
-                      )}
-                    />
-                    <Controller
-                      control={form.control}
-                      name="quoteRate"
-                      render={({ field }) => (
-                        <Input
-                          {...field}
-                          id="movement-quote"
-                          inputMode="decimal"
-                          autoComplete="off"
-                          suffix={quoteCurrency}
-                          status={errors.quoteRate ? "error" : ""}
-                        />
-                      )}
-                    />
-                  </Space.Compact>
+                  <Controller
+                    control={form.control}
+                    name="quoteRate"
+                    rules={{
+                      validate: (text: string) =>
+                        form.getValues("how") !== "quote" || numberRule(RATE_RULES, { kind: "rate" })(text),
+                    }}
+                    render={({ field }) => (
+                      <NumberInput
+                        {...field}
+                        id="movement-quote"
+                        rules={RATE_RULES}
+                        subject={{ kind: "rate" }}
+                        suffix={quoteCurrency}
+                        status={errors.quoteRate ? "error" : ""}
+                        before={
+                          <Controller
+                            control={form.control}
+                            name="quoteBase"
+                            render={({ field: baseField }) => (
+                              <Select
+                                aria-label={t("transfers.quoteBase")}
+                                value={base || undefined}
+                                onChange={(value) => baseField.onChange(value)}
+                                style={{ width: 110 }}
+                                options={currencies.map((code) => ({ value: code, label: `1 ${code} =` }))}
+                                data-testid="quote-base"
+                              />
+                            )}
+                          />
+                        }
+                        preview={(rate) =>
+                          t("transfers.quoteReads", {
+                            quote: quoteText({ base, quote: quoteCurrency, rate: rate.decimal }, locale),
+                          })
+                        }
+                      />
+                    )}
+                  />
                 </Field>
               )}
             </Col>
           ) : null}
-          <Col xs={24} md={mode === "exchange" ? 8 : 12}>
+          <Col xs={24} md={exchanging ? 8 : 12}>
             <FormField
               control={form.control}
               name="date"
               id="movement-date"
               label={t("documents.date")}
-              render={({ bound }) => <DateInput {...bound} />}
+              rules={{ validate: dateRule() }}
+              render={({ bound }) => <DateInput {...bound} invalid="report" />}
             />
           </Col>
-          <Col xs={24} md={mode === "exchange" ? 16 : 12}>
+          <Col xs={24} md={exchanging ? 16 : 12}>
             <FormField
               control={form.control}
               name="comment"
               id="movement-comment"
               label={t("documents.comment")}
-              render={({ field }) => <Input {...field} id="movement-comment" />}
+              render={({ field, status }) => (
+                <Input {...field} id="movement-comment" maxLength={COMMENT_MAX} status={status} />
+              )}
             />
           </Col>
         </Row>
         <Space style={{ width: "100%", justifyContent: "space-between" }} align="end">
-          {mode === "exchange" ? (
+          {exchanging ? (
             <Space size="large" align="end">
               <Statistic
                 title={t("transfers.willReceive")}
@@ -474,7 +527,13 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
           )}
           <Space>
             <Typography.Text type="secondary">{t("ui:keyboardHint")}</Typography.Text>
-            <Button type="primary" htmlType="submit" loading={post.isPending} data-testid="post-movement">
+            <Button
+              type="primary"
+              htmlType="submit"
+              loading={once.busy}
+              disabled={guard !== null}
+              data-testid="post-movement"
+            >
               {t("transfers.post")}
             </Button>
           </Space>
