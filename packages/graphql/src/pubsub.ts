@@ -35,6 +35,8 @@ export const iterateTopic = (
     controller.abort();
     onEnd?.();
   };
+  // Already aborted: its abort event is gone, so nothing would ever remove the listener.
+  if (signal?.aborted) end();
   const iterator: AsyncIterableIterator<unknown> = {
     next: async () => {
       try {

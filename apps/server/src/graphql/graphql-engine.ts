@@ -48,17 +48,26 @@ type SocketState = {
   rateKey: string;
   /** Running subscriptions by operation id. */
   operations: Map<string, LiveOperation>;
-  /** Aborted when the socket closes: queries still running on it stop. */
+  /** Aborted when the socket closes: queries still running on it stop, its watches end. */
   closed: AbortController;
   /** A re-check in progress, and whether another was asked for meanwhile (they coalesce). */
   checking: Promise<void> | null;
   checkAgain: boolean;
 };
-type SocketExtra = { state?: SocketState };
+type SocketExtra = {
+  /**
+   * Aborted when the socket closes, whenever that is (graphql-ws's onClose runs on every close): created
+   * before anything is awaited, so a socket that goes while its connection_init is checked leaves nothing.
+   */
+  closed?: AbortController;
+  state?: SocketState;
+};
 
-type Socket = {
+/** What the server needs of a client's WebSocket. */
+export type GraphqlSocket = {
+  readonly readyState: number;
+  readonly OPEN: number;
   close(code: number, reason: string): void;
-  once(event: "close", listener: () => void): unknown;
 };
 
 export type GraphqlEngineDeps = {
@@ -76,9 +85,14 @@ export type GraphqlEngineDeps = {
   /**
    * Watches what may change the socket's caller: it is closed with 4401 when the session it was opened
    * with ends, and `onAccessChanged` runs when the caller's access may have changed (roles, groups,
-   * permissions, deactivation of the user or the organization).
+   * permissions, deactivation of the user or the organization). The watches end when `closed` aborts.
    */
-  watchSocket(socket: Socket, caller: TenantContext, onAccessChanged: () => void): void;
+  watchSocket(
+    socket: GraphqlSocket,
+    caller: TenantContext,
+    closed: AbortSignal,
+    onAccessChanged: () => void,
+  ): void;
 };
 
 /** Whether two resolutions of a caller grant the same (same user, same permissions). */
@@ -154,7 +168,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
   });
 
   /** The socket's caller as the database says now; null (and the socket closed) once its credentials are dead. */
-  const freshCaller = async (state: SocketState, socket: Socket, request: FastifyRequest) => {
+  const freshCaller = async (state: SocketState, socket: GraphqlSocket, request: FastifyRequest) => {
     const caller = await services.context.resolveContext({
       ...state.credentials,
       requestId: request.id,
@@ -202,7 +216,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
   };
 
   /** Re-resolves the socket's caller after an access change; requests while one runs coalesce into one more. */
-  const recheck = (state: SocketState, socket: Socket, request: FastifyRequest) => {
+  const recheck = (state: SocketState, socket: GraphqlSocket, request: FastifyRequest) => {
     if (state.checking) {
       state.checkAgain = true;
       return;
@@ -229,6 +243,9 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
   const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
     onConnect: async (ctx) => {
       const request = ctx.extra.request;
+      const socket = ctx.extra.socket;
+      const closed = new AbortController();
+      (ctx.extra as SocketExtra).closed = closed;
       const raw = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
       let credentials: SocketState["credentials"] | null = null;
       let caller: TenantContext | null = null;
@@ -248,8 +265,10 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         credentials = found ? { bearerToken: found.bearerToken, sessionToken: found.sessionToken } : null;
         caller = request.ctx;
       }
+      // The client went while its caller was resolved: nothing may start watching for it.
+      if (closed.signal.aborted || socket.readyState !== socket.OPEN) return false;
       if (!caller || !credentials) {
-        ctx.extra.socket.close(CLOSE_UNAUTHORIZED, "Unauthorized");
+        socket.close(CLOSE_UNAUTHORIZED, "Unauthorized");
         return false;
       }
       const state: SocketState = {
@@ -257,15 +276,16 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         caller,
         rateKey: callerKey(caller, request.ip),
         operations: new Map(),
-        closed: new AbortController(),
+        closed,
         checking: null,
         checkAgain: false,
       };
       (ctx.extra as SocketExtra).state = state;
-      const socket = ctx.extra.socket;
-      socket.once("close", () => state.closed.abort(new Error("The socket closed")));
-      deps.watchSocket(socket, caller, () => recheck(state, socket, request));
+      deps.watchSocket(socket, caller, closed.signal, () => recheck(state, socket, request));
       return true;
+    },
+    onClose: (ctx) => {
+      (ctx.extra as SocketExtra).closed?.abort(new Error("The socket closed"));
     },
     onSubscribe: async (ctx, id, payload) => {
       const extra = ctx.extra as typeof ctx.extra & SocketExtra;

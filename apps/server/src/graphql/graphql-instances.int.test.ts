@@ -4,7 +4,14 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createTestApp, type TestApp } from "../testing/test-app";
-import { gql, listen, waitFor } from "./graphql-test-kit";
+import {
+  countServerCloses,
+  dropWhileConnecting,
+  gql,
+  holdResolutions,
+  listen,
+  waitFor,
+} from "./graphql-test-kit";
 
 /*
  * Two server instances on one database with Redis (REDIS_URL, default redis://127.0.0.1:6379) as the
@@ -137,5 +144,32 @@ it("ends a subscription on instance B when its permission is revoked through ins
     expect(await next).toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN" } }] });
   } finally {
     await client.dispose();
+  }
+});
+
+it("releases instance B's Redis channels of a socket dropped while its connection_init was checked", async () => {
+  const tenantId = (await a.createTenant()).id;
+  const user = await a.createUser(tenantId, []);
+  const wsB = `ws://127.0.0.1:${(b.app.server.address() as { port: number }).port}/api/graphql`;
+  const topics = [accessChangedTopic(tenantId), sessionDeletedTopic(tenantId, user.id)];
+  const hold = holdResolutions(b, user.token);
+  const closes = countServerCloses(b);
+  for (let index = 1; index <= 3; index += 1) {
+    await dropWhileConnecting(wsB, user.token, closes, () => hold.arrivals() === index);
+  }
+  await hold.release();
+  // Before the fix instance B kept both channels subscribed in Redis for every dropped socket.
+  for (const topic of topics) expect(await pubsubB.listeners(topic)).toBe(0);
+  const redis = new Redis(REDIS_URL);
+  try {
+    for (const topic of topics) {
+      await waitFor(
+        async () =>
+          Number(((await redis.pubsub("NUMSUB", `hisob:graphql:${topic}`)) as [string, number])[1]) === 0,
+        `Redis to have no subscriber on ${topic}`,
+      );
+    }
+  } finally {
+    redis.disconnect();
   }
 });

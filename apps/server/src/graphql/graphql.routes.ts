@@ -35,7 +35,7 @@ import { safeNextPath } from "../pages/form-security";
 import { connectRedis } from "../redis";
 import type { App } from "../server";
 import { graphiqlRoutes } from "./graphiql";
-import type { GraphqlEngine } from "./graphql-engine";
+import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
 
 /*
@@ -340,17 +340,13 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
    * resolves the caller again and ends what it may no longer run.
    */
   const watchSocket = (
-    socket: {
-      close(code: number, reason: string): void;
-      once(event: "close", listener: () => void): unknown;
-    },
+    socket: GraphqlSocket,
     caller: TenantContext,
+    closed: AbortSignal,
     onAccessChanged: () => void,
   ) => {
-    const stop = new AbortController();
-    socket.once("close", () => stop.abort());
     const watch = async (topic: string, onPayload: (payload: Record<string, unknown>) => boolean) => {
-      for await (const payload of pubsub.subscribe(topic, stop.signal)) {
+      for await (const payload of pubsub.subscribe(topic, closed)) {
         if (onPayload((payload ?? {}) as Record<string, unknown>)) return;
       }
     };
