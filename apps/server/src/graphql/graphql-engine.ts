@@ -45,6 +45,17 @@ type LiveOperation = {
 type SocketState = {
   credentials: Pick<Credentials, "bearerToken" | "sessionToken">;
   caller: TenantContext;
+  /**
+   * Resolutions of the caller are numbered as they start; `caller` is the one numbered `adopted`. One that
+   * started earlier and answers later is older news and never replaces it.
+   */
+  resolutions: number;
+  adopted: number;
+  /**
+   * Bumped (synchronously) by every access change announced for this socket's user. An operation that
+   * resolved its caller before a bump and started running after it is checked again.
+   */
+  accessVersion: number;
   rateKey: string;
   /** Running subscriptions by operation id. */
   operations: Map<string, LiveOperation>;
@@ -167,8 +178,18 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     logUnexpected: (error, requestId) => deps.log.error({ err: error, requestId }, "graphql request failed"),
   });
 
-  /** The socket's caller as the database says now; null (and the socket closed) once its credentials are dead. */
-  const freshCaller = async (state: SocketState, socket: GraphqlSocket, request: FastifyRequest) => {
+  /**
+   * The socket's caller as the database says now, adopted (see `adopt`); null (and the socket closed) once
+   * its credentials are dead. Answers the caller the socket runs as after it: this resolution, or a newer
+   * one adopted while this one was in flight.
+   */
+  const freshCaller = async (
+    state: SocketState,
+    socket: GraphqlSocket,
+    request: FastifyRequest,
+  ): Promise<TenantContext | null> => {
+    state.resolutions += 1;
+    const number = state.resolutions;
     const caller = await services.context.resolveContext({
       ...state.credentials,
       requestId: request.id,
@@ -179,20 +200,25 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       socket.close(CLOSE_UNAUTHORIZED, state.caller.actor.sessionId ? "Session ended" : "Unauthorized");
       return null;
     }
-    return caller;
+    await adopt(state, caller, number);
+    return state.caller;
   };
 
   /**
-   * Takes a new resolution of the socket's caller: each running subscription is authorized again with it
-   * (its subscribe runs once more, so it is checked exactly as a new one would be) and ended with that
-   * error when it no longer may run; the ones that may go on resolve their next events with it.
+   * Takes resolution `number` of the socket's caller, unless a newer one was taken meanwhile: each running
+   * subscription authorized with different access is authorized again with it (its subscribe runs once
+   * more, so it is checked exactly as a new one would be) and ended with that error when it no longer may
+   * run; the ones that may go on resolve their next events with it. A newer adoption takes over the rest.
    */
-  const adopt = async (state: SocketState, caller: TenantContext) => {
-    const changed = !sameAccess(state.caller, caller);
+  const adopt = async (state: SocketState, caller: TenantContext, number: number) => {
+    if (number < state.adopted) return;
+    state.adopted = number;
     state.caller = caller;
-    if (!changed) return;
     for (const operation of [...state.operations.values()]) {
+      if (state.adopted !== number) return;
+      const changed = !sameAccess(operation.context.caller as TenantContext, caller);
       operation.context.caller = caller;
+      if (!changed) continue;
       let again: unknown;
       try {
         again = await operation.resubscribe();
@@ -224,9 +250,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     state.checking = (async () => {
       do {
         state.checkAgain = false;
-        const caller = await freshCaller(state, socket, request);
-        if (!caller) return;
-        await adopt(state, caller);
+        if (!(await freshCaller(state, socket, request))) return;
       } while (state.checkAgain);
     })()
       .catch((error: unknown) => deps.log.warn({ err: error }, "graphql: socket caller re-check failed"))
@@ -274,6 +298,9 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       const state: SocketState = {
         credentials,
         caller,
+        resolutions: 0,
+        adopted: 0,
+        accessVersion: 0,
         rateKey: callerKey(caller, request.ip),
         operations: new Map(),
         closed,
@@ -281,7 +308,10 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         checkAgain: false,
       };
       (ctx.extra as SocketExtra).state = state;
-      deps.watchSocket(socket, caller, closed.signal, () => recheck(state, socket, request));
+      deps.watchSocket(socket, caller, closed.signal, () => {
+        state.accessVersion += 1;
+        recheck(state, socket, request);
+      });
       return true;
     },
     onClose: (ctx) => {
@@ -300,9 +330,9 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         ];
       }
       // Every operation runs as the caller is now, as every HTTP request does.
+      const accessVersion = state.accessVersion;
       const caller = await freshCaller(state, extra.socket, extra.request);
       if (!caller) return [unauthorized(extra.request.id)];
-      await adopt(state, caller);
       const context = requestContext(extra.request, caller);
       const enveloped = yoga.getEnveloped({
         graphql: context,
@@ -342,6 +372,9 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
           resubscribe: () => Promise.resolve(enveloped.subscribe(args)),
           end: (error) => stream.end(error),
         });
+        // Access changed after its caller was resolved, and the re-check that ran meanwhile could not see
+        // it yet: one more, which authorizes it again if its caller is no longer what the database says.
+        if (state.accessVersion !== accessVersion) recheck(state, extra.socket, extra.request);
         return stream;
       };
       return { ...args, rootValue: { execute: enveloped.execute, subscribe } };

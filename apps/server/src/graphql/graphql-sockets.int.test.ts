@@ -1,8 +1,19 @@
-import type { PubSub } from "@hisob/graphql";
-import { accessChangedTopic, sessionDeletedTopic } from "@hisob/graphql";
+import type { GraphqlContext, GraphqlModule, PubSub } from "@hisob/graphql";
+import { accessChangedTopic, callerOf, messageAddedTopic, sessionDeletedTopic } from "@hisob/graphql";
+import { requirePermission, type TenantContext } from "@hisob/kernel";
+import { type Client, createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
-import { countServerCloses, dropWhileConnecting, holdResolutions, listen } from "./graphql-test-kit";
+import {
+  countResolutions,
+  countServerCloses,
+  dropWhileConnecting,
+  holdResolutions,
+  listen,
+  nextTurn,
+  waitFor,
+} from "./graphql-test-kit";
 
 /*
  * A GraphQL socket's life on the server, through real WebSocket clients: what it leaves behind when it
@@ -10,15 +21,52 @@ import { countServerCloses, dropWhileConnecting, holdResolutions, listen } from 
  * access changes (docs/decisions/0011-graphql-socket-authorization.md).
  */
 
+/**
+ * `heldMessages`: `messageAdded` whose subscribe, when `hold` is set, waits for the test before it checks
+ * the caller — the moment between an operation's resolution of its caller and its start, held open.
+ */
+const subscribing = { hold: false, arrived: 0, release: () => {} };
+const probeModule: GraphqlModule = {
+  name: "socket-probe",
+  typeDefs: /* GraphQL */ `
+    type Subscription {
+      heldMessages: String
+    }
+  `,
+  resolvers: {
+    Subscription: {
+      heldMessages: {
+        subscribe: async (_: unknown, __: unknown, context: GraphqlContext) => {
+          // Held once: subscribing again (its re-authorization) goes straight on.
+          if (subscribing.hold) {
+            subscribing.hold = false;
+            subscribing.arrived += 1;
+            await new Promise<void>((resolve) => {
+              subscribing.release = resolve;
+            });
+          }
+          const caller = callerOf(context);
+          requirePermission(caller, "chats:read:all");
+          return context.pubsub.subscribe(messageAddedTopic(caller.tenantId));
+        },
+        resolve: (payload: { body: string }) => payload.body,
+      },
+    },
+  },
+};
+
 let t: TestApp;
 let wsUrl: string;
 let pubsub: PubSub;
 let tenantId: string;
 let closes: ReturnType<typeof countServerCloses>;
+let admin: SeededUser;
+const clients: Client[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({
     graphql: {
+      extraModules: [probeModule],
       onPubSub: (value) => {
         pubsub = value;
       },
@@ -27,10 +75,79 @@ beforeAll(async () => {
   ({ wsUrl } = await listen(t));
   closes = countServerCloses(t);
   tenantId = (await t.createTenant()).id;
+  admin = await t.createUser(tenantId, "admin");
 });
 afterAll(async () => {
+  for (const client of clients) await client.dispose();
   await t?.close();
 });
+
+type Closed = { code: number; reason: string };
+type Outcome = { value?: unknown; errors?: { message?: string; extensions?: Record<string, unknown> }[] };
+
+/** A graphql-ws client on `token`, connected at once; `closed` resolves with the socket's close. */
+const connect = (token: string) => {
+  let onClosed: (event: Closed) => void = () => {};
+  const closed = new Promise<Closed>((resolve) => {
+    onClosed = resolve;
+  });
+  const client = createClient({
+    url: wsUrl,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => {},
+    connectionParams: { Authorization: `Bearer ${token}` },
+    on: { closed: (event) => onClosed(event as Closed) },
+  });
+  clients.push(client);
+  return { client, closed };
+};
+
+/**
+ * The first result of an operation: its value, or its errors — a refusal as a result (`next` with
+ * errors: refused when subscribing) or as the operation's end (`error`: ended by the server).
+ */
+const first = (client: Client, query: string): Promise<Outcome> =>
+  client
+    .iterate({ query })
+    .next()
+    .then(
+      (result) => {
+        const value = result.value as { errors?: Outcome["errors"] } | undefined;
+        return value?.errors ? { errors: value.errors } : { value };
+      },
+      (errors: unknown) => ({ errors: errors as Outcome["errors"] }),
+    );
+
+const contextOf = async (user: SeededUser) =>
+  (await t.services.context.resolveContext({ bearerToken: user.token, requestId: "seed" })) as TenantContext;
+
+const roleOf = async (userId: string) =>
+  (
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.userRole.findFirstOrThrow({ where: { tenantId, userId }, select: { roleId: true } }),
+    )
+  ).roleId;
+
+const postMessage = async (body: string) => {
+  const ctx = await contextOf(admin);
+  const client = await t.services.crm.clients.create(ctx, { name: "Socket" });
+  const chat = await t.services.crm.chats.create(ctx, { clientId: client.id, channel: "phone" });
+  await t.services.crm.chats.postMessage(ctx, chat.id, { body });
+  await t.outbox.drain();
+};
+
+const revokeChats = async (userId: string) => {
+  const roleId = await roleOf(userId);
+  const revoked = await t.app.inject({
+    method: "DELETE",
+    url: `/roles/${roleId}/permissions/chats:read:all`,
+    headers: admin.headers,
+  });
+  expect(revoked.statusCode).toBe(200);
+  await t.outbox.drain();
+};
 
 describe("a socket that closes while connecting", () => {
   it("leaves no watch behind when it goes while its connection_init is checked", async () => {
@@ -47,5 +164,74 @@ describe("a socket that closes while connecting", () => {
     await hold.release();
     // Before the fix each dropped socket kept its two watches (and its re-checks) for good.
     expect(await listening()).toBe(before);
+  });
+});
+
+describe("a subscription and an access change at the same moment", () => {
+  it("cannot escape the re-check when access changes while it is being subscribed", async () => {
+    const reader = await t.createUser(tenantId, ["chats:read:all"]);
+    const { client } = connect(reader.token);
+    // The socket is open and watching (its connection_init resolved the caller).
+    expect((await first(client, "{ me { id } }")).value).toEqual({ data: { me: { id: reader.id } } });
+    const topic = messageAddedTopic(tenantId);
+    const already = await pubsub.listeners(topic);
+    // The subscription's own resolution of the caller (still with chats:read:all) is held...
+    const hold = holdResolutions(t, reader.token, { held: 1 });
+    const outcome = first(client, "subscription { messageAdded { body } }");
+    await waitFor(async () => hold.arrivals() === 1, "the subscription to resolve its caller");
+    // ...while the permission is revoked and the socket's re-check runs (and finds nothing to end).
+    await revokeChats(reader.id);
+    await waitFor(async () => hold.arrivals() === 2, "the socket's re-check");
+    await hold.release();
+    let settled = false;
+    void outcome.then(() => {
+      settled = true;
+    });
+    await waitFor(
+      async () => settled || (await pubsub.listeners(topic)) > already,
+      "the subscription to be refused or to listen",
+    );
+    // Before the fix it subscribed with the stale caller and received this.
+    await postMessage("After the revocation");
+    const result = await outcome;
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(JSON.stringify(result)).not.toContain("After the revocation");
+    expect(await pubsub.listeners(topic)).toBe(already);
+  });
+});
+
+describe("a subscription and an access change at the same moment (after its caller was resolved)", () => {
+  it("is checked again when access changed between its resolution and its start", async () => {
+    const reader = await t.createUser(tenantId, ["chats:read:all"]);
+    const { client } = connect(reader.token);
+    expect((await first(client, "{ me { id } }")).value).toEqual({ data: { me: { id: reader.id } } });
+    const topic = messageAddedTopic(tenantId);
+    const already = await pubsub.listeners(topic);
+    const arrived = subscribing.arrived;
+    subscribing.hold = true;
+    const outcome = first(client, "subscription { heldMessages }");
+    // Its caller is resolved (with chats:read:all); it has not started yet when the permission goes and
+    // the socket's re-check runs, finding no running subscription to check.
+    await waitFor(async () => subscribing.arrived === arrived + 1, "the subscription to be subscribing");
+    const checks = countResolutions(t, reader.token);
+    await revokeChats(reader.id);
+    await waitFor(async () => checks.count() === 1, "the socket's re-check");
+    await nextTurn();
+    subscribing.release();
+    let settled = false;
+    void outcome.then(() => {
+      settled = true;
+    });
+    await waitFor(
+      async () => settled || (await pubsub.listeners(topic)) > already,
+      "the subscription to end or to listen",
+    );
+    // Before the fix it kept running with the caller resolved before the revocation.
+    await postMessage("After the revocation, held");
+    const result = await outcome;
+    expect(result.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(JSON.stringify(result)).not.toContain("After the revocation");
+    expect(await pubsub.listeners(topic)).toBe(already);
+    checks.stop();
   });
 });

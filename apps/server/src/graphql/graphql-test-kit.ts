@@ -60,11 +60,11 @@ export const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 type ResolveContext = (credentials: Credentials) => Promise<TenantContext | null>;
 
 /**
- * Holds the server's resolutions of `token` (after their statement ran) until `release`: the test
- * decides what happens to the socket meanwhile. `release` resolves once what the held resolutions ran
- * on with (graphql-ws's onConnect, onSubscribe) has finished.
+ * Holds the server's resolutions of `token` (after their statement ran; the first `held` of them, all
+ * by default) until `release`: the test decides what happens to the socket meanwhile. `release` resolves
+ * once what the held resolutions ran on with (graphql-ws's onConnect, onSubscribe) has finished.
  */
-export const holdResolutions = (testApp: TestApp, token: string) => {
+export const holdResolutions = (testApp: TestApp, token: string, options: { held?: number } = {}) => {
   const context = testApp.services.context;
   const original: ResolveContext = context.resolveContext;
   const held: Promise<unknown>[] = [];
@@ -77,6 +77,7 @@ export const holdResolutions = (testApp: TestApp, token: string) => {
     const result = await original(credentials);
     if (credentials.bearerToken !== token) return result;
     arrivals += 1;
+    if (arrivals > (options.held ?? Number.POSITIVE_INFINITY)) return result;
     const handed = released.then(() => result);
     held.push(handed);
     return handed;
@@ -88,6 +89,24 @@ export const holdResolutions = (testApp: TestApp, token: string) => {
       await Promise.all(held);
       context.resolveContext = original;
       await nextTurn();
+    },
+  };
+};
+
+/** Counts the server's resolutions of `token` from now until `stop`. */
+export const countResolutions = (testApp: TestApp, token: string) => {
+  const context = testApp.services.context;
+  const original: ResolveContext = context.resolveContext;
+  let count = 0;
+  context.resolveContext = async (credentials) => {
+    const result = await original(credentials);
+    if (credentials.bearerToken === token) count += 1;
+    return result;
+  };
+  return {
+    count: () => count,
+    stop: () => {
+      context.resolveContext = original;
     },
   };
 };
