@@ -30,5 +30,5 @@ export { createRegistry, type EventSource, type GraphqlModule, type GraphqlRegis
 export { Int64Scalar, TimeScalar } from "./scalars";
 export { printServedSchema, SDL_PATH } from "./sdl";
 export { bridgeAccessEvents, bridgeSessionEvents } from "./session-events";
-export { createWorkGates, gatedServices, type WorkGate, type WorkGates } from "./work-gate";
+export { createWorkGates, gatedServices, nestedGate, type WorkGate, type WorkGates } from "./work-gate";
 export { createGraphqlServer, type GraphqlServer, type GraphqlServerContext } from "./yoga";

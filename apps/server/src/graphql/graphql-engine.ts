@@ -8,6 +8,7 @@ import {
   type GraphqlModule,
   type GraphqlRequestContext,
   type PubSub,
+  type WorkGate,
 } from "@hisob/graphql";
 import type { TenantContext } from "@hisob/kernel";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
@@ -92,6 +93,8 @@ export type GraphqlEngineDeps = {
   /** The caller's rate-limit key, and a take of `operations` from its budget. */
   callerKey(caller: TenantContext | null, ip: string): string;
   takeBudget(key: string, operations: number): Promise<{ allowed: boolean }>;
+  /** An organization's share of the database: its sockets' re-checks take slots of it. */
+  tenantGate(tenantId: string): WorkGate;
   requestContext(request: FastifyRequest, caller: TenantContext | null): GraphqlRequestContext;
   /**
    * Watches what may change the socket's caller: it is closed with 4401 when the session it was opened
@@ -187,14 +190,18 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     state: SocketState,
     socket: GraphqlSocket,
     request: FastifyRequest,
+    gate?: WorkGate,
   ): Promise<TenantContext | null> => {
     state.resolutions += 1;
     const number = state.resolutions;
-    const caller = await services.context.resolveContext({
-      ...state.credentials,
-      requestId: request.id,
-      client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
-    });
+    const resolve = () =>
+      services.context.resolveContext({
+        ...state.credentials,
+        requestId: request.id,
+        client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+      });
+    // Only the statement takes the slot: adopting re-runs subscribes, whose service calls take their own.
+    const caller = await (gate ? gate.run(resolve, state.closed.signal) : resolve());
     if (!caller) {
       // As when the session's end is announced: the credential the socket lives on is dead.
       socket.close(CLOSE_UNAUTHORIZED, state.caller.actor.sessionId ? "Session ended" : "Unauthorized");
@@ -250,10 +257,16 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     state.checking = (async () => {
       do {
         state.checkAgain = false;
-        if (!(await freshCaller(state, socket, request))) return;
+        // Through the organization's gate: one change concerns every socket of it at once.
+        const gate = deps.tenantGate(state.caller.tenantId);
+        if (!(await freshCaller(state, socket, request, gate))) return;
       } while (state.checkAgain);
     })()
-      .catch((error: unknown) => deps.log.warn({ err: error }, "graphql: socket caller re-check failed"))
+      .catch((error: unknown) => {
+        // A socket that closed meanwhile left the queue: nothing failed.
+        if (!state.closed.signal.aborted)
+          deps.log.warn({ err: error }, "graphql: socket caller re-check failed");
+      })
       .finally(() => {
         state.checking = null;
       });

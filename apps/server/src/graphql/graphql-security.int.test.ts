@@ -466,6 +466,56 @@ describe("query cost and one caller's share of the database", () => {
   });
 });
 
+describe("one organization's share of the database", () => {
+  it("runs at most GRAPHQL_CONCURRENCY_PER_TENANT (6) service calls of an organization at once, whoever calls", async () => {
+    const users = await Promise.all([0, 1, 2].map(() => t.createUser(tenantId, ["chats:read:all"])));
+    const chats = t.services.crm.chats;
+    const { list } = chats;
+    // Every call is held until the test has seen how many run: asked for (the resolvers reached it) and
+    // running (a slot was free).
+    const load = { asked: 0, running: 0 };
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held: typeof list = async (...args) => {
+      load.running += 1;
+      await released;
+      return list(...args);
+    };
+    Object.defineProperty(chats, "list", {
+      configurable: true,
+      get: () => {
+        load.asked += 1;
+        return held;
+      },
+    });
+    try {
+      const operation = `{ ${Array.from({ length: 15 }, (_, index) => `a${index}: chats(limit: 1) { total }`).join(" ")} }`;
+      // Three users of one organization, each with a batch of 2 × 15 chat lists.
+      const responses = users.map((user) =>
+        fetch(httpUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...user.headers },
+          body: JSON.stringify([{ query: operation }, { query: operation }]),
+        }),
+      );
+      await waitFor(async () => load.asked === 3 * 2 * 15, "every call to be asked for");
+      await new Promise((resolve) => setImmediate(resolve));
+      // Before, each user had 4: 12 of the organization's calls at once, more than PostgreSQL's pool of 10.
+      expect(load.running).toBe(6);
+      release();
+      const results = await Promise.all(
+        responses.map(async (response) => (await (await response).json()) as { errors?: unknown }[]),
+      );
+      expect(results.flat().every((result) => result.errors === undefined)).toBe(true);
+      expect(load.running).toBe(3 * 2 * 15);
+    } finally {
+      Object.defineProperty(chats, "list", { configurable: true, writable: true, value: list });
+    }
+  });
+});
+
 describe("production: introspection, caching and HSTS", () => {
   let production: TestApp;
   let member: SeededUser;

@@ -1,3 +1,4 @@
+import { raiseAccessChanged } from "@hisob/core";
 import type { GraphqlContext, GraphqlModule, PubSub } from "@hisob/graphql";
 import { accessChangedTopic, callerOf, messageAddedTopic, sessionDeletedTopic } from "@hisob/graphql";
 import { requirePermission, type TenantContext } from "@hisob/kernel";
@@ -233,5 +234,39 @@ describe("a subscription and an access change at the same moment (after its call
     expect(JSON.stringify(result)).not.toContain("After the revocation");
     expect(await pubsub.listeners(topic)).toBe(already);
     checks.stop();
+  });
+});
+
+describe("an access change for a whole organization", () => {
+  it("re-checks its sockets a few at a time, not all at once", async () => {
+    const org = (await t.createTenant()).id;
+    const member = await t.createUser(org, ["chats:read:all"]);
+    const topic = accessChangedTopic(org);
+    const sockets = Array.from({ length: 20 }, () => connect(member.token).client);
+    await Promise.all(sockets.map((client) => first(client, "{ me { id } }")));
+    await waitFor(async () => (await pubsub.listeners(topic)) === 20, "every socket to watch");
+    const context = t.services.context;
+    const original = context.resolveContext;
+    const load = { now: 0, most: 0, done: 0 };
+    context.resolveContext = async (credentials) => {
+      load.now += 1;
+      load.most = Math.max(load.most, load.now);
+      try {
+        return await original(credentials);
+      } finally {
+        load.now -= 1;
+        load.done += 1;
+      }
+    };
+    try {
+      // A role's permissions changed: every user of the organization may be concerned.
+      await t.db.withTenant(org, (tx) => raiseAccessChanged(tx, t.outbox, org));
+      await t.outbox.drain();
+      await waitFor(async () => load.done === 20, "every socket's re-check");
+      // Before, all 20 sockets ran their statement at once (1,000 sockets: 1,000 against a pool of 10).
+      expect(load.most).toBeLessThanOrEqual(6);
+    } finally {
+      context.resolveContext = original;
+    }
   });
 });

@@ -8,7 +8,7 @@ import {
   type PubSub,
   sessionDeletedTopic,
 } from "@hisob/graphql/events";
-import { createWorkGates } from "@hisob/graphql/work-gate";
+import { createWorkGates, nestedGate } from "@hisob/graphql/work-gate";
 import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
@@ -155,8 +155,15 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     await counterRedis?.quit().catch(() => counterRedis?.disconnect());
   });
 
-  // Each caller's share of the database: its operations' service calls beyond this many wait their turn.
-  const gates = createWorkGates(env.graphql.concurrencyPerCaller);
+  // Each caller's share of the database, and each organization's on top of it (several users of one
+  // organization together, and its sockets' re-checks): service calls beyond these wait their turn.
+  const callerGates = createWorkGates(env.graphql.concurrencyPerCaller);
+  const tenantGates = createWorkGates(env.graphql.concurrencyPerTenant);
+  const tenantGate = (tenantId: string) => tenantGates.gate(tenantId);
+  const workGate = (caller: TenantContext | null, ip: string) => {
+    const own = callerGates.gate(callerKey(caller, ip));
+    return caller ? nestedGate(own, tenantGate(caller.tenantId)) : own;
+  };
 
   const windowMs = env.graphql.rateLimitWindowSeconds * 1000;
   const maxOperations = env.graphql.rateLimit;
@@ -200,7 +207,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     const context: GraphqlRequestContext = {
       caller,
       transport: reply ? "http" : "websocket",
-      work: gates.gate(callerKey(caller, request.ip)),
+      work: workGate(caller, request.ip),
       requestId: request.id,
       locale: caller?.locale ?? requestLocale(request),
       client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
@@ -384,6 +391,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           introspection: env.graphql.introspection,
           callerKey,
           takeBudget,
+          tenantGate,
           requestContext: (request, caller) => requestContext(request, null, caller),
           watchSocket,
         }),
