@@ -197,11 +197,21 @@ export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
       const outer = [(args as { signal?: AbortSignal }).signal, context.request?.signal].filter(
         (each): each is AbortSignal => each instanceof AbortSignal,
       );
-      const signal = outer.length > 0 ? AbortSignal.any([...outer, controller.signal]) : controller.signal;
+      // A listener on each outer signal, removed when the execution ends — not AbortSignal.any, whose
+      // composite a long-lived source (a socket's signal) keeps until it aborts: one per operation.
+      const follow = () => {
+        const aborted = outer.find((each) => each.aborted);
+        controller.abort(aborted?.reason);
+      };
+      for (const each of outer) each.addEventListener("abort", follow, { once: true });
+      if (outer.some((each) => each.aborted)) follow();
+      const signal = controller.signal;
       context.signal = signal;
       let timer: NodeJS.Timeout | undefined;
+      let expired = false;
       const timedOut = new Promise<{ errors: GraphQLError[] }>((resolve) => {
         timer = setTimeout(() => {
+          expired = true;
           const error = new GraphQLError(
             `The operation took longer than ${timeoutMs / 1000} s and was cancelled`,
             {
@@ -217,7 +227,7 @@ export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
       } catch (error) {
         // Its client went away (the executor rejects with the abort's reason): an answer no one reads,
         // not a failure to log.
-        if (!signal.aborted || controller.signal.aborted) throw error;
+        if (!signal.aborted || expired) throw error;
         return {
           data: null,
           errors: [
@@ -228,6 +238,7 @@ export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
         } as ExecutionResult;
       } finally {
         clearTimeout(timer);
+        for (const each of outer) each.removeEventListener("abort", follow);
       }
     });
   },

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Credentials } from "@hisob/core";
 import {
   createGraphqlServer,
@@ -12,7 +13,7 @@ import {
 } from "@hisob/graphql";
 import type { TenantContext } from "@hisob/kernel";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
-import { GraphQLError } from "graphql";
+import { GraphQLError, getOperationAST } from "graphql";
 import { makeHandler } from "graphql-ws/use/@fastify/websocket";
 import { isAsyncIterable } from "graphql-yoga";
 import type { AppServices } from "../app-services";
@@ -282,6 +283,8 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       const request = ctx.extra.request;
       const socket = ctx.extra.socket;
       const closed = new AbortController();
+      // One listener per operation running on the socket; many may run at once.
+      setMaxListeners(0, closed.signal);
       (ctx.extra as SocketExtra).closed = closed;
       const raw = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
       let credentials: SocketState["credentials"] | null = null;
@@ -364,22 +367,54 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       }
       const errors = enveloped.validate(enveloped.schema, document);
       if (errors.length > 0) return errors;
+      // graphql-ws runs it only when the document names it: refused here, so everything below runs.
+      if (!getOperationAST(document, payload.operationName)) {
+        return [new GraphQLError("validation error: the document has no operation of that name")];
+      }
       const contextValue = (await enveloped.contextFactory()) as GraphqlContext;
+      // The operation's own signal: aborted when the socket closes (a query still running, a queued
+      // service call) or the subscription ends. A listener on the socket's signal for as long as the
+      // operation runs, then removed: nothing per operation stays with the socket.
+      const operation = new AbortController();
+      const stop = () => operation.abort(state.closed.signal.reason);
+      state.closed.signal.addEventListener("abort", stop, { once: true });
+      const finish = () => {
+        state.closed.signal.removeEventListener("abort", stop);
+        operation.abort(new Error("The operation ended"));
+      };
       const args = {
         schema: enveloped.schema,
         document,
         operationName: payload.operationName ?? null,
         variableValues: payload.variables ?? null,
         contextValue,
-        // The operation stops when the socket closes (a query still running, a queued service call).
-        signal: state.closed.signal,
+        signal: operation.signal,
+      };
+      const execute = async (each: typeof args) => {
+        try {
+          return await enveloped.execute(each);
+        } finally {
+          finish();
+        }
       };
       const subscribe = async (each: typeof args) => {
-        const result = await enveloped.subscribe(each);
-        if (!isAsyncIterable(result)) return result;
-        const stream = endable((result as AsyncIterable<unknown>)[Symbol.asyncIterator](), () =>
-          state.operations.delete(id),
-        );
+        // A subscription's events are resolved under it too (their resolvers, their queued service calls).
+        contextValue.signal = operation.signal;
+        let result: Awaited<ReturnType<typeof enveloped.subscribe>>;
+        try {
+          result = await enveloped.subscribe(each);
+        } catch (error) {
+          finish();
+          throw error;
+        }
+        if (!isAsyncIterable(result)) {
+          finish();
+          return result;
+        }
+        const stream = endable((result as AsyncIterable<unknown>)[Symbol.asyncIterator](), () => {
+          state.operations.delete(id);
+          finish();
+        });
         state.operations.set(id, {
           context: contextValue,
           resubscribe: () => Promise.resolve(enveloped.subscribe(args)),
@@ -390,7 +425,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         if (state.accessVersion !== accessVersion) recheck(state, extra.socket, extra.request);
         return stream;
       };
-      return { ...args, rootValue: { execute: enveloped.execute, subscribe } };
+      return { ...args, rootValue: { execute, subscribe } };
     },
     execute: (args) => (args.rootValue as { execute: (a: typeof args) => unknown }).execute(args) as never,
     subscribe: (args) =>

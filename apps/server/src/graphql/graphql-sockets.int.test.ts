@@ -27,15 +27,27 @@ import {
  * the caller — the moment between an operation's resolution of its caller and its start, held open.
  */
 const subscribing = { hold: false, arrived: 0, release: () => {} };
+/** The signals `eventSignal`'s events were resolved with. */
+const eventSignals: (AbortSignal | undefined)[] = [];
 const probeModule: GraphqlModule = {
   name: "socket-probe",
   typeDefs: /* GraphQL */ `
     type Subscription {
       heldMessages: String
+      eventSignal: Boolean
     }
   `,
   resolvers: {
     Subscription: {
+      // Whether each event is resolved under a signal (what queued service calls and resolvers stop on).
+      eventSignal: {
+        subscribe: (_: unknown, __: unknown, context: GraphqlContext) =>
+          context.pubsub.subscribe(messageAddedTopic(callerOf(context).tenantId)),
+        resolve: (_: unknown, __: unknown, context: GraphqlContext) => {
+          eventSignals.push(context.signal);
+          return context.signal !== undefined;
+        },
+      },
       heldMessages: {
         subscribe: async (_: unknown, __: unknown, context: GraphqlContext) => {
           // Held once: subscribing again (its re-authorization) goes straight on.
@@ -268,5 +280,25 @@ describe("an access change for a whole organization", () => {
     } finally {
       context.resolveContext = original;
     }
+  });
+});
+
+describe("a subscription's events", () => {
+  it("are resolved under a signal that aborts when the subscription ends", async () => {
+    const reader = await t.createUser(tenantId, ["chats:read:all"]);
+    const { client } = connect(reader.token);
+    const topic = messageAddedTopic(tenantId);
+    const already = await pubsub.listeners(topic);
+    const events = client.iterate({ query: "subscription { eventSignal }" });
+    const next = events.next();
+    await waitFor(async () => (await pubsub.listeners(topic)) === already + 1, "the subscription to listen");
+    await postMessage("An event");
+    // Before, an event's resolvers and service calls had no signal: a closed socket's queued calls ran on.
+    expect((await next).value).toEqual({ data: { eventSignal: true } });
+    const signal = eventSignals.at(-1);
+    expect(signal?.aborted).toBe(false);
+    await events.return?.();
+    await waitFor(async () => (await pubsub.listeners(topic)) === already, "the subscription to end");
+    expect(signal?.aborted).toBe(true);
   });
 });
