@@ -63,6 +63,27 @@ describe("work gates", () => {
     expect(gates.size()).toBe(0);
   });
 
+  it("does not run a waiting call whose signal aborted after it was handed a slot, before it started", async () => {
+    const gates = createWorkGates(1);
+    const hold = held();
+    const first = gates.gate("a").run(() => hold.promise);
+    const controller = new AbortController();
+    let ran = false;
+    const waiting = gates.gate("a").run(() => {
+      ran = true;
+    }, controller.signal);
+    const after = gates.gate("a").run(async () => "after");
+    hold.release();
+    await first;
+    // The slot is on its way to the waiting call (it starts on the next turn); its client goes now.
+    controller.abort(new Error("client gone"));
+    await expect(waiting).rejects.toThrow("client gone");
+    expect(ran).toBe(false);
+    // The slot passed on to the next call.
+    expect(await after).toBe("after");
+    expect(gates.size()).toBe(0);
+  });
+
   it("bounds an organization's callers together, on top of each caller's own bound", async () => {
     const callers = createWorkGates(2);
     const tenants = createWorkGates(3);

@@ -60,6 +60,11 @@ export const createWorkGates = (concurrency: number) => {
           signal?.addEventListener("abort", waiter.onAbort, { once: true });
           own.waiting.push(waiter);
         });
+        // Handed the slot, it starts a turn later: its operation may have been aborted meanwhile.
+        if (signal?.aborted) {
+          release(key, own);
+          throw signal.reason;
+        }
       }
       try {
         return await work();
