@@ -19,6 +19,7 @@ import { isAsyncIterable } from "graphql-yoga";
 import type { AppServices } from "../app-services";
 import { bearerOf, credentialsOf } from "../http/auth-context";
 import { localizeProblem } from "../http/errors";
+import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 
 /*
  * GraphQL itself — the schema of every module, yoga and graphql-ws — loaded by graphql.routes.ts on the
@@ -162,8 +163,6 @@ const endable = (
   return iterator;
 };
 
-const CLOSE_UNAUTHORIZED = 4401;
-
 export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
   const { services, callerKey, takeBudget, requestContext } = deps;
   const registry = createRegistry();
@@ -265,8 +264,11 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     })()
       .catch((error: unknown) => {
         // A socket that closed meanwhile left the queue: nothing failed.
-        if (!state.closed.signal.aborted)
-          deps.log.warn({ err: error }, "graphql: socket caller re-check failed");
+        if (state.closed.signal.aborted) return;
+        // Its caller could not be confirmed (the database failed): rather than run on unchecked, the socket
+        // closes with 1011 and its client connects again (graphql-ws retries on it), resolving afresh.
+        deps.log.warn({ err: error }, "graphql: socket caller re-check failed; closing the socket");
+        socket.close(CLOSE_TRY_AGAIN, "Try again");
       })
       .finally(() => {
         state.checking = null;

@@ -302,3 +302,27 @@ describe("a subscription's events", () => {
     expect(signal?.aborted).toBe(true);
   });
 });
+
+describe("a socket whose caller cannot be checked again", () => {
+  it("is closed (1011) when its re-check after an access change fails, rather than run on unchecked", async () => {
+    const org = (await t.createTenant()).id;
+    const member = await t.createUser(org, ["chats:read:all"]);
+    const { client, closed } = connect(member.token);
+    await first(client, "{ me { id } }");
+    await waitFor(async () => (await pubsub.listeners(accessChangedTopic(org))) === 1, "the socket's watch");
+    const context = t.services.context;
+    const original = context.resolveContext;
+    context.resolveContext = async (credentials) => {
+      if (credentials.bearerToken === member.token) throw new Error("the database is away");
+      return original(credentials);
+    };
+    try {
+      await t.db.withTenant(org, (tx) => raiseAccessChanged(tx, t.outbox, org));
+      await t.outbox.drain();
+      // Before, the failure was only logged and the socket's subscriptions ran on as they were.
+      expect(await closed).toMatchObject({ code: 1011 });
+    } finally {
+      context.resolveContext = original;
+    }
+  });
+});

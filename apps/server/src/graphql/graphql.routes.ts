@@ -34,6 +34,7 @@ import {
 import { safeNextPath } from "../pages/form-security";
 import { connectRedis } from "../redis";
 import type { App } from "../server";
+import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 import { graphiqlRoutes } from "./graphiql";
 import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
@@ -356,15 +357,22 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       for await (const payload of pubsub.subscribe(topic, closed)) {
         if (onPayload((payload ?? {}) as Record<string, unknown>)) return;
       }
+      if (!closed.aborted) throw new Error(`The watch of ${topic} ended`);
     };
-    const failed = (error: unknown) => app.log.warn({ err: error }, "graphql: socket watch failed");
+    // A socket that can no longer hear what changes its caller must not run on unchecked: closed with
+    // 1011, its client connects again (graphql-ws retries on it) and resolves its caller afresh.
+    const failed = (error: unknown) => {
+      if (closed.aborted) return;
+      app.log.warn({ err: error }, "graphql: socket watch failed; closing the socket");
+      socket.close(CLOSE_TRY_AGAIN, "Try again");
+    };
     const sessionId = caller.actor.sessionId;
     if (sessionId) {
       watch(sessionDeletedTopic(caller.tenantId, caller.actor.userId), (payload) => {
         if (payload.sessionId !== sessionId) return false;
         // On the next turn: a sessionDeleted subscription on this socket, which heard the same event,
         // delivers it first, so the client learns why its socket closes.
-        setImmediate(() => socket.close(4401, "Session ended"));
+        setImmediate(() => socket.close(CLOSE_UNAUTHORIZED, "Session ended"));
         return true;
       }).catch(failed);
     }
@@ -434,7 +442,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     // graphql-ws's handler reads the WebSocket server from `this` (the Fastify instance).
     wsHandler: function (this: FastifyInstance, socket, request) {
       if (!loaded) {
-        socket.close(1011, "GraphQL is not loaded");
+        socket.close(CLOSE_TRY_AGAIN, "GraphQL is not loaded");
         return;
       }
       loaded.wsHandler.call(this as never, socket, request);
