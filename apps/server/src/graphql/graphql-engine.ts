@@ -3,15 +3,17 @@ import type { Credentials } from "@hisob/core";
 import {
   createGraphqlServer,
   createRegistry,
+  type ErrorMappingOptions,
   GRAPHQL_MODULES,
   type GraphqlContext,
   type GraphqlLimits,
   type GraphqlModule,
   type GraphqlRequestContext,
+  mapExecutionError,
   type PubSub,
   type WorkGate,
 } from "@hisob/graphql";
-import type { TenantContext } from "@hisob/kernel";
+import { AppError, type Locale, type TenantContext } from "@hisob/kernel";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { GraphQLError, getOperationAST } from "graphql";
 import { makeHandler } from "graphql-ws/use/@fastify/websocket";
@@ -19,6 +21,7 @@ import { isAsyncIterable } from "graphql-yoga";
 import type { AppServices } from "../app-services";
 import { bearerOf, credentialsOf } from "../http/auth-context";
 import { localizeProblem } from "../http/errors";
+import { requestLocale } from "../http/locale";
 import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 
 /*
@@ -94,7 +97,7 @@ export type GraphqlEngineDeps = {
   introspection: "public" | "signed-in";
   /** The caller's rate-limit key, and a take of `operations` from its budget. */
   callerKey(caller: TenantContext | null, ip: string): string;
-  takeBudget(key: string, operations: number): Promise<{ allowed: boolean }>;
+  takeBudget(key: string, operations: number): Promise<{ allowed: boolean; retryAfterSeconds?: number }>;
   /** An organization's share of the database: its sockets' re-checks take slots of it. */
   tenantGate(tenantId: string): WorkGate;
   requestContext(request: FastifyRequest, caller: TenantContext | null): GraphqlRequestContext;
@@ -167,6 +170,13 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
   const { services, callerKey, takeBudget, requestContext } = deps;
   const registry = createRegistry();
   for (const module of [...GRAPHQL_MODULES, ...(deps.extraModules ?? [])]) registry.register(module);
+  const mapping: ErrorMappingOptions = {
+    describe: (failure, locale) => {
+      const problem = localizeProblem(failure, locale);
+      return { message: problem.message, ...(problem.issues ? { issues: problem.issues } : {}) };
+    },
+    logUnexpected: (error, requestId) => deps.log.error({ err: error, requestId }, "graphql request failed"),
+  };
   const { yoga, limits } = createGraphqlServer({
     registry,
     services,
@@ -174,12 +184,22 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     endpoint: deps.endpoint,
     introspection: deps.introspection,
     ...(deps.limits ? { limits: deps.limits } : {}),
-    describe: (failure, locale) => {
-      const problem = localizeProblem(failure, locale);
-      return { message: problem.message, ...(problem.issues ? { issues: problem.issues } : {}) };
-    },
-    logUnexpected: (error, requestId) => deps.log.error({ err: error, requestId }, "graphql request failed"),
+    ...mapping,
   });
+
+  /** Errors the socket answers itself (refusals, a failure to authorize), mapped as every other one. */
+  const mapped = (errors: readonly GraphQLError[], context: { locale: Locale; requestId: string }) =>
+    errors.map((error) => mapExecutionError(error, context, mapping));
+  const failure = (error: AppError) => new GraphQLError(error.message, { originalError: error });
+  /** The caller could not be resolved or authorized (the database failed): try again in a moment. */
+  const unavailable = () =>
+    failure(
+      new AppError("UNAVAILABLE", {
+        reason: "unavailable",
+        message: "The service is temporarily unavailable",
+        params: { retryAfterSeconds: 5 },
+      }),
+    );
 
   /**
    * The socket's caller as the database says now, adopted (see `adopt`); null (and the socket closed) once
@@ -211,6 +231,9 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     return state.caller;
   };
 
+  const mappedFor = (context: GraphqlContext, error: GraphQLError) =>
+    mapped([error], { locale: context.locale, requestId: context.requestId })[0] as GraphQLError;
+
   /**
    * Takes resolution `number` of the socket's caller, unless a newer one was taken meanwhile: each running
    * subscription authorized with different access is authorized again with it (its subscribe runs once
@@ -232,19 +255,16 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       } catch (error) {
         // Its authorization could not be confirmed: it stops rather than run unchecked.
         deps.log.warn({ err: error }, "graphql: a subscription could not be authorized again");
-        operation.end(
-          new GraphQLError("The service is busy; subscribe again in a moment", {
-            extensions: { code: "UNAVAILABLE", reason: "unavailable" },
-          }),
-        );
+        operation.end(mappedFor(operation.context, unavailable()));
         continue;
       }
       if (isAsyncIterable(again)) {
         await (again as AsyncIterableIterator<unknown>).return?.();
         continue;
       }
+      // A refusal (its errors are mapped already, as every result's), else Forbidden.
       const error = (again as { errors?: readonly GraphQLError[] }).errors?.[0];
-      operation.end(error ?? new GraphQLError("Forbidden", { extensions: { code: "FORBIDDEN" } }));
+      operation.end(error ?? mappedFor(operation.context, failure(new AppError("FORBIDDEN"))));
     }
   };
 
@@ -275,10 +295,8 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       });
   };
 
-  const unauthorized = (requestId: string) =>
-    new GraphQLError("Unauthorized", {
-      extensions: { code: "UNAUTHENTICATED", reason: "auth.invalid_credentials", requestId },
-    });
+  const unauthorized = () =>
+    failure(new AppError("UNAUTHENTICATED", { reason: "auth.invalid_credentials", message: "Unauthorized" }));
 
   const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
     onConnect: async (ctx) => {
@@ -338,19 +356,28 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     onSubscribe: async (ctx, id, payload) => {
       const extra = ctx.extra as typeof ctx.extra & SocketExtra;
       const state = extra.state;
-      if (!state) return [unauthorized(extra.request.id)];
+      const requestId = extra.request.id;
+      // What the socket answers itself, in the caller's language with the request id.
+      const refuse = (...errors: GraphQLError[]) =>
+        mapped(errors, { locale: state?.caller.locale ?? requestLocale(extra.request), requestId });
+      if (!state) return refuse(unauthorized());
       const budget = await takeBudget(state.rateKey, 1);
       if (!budget.allowed) {
-        return [
-          new GraphQLError("Too many requests", {
-            extensions: { code: "RATE_LIMITED", reason: "rate_limited", requestId: extra.request.id },
-          }),
-        ];
+        const params = budget.retryAfterSeconds ? { retryAfterSeconds: budget.retryAfterSeconds } : {};
+        return refuse(failure(new AppError("RATE_LIMITED", { message: "Too many requests", params })));
       }
       // Every operation runs as the caller is now, as every HTTP request does.
       const accessVersion = state.accessVersion;
-      const caller = await freshCaller(state, extra.socket, extra.request);
-      if (!caller) return [unauthorized(extra.request.id)];
+      let caller: TenantContext | null;
+      try {
+        caller = await freshCaller(state, extra.socket, extra.request);
+      } catch (error) {
+        // The database failed: this operation is answered so, the socket stays (graphql-ws would close it
+        // with 4500 and, outside production, the error's text as the reason).
+        deps.log.warn({ err: error, requestId }, "graphql: a socket's caller could not be resolved");
+        return refuse(unavailable());
+      }
+      if (!caller) return refuse(unauthorized());
       const context = requestContext(extra.request, caller);
       const enveloped = yoga.getEnveloped({
         graphql: context,
@@ -361,17 +388,17 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       try {
         document = enveloped.parse(payload.query);
       } catch (error) {
-        return [
+        return refuse(
           error instanceof GraphQLError
             ? error
             : new GraphQLError("validation error: cannot parse the query"),
-        ];
+        );
       }
       const errors = enveloped.validate(enveloped.schema, document);
-      if (errors.length > 0) return errors;
+      if (errors.length > 0) return refuse(...errors);
       // graphql-ws runs it only when the document names it: refused here, so everything below runs.
       if (!getOperationAST(document, payload.operationName)) {
-        return [new GraphQLError("validation error: the document has no operation of that name")];
+        return refuse(new GraphQLError("validation error: the document has no operation of that name"));
       }
       const contextValue = (await enveloped.contextFactory()) as GraphqlContext;
       // The operation's own signal: aborted when the socket closes (a query still running, a queued

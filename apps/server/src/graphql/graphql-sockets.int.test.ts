@@ -27,6 +27,10 @@ import {
  * the caller — the moment between an operation's resolution of its caller and its start, held open.
  */
 const subscribing = { hold: false, arrived: 0, release: () => {} };
+/** `flaky` subscribes; while this is set, subscribing (its re-authorization) fails: the database is away. */
+const flaky = { failAgain: false };
+const databaseAway = () =>
+  Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });
 /** The signals `eventSignal`'s events were resolved with. */
 const eventSignals: (AbortSignal | undefined)[] = [];
 const probeModule: GraphqlModule = {
@@ -35,10 +39,18 @@ const probeModule: GraphqlModule = {
     type Subscription {
       heldMessages: String
       eventSignal: Boolean
+      flaky: String
     }
   `,
   resolvers: {
     Subscription: {
+      flaky: {
+        subscribe: (_: unknown, __: unknown, context: GraphqlContext) => {
+          if (flaky.failAgain) throw databaseAway();
+          return context.pubsub.subscribe(messageAddedTopic(callerOf(context).tenantId));
+        },
+        resolve: (payload: { body: string }) => payload.body,
+      },
       // Whether each event is resolved under a signal (what queued service calls and resolvers stop on).
       eventSignal: {
         subscribe: (_: unknown, __: unknown, context: GraphqlContext) =>
@@ -323,6 +335,102 @@ describe("a socket whose caller cannot be checked again", () => {
       expect(await closed).toMatchObject({ code: 1011 });
     } finally {
       context.resolveContext = original;
+    }
+  });
+});
+
+describe("an operation whose caller cannot be resolved", () => {
+  it("answers UNAVAILABLE, in the caller's words, and the socket stays", async () => {
+    const member = await t.createUser(tenantId, []);
+    const { client, closed } = connect(member.token);
+    let open = true;
+    void closed.then(() => {
+      open = false;
+    });
+    expect((await first(client, "{ me { id } }")).value).toEqual({ data: { me: { id: member.id } } });
+    const context = t.services.context;
+    const original = context.resolveContext;
+    context.resolveContext = async (credentials) => {
+      if (credentials.bearerToken === member.token) throw databaseAway();
+      return original(credentials);
+    };
+    let refused: Outcome;
+    try {
+      refused = await first(client, "{ me { id } }");
+    } finally {
+      context.resolveContext = original;
+    }
+    // Before, graphql-ws closed the whole socket with 4500 and the database's text as the reason.
+    expect(refused.errors?.[0]).toMatchObject({
+      extensions: {
+        code: "UNAVAILABLE",
+        localizedMessage: expect.any(String),
+        requestId: expect.any(String),
+      },
+    });
+    expect(JSON.stringify(refused)).not.toContain("10.0.0.5");
+    expect((await first(client, "{ me { id } }")).value).toEqual({ data: { me: { id: member.id } } });
+    expect(open).toBe(true);
+  });
+
+  it("ends a subscription that cannot be authorized again (the database is away) with UNAVAILABLE", async () => {
+    const reader = await t.createUser(tenantId, ["chats:read:all"]);
+    const { client } = connect(reader.token);
+    const topic = messageAddedTopic(tenantId);
+    const already = await pubsub.listeners(topic);
+    const outcome = first(client, "subscription { flaky }");
+    await waitFor(async () => (await pubsub.listeners(topic)) === already + 1, "the subscription to listen");
+    flaky.failAgain = true;
+    try {
+      // Its access changes (one more permission): it is subscribed again, which fails.
+      const roleId = await roleOf(reader.id);
+      const granted = await t.app.inject({
+        method: "POST",
+        url: `/roles/${roleId}/permissions`,
+        headers: admin.headers,
+        payload: { permissions: ["clients:read:all"] },
+      });
+      expect(granted.statusCode).toBe(200);
+      await t.outbox.drain();
+      const result = await outcome;
+      expect(result.errors?.[0]).toMatchObject({
+        extensions: {
+          code: "UNAVAILABLE",
+          reason: "unavailable",
+          localizedMessage: expect.any(String),
+          requestId: expect.any(String),
+        },
+      });
+      expect(JSON.stringify(result)).not.toContain("10.0.0.5");
+      expect(await pubsub.listeners(topic)).toBe(already);
+    } finally {
+      flaky.failAgain = false;
+    }
+  });
+});
+
+describe("what a socket refuses before running", () => {
+  it("is worded as every other error: code, reason, localizedMessage in the caller's language, requestId", async () => {
+    const member = await t.createUser(tenantId, []);
+    const { client } = connect(member.token);
+    for (const query of ["{ me { id }", "{ nothingHere }", "query A { me { id } }"]) {
+      const refused = await new Promise<Outcome>((resolve) => {
+        client.subscribe(
+          { query, ...(query.startsWith("query A") ? { operationName: "B" } : {}) },
+          {
+            next: (value) => resolve({ value }),
+            error: (errors) => resolve({ errors: errors as Outcome["errors"] }),
+            complete: () => {},
+          },
+        );
+      });
+      // Before, these came without localizedMessage and requestId.
+      expect(refused.errors?.[0]?.extensions, query).toMatchObject({
+        code: "VALIDATION_ERROR",
+        reason: expect.any(String),
+        localizedMessage: expect.any(String),
+        requestId: expect.any(String),
+      });
     }
   });
 });

@@ -173,7 +173,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const takeBudget = async (
     key: string,
     operations: number,
-  ): Promise<{ allowed: boolean; headers: Record<string, string> }> => {
+  ): Promise<{ allowed: boolean; headers: Record<string, string>; retryAfterSeconds?: number }> => {
     try {
       let hit = { count: 0, windowEndsAt: clock.now().getTime() + windowMs };
       for (let index = 0; index < operations; index += 1) {
@@ -186,10 +186,9 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
         [RATE_LIMIT_HEADERS.reset]: String(resetSeconds),
       };
       if (hit.count > maxOperations) {
-        headers[RATE_LIMIT_HEADERS.retryAfter] = String(
-          Math.max(1, resetSeconds - Math.floor(clock.now().getTime() / 1000)),
-        );
-        return { allowed: false, headers };
+        const retryAfterSeconds = Math.max(1, resetSeconds - Math.floor(clock.now().getTime() / 1000));
+        headers[RATE_LIMIT_HEADERS.retryAfter] = String(retryAfterSeconds);
+        return { allowed: false, headers, retryAfterSeconds };
       }
       return { allowed: true, headers };
     } catch (error) {
