@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
-import type { Credentials } from "@hisob/core";
+import { type Credentials, type LiveContext, sameCaller } from "@hisob/core";
+import type { ResolvedCaller } from "@hisob/db";
 import {
   createGraphqlServer,
   createRegistry,
@@ -13,7 +14,7 @@ import {
   type PubSub,
   type WorkGate,
 } from "@hisob/graphql";
-import { AppError, type Locale, type TenantContext } from "@hisob/kernel";
+import { AppError, type Clock, type Locale, type TenantContext } from "@hisob/kernel";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { GraphQLError, getOperationAST } from "graphql";
 import { makeHandler } from "graphql-ws/use/@fastify/websocket";
@@ -41,6 +42,8 @@ import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 /** What one operation on a socket needs to be checked again with a fresh caller, or ended. */
 type LiveOperation = {
   context: GraphqlContext;
+  /** The resolution of the caller it was last authorized with. */
+  resolution: ResolvedCaller;
   /** Subscribes once more with the operation's arguments (its authorization runs again). */
   resubscribe(): Promise<unknown>;
   /** Ends the operation: the client receives `error` with this error. */
@@ -51,6 +54,10 @@ type LiveOperation = {
 type SocketState = {
   credentials: Pick<Credentials, "bearerToken" | "sessionToken">;
   caller: TenantContext;
+  /** What `caller` was resolved from: the credential's kind and expiry. */
+  resolution: ResolvedCaller;
+  /** Closes the socket when its credential expires (re-armed with each resolution adopted). */
+  expiry: NodeJS.Timeout | undefined;
   /**
    * Resolutions of the caller are numbered as they start; `caller` is the one numbered `adopted`. One that
    * started earlier and answers later is older news and never replaces it.
@@ -77,6 +84,8 @@ type SocketExtra = {
    * before anything is awaited, so a socket that goes while its connection_init is checked leaves nothing.
    */
   closed?: AbortController;
+  /** Ends what the socket holds when it closes (its expiry timer). */
+  release?: () => void;
   state?: SocketState;
 };
 
@@ -92,6 +101,7 @@ export type GraphqlEngineDeps = {
   pubsub: PubSub;
   endpoint: string;
   log: FastifyBaseLogger;
+  clock: Clock;
   limits?: Partial<GraphqlLimits> | undefined;
   extraModules?: readonly GraphqlModule[] | undefined;
   introspection: "public" | "signed-in";
@@ -104,23 +114,20 @@ export type GraphqlEngineDeps = {
   /**
    * Watches what may change the socket's caller: it is closed with 4401 when the session it was opened
    * with ends, and `onAccessChanged` runs when the caller's access may have changed (roles, groups,
-   * permissions, deactivation of the user or the organization). The watches end when `closed` aborts.
+   * permissions, deactivation of the user or the organization; for an OIDC token, its grant or its
+   * client). The watches end when `closed` aborts.
    */
   watchSocket(
     socket: GraphqlSocket,
     caller: TenantContext,
+    credential: ResolvedCaller["kind"],
     closed: AbortSignal,
     onAccessChanged: () => void,
   ): void;
 };
 
-/** Whether two resolutions of a caller grant the same (same user, same permissions). */
-const sameAccess = (a: TenantContext, b: TenantContext): boolean =>
-  a.tenantId === b.tenantId &&
-  a.actor.userId === b.actor.userId &&
-  a.isPlatformAdmin === b.isPlatformAdmin &&
-  a.actor.permissions.size === b.actor.permissions.size &&
-  [...a.actor.permissions].every((permission) => b.actor.permissions.has(permission));
+/** setTimeout's longest delay (about 24.8 days); a later expiry is waited for in steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A subscription's stream that the server can end: `end(error)` stops the source (its pub/sub listener
@@ -206,29 +213,59 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
    * its credentials are dead. Answers the caller the socket runs as after it: this resolution, or a newer
    * one adopted while this one was in flight.
    */
+  const resolveLive = (credentials: SocketState["credentials"], request: FastifyRequest) =>
+    services.context.resolveLive({
+      ...credentials,
+      requestId: request.id,
+      client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+    });
+
   const freshCaller = async (
     state: SocketState,
     socket: GraphqlSocket,
     request: FastifyRequest,
     gate?: WorkGate,
-  ): Promise<TenantContext | null> => {
+  ): Promise<LiveContext | null> => {
     state.resolutions += 1;
     const number = state.resolutions;
-    const resolve = () =>
-      services.context.resolveContext({
-        ...state.credentials,
-        requestId: request.id,
-        client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
-      });
+    const resolve = () => resolveLive(state.credentials, request);
     // Only the statement takes the slot: adopting re-runs subscribes, whose service calls take their own.
-    const caller = await (gate ? gate.run(resolve, state.closed.signal) : resolve());
-    if (!caller) {
+    const live = await (gate ? gate.run(resolve, state.closed.signal) : resolve());
+    if (!live) {
       // As when the session's end is announced: the credential the socket lives on is dead.
-      socket.close(CLOSE_UNAUTHORIZED, state.caller.actor.sessionId ? "Session ended" : "Unauthorized");
+      socket.close(
+        CLOSE_UNAUTHORIZED,
+        state.resolution.kind === "session" ? "Session ended" : "Unauthorized",
+      );
       return null;
     }
-    await adopt(state, caller, number);
-    return state.caller;
+    await adopt(state, socket, live, number);
+    return { ctx: state.caller, caller: state.resolution };
+  };
+
+  /**
+   * Closes the socket (4401) when the credential it lives on expires: a session or an access token dies
+   * at its expiry without anyone announcing it. Re-armed with each resolution adopted.
+   */
+  const armExpiry = (state: SocketState, socket: GraphqlSocket) => {
+    clearTimeout(state.expiry);
+    const left = state.resolution.expiresAt.getTime() - deps.clock.now().getTime();
+    const expire = () => {
+      if (state.resolution.expiresAt.getTime() > deps.clock.now().getTime()) {
+        armExpiry(state, socket);
+        return;
+      }
+      socket.close(
+        CLOSE_UNAUTHORIZED,
+        state.resolution.kind === "session" ? "Session expired" : "Token expired",
+      );
+    };
+    if (left <= 0) {
+      expire();
+      return;
+    }
+    state.expiry = setTimeout(expire, Math.min(left, LONGEST_TIMER_MS));
+    state.expiry.unref();
   };
 
   const mappedFor = (context: GraphqlContext, error: GraphQLError) =>
@@ -240,14 +277,17 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
    * more, so it is checked exactly as a new one would be) and ended with that error when it no longer may
    * run; the ones that may go on resolve their next events with it. A newer adoption takes over the rest.
    */
-  const adopt = async (state: SocketState, caller: TenantContext, number: number) => {
+  const adopt = async (state: SocketState, socket: GraphqlSocket, live: LiveContext, number: number) => {
     if (number < state.adopted) return;
     state.adopted = number;
-    state.caller = caller;
+    state.caller = live.ctx;
+    state.resolution = live.caller;
+    armExpiry(state, socket);
     for (const operation of [...state.operations.values()]) {
       if (state.adopted !== number) return;
-      const changed = !sameAccess(operation.context.caller as TenantContext, caller);
-      operation.context.caller = caller;
+      const changed = !sameCaller(operation.resolution, live.caller);
+      operation.context.caller = live.ctx;
+      operation.resolution = live.caller;
       if (!changed) continue;
       let again: unknown;
       try {
@@ -308,32 +348,28 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       (ctx.extra as SocketExtra).closed = closed;
       const raw = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
       let credentials: SocketState["credentials"] | null = null;
-      let caller: TenantContext | null = null;
       if (typeof raw === "string") {
         const token = bearerOf(raw);
         credentials = token ? { bearerToken: token } : null;
-        caller = credentials
-          ? await services.context.resolveContext({
-              ...credentials,
-              requestId: request.id,
-              client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
-            })
-          : null;
       } else {
         // No bearer in connection_init: the upgrade request's own credentials (cookie or header).
         const found = credentialsOf(request);
         credentials = found ? { bearerToken: found.bearerToken, sessionToken: found.sessionToken } : null;
-        caller = request.ctx;
       }
+      // Resolved here even for the upgrade's credentials: the socket needs the credential's kind and expiry.
+      const live = credentials ? await resolveLive(credentials, request) : null;
       // The client went while its caller was resolved: nothing may start watching for it.
       if (closed.signal.aborted || socket.readyState !== socket.OPEN) return false;
-      if (!caller || !credentials) {
+      if (!live || !credentials) {
         socket.close(CLOSE_UNAUTHORIZED, "Unauthorized");
         return false;
       }
+      const caller = live.ctx;
       const state: SocketState = {
         credentials,
         caller,
+        resolution: live.caller,
+        expiry: undefined,
         resolutions: 0,
         adopted: 0,
         accessVersion: 0,
@@ -344,14 +380,18 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         checkAgain: false,
       };
       (ctx.extra as SocketExtra).state = state;
-      deps.watchSocket(socket, caller, closed.signal, () => {
+      (ctx.extra as SocketExtra).release = () => clearTimeout(state.expiry);
+      armExpiry(state, socket);
+      deps.watchSocket(socket, caller, live.caller.kind, closed.signal, () => {
         state.accessVersion += 1;
         recheck(state, socket, request);
       });
       return true;
     },
     onClose: (ctx) => {
-      (ctx.extra as SocketExtra).closed?.abort(new Error("The socket closed"));
+      const extra = ctx.extra as SocketExtra;
+      extra.closed?.abort(new Error("The socket closed"));
+      extra.release?.();
     },
     onSubscribe: async (ctx, id, payload) => {
       const extra = ctx.extra as typeof ctx.extra & SocketExtra;
@@ -368,17 +408,17 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       }
       // Every operation runs as the caller is now, as every HTTP request does.
       const accessVersion = state.accessVersion;
-      let caller: TenantContext | null;
+      let live: LiveContext | null;
       try {
-        caller = await freshCaller(state, extra.socket, extra.request);
+        live = await freshCaller(state, extra.socket, extra.request);
       } catch (error) {
         // The database failed: this operation is answered so, the socket stays (graphql-ws would close it
         // with 4500 and, outside production, the error's text as the reason).
         deps.log.warn({ err: error, requestId }, "graphql: a socket's caller could not be resolved");
         return refuse(unavailable());
       }
-      if (!caller) return refuse(unauthorized());
-      const context = requestContext(extra.request, caller);
+      if (!live) return refuse(unauthorized());
+      const context = requestContext(extra.request, live.ctx);
       const enveloped = yoga.getEnveloped({
         graphql: context,
         request: extra.request,
@@ -446,6 +486,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         });
         state.operations.set(id, {
           context: contextValue,
+          resolution: live.caller,
           resubscribe: () => Promise.resolve(enveloped.subscribe(args)),
           end: (error) => stream.end(error),
         });

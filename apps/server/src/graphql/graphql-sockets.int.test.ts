@@ -5,6 +5,7 @@ import { requirePermission, type TenantContext } from "@hisob/kernel";
 import { type Client, createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { createOidcKit, type OidcKit, type RegisteredClient } from "../oidc/oidc-test-kit";
 import { createTestApp, type SeededUser, type TestApp } from "../testing/test-app";
 import {
   countResolutions,
@@ -270,9 +271,9 @@ describe("an access change for a whole organization", () => {
     await Promise.all(sockets.map((client) => first(client, "{ me { id } }")));
     await waitFor(async () => (await pubsub.listeners(topic)) === 20, "every socket to watch");
     const context = t.services.context;
-    const original = context.resolveContext;
+    const original = context.resolveLive;
     const load = { now: 0, most: 0, done: 0 };
-    context.resolveContext = async (credentials) => {
+    context.resolveLive = async (credentials) => {
       load.now += 1;
       load.most = Math.max(load.most, load.now);
       try {
@@ -290,7 +291,7 @@ describe("an access change for a whole organization", () => {
       // Before, all 20 sockets ran their statement at once (1,000 sockets: 1,000 against a pool of 10).
       expect(load.most).toBeLessThanOrEqual(6);
     } finally {
-      context.resolveContext = original;
+      context.resolveLive = original;
     }
   });
 });
@@ -323,8 +324,8 @@ describe("a socket whose caller cannot be checked again", () => {
     await first(client, "{ me { id } }");
     await waitFor(async () => (await pubsub.listeners(accessChangedTopic(org))) === 1, "the socket's watch");
     const context = t.services.context;
-    const original = context.resolveContext;
-    context.resolveContext = async (credentials) => {
+    const original = context.resolveLive;
+    context.resolveLive = async (credentials) => {
       if (credentials.bearerToken === member.token) throw new Error("the database is away");
       return original(credentials);
     };
@@ -334,7 +335,7 @@ describe("a socket whose caller cannot be checked again", () => {
       // Before, the failure was only logged and the socket's subscriptions ran on as they were.
       expect(await closed).toMatchObject({ code: 1011 });
     } finally {
-      context.resolveContext = original;
+      context.resolveLive = original;
     }
   });
 });
@@ -349,8 +350,8 @@ describe("an operation whose caller cannot be resolved", () => {
     });
     expect((await first(client, "{ me { id } }")).value).toEqual({ data: { me: { id: member.id } } });
     const context = t.services.context;
-    const original = context.resolveContext;
-    context.resolveContext = async (credentials) => {
+    const original = context.resolveLive;
+    context.resolveLive = async (credentials) => {
       if (credentials.bearerToken === member.token) throw databaseAway();
       return original(credentials);
     };
@@ -358,7 +359,7 @@ describe("an operation whose caller cannot be resolved", () => {
     try {
       refused = await first(client, "{ me { id } }");
     } finally {
-      context.resolveContext = original;
+      context.resolveLive = original;
     }
     // Before, graphql-ws closed the whole socket with 4500 and the database's text as the reason.
     expect(refused.errors?.[0]).toMatchObject({
@@ -432,5 +433,119 @@ describe("what a socket refuses before running", () => {
         requestId: expect.any(String),
       });
     }
+  });
+});
+
+describe("a socket's credentials that die without anyone changing access", () => {
+  let kit: OidcKit;
+  let app: RegisteredClient;
+  let platformAdmin: SeededUser;
+  beforeAll(async () => {
+    kit = createOidcKit(t);
+    // A first-party client (as the accountant app): its access tokens work on our APIs, sockets included.
+    app = await kit.register({ name: "First-party app", isFirstParty: true });
+    platformAdmin = await t.createUser((await t.createTenant("Platform", { platform: true })).id, "admin");
+  });
+
+  /** The close, or a failure after `ms` (before the fix these sockets stayed open). */
+  const closedWithin = (closed: Promise<Closed>, ms = 10_000) =>
+    Promise.race([
+      closed,
+      new Promise<Closed>((_, reject) => {
+        setTimeout(() => reject(new Error(`the socket was still open after ${ms} ms`)), ms).unref();
+      }),
+    ]);
+  /** A socket on `token`, open and watching (its first operation answered). */
+  const openOn = async (token: string) => {
+    const socket = connect(token);
+    expect((await first(socket.client, "{ me { id } }")).value).toMatchObject({ data: { me: {} } });
+    return socket;
+  };
+  const tokensOf = async (user: SeededUser) =>
+    kit.tokensFor(app, user.token, { scope: "openid offline_access" });
+
+  it("closes a socket (4401) when the session it lives on expires", async () => {
+    const member = await t.createUser(tenantId, []);
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.session.updateMany({
+        where: { tenantId, userId: member.id },
+        data: { expiresAt: new Date(Date.now() + 1_500) },
+      }),
+    );
+    const { closed } = await openOn(member.token);
+    expect(await closedWithin(closed)).toMatchObject({ code: 4401, reason: "Session expired" });
+  });
+
+  it("closes a socket (4401) when the OIDC access token it lives on expires", async () => {
+    const member = await t.createUser(tenantId, []);
+    const tokens = await tokensOf(member);
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.oidcToken.updateMany({
+        where: { tenantId, kind: "access", grant: { userId: member.id } },
+        data: { expiresAt: new Date(Date.now() + 1_500) },
+      }),
+    );
+    const { closed } = await openOn(tokens.access_token);
+    expect(await closedWithin(closed)).toMatchObject({ code: 4401, reason: "Token expired" });
+  });
+
+  it("closes a socket (4401) when the client revokes the grant its access token belongs to", async () => {
+    const member = await t.createUser(tenantId, []);
+    const tokens = await tokensOf(member);
+    const { closed } = await openOn(tokens.access_token);
+    expect((await kit.revoke(app, tokens.refresh_token as string)).statusCode).toBe(200);
+    await t.outbox.drain();
+    expect(await closedWithin(closed)).toMatchObject({ code: 4401 });
+  });
+
+  it("closes a socket (4401) when the client revokes its access token", async () => {
+    const member = await t.createUser(tenantId, []);
+    const tokens = await tokensOf(member);
+    const { closed } = await openOn(tokens.access_token);
+    expect((await kit.revoke(app, tokens.access_token)).statusCode).toBe(200);
+    await t.outbox.drain();
+    expect(await closedWithin(closed)).toMatchObject({ code: 4401 });
+  });
+
+  it("closes a socket (4401) when a used refresh token comes back and its grant is revoked", async () => {
+    const member = await t.createUser(tenantId, []);
+    const tokens = await tokensOf(member);
+    const { closed } = await openOn(tokens.access_token);
+    expect((await kit.refresh(app, tokens.refresh_token as string)).statusCode).toBe(200);
+    // The same refresh token again: someone holds a copy, the whole grant goes.
+    expect((await kit.refresh(app, tokens.refresh_token as string)).statusCode).toBe(400);
+    await t.outbox.drain();
+    expect(await closedWithin(closed)).toMatchObject({ code: 4401 });
+  });
+
+  it("closes a socket (4401) when its token's client is deactivated", async () => {
+    const client = await kit.register({ name: "Deactivated app", isFirstParty: true });
+    const member = await t.createUser(tenantId, []);
+    const tokens = await kit.tokensFor(client, member.token, { scope: "openid" });
+    const { closed } = await openOn(tokens.access_token);
+    const deactivated = await t.app.inject({
+      method: "PUT",
+      url: `/oidc-clients/${client.clientId}`,
+      headers: platformAdmin.headers,
+      payload: { isActive: false },
+    });
+    expect(deactivated.statusCode).toBe(200);
+    await t.outbox.drain();
+    expect(await closedWithin(closed)).toMatchObject({ code: 4401 });
+  });
+
+  it("closes a socket on an OIDC token (4401) when its user is deactivated", async () => {
+    const member = await t.createUser(tenantId, []);
+    const tokens = await tokensOf(member);
+    const { closed } = await openOn(tokens.access_token);
+    const deactivated = await t.app.inject({
+      method: "PUT",
+      url: `/users/${member.id}`,
+      headers: admin.headers,
+      payload: { active: false },
+    });
+    expect(deactivated.statusCode).toBe(200);
+    await t.outbox.drain();
+    expect(await closedWithin(closed)).toMatchObject({ code: 4401 });
   });
 });

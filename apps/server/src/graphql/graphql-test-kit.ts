@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { Credentials } from "@hisob/core";
-import type { TenantContext } from "@hisob/kernel";
+import type { Credentials, LiveContext } from "@hisob/core";
 import { WebSocket } from "ws";
 import type { TestApp } from "../testing/test-app";
 
@@ -57,7 +56,8 @@ export const waitFor = async (condition: () => Promise<boolean>, what: string, d
 /** One turn of the event loop: what promises started by the last event settle (no time is waited). */
 export const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-type ResolveContext = (credentials: Credentials) => Promise<TenantContext | null>;
+/** How a socket resolves its caller (the context service's `resolveLive`); tests wrap it. */
+type ResolveLive = (credentials: Credentials) => Promise<LiveContext | null>;
 
 /**
  * Holds the server's resolutions of `token` (after their statement ran; the first `held` of them, all
@@ -66,14 +66,14 @@ type ResolveContext = (credentials: Credentials) => Promise<TenantContext | null
  */
 export const holdResolutions = (testApp: TestApp, token: string, options: { held?: number } = {}) => {
   const context = testApp.services.context;
-  const original: ResolveContext = context.resolveContext;
+  const original: ResolveLive = context.resolveLive;
   const held: Promise<unknown>[] = [];
   let arrivals = 0;
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  context.resolveContext = async (credentials) => {
+  context.resolveLive = async (credentials) => {
     const result = await original(credentials);
     if (credentials.bearerToken !== token) return result;
     arrivals += 1;
@@ -87,7 +87,7 @@ export const holdResolutions = (testApp: TestApp, token: string, options: { held
     release: async () => {
       release();
       await Promise.all(held);
-      context.resolveContext = original;
+      context.resolveLive = original;
       await nextTurn();
     },
   };
@@ -96,9 +96,9 @@ export const holdResolutions = (testApp: TestApp, token: string, options: { held
 /** Counts the server's resolutions of `token` from now until `stop`. */
 export const countResolutions = (testApp: TestApp, token: string) => {
   const context = testApp.services.context;
-  const original: ResolveContext = context.resolveContext;
+  const original: ResolveLive = context.resolveLive;
   let count = 0;
-  context.resolveContext = async (credentials) => {
+  context.resolveLive = async (credentials) => {
     const result = await original(credentials);
     if (credentials.bearerToken === token) count += 1;
     return result;
@@ -106,7 +106,7 @@ export const countResolutions = (testApp: TestApp, token: string) => {
   return {
     count: () => count,
     stop: () => {
-      context.resolveContext = original;
+      context.resolveLive = original;
     },
   };
 };

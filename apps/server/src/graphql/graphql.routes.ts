@@ -5,6 +5,7 @@ import {
   accessChangedTopic,
   bridgeGraphqlEvents,
   createMemoryPubSub,
+  OIDC_CLIENTS_TOPIC,
   type PubSub,
   sessionDeletedTopic,
 } from "@hisob/graphql/events";
@@ -349,6 +350,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const watchSocket = (
     socket: GraphqlSocket,
     caller: TenantContext,
+    credential: "session" | "oidc",
     closed: AbortSignal,
     onAccessChanged: () => void,
   ) => {
@@ -380,6 +382,14 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       if (!Array.isArray(userIds) || userIds.includes(caller.actor.userId)) onAccessChanged();
       return false;
     }).catch(failed);
+    // An OIDC client deactivated (or no longer first-party) is no organization's: every socket on an OIDC
+    // access token hears it and resolves its caller again (rare: an administrator's action).
+    if (credential === "oidc") {
+      watch(OIDC_CLIENTS_TOPIC, () => {
+        onAccessChanged();
+        return false;
+      }).catch(failed);
+    }
   };
 
   /** GraphQL itself (schema, yoga, graphql-ws), imported and built on the first request that needs it. */
@@ -393,6 +403,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           pubsub,
           endpoint: GRAPHQL_PATH,
           log: app.log,
+          clock,
           limits: options.limits,
           extraModules: options.extraModules,
           introspection: env.graphql.introspection,
