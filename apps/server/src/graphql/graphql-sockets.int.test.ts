@@ -82,6 +82,8 @@ const probeModule: GraphqlModule = {
 };
 
 let t: TestApp;
+/** SQL statements sent while `statements.counting` (tests count a change's round trips). */
+const statements = { counting: false, count: 0 };
 let wsUrl: string;
 let pubsub: PubSub;
 let tenantId: string;
@@ -91,6 +93,9 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({
+    onQuery: () => {
+      if (statements.counting) statements.count += 1;
+    },
     graphql: {
       extraModules: [probeModule],
       onPubSub: (value) => {
@@ -547,5 +552,81 @@ describe("a socket's credentials that die without anyone changing access", () =>
     expect(deactivated.statusCode).toBe(200);
     await t.outbox.drain();
     expect(await closedWithin(closed)).toMatchObject({ code: 4401 });
+  });
+});
+
+describe("an organization's deactivation", () => {
+  let platformAdmin: SeededUser;
+  beforeAll(async () => {
+    platformAdmin = await t.createUser((await t.createTenant("Platform", { platform: true })).id, "admin");
+  });
+  const deactivate = (orgId: string) =>
+    t.app.inject({
+      method: "PUT",
+      url: `/tenants/${orgId}`,
+      headers: platformAdmin.headers,
+      payload: { active: false },
+    });
+  const activeOf = async (orgId: string) =>
+    (await t.services.tenants.get(await contextOf(platformAdmin), orgId)).active;
+  const sessionsOf = (orgId: string) => t.db.withTenant(orgId, (tx) => tx.session.count());
+
+  it("commits with its announcement or not at all", async () => {
+    const orgId = (await t.createTenant()).id;
+    await t.createUser(orgId, []);
+    const { raise } = t.outbox;
+    t.outbox.raise = async (tx, event) => {
+      if (event.type === "TenantDeactivated") throw new Error("the announcement failed");
+      return raise(tx, event);
+    };
+    try {
+      expect((await deactivate(orgId)).statusCode).toBe(500);
+    } finally {
+      t.outbox.raise = raise;
+    }
+    // Before, the organization stayed deactivated with its sessions alive and nothing announced.
+    expect(await activeOf(orgId)).toBe(true);
+    expect(await sessionsOf(orgId)).toBe(1);
+  });
+
+  it("ends every session in one statement, each announced (sessionDeleted), whatever their number", async () => {
+    const counts: number[] = [];
+    for (const members of [1, 20]) {
+      const orgId = (await t.createTenant()).id;
+      const users = await Promise.all(Array.from({ length: members }, () => t.createUser(orgId, [])));
+      const topics = users.map((user) => sessionDeletedTopic(orgId, user.id));
+      const heard = users.map((user) => pubsub.subscribe(sessionDeletedTopic(orgId, user.id)).next());
+      await waitFor(
+        async () => (await Promise.all(topics.map((topic) => pubsub.listeners(topic)))).every((n) => n === 1),
+        "every member's sessionDeleted to listen",
+      );
+      statements.counting = true;
+      statements.count = 0;
+      try {
+        expect((await deactivate(orgId)).statusCode).toBe(200);
+      } finally {
+        statements.counting = false;
+      }
+      counts.push(statements.count);
+      await t.outbox.drain();
+      const payloads = (await Promise.all(heard)).map((result) => result.value as { userId: string });
+      expect(payloads.map((payload) => payload.userId).sort()).toEqual(users.map((user) => user.id).sort());
+      expect(await sessionsOf(orgId)).toBe(0);
+    }
+    // Before, each ended session was its own INSERT of its SessionDeleted: 19 statements more for 20.
+    expect(counts[1]).toBe(counts[0]);
+  });
+
+  it("closes a socket on an OIDC access token of the organization (4401)", async () => {
+    const kit = createOidcKit(t);
+    const app = await kit.register({ name: "Org app", isFirstParty: true });
+    const orgId = (await t.createTenant()).id;
+    const member = await t.createUser(orgId, []);
+    const tokens = await kit.tokensFor(app, member.token, { scope: "openid" });
+    const { client, closed } = connect(tokens.access_token);
+    expect((await first(client, "{ me { id } }")).value).toEqual({ data: { me: { id: member.id } } });
+    expect((await deactivate(orgId)).statusCode).toBe(200);
+    await t.outbox.drain();
+    expect(await closed).toMatchObject({ code: 4401 });
   });
 });
