@@ -15,21 +15,32 @@ const schema = createSchema({
       id: ID!
       child: Item!
       items(limit: Int = 20): [Item!]!
+      parts: [Item!]!
+      tags: [String!]!
+    }
+    type PaginatedItems {
+      total: Int!
+      data: [Item!]!
     }
     type Query {
       item: Item!
       node: Node!
       items(limit: Int = 20): [Item!]!
+      page(limit: Int = 20): PaginatedItems!
     }
   `,
   resolvers: { Node: { __resolveType: () => "Item" } },
 });
 
-const cost = (query: string, variables: Record<string, unknown> = {}) => {
+const cost = (
+  query: string,
+  variables: Record<string, unknown> = {},
+  listWeights: Record<string, number> = {},
+) => {
   const document = parse(query);
   const operation = document.definitions.find((definition) => definition.kind === "OperationDefinition");
   if (!operation || operation.kind !== "OperationDefinition") throw new Error("no operation");
-  return operationCost(schema, document, operation, variables);
+  return operationCost(schema, document, operation, variables, listWeights);
 };
 
 describe("the cost model", () => {
@@ -137,6 +148,23 @@ describe("the execution timeout", () => {
     expect(await run("{ wait }", new AbortController().signal, 5)).toMatchObject({
       errors: [{ extensions: { code: "UNAVAILABLE", reason: "graphql.timeout" } }],
     });
+  });
+});
+
+describe("lists without a limit", () => {
+  it("price a list of objects by its weight: its bound where the domain has one, else a page's worth", () => {
+    // parts: 1 + 20 × (child: 1) under item (1). Before, such a list counted as one item: 3.
+    expect(cost("{ item { parts { child { id } } } }")).toBe(22);
+    expect(cost("{ item { parts { child { id } } } }", {}, { "Item.parts": 200 })).toBe(202);
+    // Leaves cost nothing, however many.
+    expect(cost("{ item { tags parts { id } } }")).toBe(2);
+    // A page's data is priced by the page's limit, not once more.
+    expect(cost("{ page(limit: 5) { total data { child { id } } } }")).toBe(11);
+  });
+
+  it("prices nothing when the variables do not coerce: execution refuses them", () => {
+    expect(cost("query($l: Int) { items(limit: $l) { child { id } } }", { l: "many" })).toBeNull();
+    expect(cost("query($l: Int!) { items(limit: $l) { child { id } } }")).toBeNull();
   });
 });
 

@@ -1,12 +1,12 @@
 import { handleStreamOrSingleExecutionResult, type Plugin, usePayloadFormatter } from "@envelop/core";
 import { EnvelopArmor } from "@escape.tech/graphql-armor";
 import {
-  type DefinitionNode,
   type DocumentNode,
   type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
+  getOperationAST,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -94,16 +94,9 @@ const mapDocumentErrors = (): Plugin<GraphqlContext> => ({
     },
 });
 
-/** The operation `args` names (the only one when it names none). */
-const operationOf = (args: {
-  document: DocumentNode;
-  operationName?: string | null | undefined;
-}): OperationDefinitionNode | undefined =>
-  args.document.definitions.find(
-    (definition: DefinitionNode): definition is OperationDefinitionNode =>
-      definition.kind === Kind.OPERATION_DEFINITION &&
-      (args.operationName ? definition.name?.value === args.operationName : true),
-  );
+/** The operation `args` names (the only one when it names none), as execution picks it. */
+const operationOf = (args: { document: DocumentNode; operationName?: string | null | undefined }) =>
+  getOperationAST(args.document, args.operationName) ?? undefined;
 
 /** Whether the operation's root selects `__schema` or `__type` (directly or through fragments). */
 const readsSchema = (document: DocumentNode, operation: OperationDefinitionNode): boolean => {

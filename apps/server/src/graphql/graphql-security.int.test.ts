@@ -388,6 +388,22 @@ describe("query cost and one caller's share of the database", () => {
     expect(small.body.errors).toBeUndefined();
   });
 
+  it("prices a list without a limit by its bound: an order's lines (at most 200)", async () => {
+    const query = "{ orders(limit: 10) { data { lines { product { name } } } } }";
+    // 1 + 10 × (1 + (1 + 200 × 1)); before, each order's lines counted as one line: 31, and ran.
+    const refused = await gql(httpUrl, query, { headers: admin.headers });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0]).toMatchObject({
+      message: "validation error: query cost 2021 exceeds the maximum of 1000",
+      extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
+    });
+    const small = await gql(httpUrl, "{ orders(limit: 4) { data { lines { product { name } } } } }", {
+      headers: admin.headers,
+    });
+    expect(small.status).toBe(200);
+    expect(small.body.errors).toBeUndefined();
+  });
+
   it("loads the messages of a page of chats in one service call, not one per chat", async () => {
     const chats = t.services.crm.chats;
     const calls = { batched: 0, single: 0 };
