@@ -140,7 +140,8 @@ const recordOperations = (): Plugin<GraphqlContext> => {
 const refuseSubscriptionsOverHttp = (endpoint: string, refusal: Refusal): Plugin<GraphqlContext> => ({
   onSubscribe: ({ args, setResultAndStopExecution }) => {
     const context = args.contextValue as GraphqlContext;
-    if (context.transport !== "http") return;
+    // Only a socket ends a subscription with its client: anything else (a host that did not say) is refused.
+    if (context.transport === "websocket") return;
     setResultAndStopExecution(
       refusal(
         context,
