@@ -617,6 +617,21 @@ describe("an organization's deactivation", () => {
     expect(counts[1]).toBe(counts[0]);
   });
 
+  it("reaches a socket by TenantDeactivated alone, whatever becomes of the sessions", async () => {
+    const orgId = (await t.createTenant()).id;
+    const member = await t.createUser(orgId, []);
+    const { client, closed } = connect(member.token);
+    expect((await first(client, "{ me { id } }")).value).toEqual({ data: { me: { id: member.id } } });
+    // The organization switched off with its sessions left in place: only the announcement reaches it.
+    await t.db.withTenant(orgId, async (tx) => {
+      await tx.tenant.update({ where: { id: orgId }, data: { isActive: false } });
+      await t.outbox.raise(tx, { type: "TenantDeactivated", tenantId: orgId, payload: { tenantId: orgId } });
+    });
+    await t.outbox.drain();
+    expect(await closed).toMatchObject({ code: 4401 });
+    expect(await sessionsOf(orgId)).toBe(1);
+  });
+
   it("closes a socket on an OIDC access token of the organization (4401)", async () => {
     const kit = createOidcKit(t);
     const app = await kit.register({ name: "Org app", isFirstParty: true });
