@@ -52,6 +52,7 @@ export const composeServices = (
   };
   const oidc = createOidcProvider({
     db,
+    outbox,
     clock,
     cryptoKey: env.oidc.cryptoKey,
     config: {

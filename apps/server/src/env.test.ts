@@ -60,6 +60,7 @@ describe("loadEnv defaults", () => {
         rateLimitWindowSeconds: 60,
         introspection: "public",
         concurrencyPerCaller: 4,
+        concurrencyPerTenant: 6,
       },
       warnings: [expect.stringContaining("OIDC_ISSUER_URL is not set")],
     });
@@ -91,6 +92,16 @@ describe("loadEnv defaults", () => {
     for (const bad of ["0", "-1", "1.5", "1001", "many"]) {
       expect(() => loadEnv({ GRAPHQL_CONCURRENCY_PER_CALLER: bad })).toThrow(
         /GRAPHQL_CONCURRENCY_PER_CALLER/,
+      );
+    }
+  });
+
+  it("bounds each organization's concurrent GraphQL service calls (GRAPHQL_CONCURRENCY_PER_TENANT)", () => {
+    expect(loadEnv({}).graphql.concurrencyPerTenant).toBe(6);
+    expect(loadEnv({ GRAPHQL_CONCURRENCY_PER_TENANT: "3" }).graphql.concurrencyPerTenant).toBe(3);
+    for (const bad of ["0", "-1", "1.5", "1001", "many"]) {
+      expect(() => loadEnv({ GRAPHQL_CONCURRENCY_PER_TENANT: bad })).toThrow(
+        /GRAPHQL_CONCURRENCY_PER_TENANT/,
       );
     }
   });

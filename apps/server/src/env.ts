@@ -89,6 +89,8 @@ export type Env = {
     introspection: "public" | "signed-in";
     /** Service calls (database work) one caller's operations run at once; more wait their turn. */
     concurrencyPerCaller: number;
+    /** The same for all of one organization's callers and sockets together, on top of each caller's. */
+    concurrencyPerTenant: number;
   };
   /** Things main should log loudly at boot (development defaults in use, risky settings). */
   warnings: string[];
@@ -325,6 +327,7 @@ const shape = {
   GRAPHQL_RATE_LIMIT_WINDOW_SECONDS: positiveInteger(),
   GRAPHQL_INTROSPECTION: oneOf(["public", "signed-in"] as const),
   GRAPHQL_CONCURRENCY_PER_CALLER: integer(1, 1000),
+  GRAPHQL_CONCURRENCY_PER_TENANT: integer(1, 1000),
 };
 
 type VariableName = keyof typeof shape;
@@ -480,6 +483,7 @@ const toEnv = (vars: TEnvVariables): Env => {
       rateLimitWindowSeconds: vars.GRAPHQL_RATE_LIMIT_WINDOW_SECONDS ?? 60,
       introspection: vars.GRAPHQL_INTROSPECTION ?? (isProduction ? "signed-in" : "public"),
       concurrencyPerCaller: vars.GRAPHQL_CONCURRENCY_PER_CALLER ?? 4,
+      concurrencyPerTenant: vars.GRAPHQL_CONCURRENCY_PER_TENANT ?? 6,
     },
     warnings,
   };

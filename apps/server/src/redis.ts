@@ -12,7 +12,13 @@ const ERROR_LOG_INTERVAL_MS = 60_000;
  */
 export const connectRedis = async (
   url: string,
-  options: { name: string; log: RedisLog; purpose: string },
+  options: {
+    name: string;
+    log: RedisLog;
+    purpose: string;
+    /** Subscribe again after a reconnect to the channels it had (ioredis's default); false: the owner does. */
+    resubscribe?: boolean;
+  },
 ): Promise<Redis> => {
   // Loaded only when REDIS_URL is set: a server without Redis never carries ioredis's code (alone,
   // importing it adds 21 MiB RSS after a full GC; issue 16.4).
@@ -23,6 +29,7 @@ export const connectRedis = async (
     connectTimeout: 5_000,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    autoResubscribe: options.resubscribe ?? true,
   });
   // ioredis reconnects by itself; without a listener it would print every failed attempt to stderr.
   let lastLogged = Number.NEGATIVE_INFINITY;

@@ -30,6 +30,8 @@ export {
   type ContextService,
   type Credentials,
   createContextService,
+  type LiveContext,
+  sameCaller,
 } from "./auth/context.service";
 export { coreOperations } from "./core.operations";
 export { type CoreServiceDeps, type CoreServices, createCoreServices } from "./core-services";

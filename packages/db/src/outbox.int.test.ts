@@ -5,7 +5,9 @@ import { createManualClock, type DispatchedEvent, type ManualClock } from "@hiso
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./create-db";
 import { createOutbox, type Outbox } from "./outbox";
+import { sqlParams } from "./raw-tenant";
 import { createTestDb, insertTenant } from "./testing";
+import { afterCommit } from "./tx-hooks";
 
 let db: Db;
 let tenantId: string;
@@ -157,6 +159,40 @@ describe("ordering", () => {
     await raiseMany(raiser, "Ordered", 6, 5);
     await outbox.drain();
     expect(order).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe("staged events, one per row", () => {
+  it("gives each row's event an id of its own, with the time part of the statement's id", async () => {
+    const raiser = await newRaiser();
+    const { outbox } = newOutbox();
+    const seen: unknown[] = [];
+    outbox.subscribe("PerRow", (event) => {
+      seen.push(event.payload.seq);
+    });
+    const staged = await db.withTenant(tenantId, async (tx) => {
+      const params = sqlParams();
+      const statement = raiser.stage(
+        { afterCommit: (callback) => afterCommit(tx, callback) },
+        params,
+        { type: "PerRow", tenantId, payload: {} },
+        {
+          from: "generate_series(1, 40) AS row(seq)",
+          eachRow: true,
+          mergePayload: "jsonb_build_object('seq', row.seq)",
+        },
+      );
+      await tx.$executeRawUnsafe(statement.sql, ...params.values);
+      return statement;
+    });
+    const rows = await rowsOf("PerRow");
+    expect(new Set(rows.map((row) => row.id)).size).toBe(40);
+    // UUIDv7's time and version: dispatched in time order with every other event.
+    for (const row of rows) expect(row.id.slice(0, 19)).toBe(staged.id.slice(0, 19));
+    await outbox.drain();
+    expect([...seen].sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
   });
 });
 

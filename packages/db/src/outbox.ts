@@ -22,16 +22,19 @@ export type Outbox = {
   raise(tx: Tx, event: DomainEvent): Promise<string>;
   /**
    * The same write as a data-modifying step of the caller's own statement, in a driver transaction
-   * (raw-tenant.ts): returns an `INSERT INTO outbox_events … SELECT … FROM <from>` (values as
-   * parameters in `params`) that writes the event once per row of `from` — the posting's document, so
-   * a refused posting writes no event — and dispatches after that transaction commits.
+   * (raw-tenant.ts) or a Prisma one run as raw SQL (`afterCommit` from tx-hooks): returns an
+   * `INSERT INTO outbox_events … SELECT … FROM <from>` (values as parameters in `params`) that writes the
+   * event once per row of `from` — the posting's document, so a refused posting writes no event — and
+   * dispatches after that transaction commits.
    * `mergePayload`: a jsonb SQL expression merged into the payload (facts the statement computes).
+   * `eachRow`: `from` may have many rows (one event each, e.g. every session ended): each gets an id of
+   * its own, ordered by time with the others (`id` is then the first one's prefix only).
    */
   stage(
-    tx: RawTenantTx,
+    tx: Pick<RawTenantTx, "afterCommit">,
     params: SqlParams,
     event: DomainEvent,
-    source: { from: string; mergePayload?: string },
+    source: { from: string; mergePayload?: string; eachRow?: boolean },
   ): { id: string; sql: string };
   subscribe(type: string, handler: EventHandler): () => void;
   /** Dispatches everything due now; resolves when none is left (tests await it). */
@@ -224,8 +227,13 @@ export const createOutbox = (db: Db, options: OutboxOptions = {}): Outbox => {
       const id = newId();
       const now = clock.now();
       const payload = `${params.add(JSON.stringify(event.payload))}::jsonb`;
+      // One id per row: this id's time part (UUIDv7's 48-bit time and version, so rows are dispatched in
+      // time order with every other event) and 60 random bits per row.
+      const rowId = source.eachRow
+        ? `(${params.add(id.slice(0, 19))} || '8' || substr(md5(random()::text), 1, 3) || '-' || substr(md5(random()::text), 1, 12))::uuid`
+        : `${params.add(id)}::uuid`;
       const sql = `INSERT INTO outbox_events (id, tenant_id, type, payload, occurred_at, available_at)
-        SELECT ${params.add(id)}::uuid, ${params.add(event.tenantId)}::uuid, ${params.add(event.type)},
+        SELECT ${rowId}, ${params.add(event.tenantId)}::uuid, ${params.add(event.type)},
                ${source.mergePayload ? `${payload} || ${source.mergePayload}` : payload},
                ${params.add(now)}::timestamptz, ${params.add(now)}::timestamptz
           FROM ${source.from}`;

@@ -102,6 +102,31 @@ describe("row-level security", () => {
     await expect(db.withPlatform((tx) => tx.user.findMany())).rejects.toThrow(/permission denied/);
   });
 
+  it("the platform role writes and reads only the outbox events that belong to no tenant", async () => {
+    const tenantEvent = await db.withTenant(tenantA, (tx) =>
+      tx.outboxEvent.create({
+        data: { tenantId: tenantA, type: "Probe", payload: {} },
+        select: { id: true },
+      }),
+    );
+    const platformEvent = await db.withPlatform((tx) =>
+      tx.outboxEvent.create({ data: { tenantId: null, type: "Probe", payload: {} }, select: { id: true } }),
+    );
+    const seen = await db.withPlatform((tx) =>
+      tx.outboxEvent.findMany({
+        where: { id: { in: [tenantEvent.id, platformEvent.id] } },
+        select: { id: true },
+      }),
+    );
+    expect(seen).toEqual([{ id: platformEvent.id }]);
+    await expect(
+      db.withPlatform((tx) =>
+        tx.outboxEvent.create({ data: { tenantId: tenantA, type: "Probe", payload: {} } }),
+      ),
+    ).rejects.toThrow(/row-level security/);
+    await expect(db.withPlatform((tx) => tx.outboxEvent.deleteMany({}))).rejects.toThrow(/permission denied/);
+  });
+
   it("refuses a tenant id that is not a UUID", async () => {
     expect(() => db.withTenant("1 OR 1=1", async () => {})).toThrow(/tenant UUID/);
   });

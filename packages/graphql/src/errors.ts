@@ -1,6 +1,7 @@
 import { toProblem } from "@hisob/db";
 import {
   AppError,
+  ERROR_STATUS,
   type ErrorCode,
   type FieldIssue,
   type Locale,
@@ -54,7 +55,9 @@ export const mapExecutionError = (
   if (original === undefined || original === null || isGraphQLError(original)) {
     const source = isGraphQLError(original) ? original : error;
     const code = source.extensions?.code;
-    if (typeof code === "string" && code !== "VALIDATION_ERROR") {
+    // Only our closed set: graphql-yoga's own codes (BAD_REQUEST for an operation name the document
+    // lacks) are input problems like the rest.
+    if (typeof code === "string" && Object.hasOwn(ERROR_STATUS, code) && code !== "VALIDATION_ERROR") {
       problem = problemOf(
         new AppError(code as ErrorCode, {
           reason: typeof source.extensions.reason === "string" ? source.extensions.reason : undefined,

@@ -1,7 +1,8 @@
 import { MESSAGE_ADDED } from "@hisob/crm";
+import { bridgeAccessEvents } from "./access-events";
 import type { PubSub } from "./pubsub";
 import type { EventSource } from "./registry";
-import { bridgeAccessEvents, bridgeSessionEvents } from "./session-events";
+import { bridgeSessionEvents } from "./session-events";
 
 /*
  * What the server needs of GraphQL at start, without GraphQL: the pub/sub and the bridges from the
@@ -14,6 +15,7 @@ export {
   accessChangedTopic,
   createMemoryPubSub,
   iterateTopic,
+  OIDC_CLIENTS_TOPIC,
   type PubSub,
   sessionDeletedTopic,
 } from "./pubsub";

@@ -1,3 +1,4 @@
+export { bridgeAccessEvents } from "./access-events";
 export {
   callerOf,
   type GraphqlContext,
@@ -14,6 +15,7 @@ export {
   accessChangedTopic,
   createMemoryPubSub,
   iterateTopic,
+  OIDC_CLIENTS_TOPIC,
   type PubSub,
   sessionDeletedTopic,
 } from "./pubsub";
@@ -29,6 +31,6 @@ export {
 export { createRegistry, type EventSource, type GraphqlModule, type GraphqlRegistry } from "./registry";
 export { Int64Scalar, TimeScalar } from "./scalars";
 export { printServedSchema, SDL_PATH } from "./sdl";
-export { bridgeAccessEvents, bridgeSessionEvents } from "./session-events";
-export { createWorkGates, gatedServices, type WorkGate, type WorkGates } from "./work-gate";
+export { bridgeSessionEvents } from "./session-events";
+export { createWorkGates, gatedServices, nestedGate, type WorkGate, type WorkGates } from "./work-gate";
 export { createGraphqlServer, type GraphqlServer, type GraphqlServerContext } from "./yoga";

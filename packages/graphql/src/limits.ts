@@ -1,6 +1,7 @@
 import type { Plugin } from "@envelop/core";
+import { MAX_STAGES } from "@hisob/projects";
+import { MAX_ORDER_LINES } from "@hisob/warehouse";
 import {
-  type DefinitionNode,
   type DocumentNode,
   type ExecutionResult,
   type FragmentDefinitionNode,
@@ -9,8 +10,11 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   getNamedType,
+  getNullableType,
+  getOperationAST,
   getVariableValues,
   isInterfaceType,
+  isListType,
   isObjectType,
   Kind,
   type OperationDefinitionNode,
@@ -23,7 +27,10 @@ import {
  *   - a field with a selection set (an object or a list of objects) costs 1;
  *   - a leaf (scalar, enum) costs 0;
  *   - a field with a `limit` argument (the paginated lists) multiplies the cost of what it selects by
- *     that limit, so `users(limit: 50) { data { id } }` costs 1 + 50 × 1 = 51 and nesting lists multiplies.
+ *     that limit, so `users(limit: 50) { data { id } }` costs 1 + 50 × 1 = 51 and nesting lists multiplies;
+ *   - a list of objects without a `limit` (an order's lines, a project's stages, a user's roles) multiplies
+ *     by its weight: the domain's bound where it has one (LIST_WEIGHTS), else a default page's worth
+ *     (20). A page's `data` is priced by its page's limit, not once more.
  * The limit is the one the operation will run with: the variables as GraphQL coerces them for execution
  * (a variable's default included when no value is sent), and the argument's default when it is omitted
  * or null (the resolvers read null as "the default"). Every alias and every fragment spread is priced.
@@ -41,11 +48,27 @@ export const DEFAULT_LIMITS = {
 };
 export type GraphqlLimits = typeof DEFAULT_LIMITS;
 
+/** What a list of objects without a `limit` counts as when its field has no weight of its own. */
+export const UNBOUNDED_LIST_WEIGHT = 20;
+
+/** Lists without a `limit` whose size the domain bounds: they count as that bound. */
+export const LIST_WEIGHTS: Readonly<Record<string, number>> = {
+  "Order.lines": MAX_ORDER_LINES,
+  "Project.stages": MAX_STAGES,
+};
+
 type CostContext = {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   visiting: Set<string>;
+  listWeights: Readonly<Record<string, number>>;
+};
+
+/** A page (`{ total, data }`): its `data` holds as many as the field that returned it asked for. */
+const isPage = (type: GraphQLObjectType) => {
+  const fields = type.getFields();
+  return "total" in fields && "data" in fields;
 };
 
 const limitOf = (
@@ -56,7 +79,11 @@ const limitOf = (
 ): number => {
   const definition = parent.getFields()[fieldName];
   const limitArg = definition?.args.find((arg) => arg.name === "limit");
-  if (!limitArg) return 1;
+  if (!limitArg) {
+    if (!definition || !isListType(getNullableType(definition.type))) return 1;
+    if (fieldName === "data" && isPage(parent)) return 1;
+    return context.listWeights[`${parent.name}.${fieldName}`] ?? UNBOUNDED_LIST_WEIGHT;
+  }
   const node = args?.find((arg) => arg.name.value === "limit");
   const given = node ? valueFromAST(node.value, GraphQLInt, context.variables) : undefined;
   const value = given ?? limitArg.defaultValue;
@@ -100,33 +127,19 @@ const selectionCost = (context: CostContext, parent: GraphQLObjectType, set: Sel
 };
 
 /**
- * The variables as execution will see them: coerced by the operation's definitions, defaults filled in.
- * Values that do not coerce are left out (execution refuses them anyway), so their defaults count.
+ * The cost of the operation about to run with `variables` as sent (see the model above), with the
+ * variables as execution will see them (coerced by the operation's definitions, defaults filled in).
+ * Null when they do not coerce: execution refuses the operation before it runs anything.
  */
-const coercedVariables = (
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-  raw: Record<string, unknown>,
-): Record<string, unknown> => {
-  const definitions = operation.variableDefinitions ?? [];
-  const coerced = getVariableValues(schema, definitions, raw);
-  if (coerced.coerced) return coerced.coerced;
-  const valid: Record<string, unknown> = {};
-  for (const definition of definitions) {
-    const name = definition.variable.name.value;
-    const one = getVariableValues(schema, [definition], name in raw ? { [name]: raw[name] } : {});
-    if (one.coerced && name in one.coerced) valid[name] = one.coerced[name];
-  }
-  return valid;
-};
-
-/** The cost of the operation about to run with `variables` as sent (see the model above). */
 export const operationCost = (
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
-): number => {
+  listWeights: Readonly<Record<string, number>> = LIST_WEIGHTS,
+): number | null => {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  if (!coerced.coerced) return null;
   const root =
     operation.operation === "query"
       ? schema.getQueryType()
@@ -138,9 +151,8 @@ export const operationCost = (
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  const values = coercedVariables(schema, operation, variables);
   return selectionCost(
-    { schema, fragments, variables: values, visiting: new Set() },
+    { schema, fragments, variables: coerced.coerced, visiting: new Set(), listWeights },
     root,
     operation.selectionSet,
   );
@@ -155,14 +167,10 @@ type CostArgs = {
 
 /** The cost error when the operation `args` names costs more than `maxCost`; null otherwise. */
 const costProblem = (args: CostArgs, maxCost: number) => {
-  const operation = args.document.definitions.find(
-    (definition: DefinitionNode): definition is OperationDefinitionNode =>
-      definition.kind === Kind.OPERATION_DEFINITION &&
-      (args.operationName ? definition.name?.value === args.operationName : true),
-  );
+  const operation = getOperationAST(args.document, args.operationName);
   if (!operation) return null;
   const cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
-  if (cost <= maxCost) return null;
+  if (cost === null || cost <= maxCost) return null;
   return new GraphQLError(`validation error: query cost ${cost} exceeds the maximum of ${maxCost}`, {
     extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
   });
@@ -197,11 +205,21 @@ export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
       const outer = [(args as { signal?: AbortSignal }).signal, context.request?.signal].filter(
         (each): each is AbortSignal => each instanceof AbortSignal,
       );
-      const signal = outer.length > 0 ? AbortSignal.any([...outer, controller.signal]) : controller.signal;
+      // A listener on each outer signal, removed when the execution ends — not AbortSignal.any, whose
+      // composite a long-lived source (a socket's signal) keeps until it aborts: one per operation.
+      const follow = () => {
+        const aborted = outer.find((each) => each.aborted);
+        controller.abort(aborted?.reason);
+      };
+      for (const each of outer) each.addEventListener("abort", follow, { once: true });
+      if (outer.some((each) => each.aborted)) follow();
+      const signal = controller.signal;
       context.signal = signal;
       let timer: NodeJS.Timeout | undefined;
+      let expired = false;
       const timedOut = new Promise<{ errors: GraphQLError[] }>((resolve) => {
         timer = setTimeout(() => {
+          expired = true;
           const error = new GraphQLError(
             `The operation took longer than ${timeoutMs / 1000} s and was cancelled`,
             {
@@ -217,7 +235,7 @@ export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
       } catch (error) {
         // Its client went away (the executor rejects with the abort's reason): an answer no one reads,
         // not a failure to log.
-        if (!signal.aborted || controller.signal.aborted) throw error;
+        if (!signal.aborted || expired) throw error;
         return {
           data: null,
           errors: [
@@ -228,6 +246,7 @@ export const useExecutionTimeout = (timeoutMs: number): Plugin => ({
         } as ExecutionResult;
       } finally {
         clearTimeout(timer);
+        for (const each of outer) each.removeEventListener("abort", follow);
       }
     });
   },

@@ -35,6 +35,8 @@ export const iterateTopic = (
     controller.abort();
     onEnd?.();
   };
+  // Already aborted: its abort event is gone, so nothing would ever remove the listener.
+  if (signal?.aborted) end();
   const iterator: AsyncIterableIterator<unknown> = {
     next: async () => {
       try {
@@ -87,3 +89,9 @@ export const sessionDeletedTopic = (tenantId: string, userId: string) =>
  * sockets of those users resolve their caller again.
  */
 export const accessChangedTopic = (tenantId: string) => `access-changed:${tenantId}`;
+
+/**
+ * Platform-wide: an OIDC client whose tokens no longer work (payload `{ clientId }`). Every socket opened
+ * with an OIDC access token resolves its caller again.
+ */
+export const OIDC_CLIENTS_TOPIC = "oidc-clients-access";

@@ -3,8 +3,9 @@
  * operation fans out: every alias, every batched operation and every request the caller has open runs
  * its service calls — each a transaction on a pooled connection — at once. Without a bound, one caller's
  * costly operations fill the pool and every other tenant's requests wait behind them. So each caller
- * (tenant + user, else the IP) runs at most `concurrency` service calls at a time; the rest wait their
- * turn in order, and a waiting call whose operation was aborted (timeout, client gone) leaves the queue.
+ * (tenant + user, else the IP) runs at most `concurrency` service calls at a time, and each organization
+ * (all its callers, and its sockets' re-checks) at most its own number; the rest wait their turn in
+ * order, and a waiting call whose operation was aborted (timeout, client gone) leaves the queue.
  */
 
 /** Runs `work` when the caller has a free slot; a call still waiting when `signal` aborts is dropped. */
@@ -59,6 +60,11 @@ export const createWorkGates = (concurrency: number) => {
           signal?.addEventListener("abort", waiter.onAbort, { once: true });
           own.waiting.push(waiter);
         });
+        // Handed the slot, it starts a turn later: its operation may have been aborted meanwhile.
+        if (signal?.aborted) {
+          release(key, own);
+          throw signal.reason;
+        }
       }
       try {
         return await work();
@@ -81,6 +87,15 @@ export const createWorkGates = (concurrency: number) => {
 };
 
 export type WorkGates = ReturnType<typeof createWorkGates>;
+
+/**
+ * Work that needs a slot of `outer` and then one of `inner` (a caller's, then its organization's): a call
+ * holds its caller's slot while it waits for its organization's. Every call takes them in this order and
+ * nothing holds an inner slot while it waits for an outer one, so no two calls wait on each other.
+ */
+export const nestedGate = (outer: WorkGate, inner: WorkGate): WorkGate => ({
+  run: (work, signal) => outer.run(() => inner.run(work, signal), signal),
+});
 
 /**
  * `services` as seen by one operation: every method call, at any depth (`services.crm.chats.list(…)`),

@@ -1,12 +1,12 @@
 import { handleStreamOrSingleExecutionResult, type Plugin, usePayloadFormatter } from "@envelop/core";
 import { EnvelopArmor } from "@escape.tech/graphql-armor";
 import {
-  type DefinitionNode,
   type DocumentNode,
   type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
+  getOperationAST,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -94,16 +94,9 @@ const mapDocumentErrors = (): Plugin<GraphqlContext> => ({
     },
 });
 
-/** The operation `args` names (the only one when it names none). */
-const operationOf = (args: {
-  document: DocumentNode;
-  operationName?: string | null | undefined;
-}): OperationDefinitionNode | undefined =>
-  args.document.definitions.find(
-    (definition: DefinitionNode): definition is OperationDefinitionNode =>
-      definition.kind === Kind.OPERATION_DEFINITION &&
-      (args.operationName ? definition.name?.value === args.operationName : true),
-  );
+/** The operation `args` names (the only one when it names none), as execution picks it. */
+const operationOf = (args: { document: DocumentNode; operationName?: string | null | undefined }) =>
+  getOperationAST(args.document, args.operationName) ?? undefined;
 
 /** Whether the operation's root selects `__schema` or `__type` (directly or through fragments). */
 const readsSchema = (document: DocumentNode, operation: OperationDefinitionNode): boolean => {
@@ -147,7 +140,8 @@ const recordOperations = (): Plugin<GraphqlContext> => {
 const refuseSubscriptionsOverHttp = (endpoint: string, refusal: Refusal): Plugin<GraphqlContext> => ({
   onSubscribe: ({ args, setResultAndStopExecution }) => {
     const context = args.contextValue as GraphqlContext;
-    if (context.transport !== "http") return;
+    // Only a socket ends a subscription with its client: anything else (a host that did not say) is refused.
+    if (context.transport === "websocket") return;
     setResultAndStopExecution(
       refusal(
         context,

@@ -31,6 +31,7 @@ export {
   SUPPORTED_SCOPES,
 } from "./config";
 export type { EndSessionOutcome } from "./end-session";
+export { OIDC_CLIENT_ACCESS_REVOKED, OIDC_TOKENS_REVOKED } from "./events";
 export type { IntrospectionResponse } from "./introspect";
 export { KeyDecryptionError, KeyStillNeededError, type SigningKeyInfo } from "./keys";
 export { isOidcError, OidcError, type OidcErrorCode } from "./oidc-error";

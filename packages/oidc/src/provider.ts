@@ -1,4 +1,4 @@
-import type { Db } from "@hisob/db";
+import type { Db, Outbox } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccessTokenVerifier } from "./access-tokens";
 import { createOidcAdmin } from "./admin/oidc-admin";
@@ -16,6 +16,8 @@ export const DESKTOP_CLIENT_ID = "hisob-desktop";
 
 export type OidcProviderDeps = {
   db: Db;
+  /** Revoked grants and clients whose tokens stop are announced through it (docs/decisions/0011). */
+  outbox: Outbox;
   config: Omit<OidcConfig, "codeLifetime"> & { codeLifetime?: number };
   /** OIDC_CRYPTO_KEY: encrypts the signing keys at rest. */
   cryptoKey: string;
@@ -33,7 +35,7 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     ...deps.config,
     codeLifetime: deps.config.codeLifetime ?? DEFAULT_CODE_LIFETIME_SECONDS,
   };
-  const { db } = deps;
+  const { db, outbox } = deps;
   const clients = createClients({ db });
   const keys = createSigningKeys({
     db,
@@ -46,7 +48,7 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     ),
   });
   const verifyAccessToken = createAccessTokenVerifier({ db, clock, clients });
-  const admin = createOidcAdmin({ db, clients, keys, config });
+  const admin = createOidcAdmin({ db, outbox, clients, keys, config });
 
   return {
     config,
@@ -57,9 +59,9 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     verifyAccessToken,
     discovery: () => discoveryDocument(config),
     authorize: createAuthorize({ db, clients, config, clock }),
-    token: createTokenEndpoint({ db, clients, config, clock, signer: keys }),
+    token: createTokenEndpoint({ db, outbox, clients, config, clock, signer: keys }),
     userinfo: createUserinfo({ config, verifyAccessToken }),
-    revoke: createRevoke({ db, clients, clock }),
+    revoke: createRevoke({ db, outbox, clients, clock }),
     introspect: createIntrospect({ db, clients, clock, config }),
     endSession: createEndSession({ db, clients, keys, config }),
 

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { AppError } from "@hisob/kernel";
 import type { FastifyReply } from "fastify";
+import { z } from "zod";
 import type { App } from "../server";
 
 /*
@@ -49,6 +51,12 @@ const BOOT = `(() => {
 `;
 
 type Asset = { type: string; body: string | Buffer };
+
+/** An asset's path: a content hash (base64url) and a file name as ours are written. */
+const ZAssetParams = z.object({
+  version: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  file: z.string().regex(/^[a-z][a-z.]{0,38}\.(js|css|ico)$/),
+});
 
 const loadAssets = async () => {
   const bundle = await import("@graphql-yoga/render-graphiql/graphiql");
@@ -121,20 +129,19 @@ export const graphiqlRoutes = (app: App, options: { path: string; endpoint: stri
     return secured(reply).type("text/html; charset=utf-8").header("cache-control", "no-store").send(page);
   });
 
-  app.get(`${options.path}/assets/:version/:file`, route, async (request, reply) => {
-    const { version, file } = request.params as { version: string; file: string };
-    const loaded = await assets();
-    const asset = loaded.assets.get(file);
-    if (!asset || version !== loaded.version) {
-      return reply
-        .code(404)
-        .type("text/plain; charset=utf-8")
-        .header("cache-control", "no-store")
-        .send("Not found");
-    }
-    return secured(reply)
-      .type(asset.type)
-      .header("cache-control", "public, max-age=31536000, immutable")
-      .send(asset.body);
-  });
+  app.get(
+    `${options.path}/assets/:version/:file`,
+    { ...route, schema: { ...route.schema, params: ZAssetParams } },
+    async (request, reply) => {
+      const { version, file } = request.params as z.infer<typeof ZAssetParams>;
+      const loaded = await assets();
+      const asset = loaded.assets.get(file);
+      // Another version's path, or a file we do not serve: the same NOT_FOUND body as every route.
+      if (!asset || version !== loaded.version) throw new AppError("NOT_FOUND");
+      return secured(reply)
+        .type(asset.type)
+        .header("cache-control", "public, max-age=31536000, immutable")
+        .send(asset.body);
+    },
+  );
 };

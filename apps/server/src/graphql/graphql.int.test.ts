@@ -372,7 +372,23 @@ describe("transport", () => {
     // The editor's workers too.
     const worker = assets.find((asset) => asset.endsWith("boot.js"))?.replace("boot.js", "graphql.worker.js");
     expect((await fetch(new URL(worker as string, url))).status).toBe(200);
-    expect((await fetch(url.replace("/api/graphql", "/graphql/assets/old/graphiql.js"))).status).toBe(404);
+    // An asset that is not there (an older version, an unknown file) is the project's NOT_FOUND, and a
+    // hostile path is refused at the edge, both with the error body every route answers.
+    const base = new URL(worker as string, url).pathname.replace(/graphql\.worker\.js$/, "");
+    for (const path of ["/graphql/assets/old/graphiql.js", `${base}nothing.js`]) {
+      const missing = await t.app.inject({ method: "GET", url: path });
+      expect(missing.statusCode, path).toBe(404);
+      expect(missing.json(), path).toMatchObject({ error: { code: "NOT_FOUND", reason: "not_found" } });
+    }
+    for (const path of [
+      `${base}${"a".repeat(300)}.js`,
+      `${base}..%2f..%2fpackage.json`,
+      `${base}boot.js%00.css`,
+    ]) {
+      const hostile = await t.app.inject({ method: "GET", url: path });
+      expect(hostile.statusCode, path).toBe(400);
+      expect(hostile.json(), path).toMatchObject({ error: { code: "VALIDATION_ERROR" } });
+    }
   });
 });
 

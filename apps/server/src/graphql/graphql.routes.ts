@@ -5,10 +5,11 @@ import {
   accessChangedTopic,
   bridgeGraphqlEvents,
   createMemoryPubSub,
+  OIDC_CLIENTS_TOPIC,
   type PubSub,
   sessionDeletedTopic,
 } from "@hisob/graphql/events";
-import { createWorkGates } from "@hisob/graphql/work-gate";
+import { createWorkGates, nestedGate } from "@hisob/graphql/work-gate";
 import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
@@ -34,8 +35,9 @@ import {
 import { safeNextPath } from "../pages/form-security";
 import { connectRedis } from "../redis";
 import type { App } from "../server";
+import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 import { graphiqlRoutes } from "./graphiql";
-import type { GraphqlEngine } from "./graphql-engine";
+import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
 
 /*
@@ -155,8 +157,15 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     await counterRedis?.quit().catch(() => counterRedis?.disconnect());
   });
 
-  // Each caller's share of the database: its operations' service calls beyond this many wait their turn.
-  const gates = createWorkGates(env.graphql.concurrencyPerCaller);
+  // Each caller's share of the database, and each organization's on top of it (several users of one
+  // organization together, and its sockets' re-checks): service calls beyond these wait their turn.
+  const callerGates = createWorkGates(env.graphql.concurrencyPerCaller);
+  const tenantGates = createWorkGates(env.graphql.concurrencyPerTenant);
+  const tenantGate = (tenantId: string) => tenantGates.gate(tenantId);
+  const workGate = (caller: TenantContext | null, ip: string) => {
+    const own = callerGates.gate(callerKey(caller, ip));
+    return caller ? nestedGate(own, tenantGate(caller.tenantId)) : own;
+  };
 
   const windowMs = env.graphql.rateLimitWindowSeconds * 1000;
   const maxOperations = env.graphql.rateLimit;
@@ -165,7 +174,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const takeBudget = async (
     key: string,
     operations: number,
-  ): Promise<{ allowed: boolean; headers: Record<string, string> }> => {
+  ): Promise<{ allowed: boolean; headers: Record<string, string>; retryAfterSeconds?: number }> => {
     try {
       let hit = { count: 0, windowEndsAt: clock.now().getTime() + windowMs };
       for (let index = 0; index < operations; index += 1) {
@@ -178,10 +187,9 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
         [RATE_LIMIT_HEADERS.reset]: String(resetSeconds),
       };
       if (hit.count > maxOperations) {
-        headers[RATE_LIMIT_HEADERS.retryAfter] = String(
-          Math.max(1, resetSeconds - Math.floor(clock.now().getTime() / 1000)),
-        );
-        return { allowed: false, headers };
+        const retryAfterSeconds = Math.max(1, resetSeconds - Math.floor(clock.now().getTime() / 1000));
+        headers[RATE_LIMIT_HEADERS.retryAfter] = String(retryAfterSeconds);
+        return { allowed: false, headers, retryAfterSeconds };
       }
       return { allowed: true, headers };
     } catch (error) {
@@ -200,7 +208,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     const context: GraphqlRequestContext = {
       caller,
       transport: reply ? "http" : "websocket",
-      work: gates.gate(callerKey(caller, request.ip)),
+      work: workGate(caller, request.ip),
       requestId: request.id,
       locale: caller?.locale ?? requestLocale(request),
       client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
@@ -340,28 +348,32 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
    * resolves the caller again and ends what it may no longer run.
    */
   const watchSocket = (
-    socket: {
-      close(code: number, reason: string): void;
-      once(event: "close", listener: () => void): unknown;
-    },
+    socket: GraphqlSocket,
     caller: TenantContext,
+    credential: "session" | "oidc",
+    closed: AbortSignal,
     onAccessChanged: () => void,
   ) => {
-    const stop = new AbortController();
-    socket.once("close", () => stop.abort());
     const watch = async (topic: string, onPayload: (payload: Record<string, unknown>) => boolean) => {
-      for await (const payload of pubsub.subscribe(topic, stop.signal)) {
+      for await (const payload of pubsub.subscribe(topic, closed)) {
         if (onPayload((payload ?? {}) as Record<string, unknown>)) return;
       }
+      if (!closed.aborted) throw new Error(`The watch of ${topic} ended`);
     };
-    const failed = (error: unknown) => app.log.warn({ err: error }, "graphql: socket watch failed");
+    // A socket that can no longer hear what changes its caller must not run on unchecked: closed with
+    // 1011, its client connects again (graphql-ws retries on it) and resolves its caller afresh.
+    const failed = (error: unknown) => {
+      if (closed.aborted) return;
+      app.log.warn({ err: error }, "graphql: socket watch failed; closing the socket");
+      socket.close(CLOSE_TRY_AGAIN, "Try again");
+    };
     const sessionId = caller.actor.sessionId;
     if (sessionId) {
       watch(sessionDeletedTopic(caller.tenantId, caller.actor.userId), (payload) => {
         if (payload.sessionId !== sessionId) return false;
         // On the next turn: a sessionDeleted subscription on this socket, which heard the same event,
         // delivers it first, so the client learns why its socket closes.
-        setImmediate(() => socket.close(4401, "Session ended"));
+        setImmediate(() => socket.close(CLOSE_UNAUTHORIZED, "Session ended"));
         return true;
       }).catch(failed);
     }
@@ -370,6 +382,14 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       if (!Array.isArray(userIds) || userIds.includes(caller.actor.userId)) onAccessChanged();
       return false;
     }).catch(failed);
+    // An OIDC client deactivated (or no longer first-party) is no organization's: every socket on an OIDC
+    // access token hears it and resolves its caller again (rare: an administrator's action).
+    if (credential === "oidc") {
+      watch(OIDC_CLIENTS_TOPIC, () => {
+        onAccessChanged();
+        return false;
+      }).catch(failed);
+    }
   };
 
   /** GraphQL itself (schema, yoga, graphql-ws), imported and built on the first request that needs it. */
@@ -383,11 +403,13 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           pubsub,
           endpoint: GRAPHQL_PATH,
           log: app.log,
+          clock,
           limits: options.limits,
           extraModules: options.extraModules,
           introspection: env.graphql.introspection,
           callerKey,
           takeBudget,
+          tenantGate,
           requestContext: (request, caller) => requestContext(request, null, caller),
           watchSocket,
         }),
@@ -430,7 +452,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     // graphql-ws's handler reads the WebSocket server from `this` (the Fastify instance).
     wsHandler: function (this: FastifyInstance, socket, request) {
       if (!loaded) {
-        socket.close(1011, "GraphQL is not loaded");
+        socket.close(CLOSE_TRY_AGAIN, "GraphQL is not loaded");
         return;
       }
       loaded.wsHandler.call(this as never, socket, request);

@@ -19,6 +19,9 @@ export type CachedContext = {
   recheck(): Promise<boolean>;
 };
 
+/** A caller as the database says now, and the resolution it came from. */
+export type LiveContext = { ctx: TenantContext; caller: ResolvedCaller };
+
 /** How long a resolved caller may be served from memory; every use is still confirmed (CallerCheck). */
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -40,7 +43,8 @@ const derive = (caller: ResolvedCaller): Derived => ({
   isPlatformAdmin: caller.isPlatform,
 });
 
-const sameCaller = (a: ResolvedCaller, b: ResolvedCaller): boolean =>
+/** Whether two resolutions of a credential stand for the same caller with the same access. */
+export const sameCaller = (a: ResolvedCaller, b: ResolvedCaller): boolean =>
   a.kind === b.kind &&
   a.tenantId === b.tenantId &&
   a.userId === b.userId &&
@@ -103,7 +107,7 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
     return derived;
   };
 
-  const resolveFresh = async (credentials: Credentials): Promise<TenantContext | null> => {
+  const resolveLive = async (credentials: Credentials): Promise<LiveContext | null> => {
     const found = credential(credentials);
     if (!found) return null;
     const caller = await deps.db.system.resolveCaller(found.tokenHash, found.kinds);
@@ -111,11 +115,19 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
       cache.delete(found.key);
       return null;
     }
-    return toContext(caller, remember(found.key, caller), credentials);
+    return { ctx: toContext(caller, remember(found.key, caller), credentials), caller };
   };
+  const resolveFresh = async (credentials: Credentials): Promise<TenantContext | null> =>
+    (await resolveLive(credentials))?.ctx ?? null;
 
   return {
     resolveContext: resolveFresh,
+
+    /**
+     * As `resolveContext`, with the resolution it came from: what a connection that outlives a request
+     * needs (a GraphQL socket: its credential's kind and expiry, and `sameCaller` to see what changed).
+     */
+    resolveLive,
 
     resolveCachedContext: async (credentials: Credentials): Promise<CachedContext | null> => {
       const found = credential(credentials);

@@ -1,4 +1,4 @@
-import type { Outbox, Prisma, Tx } from "@hisob/db";
+import { afterCommit, type Outbox, type Prisma, sqlParams, type Tx } from "@hisob/db";
 
 /** A session's public fields (never its token hash). */
 export const SESSION_SELECT = {
@@ -44,4 +44,36 @@ export const endSessionsWhere = async (
     });
   }
   return sessions.length;
+};
+
+/** A timestamptz as JavaScript's toISOString writes it (what SessionDeleted carries). */
+const isoOf = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Ends every session of the tenant (its deactivation) in one statement, each announced with
+ * SessionDeleted in the same transaction (the outbox's set-based `stage`: no round trip per session,
+ * however many there are). OIDC grants bound to them end with them. Answers how many ended.
+ */
+export const endAllSessions = async (tx: Tx, outbox: Outbox, tenantId: string): Promise<number> => {
+  const params = sqlParams();
+  const tenant = params.add(tenantId);
+  const announced = outbox.stage(
+    { afterCommit: (callback) => afterCommit(tx, callback) },
+    params,
+    { type: "SessionDeleted", tenantId, payload: {} },
+    {
+      from: "ended",
+      eachRow: true,
+      mergePayload: `jsonb_build_object('sessionId', ended.id, 'userId', ended.user_id, 'ip', ended.ip,
+        'userAgent', ended.user_agent, 'createdAt', ${isoOf("ended.created_at")},
+        'expiresAt', ${isoOf("ended.expires_at")})`,
+    },
+  );
+  return tx.$executeRawUnsafe(
+    `WITH ended AS (
+       DELETE FROM sessions WHERE tenant_id = ${tenant}::uuid
+       RETURNING id, user_id, ip, user_agent, created_at, expires_at)
+     ${announced.sql}`,
+    ...params.values,
+  );
 };

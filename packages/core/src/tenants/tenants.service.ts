@@ -14,9 +14,10 @@ import {
   parseInput,
   requirePermission,
   type TenantContext,
+  ZId,
 } from "@hisob/kernel";
 import type { z } from "zod";
-import { endSessionsWhere } from "../sessions/end-sessions";
+import { endAllSessions } from "../sessions/end-sessions";
 import { insertUser } from "../users/insert-user";
 import { provisionTenant } from "./provision-tenant";
 import { type TTenantDto, ZCreateTenantInput, ZListTenantsQuery, ZUpdateTenantInput } from "./tenants.schema";
@@ -120,8 +121,12 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
     update: async (ctx: TenantContext, id: string, raw: unknown): Promise<TTenantDto> => {
       requirePermission(ctx, "tenants:update:all");
       const input = parseInput(ZUpdateTenantInput, raw);
+      if (!ZId.safeParse(id).success) throw notFound();
       try {
-        await db.withPlatform(async (tx) => {
+        // One transaction in the tenant (whose role may update its own tenant row, as provisioning
+        // inserts it): the change, its audit entry and — on deactivation — every session ended, each
+        // with SessionDeleted, and TenantDeactivated commit together or not at all.
+        await db.withTenant(id, async (tx) => {
           const current = await tx.tenant.findUnique({
             where: { id },
             select: { isPlatform: true, isActive: true, name: true, domain: true },
@@ -143,20 +148,22 @@ export const createTenantsService = (deps: { db: Db; outbox: Outbox }) => {
             select: { isPlatform: true, isActive: true, name: true, domain: true },
           });
           await audit(tx, asPlatformEvent(ctx), "tenant", id, "update", diffFields(current, after));
+          if (input.active === false) {
+            // Sessions already stop working (context checks the tenant); ended as a user's deactivation
+            // ends them, so their owners hear `sessionDeleted` and the sockets opened with them close
+            // (4401) on every instance. TenantDeactivated makes every socket of the organization resolve
+            // its caller again (docs/decisions/0011-graphql-socket-authorization.md).
+            await endAllSessions(tx, deps.outbox, id);
+            await deps.outbox.raise(tx, {
+              type: "TenantDeactivated",
+              tenantId: id,
+              payload: { tenantId: id },
+            });
+          }
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw domainTaken();
         throw error;
-      }
-      if (input.active === false) {
-        // Sessions already stop working (context checks the tenant); end them as a user's deactivation
-        // does, each announced with SessionDeleted: their owners hear `sessionDeleted` and the sockets
-        // opened with them close (4401), on every instance. TenantDeactivated reaches the sockets opened
-        // with tokens bound to no session.
-        await db.withTenant(id, async (tx) => {
-          await endSessionsWhere(tx, deps.outbox, id, {});
-          await deps.outbox.raise(tx, { type: "TenantDeactivated", tenantId: id, payload: { tenantId: id } });
-        });
       }
       return get(ctx, id);
     },

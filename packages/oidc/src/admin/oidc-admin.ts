@@ -1,4 +1,4 @@
-import { type AuditWho, asPlatformEvent, audit, type Db, diffFields } from "@hisob/db";
+import { type AuditWho, asPlatformEvent, audit, type Db, diffFields, type Outbox } from "@hisob/db";
 import {
   AppError,
   type Permission,
@@ -9,6 +9,7 @@ import {
 } from "@hisob/kernel";
 import type { Clients, OidcClientRecord } from "../clients/clients";
 import type { OidcConfig } from "../config";
+import { OIDC_CLIENT_ACCESS_REVOKED } from "../events";
 import { KeyStillNeededError, type SigningKeyInfo, type SigningKeys } from "../keys";
 import { newOpaqueToken, sha256Hex } from "../opaque-token";
 import {
@@ -72,6 +73,8 @@ export const toClientDto = (row: ClientRow): TOidcClientDto => ({
  */
 export const createOidcAdmin = (deps: {
   db: Db;
+  /** Announces a client whose tokens stop working (deactivated, or no longer first-party). */
+  outbox: Outbox;
   clients: Clients;
   keys: SigningKeys;
   config: Pick<OidcConfig, "issuer" | "production">;
@@ -174,6 +177,15 @@ export const createOidcAdmin = (deps: {
           });
         }
         const after = await tx.oidcClient.update({ where: { clientId }, data: input });
+        // Its access tokens stop working on our APIs from the next request; announced in this
+        // transaction, so sockets open on them close too (docs/decisions/0011).
+        if ((before.isActive && !after.isActive) || (before.isFirstParty && !after.isFirstParty)) {
+          await deps.outbox.raise(tx, {
+            type: OIDC_CLIENT_ACCESS_REVOKED,
+            tenantId: null,
+            payload: { clientId },
+          });
+        }
         await audit(
           tx,
           who(caller),

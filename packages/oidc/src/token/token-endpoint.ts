@@ -1,4 +1,4 @@
-import type { Db } from "@hisob/db";
+import type { Db, Outbox } from "@hisob/db";
 import { type Clock, newId } from "@hisob/kernel";
 import {
   type ClientAuthRequest,
@@ -50,6 +50,8 @@ type Outcome = { client: OidcClientRecord; grant: GrantRow; scope: string[]; min
  */
 export const createTokenEndpoint = (deps: {
   db: Db;
+  /** Announces revoked grants (a replayed code, a reused refresh token). */
+  outbox: Outbox;
   clients: Clients;
   config: OidcConfig;
   clock: Clock;
@@ -90,7 +92,7 @@ export const createTokenEndpoint = (deps: {
         if (!row || row.clientId !== client.clientId) return invalid();
         const now = clock.now();
         if (row.consumedAt) {
-          if (row.grantId) await revokeGrantSql(tx, row.tenantId, row.grantId, now);
+          if (row.grantId) await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
           return new OidcError("invalid_grant", "Authorization code already used");
         }
         if (row.expiresAt.getTime() <= now.getTime())
@@ -169,7 +171,7 @@ export const createTokenEndpoint = (deps: {
         if (row.revokedAt || row.grantRevokedAt) return invalid();
         if (row.rotatedAt) {
           // Reuse of a rotated token: someone holds a copy. Revoke the whole family.
-          await revokeGrantSql(tx, row.tenantId, row.grantId, now);
+          await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
           return new OidcError("invalid_grant", "Refresh token already used");
         }
         if (row.expiresAt.getTime() <= now.getTime())
@@ -192,7 +194,7 @@ export const createTokenEndpoint = (deps: {
         // Another request rotated it first: a reuse too, so the family is revoked. The rotation wrote
         // nothing and committed; the revocation is a transaction of its own in the same tenant.
         if (!rotated) {
-          await revokeGrantSql(tx, row.tenantId, row.grantId, now);
+          await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
           return new OidcError("invalid_grant", "Refresh token already used");
         }
         const grant: GrantRow = {

@@ -1,6 +1,7 @@
-import type { RawTenantTx } from "@hisob/db";
+import { type Outbox, type RawTenantTx, sqlParams } from "@hisob/db";
 import { newId } from "@hisob/kernel";
 import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
+import { stageTokensRevoked } from "../events";
 
 /*
  * The token endpoint's and userinfo's statements, in SQL on the driver (issue 16.2): the endpoint's
@@ -255,13 +256,54 @@ export const readAuthorizationCode = async (
   };
 };
 
-/** Marks a grant and every token of its family revoked (code replay, refresh reuse), one statement. */
-export const revokeGrantSql = async (tx: RawTenantTx, tenantId: string, grantId: string, at: Date) => {
+/**
+ * Marks a grant and every token of its family revoked (revocation, code replay, refresh reuse) and
+ * announces it (OidcTokensRevoked, once, when the grant was live), one statement.
+ */
+export const revokeGrantSql = async (
+  tx: RawTenantTx,
+  outbox: Outbox,
+  tenantId: string,
+  grantId: string,
+  at: Date,
+) => {
+  const params = sqlParams();
+  const [tenant, grant, when] = [params.add(tenantId), params.add(grantId), params.add(at)];
+  const announced = stageTokensRevoked(tx, outbox, params, tenantId, "revoked_grant", { grantId });
   await tx.query(
     `WITH revoked_grant AS (
-       UPDATE oidc_grants SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL)
-     UPDATE oidc_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND grant_id = $2 AND revoked_at IS NULL`,
-    [tenantId, grantId, at.toISOString()],
+       UPDATE oidc_grants SET revoked_at = ${when}::timestamptz
+        WHERE tenant_id = ${tenant}::uuid AND id = ${grant}::uuid AND revoked_at IS NULL
+       RETURNING user_id),
+     revoked_tokens AS (
+       UPDATE oidc_tokens SET revoked_at = ${when}::timestamptz
+        WHERE tenant_id = ${tenant}::uuid AND grant_id = ${grant}::uuid AND revoked_at IS NULL)
+     ${announced.sql}`,
+    params.values,
+    PREPARED,
+  );
+};
+
+/** Revokes one access token and announces it (OidcTokensRevoked for its grant's user), one statement. */
+export const revokeAccessTokenSql = async (
+  tx: RawTenantTx,
+  outbox: Outbox,
+  tenantId: string,
+  tokenId: string,
+  at: Date,
+) => {
+  const params = sqlParams();
+  const [tenant, token, when] = [params.add(tenantId), params.add(tokenId), params.add(at)];
+  const announced = stageTokensRevoked(tx, outbox, params, tenantId, "revoked_token");
+  await tx.query(
+    `WITH revoked_token AS (
+       UPDATE oidc_tokens t SET revoked_at = ${when}::timestamptz
+         FROM oidc_grants g
+        WHERE t.tenant_id = ${tenant}::uuid AND t.id = ${token}::uuid AND t.revoked_at IS NULL
+          AND g.tenant_id = t.tenant_id AND g.id = t.grant_id
+       RETURNING g.user_id)
+     ${announced.sql}`,
+    params.values,
     PREPARED,
   );
 };

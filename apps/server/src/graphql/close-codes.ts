@@ -1,0 +1,13 @@
+/*
+ * How the server closes a GraphQL socket (graphql-ws), in one place for the routes (loaded at start) and
+ * the engine (loaded on first use).
+ */
+
+/** Its credentials are dead: the session ended, or the token no longer works. graphql-ws clients stop. */
+export const CLOSE_UNAUTHORIZED = 4401;
+
+/**
+ * The WebSocket's "unexpected condition": the server cannot keep checking the socket's caller (a watch or a
+ * re-check failed). graphql-ws clients connect again after it and resolve their caller afresh.
+ */
+export const CLOSE_TRY_AGAIN = 1011;
