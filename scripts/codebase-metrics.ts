@@ -61,7 +61,7 @@ const serverPrefix = path.join("apps", "server") + path.sep;
 const allTestLines = testLines(tests);
 const besideLines = testLines(tests.filter((file) => !relative(file).startsWith(serverPrefix)));
 
-const cycleDirs = ["apps/server/src", "apps/admin/src", ...workspaceSrcDirs("packages"), ...accountantSrc()];
+const cycleDirs = [...workspaceSrcDirs("apps"), ...workspaceSrcDirs("packages")];
 const cycles = importCycles(importGraph(root, cycleDirs));
 
 const longFiles = files
@@ -81,10 +81,6 @@ function workspaceSrcDirs(group: string): string[] {
   return sourceFilesUnder(path.join(root, group))
     .map((file) => relative(file).split(path.sep).slice(0, 3).join("/"))
     .filter((dir, i, all) => dir.endsWith("/src") && all.indexOf(dir) === i);
-}
-function accountantSrc(): string[] {
-  // The accountant app's folder (apps/accountant, formerly apps/desktop): every app but admin and server.
-  return workspaceSrcDirs("apps").filter((dir) => dir !== "apps/server/src" && dir !== "apps/admin/src");
 }
 
 const percent = (part: number, whole: number) => (whole === 0 ? "0" : ((100 * part) / whole).toFixed(1));

@@ -1,5 +1,5 @@
 /*
- * Vendor chunks of the admin (as the accountant app's apps/desktop/vite.chunks.ts): libraries change
+ * Vendor chunks of the admin (as the accountant app's apps/accountant/vite.chunks.ts): libraries change
  * less often than our screens, so a new release re-downloads only what changed (the server caches
  * everything under assets/ for a year: the names carry a content hash). Each screen is a lazy chunk
  * of its own (App.tsx), fetched when first opened.

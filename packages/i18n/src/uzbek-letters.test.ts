@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const UZBEK_FILES = [
   "packages/i18n/src/locales/uz.ts",
   "packages/ui/src/locales/uz.ts",
-  "apps/desktop/src/renderer/locales/uz.ts",
+  "apps/accountant/src/renderer/locales/uz.ts",
 ];
 /** Files holding every language: their `uz` blocks (`uz: {…}`, `const uz… = {…}`, `uz: "…"`) are read. */
 const MIXED_FILES = [

@@ -8,7 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, "../../../..");
 
 /** The single-page apps the server hosts: built by `npm run build:web` (run by `npm install`). */
 export const WEB_APPS = [
-  { prefix: "/app", dir: path.join(ROOT, "apps/desktop/dist/web"), workspace: "@hisob/desktop" },
+  { prefix: "/app", dir: path.join(ROOT, "apps/accountant/dist/web"), workspace: "@hisob/accountant" },
   { prefix: "/admin", dir: path.join(ROOT, "apps/admin/dist/web"), workspace: "@hisob/admin" },
 ] as const;
 

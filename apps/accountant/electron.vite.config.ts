@@ -2,7 +2,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "electron-vite";
 import { RENDERER_CHUNKS } from "./vite.chunks";
 
-// The desktop build (`npm run build:desktop -w @hisob/desktop`): main, the sandboxed preload (one
+// The desktop build (`npm run build:desktop -w @hisob/accountant`): main, the sandboxed preload (one
 // CommonJS file that only requires "electron"), and the same renderer the server serves at /app.
 export default defineConfig({
   main: {

@@ -1,5 +1,5 @@
 // What each screen of the browser build downloads (gzip), from Vite's manifest:
-// `npm run build:web -w @hisob/desktop && node apps/desktop/scripts/bundle-sizes.mjs`.
+// `npm run build:web -w @hisob/accountant && node apps/accountant/scripts/bundle-sizes.mjs`.
 // The entry only signs in; the app shell and each screen (a lazy route) follow.
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
