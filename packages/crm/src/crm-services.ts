@@ -1,4 +1,4 @@
-import type { RecordDeps } from "@hisob/records";
+import type { RecordDeps } from "@hisob/crud";
 import { createChatsService } from "./chats/chats.service";
 import { createClientsService } from "./clients/clients.service";
 

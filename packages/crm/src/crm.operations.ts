@@ -1,5 +1,5 @@
+import { crudPermissions, recordOperationsOf } from "@hisob/crud";
 import { operationsOf, ZIdInput, ZPage } from "@hisob/kernel";
-import { crudPermissions, recordOperationsOf } from "@hisob/records";
 import {
   CHAT_SORT_FIELDS,
   ZChatDto,

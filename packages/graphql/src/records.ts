@@ -1,10 +1,10 @@
+import type { RecordService, TRecordListQuery } from "@hisob/crud";
 import { type Access, describeAccess, type TenantContext } from "@hisob/kernel";
-import type { RecordService, TRecordListQuery } from "@hisob/records";
 import DataLoader from "dataloader";
 import { callerOf, type GraphqlContext, type GraphqlServices } from "./context";
 
 /*
- * The GraphQL side of the record building block (@hisob/records): the SDL of a record's five operations
+ * The GraphQL side of the record building block (@hisob/crud): the SDL of a record's five operations
  * and their thin resolvers, plus a per-request loader for records other types point to. A module writes
  * its object type and input types; this writes the rest.
  */

@@ -1,4 +1,4 @@
-import type { RecordDeps } from "@hisob/records";
+import type { RecordDeps } from "@hisob/crud";
 import { createEmployeesService } from "./employees/employees.service";
 
 /** The HRM module's services, shared by every transport. */

@@ -1,4 +1,4 @@
-import { crudPermissions, recordOperationsOf } from "@hisob/records";
+import { crudPermissions, recordOperationsOf } from "@hisob/crud";
 import {
   EMPLOYEE_SORT_FIELDS,
   ZCreateEmployeeInput,

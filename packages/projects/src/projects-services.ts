@@ -1,4 +1,4 @@
-import type { RecordDeps } from "@hisob/records";
+import type { RecordDeps } from "@hisob/crud";
 import { createProjectsService } from "./projects/projects.service";
 import { createStagesService } from "./stages/stages.service";
 

@@ -1,5 +1,5 @@
+import { crudPermissions, recordOperationsOf } from "@hisob/crud";
 import { operationsOf, ZIdInput } from "@hisob/kernel";
-import { crudPermissions, recordOperationsOf } from "@hisob/records";
 import { z } from "zod";
 import {
   PROJECT_SORT_FIELDS,

@@ -1,4 +1,4 @@
-import type { RecordDeps } from "@hisob/records";
+import type { RecordDeps } from "@hisob/crud";
 import { createLocationsService } from "./locations/locations.service";
 import { createOrdersService } from "./orders/orders.service";
 import { createProductsService } from "./products/products.service";

@@ -1,5 +1,5 @@
+import { crudPermissions, recordOperationsOf, ZRecordFilters } from "@hisob/crud";
 import { operationsOf, ZIdInput, ZPage, ZPagination, ZQueryBoolean } from "@hisob/kernel";
-import { crudPermissions, recordOperationsOf, ZRecordFilters } from "@hisob/records";
 import {
   LOCATION_SORT_FIELDS,
   ZCreateLocationInput,

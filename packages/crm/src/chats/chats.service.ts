@@ -1,3 +1,4 @@
+import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/crud";
 import { Prisma } from "@hisob/db";
 import {
   AppError,
@@ -7,7 +8,6 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/records";
 import {
   CHAT_SORT_FIELDS,
   type TChatDto,

@@ -1,5 +1,5 @@
+import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/crud";
 import type { Prisma } from "@hisob/db";
-import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/records";
 import {
   CLIENT_SORT_FIELDS,
   type TClientDto,

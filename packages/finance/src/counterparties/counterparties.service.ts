@@ -1,6 +1,6 @@
+import { createRecordService, crudPermissions } from "@hisob/crud";
 import type { Db, Outbox } from "@hisob/db";
 import { type Clock, type Page, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { createRecordService, crudPermissions } from "@hisob/records";
 import {
   type CounterpartyRow,
   counterpartyFilters,
@@ -19,7 +19,7 @@ import {
 export { counterpartiesWhere } from "./counterparties.record";
 
 /**
- * Customers and suppliers, a record of the building block (`@hisob/records`): permission first, the
+ * Customers and suppliers, a record of the building block (`@hisob/crud`): permission first, the
  * tenant in every statement, NOT_FOUND for another organization's id, `Counterparty{Created,Updated,
  * Deleted}` in the outbox. Payments, expenses and debts refer to them; deleting one they refer to is
  * refused by the foreign keys, race-free. What is particular: the list's named filters (`type`, `tin`,

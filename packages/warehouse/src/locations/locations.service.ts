@@ -1,5 +1,5 @@
+import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/crud";
 import type { Prisma } from "@hisob/db";
-import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/records";
 import {
   LOCATION_SORT_FIELDS,
   type TLocationDto,

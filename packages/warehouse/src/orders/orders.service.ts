@@ -1,3 +1,4 @@
+import { createRecordService, crudPermissions, notFound, type RecordDeps } from "@hisob/crud";
 import { audit, diffFields, type Prisma, type Tx } from "@hisob/db";
 import { dateOf, normalizeQuantity, toIsoDate } from "@hisob/finance/schema";
 import {
@@ -8,7 +9,6 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { createRecordService, crudPermissions, notFound, type RecordDeps } from "@hisob/records";
 import type { z } from "zod";
 import { selectedCurrency } from "../products/products.service";
 import { insufficientStock, moveStock } from "../stock/stock.service";

@@ -1,6 +1,6 @@
+import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/crud";
 import { lockSku, type Prisma, type Tx } from "@hisob/db";
 import { AppError } from "@hisob/kernel";
-import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/records";
 import { currencyNotSelected } from "../warehouse-errors";
 import {
   PRODUCT_SORT_FIELDS,

@@ -1,3 +1,4 @@
+import { notFound } from "@hisob/crud";
 import { audit, type Db, type Outbox, type Tx } from "@hisob/db";
 import { normalizeQuantity } from "@hisob/finance/schema";
 import {
@@ -13,7 +14,6 @@ import {
   type TenantContext,
   ZPagination,
 } from "@hisob/kernel";
-import { notFound } from "@hisob/records";
 import { type TStockLevelDto, ZAdjustStockInput } from "./stock.schema";
 
 /**
