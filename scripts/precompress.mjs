@@ -1,6 +1,6 @@
 // Writes a gzip copy beside every compressible file of a built web app (`<file>.gz`), once at build
 // time at the highest level, so the server hands browsers the compressed bytes without spending CPU
-// per request (apps/server/src/http/spa.ts serves them when the browser accepts gzip).
+// per request (apps/server/src/transports/rest/spa.ts serves them when the browser accepts gzip).
 // Usage: node scripts/precompress.mjs <dir>
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";

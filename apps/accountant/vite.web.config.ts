@@ -2,7 +2,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { RENDERER_CHUNKS } from "./vite.chunks";
 
-// The renderer for browsers: served by the server under /app (apps/server/src/routes/web-apps.routes.ts).
+// The renderer for browsers: served by the server under /app (apps/server/src/transports/rest/web-apps.routes.ts).
 export default defineConfig({
   root: "src/renderer",
   base: "/app/",

@@ -2,7 +2,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { ADMIN_CHUNKS, WORKSPACE_SOURCES } from "./vite.chunks";
 
-// The admin screens: served by the server under /admin (apps/server/src/routes/web-apps.routes.ts).
+// The admin screens: served by the server under /admin (apps/server/src/transports/rest/web-apps.routes.ts).
 export default defineConfig({
   root: "src",
   base: "/admin/",

@@ -1,8 +1,8 @@
 import type { AppRouter } from "@hisob/trpc";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gql, listen } from "./graphql/graphql-test-kit";
 import { createTestApp, type SeededUser, type TestApp } from "./testing/test-app";
+import { gql, listen } from "./transports/graphql/graphql-test-kit";
 
 /*
  * Every write that changes money, salaries or stock, and every deletion, leaves an audit entry in its

@@ -5,8 +5,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadEnv } from "./env";
-import { healthRoutes } from "./routes/health";
 import { type App, BODY_LIMIT, buildServer } from "./server";
+import { healthRoutes } from "./transports/rest/health";
 
 // The real database layer is not wired in here: readiness only needs something that pings.
 const okDb = { ping: async () => {} };

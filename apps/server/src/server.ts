@@ -21,21 +21,21 @@ import type { AppServices } from "./app-services";
 import type { Env } from "./env";
 import { createExternalSignIn, type ExternalSignIn } from "./external-sign-in/external-sign-in";
 import { externalSignInRoutes } from "./external-sign-in/external-sign-in.routes";
-import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.routes";
-import { apiRateLimit } from "./http/api-rate-limit";
-import { registerAuthContext } from "./http/auth-context";
-import { registerErrorHandlers, sendError } from "./http/errors";
-import { registerOpenApi } from "./http/openapi";
-import { registerOperationRoutes } from "./http/operation-routes";
-import { accountRoutes } from "./routes/account.routes";
-import { auditRoutes } from "./routes/audit.routes";
-import { healthRoutes } from "./routes/health";
-import { loginRoutes } from "./routes/login.routes";
-import { oidcRoutes } from "./routes/oidc.routes";
-import { oidcAdminRoutes } from "./routes/oidc-admin.routes";
-import { trpcRoutes } from "./routes/trpc.routes";
-import { uploadsRoutes } from "./routes/uploads.routes";
-import { type WebApp, webAppsRoutes } from "./routes/web-apps.routes";
+import { type GraphqlRoutesOptions, graphqlRoutes } from "./transports/graphql/graphql.routes";
+import { oidcRoutes } from "./transports/oidc/oidc.routes";
+import { accountRoutes } from "./transports/rest/account.routes";
+import { auditRoutes } from "./transports/rest/audit.routes";
+import { healthRoutes } from "./transports/rest/health";
+import { loginRoutes } from "./transports/rest/login.routes";
+import { oidcAdminRoutes } from "./transports/rest/oidc-admin.routes";
+import { registerOpenApi } from "./transports/rest/openapi";
+import { registerOperationRoutes } from "./transports/rest/operation-routes";
+import { uploadsRoutes } from "./transports/rest/uploads.routes";
+import { type WebApp, webAppsRoutes } from "./transports/rest/web-apps.routes";
+import { apiRateLimit } from "./transports/shared/api-rate-limit";
+import { registerAuthContext } from "./transports/shared/auth-context";
+import { registerErrorHandlers, sendError } from "./transports/shared/errors";
+import { trpcRoutes } from "./transports/trpc/trpc.routes";
 
 /** The Fastify instance routes are written against: zod schemas type the handlers. */
 export type App = FastifyInstance<

@@ -3,9 +3,9 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserSkipReason, launchChromium } from "../../../../e2e/browser";
-import { codeOf, gql } from "../graphql/graphql-test-kit";
 import { createTestApp, type TestApp } from "../testing/test-app";
 import { freePort, startUpstreamProvider } from "../testing/upstream-oidc";
+import { codeOf, gql } from "../transports/graphql/graphql-test-kit";
 import { FLOW_COOKIE } from "./flow-cookie";
 
 /*

@@ -1,11 +1,11 @@
 import { errorMessage, negotiateLocale } from "@hisob/i18n";
 import { isAppError, type Locale } from "@hisob/kernel";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { isSecureRequest, setSessionCookie } from "../http/auth-context";
-import { queryParam } from "../http/locale";
 import { issueCsrfToken, safeNextPath } from "../pages/form-security";
 import { sendPage } from "../pages/layout";
 import { renderLoginPage } from "../pages/login.page";
+import { isSecureRequest, setSessionCookie } from "../transports/shared/auth-context";
+import { queryParam } from "../transports/shared/locale";
 import type { ExternalSignIn } from "./external-sign-in";
 import { FLOW_COOKIE, FLOW_COOKIE_PATH, FLOW_LIFETIME_MS } from "./flow-cookie";
 

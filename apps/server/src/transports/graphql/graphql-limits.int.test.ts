@@ -1,0 +1,200 @@
+import type { GraphqlModule } from "@hisob/graphql";
+import { createClient } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { createTestApp, type TestApp } from "../../testing/test-app";
+import { codeOf, gql, listen } from "./graphql-test-kit";
+
+/** A module only these tests serve: a recursive type for depth and cost, and a slow field. */
+let aborted = false;
+const probeModule: GraphqlModule = {
+  name: "probe",
+  typeDefs: /* GraphQL */ `
+    type Probe {
+      id: ID!
+      child: Probe!
+      items(limit: Int = 20): [Probe!]!
+    }
+    type Query {
+      probe: Probe!
+      slow(ms: Int!): String
+      broken: String
+    }
+  `,
+  resolvers: {
+    Probe: {
+      id: () => "p",
+      child: () => ({}),
+      items: (_: unknown, args: { limit: number }) =>
+        Array.from({ length: Math.min(args.limit, 3) }, () => ({})),
+    },
+    Query: {
+      probe: () => ({}),
+      broken: () => {
+        throw new Error("connection to 10.0.0.7 refused: password for user secret_admin");
+      },
+      slow: (_: unknown, args: { ms: number }, _context: unknown, info: { signal?: AbortSignal }) =>
+        new Promise<string>((resolve) => {
+          const timer = setTimeout(() => resolve("done"), args.ms);
+          info.signal?.addEventListener("abort", () => {
+            aborted = true;
+            clearTimeout(timer);
+            resolve("aborted");
+          });
+        }),
+    },
+  },
+};
+
+let t: TestApp;
+let url: string;
+let wsUrl: string;
+let tenantId: string;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { GRAPHQL_RATE_LIMIT: "5" },
+    graphql: { limits: { timeoutMs: 300 }, extraModules: [probeModule] },
+  });
+  ({ httpUrl: url, wsUrl } = await listen(t));
+  tenantId = (await t.createTenant()).id;
+});
+afterAll(async () => t?.close());
+
+const nested = (depth: number) => `{ probe ${"{ child ".repeat(depth - 2)}{ id }${" }".repeat(depth - 2)} }`;
+
+describe("limits", () => {
+  it("allows depth 10 and refuses depth 11", async () => {
+    const user = await t.createUser(tenantId, []);
+    const ok = await gql(url, nested(10), { headers: user.headers });
+    expect(ok.body.errors).toBeUndefined();
+    const deep = await gql(url, nested(11), { headers: user.headers });
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors?.[0]?.extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      reason: "graphql.depth_limit",
+    });
+  });
+
+  it("prices lists by their limit and refuses a cost over 1000", async () => {
+    const user = await t.createUser(tenantId, []);
+    // 1 + 10 × (1 + 10 × 1) = 111
+    const cheap = await gql(url, "{ probe { items(limit: 10) { items(limit: 10) { child { id } } } } }", {
+      headers: user.headers,
+    });
+    expect(cheap.body.errors).toBeUndefined();
+    // 1 + (1 + 50 × (1 + 50 × 1)) = 2552; the variable is read too
+    const costly = await gql(
+      url,
+      "query($n: Int) { probe { items(limit: $n) { items(limit: 50) { child { id } } } } }",
+      {
+        headers: user.headers,
+        variables: { n: 50 },
+      },
+    );
+    expect(costly.status).toBe(400);
+    expect(costly.body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/cost \d+ exceeds the maximum of 1000/),
+      extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
+    });
+  });
+
+  it("refuses more than 15 aliases and more than 5000 tokens", async () => {
+    const user = await t.createUser(tenantId, []);
+    const aliases = `{ ${Array.from({ length: 16 }, (_, index) => `a${index}: probe { id }`).join(" ")} }`;
+    const manyAliases = await gql(url, aliases, { headers: user.headers });
+    expect(manyAliases.body.errors?.[0]?.extensions).toMatchObject({ reason: "graphql.alias_limit" });
+    const tokens = `{ probe { ${"id ".repeat(5001)} } }`;
+    const manyTokens = await gql(url, tokens, { headers: user.headers });
+    expect(manyTokens.status).toBe(400);
+    expect(manyTokens.body.errors?.[0]?.extensions).toMatchObject({ reason: "graphql.token_limit" });
+  });
+
+  it("cancels an execution over the timeout", async () => {
+    const user = await t.createUser(tenantId, []);
+    const started = Date.now();
+    const res = await gql(url, "{ slow(ms: 20000) }", { headers: user.headers });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(res.status).toBe(200);
+    expect(res.body.errors?.[0]).toMatchObject({
+      extensions: { code: "UNAVAILABLE", reason: "graphql.timeout" },
+    });
+    expect(aborted).toBe(true);
+  });
+});
+
+describe("unexpected errors", () => {
+  it("are masked as INTERNAL with the request id, never leaking their text", async () => {
+    const user = await t.createUser(tenantId, []);
+    const res = await gql(url, "{ broken probe { id } }", {
+      headers: { ...user.headers, "x-request-id": "req-masked-1" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ broken: null, probe: { id: "p" } });
+    expect(res.body.errors?.[0]).toMatchObject({
+      message: "Internal server error",
+      path: ["broken"],
+      extensions: { code: "INTERNAL", requestId: "req-masked-1" },
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/secret_admin|10\.0\.0\.7/);
+  });
+});
+
+describe("rate limit", () => {
+  it("counts operations per user, sends X-RateLimit-* on every response and 429 past the limit", async () => {
+    const user = await t.createUser(tenantId, []);
+    const first = await gql(url, "{ me { id } }", { headers: user.headers });
+    expect(first.headers.get("x-ratelimit-limit")).toBe("5");
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("4");
+    const reset = Number(first.headers.get("x-ratelimit-reset"));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+    // A batch of three counts three.
+    const batch = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...user.headers },
+      body: JSON.stringify([
+        { query: "{ me { id } }" },
+        { query: "{ me { id } }" },
+        { query: "{ me { id } }" },
+      ]),
+    });
+    expect(batch.headers.get("x-ratelimit-remaining")).toBe("1");
+    await gql(url, "{ me { id } }", { headers: user.headers });
+    const limited = await gql(url, "{ me { id } }", { headers: user.headers });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(codeOf(limited)).toBe("RATE_LIMITED");
+    // Another user has a budget of their own.
+    const other = await t.createUser(tenantId, []);
+    expect((await gql(url, "{ me { id } }", { headers: other.headers })).status).toBe(200);
+  });
+
+  it("counts operations over WebSocket too, and applies the limits there", async () => {
+    const user = await t.createUser(tenantId, []);
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { Authorization: `Bearer ${user.token}` },
+    });
+    try {
+      const run = async (query: string) => {
+        try {
+          return (await client.iterate({ query }).next()).value as {
+            errors?: { extensions?: { code?: string; reason?: string } }[];
+          };
+        } catch (errors) {
+          return { errors: errors as { extensions?: { code?: string; reason?: string } }[] };
+        }
+      };
+      const deep = await run(nested(11));
+      expect(deep.errors?.[0]?.extensions).toMatchObject({ reason: "graphql.depth_limit" });
+      for (let index = 0; index < 4; index += 1) expect((await run("{ me { id } }")).errors).toBeUndefined();
+      expect((await run("{ me { id } }")).errors?.[0]?.extensions).toMatchObject({ code: "RATE_LIMITED" });
+    } finally {
+      await client.dispose();
+    }
+  });
+});

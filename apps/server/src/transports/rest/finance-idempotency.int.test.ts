@@ -1,0 +1,310 @@
+import { newId } from "@hisob/kernel";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caller, expectError, TODAY, unique } from "../../testing/finance-records";
+import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
+import { codeOf, gql, listen } from "../graphql/graphql-test-kit";
+
+/*
+ * One posting per intent: a posting sent with an `Idempotency-Key` is made once, however often the
+ * request comes (a double click, a retry after a lost answer, two at the same moment), over REST,
+ * tRPC and GraphQL alike; the key on another request is refused; a refused posting leaves its key
+ * free for the corrected one. On PGlite, or PostgreSQL with DATABASE_URL (where the concurrent
+ * repeats really run at once).
+ */
+
+let t: TestApp;
+let graphqlUrl: string;
+let user: SeededUser;
+let tenantId: string;
+const call = caller(() => t);
+
+const withKey = (who: SeededUser, key: string) => ({ ...who.headers, "idempotency-key": key });
+const post = (who: SeededUser, url: string, body: unknown, key: string) =>
+  t.app.inject({ method: "POST", url, headers: withKey(who, key), payload: body as Record<string, unknown> });
+const count = (table: "payment" | "expense" | "financeTransaction") =>
+  t.db.withTenant(tenantId, (tx) =>
+    table === "payment"
+      ? tx.payment.count()
+      : table === "expense"
+        ? tx.expense.count()
+        : tx.financeTransaction.count(),
+  );
+const account = async (currency: string, funds?: string) => {
+  const res = await call(user, "POST", "/finance/accounts", { name: unique("Account"), currency });
+  expect(res.statusCode, res.body).toBe(201);
+  const { id } = res.json() as { id: string };
+  if (funds) {
+    const paid = await call(user, "POST", "/finance/payments", { accountId: id, amount: funds, date: TODAY });
+    expect(paid.statusCode, paid.body).toBe(201);
+  }
+  return id;
+};
+const balance = async (id: string): Promise<string> =>
+  (await call(user, "GET", `/finance/accounts/${id}`)).json().balance;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ httpUrl: graphqlUrl } = await listen(t));
+  tenantId = (await t.createTenant()).id;
+  user = await t.createUser(tenantId, "admin");
+  const res = await call(user, "PUT", "/tenant/currencies", { codes: ["UZS", "USD"] });
+  expect(res.statusCode, res.body).toBe(200);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("REST", () => {
+  it("a repeated expense with one key posts once and answers the same document each time", async () => {
+    const cash = await account("UZS", "1000000");
+    const body = { accountId: cash, amount: "100", date: TODAY, comment: unique("Double click") };
+    const key = newId();
+    const before = await count("expense");
+    const first = await post(user, "/finance/expenses", body, key);
+    const second = await post(user, "/finance/expenses", body, key);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json()).toEqual(first.json());
+    expect(await count("expense")).toBe(before + 1);
+    expect(await balance(cash)).toBe("999900");
+    // A new key is a new intent: posted.
+    expect((await post(user, "/finance/expenses", body, newId())).statusCode).toBe(201);
+    expect(await count("expense")).toBe(before + 2);
+    // Without a key nothing changes: every request posts.
+    expect((await call(user, "POST", "/finance/expenses", body)).statusCode).toBe(201);
+    expect(await count("expense")).toBe(before + 3);
+  });
+
+  it("requests with the same key at the same moment post once; every one gets that posting", async () => {
+    const cash = await account("UZS");
+    const key = newId();
+    const body = { accountId: cash, amount: "250", date: TODAY, comment: unique("Retry storm") };
+    const before = await count("payment");
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => post(user, "/finance/payments", body, key)),
+    );
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(201);
+    expect(new Set(answers.map((answer) => answer.json().id)).size).toBe(1);
+    expect(await count("payment")).toBe(before + 1);
+    expect(await balance(cash)).toBe("250");
+  });
+
+  it("the same key on another request is refused (422), on another operation too, and posts nothing", async () => {
+    const cash = await account("UZS", "1000000");
+    const key = newId();
+    const body = { accountId: cash, amount: "100", date: TODAY };
+    expect((await post(user, "/finance/expenses", body, key)).statusCode).toBe(201);
+    const before = await count("financeTransaction");
+    const other = await post(user, "/finance/expenses", { ...body, amount: "101" }, key);
+    const error = expectError(other, 422, "BUSINESS_RULE", "idempotency.key_reused");
+    expect(error.message).toContain("Idempotency-Key");
+    expectError(
+      await post(user, "/finance/payments", body, key),
+      422,
+      "BUSINESS_RULE",
+      "idempotency.key_reused",
+    );
+    // Another user of the organization with the same key: another request.
+    const colleague = await t.createUser(tenantId, "admin");
+    expectError(
+      await post(colleague, "/finance/expenses", body, key),
+      422,
+      "BUSINESS_RULE",
+      "idempotency.key_reused",
+    );
+    expect(await count("financeTransaction")).toBe(before);
+    // In the caller's language.
+    await call(user, "PUT", "/account", { uiLanguage: "ru" });
+    const russian = await post(user, "/finance/expenses", { ...body, amount: "102" }, key);
+    expect(russian.json().error.message).toContain("уже использован");
+    await call(user, "PUT", "/account", { uiLanguage: "en" });
+  });
+
+  it("a refused posting leaves its key free: the corrected request posts with it", async () => {
+    const dollars = await account("USD", "500");
+    const key = newId();
+    const tooMuch = { accountId: dollars, amount: "1000", date: TODAY };
+    expectError(
+      await post(user, "/finance/expenses", tooMuch, key),
+      422,
+      "BUSINESS_RULE",
+      "finance.insufficient_balance",
+    );
+    const corrected = await post(user, "/finance/expenses", { ...tooMuch, amount: "400" }, key);
+    expect(corrected.statusCode, corrected.body).toBe(201);
+    expect(await balance(dollars)).toBe("100");
+  });
+
+  it("an exchange the plausibility guard stopped posts, confirmed, under the same key; a transfer and a reversal are once too", async () => {
+    const som = await account("UZS", "1265000000");
+    const dollars = await account("USD");
+    const key = newId();
+    const body = {
+      fromAccountId: som,
+      toAccountId: dollars,
+      amount: "1265000000",
+      marketRate: { base: "UZS", quote: "USD", rate: "12650" },
+      date: TODAY,
+    };
+    expectError(
+      await post(user, "/finance/exchanges", body, key),
+      422,
+      "BUSINESS_RULE",
+      "finance.exchange_rate_inverted",
+    );
+    const fixed = { ...body, marketRate: { base: "USD", quote: "UZS", rate: "12650" } };
+    const first = await post(user, "/finance/exchanges", fixed, key);
+    expect(first.statusCode, first.body).toBe(201);
+    expect((await post(user, "/finance/exchanges", fixed, key)).json()).toEqual(first.json());
+    expect(await balance(dollars)).toBe("100000");
+
+    const other = await account("USD");
+    const transfer = { fromAccountId: dollars, toAccountId: other, amount: "100", date: TODAY };
+    const transferKey = newId();
+    const moved = await post(user, "/finance/transfers", transfer, transferKey);
+    expect(moved.statusCode, moved.body).toBe(201);
+    expect((await post(user, "/finance/transfers", transfer, transferKey)).json()).toEqual(moved.json());
+    expect(await balance(other)).toBe("100");
+
+    const reversalKey = newId();
+    const url = `/finance/transfers/${moved.json().id}/reversal`;
+    const reversed = await post(user, url, { reason: "Typed twice" }, reversalKey);
+    expect(reversed.statusCode, reversed.body).toBe(201);
+    // The retry gets the reversal back (without a key it would be 409 already_reversed).
+    expect((await post(user, url, { reason: "Typed twice" }, reversalKey)).json()).toEqual(reversed.json());
+    expect(await balance(other)).toBe("0");
+    const reconcile = await call(user, "GET", "/finance/reconcile");
+    expect(reconcile.json()).toMatchObject({ ok: true });
+  });
+
+  it("a key expires after 24 hours: then it may name a new posting", async () => {
+    const cash = await account("UZS");
+    const key = newId();
+    const first = await post(user, "/finance/payments", { accountId: cash, amount: "5", date: TODAY }, key);
+    expect(first.statusCode, first.body).toBe(201);
+    const other = { accountId: cash, amount: "6", date: TODAY };
+    expectError(
+      await post(user, "/finance/payments", other, key),
+      422,
+      "BUSINESS_RULE",
+      "idempotency.key_reused",
+    );
+    // 25 hours later (the claim's time moved back, as the owner would see it then).
+    await t.db.withTenant(
+      tenantId,
+      (tx) =>
+        tx.$executeRaw`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = ${key}`,
+    );
+    const later = await post(user, "/finance/payments", other, key);
+    expect(later.statusCode, later.body).toBe(201);
+    expect(later.json().id).not.toBe(first.json().id);
+    expect(await balance(cash)).toBe("11");
+    // Claimed afresh: a repeat of the new request replays it.
+    expect((await post(user, "/finance/payments", other, key)).json().id).toBe(later.json().id);
+  });
+
+  it("a key is the organization's own: another organization's same key is another request", async () => {
+    const key = newId();
+    const cash = await account("UZS");
+    expect(
+      (await post(user, "/finance/payments", { accountId: cash, amount: "1", date: TODAY }, key)).statusCode,
+    ).toBe(201);
+    const elsewhere = await t.createTenant();
+    const stranger = await t.createUser(elsewhere.id, "admin");
+    const strangerCash = await call(stranger, "POST", "/finance/accounts", { name: "Cash", currency: "UZS" });
+    const theirs = await post(
+      stranger,
+      "/finance/payments",
+      { accountId: strangerCash.json().id, amount: "1", date: TODAY },
+      key,
+    );
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    // Row-level security: the stranger's transaction sees none of this organization's keys.
+    const seen = await t.db.withTenant(elsewhere.id, (tx) => tx.idempotencyKey.count());
+    expect(seen).toBe(1);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["too long", "k".repeat(256)],
+    ["a space inside", "two words"],
+    ["a control character", "a\u0007b"],
+    ["non-ASCII", "ключ"],
+  ])("a key that is not one (%s) is a 400 naming the header, and posts nothing", async (_what, key) => {
+    const cash = await account("UZS");
+    const before = await count("payment");
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/finance/payments",
+      headers: { ...user.headers, "idempotency-key": key },
+      payload: { accountId: cash, amount: "1", date: TODAY },
+    });
+    const error = expectError(res, 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(error.issues)).toContain("Idempotency-Key");
+    expect(await count("payment")).toBe(before);
+  });
+
+  it("a key in the draft standard's quoted form is the same key", async () => {
+    const cash = await account("UZS");
+    const key = newId();
+    const body = { accountId: cash, amount: "7", date: TODAY };
+    const first = await post(user, "/finance/payments", body, `"${key}"`);
+    const second = await post(user, "/finance/payments", body, key);
+    expect(second.json().id).toBe(first.json().id);
+  });
+});
+
+describe("tRPC and GraphQL", () => {
+  const trpc = (procedure: string, input: unknown, key: string) =>
+    t.app.inject({
+      method: "POST",
+      url: `/trpc/${procedure}`,
+      headers: { ...withKey(user, key), "content-type": "application/json" },
+      payload: JSON.stringify(input),
+    });
+
+  it("tRPC: the accountant app's double submission posts once", async () => {
+    const cash = await account("UZS", "1000");
+    const key = newId();
+    const input = { accountId: cash, amount: "100", date: TODAY, comment: unique("Save, save") };
+    const before = await count("expense");
+    const [a, b] = await Promise.all([
+      trpc("expenses.create", input, key),
+      trpc("expenses.create", input, key),
+    ]);
+    expect(a?.statusCode, a?.body).toBe(200);
+    expect(b?.json().result.data.id).toBe(a?.json().result.data.id);
+    expect(await count("expense")).toBe(before + 1);
+    // A batch cannot share one key.
+    const batch = await t.app.inject({
+      method: "POST",
+      url: "/trpc/expenses.create,payments.create?batch=1",
+      headers: { ...withKey(user, newId()), "content-type": "application/json" },
+      payload: JSON.stringify({ 0: input, 1: input }),
+    });
+    expect(batch.statusCode).toBe(400);
+    expect(await count("expense")).toBe(before + 1);
+  });
+
+  it("GraphQL: the same mutation with one key posts once", async () => {
+    const cash = await account("UZS");
+    const key = newId();
+    const mutation = /* GraphQL */ `
+      mutation($input: DocumentInput!) { createPayment(input: $input) { id amount } }
+    `;
+    const variables = { input: { accountId: cash, amount: "300", date: TODAY, comment: unique("GraphQL") } };
+    const before = await count("payment");
+    const first = await gql(graphqlUrl, mutation, { headers: withKey(user, key), variables });
+    const second = await gql(graphqlUrl, mutation, { headers: withKey(user, key), variables });
+    expect(first.body.errors).toBeUndefined();
+    expect(second.body.data).toEqual(first.body.data);
+    expect(await count("payment")).toBe(before + 1);
+    const other = await gql(graphqlUrl, mutation, {
+      headers: withKey(user, key),
+      variables: { input: { ...variables.input, amount: "301" } },
+    });
+    expect(codeOf(other)).toBe("BUSINESS_RULE");
+    expect(await count("payment")).toBe(before + 1);
+  });
+});

@@ -1,0 +1,222 @@
+import fastifyCookie from "@fastify/cookie";
+import type { CachedContext, ContextService, Credentials } from "@hisob/core";
+import { CallerChangedError, withCallerCheck } from "@hisob/db";
+import {
+  AppError,
+  IDEMPOTENCY_KEY_HEADER,
+  isAppError,
+  parseAuthorization,
+  parseIdempotencyKey,
+  type TenantContext,
+  validationError,
+} from "@hisob/kernel";
+import type { FastifyContextConfig, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
+import type { App } from "../../server";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The caller's context when it sent valid credentials (a session cookie or a bearer token). */
+    ctx: TenantContext | null;
+    authMethod: "cookie" | "bearer" | null;
+    /** Set when `ctx` came from the cache of resolved callers and is still to be confirmed. */
+    cachedCaller: CachedContext | null;
+  }
+  /**
+   * Each route's policy, declared where the route is (or by the plugin that registers it), never
+   * by URL: who may call it and whether its caller may come from the cache. CSRF follows from it:
+   * every change to a route that is not public, made with the session cookie, must be non-simple.
+   */
+  interface FastifyContextConfig {
+    /**
+     * The route works without credentials (health, docs, login; tRPC and GraphQL, which answer an
+     * anonymous caller in their own wire format). Every other route requires them.
+     */
+    public?: boolean;
+    /**
+     * The route authenticates its callers itself (the OpenID provider: its clients, its own tokens,
+     * the login session): no API context is resolved for it.
+     */
+    ownAuthentication?: boolean;
+    /**
+     * The caller is resolved afresh, never started from the cache: the handler must not run a second
+     * time (it streams its reply before the caller is confirmed, or runs calls of its own, as tRPC).
+     */
+    freshCaller?: boolean;
+  }
+}
+
+export const SESSION_COOKIE = "session";
+/** Any value in this header makes a request non-simple: browsers send it cross-origin only after a preflight we never allow. */
+export const CSRF_HEADER = "x-csrf-token";
+
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** A plugin's onRoute hook that gives every route it registers the same policy (tRPC, Swagger UI, OIDC). */
+export const routePolicy =
+  (policy: FastifyContextConfig) =>
+  (route: { config?: FastifyContextConfig }): void => {
+    route.config = { ...route.config, ...policy };
+  };
+
+/** The authenticated caller's context, or UNAUTHENTICATED. */
+export const ctxOf = (request: FastifyRequest): TenantContext => {
+  if (!request.ctx) throw new AppError("UNAUTHENTICATED");
+  return request.ctx;
+};
+
+/** The bearer token of an Authorization header; undefined without one, null for one we cannot use. */
+export const bearerOf = (header: string | undefined): string | undefined | null => {
+  const authorization = parseAuthorization(header);
+  if (authorization.scheme === "none") return undefined;
+  return authorization.scheme === "bearer" ? authorization.token : null;
+};
+
+/**
+ * A cookie-authenticated change must be a non-simple request — a JSON body or the CSRF header —
+ * so a cross-site form or image cannot make it. HTML form posts (login, logout) check Origin and
+ * a CSRF token themselves and are marked public.
+ */
+export const isNonSimple = (request: FastifyRequest): boolean => {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/json" || type.endsWith("+json")) return true;
+  const header = request.headers[CSRF_HEADER];
+  return typeof header === "string" && header.length > 0;
+};
+
+const isPublicRoute = (request: FastifyRequest): boolean =>
+  // No route matched (url undefined): let the not-found handler answer 404.
+  request.routeOptions.config?.public === true || request.routeOptions.url === undefined;
+
+const isRead = (method: string | string[]): boolean =>
+  [method].flat().every((m) => m === "GET" || m === "HEAD");
+
+/**
+ * Reads whose handler may be run a second time start from a cached caller: GET/HEAD routes that
+ * require credentials, unless the route asks for a fresh caller or authenticates its callers itself.
+ */
+const mayStartFromCache = (request: FastifyRequest): boolean => {
+  const config = request.routeOptions.config;
+  return (
+    isRead(request.routeOptions.method) &&
+    config?.public !== true &&
+    config?.freshCaller !== true &&
+    config?.ownAuthentication !== true &&
+    request.routeOptions.url !== undefined
+  );
+};
+
+/** The credentials a request carries: its bearer token, else its session cookie. */
+export const credentialsOf = (request: FastifyRequest): Credentials | null => {
+  const bearer = bearerOf(request.headers.authorization);
+  const cookie = request.cookies[SESSION_COOKIE];
+  // The request's address and user agent ride on the context for the audit log.
+  const client = { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" };
+  if (typeof bearer === "string") return { bearerToken: bearer, requestId: request.id, client };
+  if (bearer === undefined && cookie) return { sessionToken: cookie, requestId: request.id, client };
+  return null;
+};
+
+/** A tRPC request that calls more than one procedure (`/trpc/a,b?batch=1`). */
+const isTrpcBatch = (request: FastifyRequest): boolean =>
+  request.url.startsWith("/trpc/") && (request.url.split("?")[0] ?? "").includes(",");
+
+const isForbidden = (error: unknown) => isAppError(error) && error.code === "FORBIDDEN";
+
+export const registerAuthContext = async (app: App, deps: { context: ContextService }) => {
+  await app.register(fastifyCookie);
+  app.decorateRequest("ctx", null);
+  app.decorateRequest("authMethod", null);
+  app.decorateRequest("cachedCaller", null);
+
+  // A read that started from a cached caller is confirmed by its first transaction (see CallerCheck);
+  // if the caller changed — or it was refused, or opened no transaction, and the caller changed —
+  // it runs once more with the caller as the database sees it now.
+  // Every read is wrapped; whether its caller starts from the cache is the route's final policy,
+  // read per request (plugins set theirs in onRoute hooks that run after this one).
+  app.addHook("onRoute", (route) => {
+    if (!isRead(route.method)) return;
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
+      const cached = request.cachedCaller;
+      const check = cached?.check;
+      if (!cached || !check) return handler.call(this as never, request, reply);
+      try {
+        const result = await withCallerCheck(check, () => handler.call(this as never, request, reply));
+        if (check.verified || reply.sent || (await cached.recheck())) return result;
+      } catch (error) {
+        const changed =
+          error instanceof CallerChangedError || (isForbidden(error) && !(await cached.recheck()));
+        if (!changed) throw error;
+      }
+      request.cachedCaller = null;
+      const credentials = credentialsOf(request);
+      request.ctx = credentials ? await deps.context.resolveContext(credentials) : null;
+      if (!request.ctx)
+        throw new AppError("UNAUTHENTICATED", {
+          reason: "auth.invalid_credentials",
+          message: "Unauthorized",
+        });
+      return handler.call(this as never, request, reply);
+    } as RouteHandlerMethod;
+  });
+
+  app.addHook("onRequest", async (request) => {
+    // Resolving an API context there would only repeat the route's own work.
+    if (request.routeOptions.config?.ownAuthentication === true) return;
+    const bearer = bearerOf(request.headers.authorization);
+    const cookie = request.cookies[SESSION_COOKIE];
+    const credentials = credentialsOf(request);
+    if (credentials) {
+      if (mayStartFromCache(request)) {
+        request.cachedCaller = await deps.context.resolveCachedContext(credentials);
+        request.ctx = request.cachedCaller?.ctx ?? null;
+      } else {
+        request.ctx = await deps.context.resolveContext(credentials);
+      }
+      request.authMethod = request.ctx ? (credentials.bearerToken ? "bearer" : "cookie") : null;
+    }
+    // A change's Idempotency-Key rides on the context, the same for REST, GraphQL and tRPC: the
+    // posting services make one posting per key (packages/db/src/idempotency.ts).
+    const keyHeader = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (request.ctx && keyHeader !== undefined && UNSAFE_METHODS.has(request.method)) {
+      const idempotencyKey = parseIdempotencyKey(keyHeader);
+      // One key names one operation: a tRPC batch ("a,b") would give it to several.
+      if (idempotencyKey && isTrpcBatch(request))
+        throw validationError([{ path: "Idempotency-Key", message: "names one operation, not a batch" }]);
+      request.ctx = { ...request.ctx, idempotencyKey };
+    }
+    if (isPublicRoute(request)) return;
+    if (!request.ctx) {
+      const reason =
+        bearer === null
+          ? "auth.unsupported_scheme"
+          : bearer || cookie
+            ? "auth.invalid_credentials"
+            : "auth.unauthenticated";
+      throw new AppError("UNAUTHENTICATED", { reason, message: "Unauthorized" });
+    }
+    if (request.authMethod === "cookie" && UNSAFE_METHODS.has(request.method) && !isNonSimple(request)) {
+      throw new AppError("FORBIDDEN", {
+        reason: "auth.csrf_required",
+        message: `Cookie-authenticated changes need a JSON body or the ${CSRF_HEADER} header`,
+      });
+    }
+  });
+};
+
+/** Sets the `session` cookie: HttpOnly, SameSite=Lax, Secure over https, expiring with the session. */
+export const setSessionCookie = (reply: FastifyReply, token: string, expiresAt: Date, secure: boolean) =>
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    expires: expiresAt,
+  });
+
+export const clearSessionCookie = (reply: FastifyReply, secure: boolean) =>
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "lax", secure, path: "/" });
+
+/** Secure cookies when the public URL is https or the request came over https (behind a trusted proxy). */
+export const isSecureRequest = (request: FastifyRequest, issuerUrl: string): boolean =>
+  issuerUrl.startsWith("https://") || request.protocol === "https";

@@ -1,0 +1,53 @@
+import { type AppRouter, appRouter } from "@hisob/trpc";
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import type { FastifyPluginAsync } from "fastify";
+import type { AppServices } from "../../app-services";
+import { trpcCalls } from "../shared/api-rate-limit";
+import { isNonSimple, routePolicy } from "../shared/auth-context";
+import { localizeProblem, withStatus } from "../shared/errors";
+import { requestLocale } from "../shared/locale";
+import { desktopCors } from "./desktop-cors";
+
+/**
+ * The accountant app's tRPC API at /trpc. The auth hook has already resolved the caller (session
+ * cookie or first-party bearer) as for REST; errors go through REST's one mapping and language.
+ * Not in the OpenAPI document: its contract is the `AppRouter` type.
+ */
+export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  // tRPC answers an anonymous caller itself, in its error shape (its procedures require the caller
+  // resolved by the auth hook); a batch runs calls of its own, so its caller is always fresh.
+  app.addHook("onRoute", (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  app.addHook("onRoute", routePolicy({ public: true, freshCaller: true }));
+  // Only these routes answer the desktop app's origin.
+  await app.register(desktopCors);
+  await app.register(fastifyTRPCPlugin, {
+    prefix: "/trpc",
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => ({
+        caller: req.ctx,
+        csrfRefused: req.authMethod === "cookie" && !isNonSimple(req),
+        requestId: req.id,
+        calls: trpcCalls(req),
+        rateLimited: req.apiRateLimited,
+        services,
+        describe: (failure) => {
+          const problem = localizeProblem(withStatus(failure), requestLocale(req));
+          return {
+            status: problem.status,
+            code: problem.code,
+            reason: problem.reason,
+            message: problem.message,
+            ...(problem.issues ? { issues: problem.issues } : {}),
+          };
+        },
+      }),
+      onError: ({ error, req, path }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR")
+          req.log.error({ err: error.cause ?? error, path }, "tRPC failure");
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+  });
+};
