@@ -5,8 +5,9 @@ import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 import Fastify from "fastify";
 import pg from "pg";
+import type { App } from "../apps/server/src/app";
 import { composeServices } from "../apps/server/src/app-context";
-import { type App, buildServer } from "../apps/server/src/server";
+import { buildServer } from "../apps/server/src/server";
 import {
   createTestDbFromTemplate,
   dropTemplate,

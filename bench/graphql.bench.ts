@@ -9,8 +9,9 @@ import {
   type GraphqlContext,
 } from "@hisob/graphql";
 import { graphql } from "graphql";
+import type { App } from "../apps/server/src/app";
 import { composeServices } from "../apps/server/src/app-context";
-import { type App, buildServer } from "../apps/server/src/server";
+import { buildServer } from "../apps/server/src/server";
 import { percentile, seconds } from "./measure";
 import type { Bench, BenchTable } from "./run";
 import { benchEnv, benchTenantAdmin, openPglite, openPostgres, seedUsers } from "./users.bench";

@@ -7,8 +7,9 @@ import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 // The peer: panva's certified provider (a dev dependency of the server, used by its tests).
 import Provider from "oidc-provider";
+import type { App } from "../apps/server/src/app";
 import { composeServices } from "../apps/server/src/app-context";
-import { type App, buildServer } from "../apps/server/src/server";
+import { buildServer } from "../apps/server/src/server";
 import {
   createTestDbFromTemplate,
   dropTemplate,

@@ -7,8 +7,9 @@ import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db, type SystemQueries } from "@hisob/db";
 import { createLocalJWKSet, jwtVerify, SignJWT } from "jose";
 import type { Response as InjectResponse } from "light-my-request";
+import type { App } from "../apps/server/src/app";
 import { composeServices } from "../apps/server/src/app-context";
-import { type App, buildServer } from "../apps/server/src/server";
+import { buildServer } from "../apps/server/src/server";
 // Not "@hisob/db/testing": its index needs vitest's inject. These helpers do not.
 import {
   createTestDbFromTemplate,

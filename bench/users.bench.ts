@@ -8,11 +8,12 @@ import { PGlite } from "@electric-sql/pglite";
 import { ADMIN_ROLE_NAME, insertUser, provisionTenant, syncPermissions } from "@hisob/core";
 import { createDb, createOutbox, type Db, migrate, type Outbox, PGLITE_EXTENSIONS } from "@hisob/db";
 import ExcelJS from "exceljs";
+import type { App } from "../apps/server/src/app";
 // The server's own wiring; importing it also registers every module's permissions, as the server does.
 import { composeServices } from "../apps/server/src/app-context";
 import type { AppServices } from "../apps/server/src/app-services";
 import { loadEnv, resolveDevCryptoKey } from "../apps/server/src/env";
-import { type App, buildServer } from "../apps/server/src/server";
+import { buildServer } from "../apps/server/src/server";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "../packages/db/src/sql-connection";
 import { forceGc, median, percentile, seconds, withMemorySampling } from "./measure";
 import type { Bench, BenchTable } from "./run";

@@ -4,8 +4,9 @@ import Fastify, { type LightMyRequestResponse } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { App } from "./app";
 import { loadEnv } from "./env";
-import { type App, BODY_LIMIT, buildServer } from "./server";
+import { BODY_LIMIT, buildServer } from "./server";
 import { healthRoutes } from "./transports/rest/health";
 
 // The real database layer is not wired in here: readiness only needs something that pings.

@@ -8,15 +8,9 @@ import { type Clock, systemClock } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
 import { projectsOperations } from "@hisob/projects";
 import { warehouseOperations } from "@hisob/warehouse";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from "fastify";
+import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { App } from "./app";
 import type { AppServices } from "./app-services";
 import type { Env } from "./env";
 import { createExternalSignIn, type ExternalSignIn } from "./external-sign-in/external-sign-in";
@@ -36,15 +30,6 @@ import { apiRateLimit } from "./transports/shared/api-rate-limit";
 import { registerAuthContext } from "./transports/shared/auth-context";
 import { registerErrorHandlers, sendError } from "./transports/shared/errors";
 import { trpcRoutes } from "./transports/trpc/trpc.routes";
-
-/** The Fastify instance routes are written against: zod schemas type the handlers. */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
 
 export type ServerDeps = {
   env: Env;

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ResolvedCaller } from "./system";
+import type { ResolvedCaller } from "./resolved-caller";
 
 /**
  * A caller taken from an in-process cache, still to be confirmed by the database. The request's

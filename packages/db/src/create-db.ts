@@ -11,9 +11,10 @@ import { connectionError, DatabaseSetupError } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
 import { PGLITE_EXTENSIONS } from "./pglite-extensions";
 import { pgliteRawTransactions, postgresRawTransactions, type RawTransactions } from "./raw-tenant";
+import type { CallerRow } from "./resolved-caller";
 import { DB_ROLES, type DbRole } from "./roles";
 import { connectPostgres, pgliteConnection, type SqlConnection } from "./sql-connection";
-import { type CallerRow, createSystemQueries, type SystemQueries } from "./system";
+import { createSystemQueries, type SystemQueries } from "./system";
 import { scopeStatement, UUID } from "./tenant-scope";
 import { beginHooks, runHooks } from "./tx-hooks";
 

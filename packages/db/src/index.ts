@@ -36,6 +36,7 @@ export {
   type SqlParams,
   sqlParams,
 } from "./raw-tenant";
+export type { ResolvedCaller } from "./resolved-caller";
 export { DB_ROLES } from "./roles";
 export {
   SIGN_IN_FAILURE_EMAILS,
@@ -43,5 +44,5 @@ export {
   type SignInFailure,
 } from "./sign-in-failures";
 export { lockSku } from "./sku-lock";
-export type { LoginCandidate, ResolvedCaller, SessionLookup, SystemQueries } from "./system";
+export type { LoginCandidate, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

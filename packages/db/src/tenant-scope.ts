@@ -1,7 +1,7 @@
 import { pendingCallerCheck } from "./caller-check";
 import { SCOPE_STATEMENT_PREFIX } from "./deferred-begin";
+import { type CallerRow, toResolvedCaller } from "./resolved-caller";
 import type { DbRole } from "./roles";
-import { type CallerRow, toResolvedCaller } from "./system";
 
 const TOKEN_HASH = /^[0-9a-f]{64}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

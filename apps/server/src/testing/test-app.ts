@@ -12,10 +12,11 @@ import { createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createTestDb } from "@hisob/db/testing";
 import type { Clock, Permission } from "@hisob/kernel";
 import type { OidcProvider } from "@hisob/oidc";
+import type { App } from "../app";
 import { composeServices } from "../app-context";
 import type { AppServices } from "../app-services";
 import { loadEnv, resolveDevCryptoKey } from "../env";
-import { type App, buildServer, type ServerDeps } from "../server";
+import { buildServer, type ServerDeps } from "../server";
 
 /**
  * An in-process server on a fresh test database (PGlite, or PostgreSQL with DATABASE_URL), with

@@ -23,6 +23,7 @@ import { dateOf } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
 import { postDocument } from "../ledger/post-document";
+import { EXPENSE, PAYMENT, type PaymentOrExpenseKind } from "./payments-expenses.kind";
 import { type LockedDocument, paymentsExpensesRepository } from "./payments-expenses.repository";
 import {
   type TCreateDocumentInput,
@@ -39,31 +40,8 @@ import {
 } from "./payments-expenses.schema";
 import { documentPosting, postNewDocument } from "./post-new-document";
 
-/** What differs between a payment and an expense; everything else is one implementation. */
-export type PaymentOrExpenseKind = {
-  name: "payment" | "expense";
-  resource: "payments" | "expenses";
-  transactionType: "income" | "expense";
-  /** 1n: money enters the account (payment); -1n: it leaves (expense). */
-  direction: 1n | -1n;
-  events: { created: string; updated: string; deleted: string };
-};
-
-export const PAYMENT: PaymentOrExpenseKind = {
-  name: "payment",
-  resource: "payments",
-  transactionType: "income",
-  direction: 1n,
-  events: { created: "PaymentCreated", updated: "PaymentUpdated", deleted: "PaymentDeleted" },
-};
-
-export const EXPENSE: PaymentOrExpenseKind = {
-  name: "expense",
-  resource: "expenses",
-  transactionType: "expense",
-  direction: -1n,
-  events: { created: "ExpenseRecorded", updated: "ExpenseUpdated", deleted: "ExpenseDeleted" },
-};
+// The kinds live in their own file so post-new-document can name them without importing this one.
+export { EXPENSE, PAYMENT, type PaymentOrExpenseKind };
 
 /** An unknown account, counterparty or category is caught by its tenant-scoped foreign key: name the field. */
 export const rethrowUnknownReference = (error: unknown): never => {

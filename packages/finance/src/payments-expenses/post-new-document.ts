@@ -3,8 +3,8 @@ import { type Clock, newId, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
 import type { DocumentPosting } from "../ledger/post-document";
 import { postDocumentRaw } from "../ledger/post-document-raw";
+import type { PaymentOrExpenseKind } from "./payments-expenses.kind";
 import type { TDocumentDto, ZCreateDocumentInput } from "./payments-expenses.schema";
-import type { PaymentOrExpenseKind } from "./payments-expenses.service";
 
 /** What posting a new payment or expense writes, whichever transaction it goes through. */
 export const documentPosting = (

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { AppError } from "@hisob/kernel";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import type { App } from "../../server";
+import type { App } from "../../app";
 
 /*
  * GraphiQL at /graphql (on outside production): the page and every asset it loads — the IDE, its styles,

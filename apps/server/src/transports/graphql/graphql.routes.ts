@@ -13,13 +13,13 @@ import { createWorkGates, nestedGate } from "@hisob/graphql/work-gate";
 import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
+import type { App } from "../../app";
 import type { AppServices } from "../../app-services";
 import type { Env } from "../../env";
 import type { ExternalSignIn } from "../../external-sign-in/external-sign-in";
 import { setFlowCookie } from "../../external-sign-in/external-sign-in.routes";
 import { safeNextPath } from "../../pages/form-security";
 import { connectRedis } from "../../redis";
-import type { App } from "../../server";
 import {
   bearerOf,
   clearSessionCookie,

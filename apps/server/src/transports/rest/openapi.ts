@@ -2,7 +2,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import rootPackage from "../../../../../package.json" with { type: "json" };
-import type { App } from "../../server";
+import type { App } from "../../app";
 import { routePolicy } from "../shared/auth-context";
 
 export const OPENAPI_PATH = "/openapi.json";

@@ -9,7 +9,7 @@ import {
 } from "@hisob/kernel";
 import type { FastifySchema } from "fastify";
 import { z } from "zod";
-import type { App } from "../../server";
+import type { App } from "../../app";
 import { ctxOf } from "../shared/auth-context";
 import { takeDownloadLang } from "./download-locale";
 import { sendXlsx, XLSX_CONTENT_TYPE } from "./xlsx-reply";

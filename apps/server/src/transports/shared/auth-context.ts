@@ -11,7 +11,7 @@ import {
   validationError,
 } from "@hisob/kernel";
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
-import type { App } from "../../server";
+import type { App } from "../../app";
 
 declare module "fastify" {
   interface FastifyRequest {

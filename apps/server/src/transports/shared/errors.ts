@@ -13,7 +13,7 @@ import {
 } from "@hisob/kernel";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { App } from "../../server";
+import type { App } from "../../app";
 import { requestLocale } from "./locale";
 
 /*
