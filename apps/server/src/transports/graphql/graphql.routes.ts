@@ -34,7 +34,7 @@ import {
   createRedisWindowCounter,
   RATE_LIMIT_HEADERS,
   type WindowCounter,
-} from "../shared/oidc-rate-limit";
+} from "../shared/window-counters";
 import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 import { graphiqlRoutes } from "./graphiql";
 import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";

@@ -1,7 +1,7 @@
 import fastifyCors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { RATE_LIMIT_HEADERS } from "../shared/oidc-rate-limit";
+import { RATE_LIMIT_HEADERS } from "../shared/window-counters";
 
 /*
  * CORS for the OpenID provider's browser-callable endpoints (token, userinfo, keys, revoke), for the

@@ -6,8 +6,8 @@ import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@h
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "../../env";
 import { clearSessionCookie, isSecureRequest, routePolicy, SESSION_COOKIE } from "../shared/auth-context";
-import { oidcRateLimit } from "../shared/oidc-rate-limit";
 import { oidcCors } from "./oidc-cors";
+import { oidcRateLimit } from "./oidc-rate-limit";
 
 // The OpenID provider's endpoints. They keep the RFC wire format `{ error, error_description }`
 // (not our REST envelope), so this plugin has its own error handler for everything under it.

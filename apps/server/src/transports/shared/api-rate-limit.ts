@@ -12,7 +12,7 @@ import {
   createRedisWindowCounter,
   RATE_LIMIT_HEADERS,
   type WindowCounter,
-} from "./oidc-rate-limit";
+} from "../shared/window-counters";
 
 /*
  * The per-caller rate limit of the REST API and tRPC (docs/decisions/0004-api-rate-limits.md):

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fast
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Env } from "../../env";
-import { oidcCors } from "../oidc/oidc-cors";
+import { oidcCors } from "./oidc-cors";
 import { oidcRateLimit } from "./oidc-rate-limit";
 
 /*

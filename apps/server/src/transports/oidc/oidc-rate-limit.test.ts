@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import fastifyFormbody from "@fastify/formbody";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { createMemoryWindowCounter, type RateLimitBucket, rateLimitKey } from "./oidc-rate-limit";
+import { createMemoryWindowCounter } from "../shared/window-counters";
+import { type RateLimitBucket, rateLimitKey } from "./oidc-rate-limit";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const basic = (raw: string) => `Basic ${Buffer.from(raw).toString("base64")}`;
