@@ -14,7 +14,7 @@ import {
   RowActions,
   syncIds,
   useRefs,
-} from "../list-page";
+} from "../list-screen-parts";
 import { useCan } from "../session";
 
 type Member = { id: string; email: string; firstName: string; lastName: string };

@@ -5,7 +5,7 @@ import { Button, Form, Input, Radio, Select, Space, Switch, Table, Tag, Typograp
 import { useCallback, useState } from "react";
 import { api } from "../api";
 import { useT } from "../i18n";
-import { EditorDrawer, NewButton, RowActions, ShownOnceModal, StatusTag } from "../list-page";
+import { EditorDrawer, NewButton, RowActions, ShownOnceModal, StatusTag } from "../list-screen-parts";
 import { useCan } from "../session";
 
 type Client = {

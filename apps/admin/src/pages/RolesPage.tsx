@@ -20,7 +20,7 @@ import {
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { api } from "../api";
 import { ACTION_LABELS, type Language, MODULE_LABELS, RESOURCE_LABELS, useT } from "../i18n";
-import { EditorModal, NewButton } from "../list-page";
+import { EditorModal, NewButton } from "../list-screen-parts";
 import { useCan } from "../session";
 
 type Role = { id: string; name: string; description: string; permissions: string[] };

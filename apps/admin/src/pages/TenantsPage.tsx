@@ -5,7 +5,7 @@ import { Button, Divider, Form, Input, Select, Space, Table, Tag, Typography } f
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api";
 import { useFormatDate, useT } from "../i18n";
-import { EditorModal, NewButton, RowActions, StatusTag } from "../list-page";
+import { EditorModal, NewButton, RowActions, StatusTag } from "../list-screen-parts";
 import { useCan } from "../session";
 
 type Tenant = {

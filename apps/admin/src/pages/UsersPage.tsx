@@ -18,7 +18,7 @@ import {
   StatusTag,
   syncIds,
   useRefs,
-} from "../list-page";
+} from "../list-screen-parts";
 import { useCan, useMe } from "../session";
 import { SessionsModal } from "./SessionsModal";
 

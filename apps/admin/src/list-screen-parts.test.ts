@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
-import { syncIds } from "./list-page";
+import { syncIds } from "./list-screen-parts";
 
 /* Moving a membership (a user's roles, a group's members): what the routes are asked, in order. */
 const record = () => {
