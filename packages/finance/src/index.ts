@@ -1,8 +1,15 @@
+export {
+  dateOf,
+  normalizeQuantity,
+  toIsoDate,
+  ZIsoDate,
+  ZQuantity,
+  ZQuantityChange,
+} from "@hisob/kernel/schema";
 export * from "./accounts/accounts.schema";
 export * from "./accounts/opening-balance.schema";
 export * from "./categories/categories.schema";
 export * from "./counterparties/counterparties.schema";
-export { dateOf, toIsoDate, ZIsoDate } from "./dates";
 export * from "./debts/debts.schema";
 export {
   ZExportAccountsQuery,
@@ -20,7 +27,6 @@ export type { FinancePermission } from "./finance.permissions";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./inventory/inventory.schema";
-export { normalizeQuantity, ZQuantity, ZQuantityChange } from "./inventory/quantity";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
 export * from "./reconcile/reconcile.schema";

@@ -3,15 +3,29 @@
  * import a service, Prisma, exceljs or Node (a test bundles this entry for the browser).
  */
 
+// Dates and quantities live in the kernel (hrm, projects and warehouse use them too); re-exported for
+// the apps that import them from here.
+export {
+  dateOf,
+  datesInOrder,
+  FIRST_DATE,
+  LAST_DATE,
+  negateQuantity,
+  normalizeQuantity,
+  periodInOrder,
+  QUANTITY_SCALE,
+  toIsoDate,
+  ZIsoDate,
+  ZQuantity,
+  ZQuantityChange,
+} from "@hisob/kernel/schema";
 export * from "./accounts/accounts.schema";
 export * from "./accounts/opening-balance.schema";
 export * from "./categories/categories.schema";
 export * from "./counterparties/counterparties.schema";
-export * from "./dates";
 export * from "./debts/debts.schema";
 export * from "./exports/export-queries.schema";
 export * from "./inventory/inventory.schema";
-export * from "./inventory/quantity";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
 export * from "./reconcile/reconcile.schema";

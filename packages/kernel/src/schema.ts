@@ -3,6 +3,7 @@
  * apps import this entry; it must never reach Node, Prisma or native modules (a test bundles it for
  * the browser). Password hashing and the permission registry stay in the server entry (`@hisob/kernel`).
  */
+export * from "./dates";
 export * from "./errors";
 export * from "./filters";
 export * from "./ids";
@@ -10,5 +11,6 @@ export * from "./locale";
 export * from "./money";
 export * from "./pagination";
 export * from "./password-rule";
+export * from "./quantity";
 export * from "./text";
 export * from "./validation";

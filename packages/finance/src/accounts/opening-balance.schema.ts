@@ -1,6 +1,5 @@
-import { ZMinorAmount, ZText } from "@hisob/kernel/schema";
+import { ZIsoDate, ZMinorAmount, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
-import { ZIsoDate } from "../dates";
 
 /**
  * An account's opening balance: what it already held when its books moved here. Negative only for

@@ -8,7 +8,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { dateOf, toIsoDate } from "../dates";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import { fieldError } from "../finance-errors";
 import { accountNotFound } from "./accounts.service";
 import {

@@ -9,7 +9,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { dateOf } from "../dates";
+import { dateOf } from "@hisob/kernel/schema";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies } from "../ledger/ledger";
 import { debtsRepository as repository } from "./debts.repository";

@@ -1,6 +1,6 @@
 import type { Prisma, Tx } from "@hisob/db";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import { dateOf, toIsoDate } from "../dates";
 import type { TDebtDetailDto, TDebtDto, TDebtSettlementDto, ZListDebtsQuery } from "./debts.schema";
 
 const debtSelect = {

@@ -1,6 +1,5 @@
-import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel/schema";
+import { ZCurrencyCode, ZIsoDate, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
-import { ZIsoDate } from "../dates";
 
 /*
  * Debts: money owed to the tenant (receivable) or by it (payable). Status moves

@@ -10,7 +10,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { dateOf } from "../dates";
+import { dateOf } from "@hisob/kernel/schema";
 import { createDebtSettlementsService } from "./debt-settlements.service";
 import { debtsRepository as repository } from "./debts.repository";
 import {

@@ -1,8 +1,7 @@
-import { EXPORT_MAX_ROWS } from "@hisob/kernel/schema";
+import { EXPORT_MAX_ROWS, periodInOrder } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { ZListMoneyAccountsQuery } from "../accounts/accounts.schema";
 import { ZListCounterpartiesQuery } from "../counterparties/counterparties.schema";
-import { periodInOrder } from "../dates";
 import { debtsDueRangeInOrder, ZListDebtsQuery } from "../debts/debts.schema";
 import { ZListInventoryQuery } from "../inventory/inventory.schema";
 import { ZAccountTransactionFilters } from "../ledger/ledger.schema";

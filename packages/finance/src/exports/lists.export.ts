@@ -1,10 +1,10 @@
 import { afterInOrder, EXPORT_MAX_ROWS, type ExportColumn, keysetBatches } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, requireScope, type TenantContext } from "@hisob/kernel";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
 import { type AccountRow, accountsRepository, accountsWhere } from "../accounts/accounts.repository";
 import { accountNotFound } from "../accounts/accounts.service";
-import { dateOf, toIsoDate } from "../dates";
 import { type AccountEntryRow, accountEntries } from "../ledger/ledger";
 import {
   type DocumentExportRow,

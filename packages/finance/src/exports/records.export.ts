@@ -1,13 +1,13 @@
 import { afterInOrder, type ExportColumn } from "@hisob/core";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
 import {
   type CounterpartyRow,
   counterpartiesWhere,
   counterpartySelect,
 } from "../counterparties/counterparties.record";
-import { toIsoDate } from "../dates";
 import { type DebtExportRow as DebtRow, debtsRepository, debtsWhere } from "../debts/debts.repository";
 import {
   type InventoryItemRow as ItemRow,

@@ -1,9 +1,9 @@
 import { EXPORT_MAX_ROWS, type ExportColumn, keysetBatches, prepareXlsxWorkbook } from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { dateOf, FIRST_DATE, LAST_DATE, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
 import { accountsRepository } from "../accounts/accounts.repository";
-import { dateOf, FIRST_DATE, LAST_DATE, toIsoDate } from "../dates";
 import { type StatementExportRow, statementRows } from "../reports/account-statement.report";
 import {
   type TAccountStatement,

@@ -9,6 +9,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import { negateQuantity, normalizeQuantity } from "@hisob/kernel/schema";
 import { notFound } from "../finance-errors";
 import { inventoryRepository as repository } from "./inventory.repository";
 import {
@@ -19,7 +20,6 @@ import {
   ZCreateInventoryMovementInput,
   ZListInventoryMovementsQuery,
 } from "./inventory.schema";
-import { negateQuantity, normalizeQuantity } from "./quantity";
 
 export const itemNotFound = () => notFound("finance.inventory_item_not_found", "Inventory item not found");
 

@@ -1,14 +1,13 @@
 import type { Prisma, Tx } from "@hisob/db";
 import { searchIn } from "@hisob/kernel";
+import { dateOf, normalizeQuantity, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import { dateOf, toIsoDate } from "../dates";
 import type {
   TInventoryItemDto,
   TInventoryMovementDto,
   ZListInventoryMovementsQuery,
   ZListInventoryQuery,
 } from "./inventory.schema";
-import { normalizeQuantity } from "./quantity";
 
 /** What every read of an inventory item selects (the list, the detail, loaders and the download). */
 const itemSelect = {

@@ -1,14 +1,15 @@
 import {
   ZCurrencyCode,
+  ZIsoDate,
   ZMinorAmount,
   ZPagination,
+  ZQuantity,
+  ZQuantityChange,
   ZQueryBoolean,
   ZRequiredLine,
   ZText,
 } from "@hisob/kernel/schema";
 import { z } from "zod";
-import { ZIsoDate } from "../dates";
-import { ZQuantity, ZQuantityChange } from "./quantity";
 
 export const INVENTORY_MOVEMENT_TYPES = ["receipt", "issue", "adjustment"] as const;
 

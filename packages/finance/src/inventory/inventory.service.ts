@@ -17,7 +17,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
-import { toIsoDate } from "../dates";
+import { normalizeQuantity, toIsoDate } from "@hisob/kernel/schema";
 import { fieldError } from "../finance-errors";
 import { repositoryReads } from "../repository-reads";
 import { inventoryRepository as repository } from "./inventory.repository";
@@ -30,7 +30,6 @@ import {
   ZUpdateInventoryItemInput,
 } from "./inventory.schema";
 import { createInventoryMovementsService, itemNotFound, type Movement } from "./inventory-movements.service";
-import { normalizeQuantity } from "./quantity";
 
 export { inventoryWhere } from "./inventory.repository";
 

@@ -1,6 +1,5 @@
-import { ZPagination } from "@hisob/kernel/schema";
+import { periodInOrder, ZIsoDate, ZPagination } from "@hisob/kernel/schema";
 import { z } from "zod";
-import { periodInOrder, ZIsoDate } from "../dates";
 
 export const TRANSACTION_TYPES = ["income", "expense", "transfer", "exchange", "opening_balance"] as const;
 

@@ -1,8 +1,8 @@
 import { isNumericOverflow, Prisma, type Tx } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import { AppError, moneyParam } from "@hisob/kernel";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import { dateOf, toIsoDate } from "../dates";
 import { fieldError } from "../finance-errors";
 import type { TAccountTransactionDto, TTransactionDto, ZListAccountTransactionsQuery } from "./ledger.schema";
 

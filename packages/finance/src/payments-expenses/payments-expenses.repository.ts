@@ -1,6 +1,6 @@
 import { Prisma, type Tx } from "@hisob/db";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import { dateOf, toIsoDate } from "../dates";
 import type {
   TDocumentDto,
   TDocumentListItem,

@@ -1,6 +1,12 @@
-import { ZCurrencyCode, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel/schema";
+import {
+  periodInOrder,
+  ZCurrencyCode,
+  ZIsoDate,
+  ZPagination,
+  ZPositiveMinorAmount,
+  ZText,
+} from "@hisob/kernel/schema";
 import { z } from "zod";
-import { periodInOrder, ZIsoDate } from "../dates";
 
 /*
  * Payments (money in) and expenses (money out) have the same shape; each posts one ledger entry.

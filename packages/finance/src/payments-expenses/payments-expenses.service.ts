@@ -18,8 +18,8 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import { dateOf } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import { dateOf } from "../dates";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
 import { postDocument } from "../ledger/post-document";

@@ -1,8 +1,8 @@
 import type { Db } from "@hisob/db";
 import { createTestDb, insertTenant } from "@hisob/db/testing";
 import { newId } from "@hisob/kernel";
+import { dateOf } from "@hisob/kernel/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dateOf } from "../dates";
 import { statementSql } from "./account-statement.report";
 import { queryRaw } from "./report-sql";
 

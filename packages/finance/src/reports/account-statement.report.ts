@@ -1,7 +1,7 @@
 import { type Db, Prisma, type Tx } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { dateOf } from "@hisob/kernel/schema";
 import { accountNotFound } from "../accounts/accounts.service";
-import { dateOf } from "../dates";
 import { queryRaw } from "./report-sql";
 import {
   type TAccountStatement,

@@ -1,7 +1,7 @@
 import { type Db, Prisma } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext, validationError } from "@hisob/kernel";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import { accountNotFound } from "../accounts/accounts.service";
-import { dateOf, toIsoDate } from "../dates";
 import { accountIdsOf, OPENING, queryRaw } from "./report-sql";
 import { type TCashflowQuery, type TCashflowReport, ZCashflowQuery } from "./reports.schema";
 

@@ -1,6 +1,6 @@
 import { type Db, Prisma, type Tx } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { dateOf } from "../dates";
+import { dateOf } from "@hisob/kernel/schema";
 import { accountFilter, accountIdsOf, assertAccountsExist } from "./report-sql";
 import { type TIncomeStatement, type TIncomeStatementQuery, ZIncomeStatementQuery } from "./reports.schema";
 

@@ -1,5 +1,5 @@
+import { datesInOrder, ZIsoDate } from "@hisob/kernel/schema";
 import { z } from "zod";
-import { datesInOrder, ZIsoDate } from "../dates";
 
 /** One id, or the same parameter repeated (`?accountId=a&accountId=b`). */
 const ZAccountIds = z

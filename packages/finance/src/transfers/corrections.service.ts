@@ -1,6 +1,6 @@
 import { audit, diffFields, idempotent, isUniqueViolation } from "@hisob/db";
 import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { dateOf } from "../dates";
+import { dateOf } from "@hisob/kernel/schema";
 import { ledgerRepository } from "../ledger/ledger";
 import type { TTransactionDto } from "../ledger/ledger.schema";
 import { shortestRate } from "./rates";

@@ -10,7 +10,7 @@ import {
   requirePermission,
   type TenantContext,
 } from "@hisob/kernel";
-import { dateOf } from "../dates";
+import { dateOf } from "@hisob/kernel/schema";
 import { fieldError } from "../finance-errors";
 import type { TTransactionDto } from "../ledger/ledger.schema";
 import {

@@ -1,6 +1,12 @@
-import { ZCurrencyCode, ZPositiveMinorAmount, ZRate, ZRequiredLine, ZText } from "@hisob/kernel/schema";
+import {
+  ZCurrencyCode,
+  ZIsoDate,
+  ZPositiveMinorAmount,
+  ZRate,
+  ZRequiredLine,
+  ZText,
+} from "@hisob/kernel/schema";
 import { z } from "zod";
-import { ZIsoDate } from "../dates";
 
 const ZComment = ZText(1000);
 

@@ -1,5 +1,4 @@
-import { ZIsoDate } from "@hisob/finance/schema";
-import { ZCurrencyCode, ZLine, ZMinorAmount, ZRequiredLine } from "@hisob/kernel/schema";
+import { ZCurrencyCode, ZIsoDate, ZLine, ZMinorAmount, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 const ZSalary = ZMinorAmount.refine((amount) => !amount.startsWith("-"), { message: "must not be negative" });

@@ -1,5 +1,4 @@
-import { ZIsoDate } from "@hisob/finance/schema";
-import { ZCurrencyCode, ZMinorAmount, ZRequiredLine } from "@hisob/kernel/schema";
+import { ZCurrencyCode, ZIsoDate, ZMinorAmount, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 export const PROJECT_STATUSES = ["planned", "active", "on_hold", "completed", "cancelled"] as const;

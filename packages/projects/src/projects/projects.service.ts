@@ -1,7 +1,7 @@
 import { createRecordService, crudPermissions, existsIn, type RecordDeps } from "@hisob/crud";
 import type { Prisma, Tx } from "@hisob/db";
-import { dateOf, toIsoDate } from "@hisob/finance/schema";
 import { AppError } from "@hisob/kernel";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import {
   PROJECT_SORT_FIELDS,
   type TProjectDto,

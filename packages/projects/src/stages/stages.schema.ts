@@ -1,5 +1,4 @@
-import { ZIsoDate } from "@hisob/finance/schema";
-import { ZRequiredLine } from "@hisob/kernel/schema";
+import { ZIsoDate, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 export const MAX_STAGES = 200;

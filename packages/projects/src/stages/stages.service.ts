@@ -1,7 +1,7 @@
 import { notFound, type RecordDeps } from "@hisob/crud";
 import { audit, diffFields, Prisma, type Tx } from "@hisob/db";
-import { dateOf, toIsoDate } from "@hisob/finance/schema";
 import { AppError, parseInput, requirePermission, systemClock, type TenantContext } from "@hisob/kernel";
+import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import { z } from "zod";
 import {
   MAX_STAGES,

@@ -1,5 +1,4 @@
-import { ZIsoDate, ZQuantity } from "@hisob/finance/schema";
-import { ZCurrencyCode, ZText } from "@hisob/kernel/schema";
+import { ZCurrencyCode, ZIsoDate, ZQuantity, ZText } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { ZPrice } from "../products/products.schema";
 

@@ -1,6 +1,5 @@
 import { createRecordService, crudPermissions, notFound, type RecordDeps } from "@hisob/crud";
 import { audit, diffFields, type Prisma, type Tx } from "@hisob/db";
-import { dateOf, normalizeQuantity, toIsoDate } from "@hisob/finance/schema";
 import {
   AppError,
   INT64_MAX,
@@ -9,6 +8,7 @@ import {
   systemClock,
   type TenantContext,
 } from "@hisob/kernel";
+import { dateOf, normalizeQuantity, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
 import { selectedCurrency } from "../products/products.service";
 import { insufficientStock, moveStock } from "../stock/stock.service";

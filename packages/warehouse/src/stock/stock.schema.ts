@@ -1,5 +1,4 @@
-import { ZQuantityChange } from "@hisob/finance/schema";
-import { ZRequiredLine } from "@hisob/kernel/schema";
+import { ZQuantityChange, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 const ZUuid = z.uuid().transform((id) => id.toLowerCase());

@@ -1,6 +1,5 @@
 import { notFound } from "@hisob/crud";
 import { audit, type Db, type Outbox, type Tx } from "@hisob/db";
-import { normalizeQuantity } from "@hisob/finance/schema";
 import {
   AppError,
   type Clock,
@@ -14,6 +13,7 @@ import {
   type TenantContext,
   ZPagination,
 } from "@hisob/kernel";
+import { normalizeQuantity } from "@hisob/kernel/schema";
 import { type TStockLevelDto, ZAdjustStockInput } from "./stock.schema";
 
 /**
