@@ -43,6 +43,5 @@ export {
   SIGN_IN_FAILURE_WINDOW_MS,
   type SignInFailure,
 } from "./sign-in-failures";
-export { lockSku } from "./sku-lock";
 export type { LoginCandidate, SessionLookup, SystemQueries } from "./system";
 export { afterCommit } from "./tx-hooks";

@@ -3,7 +3,6 @@ import {
   type Db,
   diffFields,
   isUniqueViolation,
-  lockSku,
   type Outbox,
   type Tx,
   violatedForeignKey,
@@ -18,6 +17,7 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { normalizeQuantity, toIsoDate } from "@hisob/kernel/schema";
+import { lockSku } from "@hisob/warehouse/sku-lock";
 import { fieldError } from "../finance-errors";
 import { repositoryReads } from "../repository-reads";
 import { inventoryRepository as repository } from "./inventory.repository";

@@ -1,6 +1,7 @@
 import { createRecordService, crudPermissions, type RecordDeps } from "@hisob/crud";
-import { lockSku, type Prisma, type Tx } from "@hisob/db";
+import type { Prisma, Tx } from "@hisob/db";
 import { AppError } from "@hisob/kernel";
+import { lockSku } from "../stock/sku-lock";
 import { currencyNotSelected } from "../warehouse-errors";
 import {
   PRODUCT_SORT_FIELDS,
