@@ -21,29 +21,11 @@ export const sourceFilesUnder = (dir: string): string[] => {
 };
 
 /** Module specifiers of every import, re-export and dynamic import() in a file (type-only included). */
-export const specifiersOf = (file: string): string[] => {
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      found.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteral(node.arguments[0])
-    ) {
-      found.push(node.arguments[0].text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-};
+export const specifiersOf = (file: string): string[] =>
+  // The compiler's pre-processor: a scan for module names, far quicker than a full parse.
+  ts
+    .preProcessFile(readFileSync(file, "utf8"), true, true)
+    .importedFiles.map((entry) => entry.fileName);
 
 type Workspace = { name: string; dir: string; exports: Record<string, string> };
 
