@@ -258,6 +258,31 @@ describe("the client's address behind a reverse proxy", () => {
       await behindProxy.close();
     }
   });
+
+  it("an X-Forwarded-For that is not an address is no fresh budget: the connection's address counts", async () => {
+    const behindProxy = await createTestApp({ db: t.db, clock, env: { TRUST_PROXY: "true" } });
+    try {
+      const victim = await t.createUser(tenantA, ["users:read:own"]);
+      const forged = ["foo", "1.2.3.4:80", "[::1]", "x".repeat(2000), "bar", "::1%", "1.2.3", "baz"];
+      const statuses: number[] = [];
+      for (const value of forged) {
+        const res = await behindProxy.app.inject({
+          method: "POST",
+          url: "/auth/login",
+          payload: { email: victim.email, password: "Wrong-password" },
+          // No proxy in front: the client talks to the server and writes the header itself.
+          remoteAddress: "198.51.100.77",
+          headers: { "x-forwarded-for": value },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      const { items } = await auditOf(adminA, `userId=${victim.id}&action=sign_in_failed`);
+      expect(items.map((item) => [item.ip, item.after?.failures])).toEqual([["198.51.100.77", 5]]);
+    } finally {
+      await behindProxy.close();
+    }
+  });
 });
 
 describe("OIDC clients: names follow the text rule, redirect URIs are https, loopback or a native app's scheme", () => {

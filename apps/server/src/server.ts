@@ -24,6 +24,7 @@ import { externalSignInRoutes } from "./external-sign-in/external-sign-in.routes
 import { type GraphqlRoutesOptions, graphqlRoutes } from "./graphql/graphql.routes";
 import { apiRateLimit } from "./http/api-rate-limit";
 import { registerAuthContext } from "./http/auth-context";
+import { dropForgedForwardedFor } from "./http/client-address";
 import { registerErrorHandlers, sendError } from "./http/errors";
 import { registerOpenApi } from "./http/openapi";
 import { registerOperationRoutes } from "./http/operation-routes";
@@ -104,7 +105,10 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   // Served at an https issuer, browsers are told to come back over https only (a year; no subdomains:
   // the deployment does not own its siblings). docs/decisions/0014-graphql-introspection-caching-hsts.md
   const hsts = new URL(env.oidc.issuerUrl).protocol === "https:";
+  const trustsProxies = env.server.trustProxy !== false;
   app.addHook("onRequest", async (request, reply) => {
+    // Before anything reads request.ip: a forwarded value that is not an address is the client's own.
+    if (trustsProxies) dropForgedForwardedFor(request.raw);
     reply.header("x-request-id", request.id);
     if (hsts) reply.header("strict-transport-security", "max-age=31536000");
   });
