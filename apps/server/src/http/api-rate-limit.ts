@@ -102,7 +102,7 @@ const plugin = async (app: FastifyInstance, options: ApiRateLimitOptions) => {
     let hit = { count: 0, windowEndsAt: 0 };
     try {
       for (let call = 0; call < calls; call += 1) {
-        hit = await counter.hit(key, windowMs, clock.now().getTime());
+        hit = await counter.hit(key, windowMs, clock.now().getTime(), limit);
       }
     } catch (error) {
       const now = Date.now();
