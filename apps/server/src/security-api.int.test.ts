@@ -197,6 +197,41 @@ describe("failed sign-ins cannot flood the audit log", () => {
     expect(after.items.find((item) => item.ip === "198.51.100.9")?.after?.failures).toBe(4);
   });
 
+  it("a tenant transaction cannot write an entry posing as another actor, nor a failed sign-in", async () => {
+    const tenantB = (await t.createTenant("Firm B (forgery)")).id;
+    const userB = await t.createUser(tenantB, ["users:read:own"]);
+    const userA = await t.createUser(tenantA, ["users:read:own"]);
+    const insertAsTenantA = (entry: { tenantId: string | null; userId: string | null; action: string }) =>
+      t.db
+        .withTenant(tenantA, (tx) =>
+          tx.$executeRawUnsafe(
+            `INSERT INTO audit_log (id, tenant_id, user_id, entity, entity_id, action, after)
+             VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'payment', 'p-1', $3, '{"forged": true}')`,
+            entry.tenantId,
+            entry.userId,
+            entry.action,
+          ),
+        )
+        .then(
+          (rows) => rows,
+          (error: unknown) => String(error),
+        );
+    const refused = [
+      { tenantId: tenantA, userId: userB.id, action: "delete" },
+      { tenantId: tenantA, userId: "01234567-89ab-7def-8123-456789abcdef", action: "delete" },
+      { tenantId: tenantA, userId: userA.id, action: "sign_in_failed" },
+      { tenantId: null, userId: null, action: "sign_in_failed" },
+      { tenantId: null, userId: userA.id, action: "update" },
+    ];
+    for (const entry of refused) {
+      expect(await insertAsTenantA(entry), JSON.stringify(entry)).toMatch(/row-level security/);
+    }
+    // Its own users, and a platform administrator (who acts in every organization), may be named.
+    expect(await insertAsTenantA({ tenantId: tenantA, userId: userA.id, action: "delete" })).toBe(1);
+    expect(await insertAsTenantA({ tenantId: tenantA, userId: platformAdmin.id, action: "delete" })).toBe(1);
+    expect(await insertAsTenantA({ tenantId: tenantA, userId: null, action: "delete" })).toBe(1);
+  });
+
   it("shares the address's budget between two instances through Redis", async () => {
     const redis = new Redis("redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
