@@ -94,6 +94,16 @@ const main = async () => {
       .catch((error: unknown) => app.log.warn({ err: error }, "sweeping partial uploads failed"));
   void sweepUploads();
   setInterval(sweepUploads, 60 * 60_000).unref();
+  // Expired idempotency keys (docs/decisions/0018-one-posting-per-intent.md): at start, then hourly.
+  const sweepIdempotencyKeys = () =>
+    context.db.system
+      .deleteExpiredIdempotencyKeys()
+      .then((removed) => {
+        if (removed > 0) app.log.info({ removed }, "removed expired idempotency keys");
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, "removing expired idempotency keys failed"));
+  void sweepIdempotencyKeys();
+  setInterval(sweepIdempotencyKeys, 60 * 60_000).unref();
   // Keys rotated by another instance (or the CLI, on PostgreSQL) are picked up within a minute.
   const keyRefresh = setInterval(() => {
     context.oidc.keys
