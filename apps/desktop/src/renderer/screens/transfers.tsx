@@ -1,4 +1,12 @@
-import { applyRatio, marketQuoteOf, quoteRatio, ZExchangeInput, ZTransferInput } from "@hisob/finance/schema";
+import {
+  applyRatio,
+  EXCHANGE_GUARD_REASONS,
+  marketQuoteOf,
+  naturalQuoteBase,
+  quoteRatio,
+  ZExchangeInput,
+  ZTransferInput,
+} from "@hisob/finance/schema";
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import {
@@ -25,7 +33,7 @@ import {
   Statistic,
   Typography,
 } from "antd";
-import { type KeyboardEvent, useEffect, useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
@@ -75,11 +83,7 @@ const FORM_FIELD: Record<string, string> = {
   "marketRate.base": "quoteRate",
   rate: "quoteRate",
 };
-const GUARD_REASONS = new Set([
-  "finance.exchange_rate_unconfirmed",
-  "finance.exchange_rate_implausible",
-  "finance.exchange_rate_unusual",
-]);
+const GUARD_REASONS = new Set<string>(EXCHANGE_GUARD_REASONS);
 const COMMENT_MAX = maxLengthOf(ZTransferInput.shape.comment);
 
 /** "1 USD = 12 650 UZS" as the language writes numbers. */
@@ -130,9 +134,14 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
    */
   const [guard, setGuard] = useState<{ message: string; input: Record<string, unknown> } | null>(null);
   const form = useForm<Values>({ mode: "onTouched", defaultValues: { ...EMPTY, date: todayIso() } });
+  // Counts the form's changes: a refusal that arrives after a change is about values no longer shown.
+  const changes = useRef(0);
   // Any change to the form makes a warning about other values stale: it goes at once.
   useEffect(() => {
-    const subscription = form.watch(() => setGuard(null));
+    const subscription = form.watch(() => {
+      changes.current++;
+      setGuard(null);
+    });
     return () => subscription.unsubscribe();
   }, [form]);
   const { errors } = form.formState;
@@ -144,13 +153,13 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const toDigits = minorUnits(to?.currency ?? "");
   const fromCurrency = from ? { code: from.currency, minorUnits: fromDigits } : null;
   const toCurrency = to ? { code: to.currency, minorUnits: toDigits } : null;
-  // The quote's base: as chosen, else the currency that is not the som (banks quote "1 USD = … UZS").
+  // The quote's base: as chosen, else the stronger currency ("1 USD = … UZS", "1 EUR = … USD").
   const base =
     values.quoteBase && [from?.currency, to?.currency].includes(values.quoteBase)
       ? values.quoteBase
-      : to && to.currency !== "UZS"
-        ? to.currency
-        : (from?.currency ?? "");
+      : from && to
+        ? naturalQuoteBase(from.currency, to.currency)
+        : (from?.currency ?? to?.currency ?? "");
   const quoteCurrency = base === from?.currency ? (to?.currency ?? "") : (from?.currency ?? "");
   // Each number as the language reads it (the fields' own rules refuse the rest before posting).
   const amountRead = readNumber(values.amount, locale, amountRules(from?.currency, fromDigits));
@@ -225,6 +234,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const send = async (current: Values, input: Record<string, unknown>) => {
     setFormError(null);
     setGuard(null);
+    const asSent = changes.current;
     try {
       await post.mutateAsync(input);
       await invalidateMoney(queryClient);
@@ -234,9 +244,9 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
     } catch (error) {
       const failure = describeFailure(error, t);
       if (GUARD_REASONS.has(failure.reason)) {
-        // The same input, confirmed, is what "Post at this rate" sends (set after the reset above
-        // could not have happened: the warning stays until a value changes).
-        setGuard({ message: failure.message, input });
+        // The same input, confirmed, is what "Post at this rate" sends — offered only while the form
+        // still shows that input (a value changed while the request was out: the question is moot).
+        if (changes.current === asSent) setGuard({ message: failure.message, input });
         return;
       }
       showFailure(failure, form, FIELDS, setFormError, toForm);
