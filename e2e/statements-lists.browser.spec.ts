@@ -282,6 +282,27 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
       expect(sheet?.getRow(2).getCell(1).numFmt).toBe(lang === "en" ? "mmm d, yyyy" : "dd.mm.yyyy");
     });
 
+    it(`the expenses list (${lang}): totals that fail to load say so, with a retry, not a blank`, async () => {
+      const ui = UI[lang];
+      // The totals' request fails (the server down for it); the list itself still loads.
+      await page.route(/\/trpc\/expenses\.totals/, (route) =>
+        route.fulfill({ status: 503, contentType: "application/json", body: "{}" }),
+      );
+      try {
+        await open(lang, "/app/expenses");
+        const totals = page.getByTestId("documents-totals");
+        await totals.getByRole("alert").waitFor({ timeout: 15_000 });
+        expect(plain(await totals.innerText())).toContain(ui.error);
+        await settled(page);
+        await shot(`expenses-totals-failed-${lang}`);
+      } finally {
+        await page.unroute(/\/trpc\/expenses\.totals/);
+      }
+      await page.getByTestId("documents-totals").getByRole("button", { name: ui.retry }).click();
+      await page.getByTestId("documents-count").waitFor();
+      expect(await page.getByTestId("documents-totals").getByRole("alert").count()).toBe(0);
+    });
+
     it(`dialogs fit 1280×720 (${lang}): buttons in view, the body scrolls; the picker's clear button is no Tab stop`, async () => {
       const ui = UI[lang];
       /** The open dialog lies inside the window, its buttons included, and its body scrolls. */

@@ -37,7 +37,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
-import { DateInput, useDateRule } from "../components/date-input";
+import { DateField } from "../components/date-input";
 import { Field, FormField } from "../components/field";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 
@@ -125,7 +125,6 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const { message } = AntApp.useApp();
   const accounts = useAllAccounts();
   const numberRule = useNumberRule();
-  const dateRule = useDateRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   /**
@@ -495,14 +494,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             </Col>
           ) : null}
           <Col xs={24} md={exchanging ? 8 : 12}>
-            <FormField
-              control={form.control}
-              name="date"
-              id="movement-date"
-              label={t("documents.date")}
-              rules={{ validate: dateRule() }}
-              render={({ bound }) => <DateInput {...bound} invalid="report" />}
-            />
+            <DateField control={form.control} name="date" id="movement-date" label={t("documents.date")} />
           </Col>
           <Col xs={24} md={exchanging ? 16 : 12}>
             <FormField
