@@ -318,6 +318,18 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await page.getByTestId("confirm-rate").waitFor();
         expect(await page.getByTestId("form-error").count()).toBe(0);
         await shot("exchange-warning-inverted");
+        // At 1280×720 the question and its button are in view without scrolling, as the form's Post.
+        await page.setViewportSize({ width: 1280, height: 720 });
+        try {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          for (const id of ["confirm-rate", "post-movement"]) {
+            const box = await page.getByTestId(id).boundingBox();
+            expect(box && box.y + box.height, id).toBeLessThanOrEqual(720);
+          }
+          await page.screenshot({ path: path.join(SHOTS, `exchange-warning-inverted-720-${lang}.png`) });
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 900 });
+        }
         // Nothing posted; a changed value takes the question (and its button) away at once.
         expect(await balanceOf(lang, firms[lang].bank)).toBe("0");
         await rate.fill("12651");
@@ -439,12 +451,20 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
                 ["0000-01-01", "Tab"],
                 ["13/01/2026", "Enter"],
                 ["31.02.2026", "Tab"],
+                ["01/02/26", "Enter"],
+                ["01/02/2O26", "Tab"],
+                ["01/02/20266", "Enter"],
+                ["01/02/0026", "Tab"],
               ]
             : [
                 ["31.02.2026", "Enter"],
                 ["0000-01-01", "Tab"],
                 ["13/01/2026", "Enter"],
                 ["02/31/2026", "Tab"],
+                ["01.02.26", "Enter"],
+                ["01.02.2O26", "Tab"],
+                ["01.02.20266", "Enter"],
+                ["01.02.0026", "Tab"],
               ];
         for (const [typed, key] of cases) {
           await date.click();
@@ -535,6 +555,28 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         const field = dialog.locator(".ant-select-content", { has: page.locator("#document-category") });
         await expect.poll(() => field.innerText(), { timeout: 5000 }).toContain("Other");
         expect(await field.innerText()).not.toContain("Bookkeeping services");
+        await closeDialog();
+      });
+
+      it("the account form names its currencies in the user's language, beside their codes", async () => {
+        await nav(app.nav.accounts);
+        await page.getByTestId("new-account").click();
+        const dialog = page.getByRole("dialog");
+        await dialog.getByLabel(app.accounts.currency, { exact: true }).click();
+        const options = page.locator(".ant-select-dropdown:visible .ant-select-item-option");
+        await options.first().waitFor();
+        const names: Record<Lang, string[]> = {
+          en: ["UZS — Uzbekistani Som", "USD — US Dollar"],
+          ru: ["UZS — Узбекский сум", "USD — Доллар США"],
+          uz: ["UZS — Oʻzbekiston soʻmi", "USD — AQSH dollari"],
+        };
+        const shown = await options.allInnerTexts();
+        expect(shown).toEqual(expect.arrayContaining(names[lang]));
+        // The list open: what the picture is of.
+        await page.screenshot({ path: path.join(SHOTS, `account-currencies-${lang}.png`) });
+        // Esc closes the list first, then the dialog.
+        await page.keyboard.press("Escape");
+        await page.locator(".ant-select-dropdown:visible").waitFor({ state: "hidden" });
         await closeDialog();
       });
 

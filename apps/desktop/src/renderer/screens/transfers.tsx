@@ -340,25 +340,6 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             data-testid="form-error"
           />
         ) : null}
-        {guard ? (
-          <Alert
-            type="warning"
-            showIcon
-            title={guard.message}
-            style={{ marginBottom: 16 }}
-            data-testid="rate-guard"
-            action={
-              <Button
-                danger
-                onClick={() => void once.run(confirm)}
-                loading={once.busy}
-                data-testid="confirm-rate"
-              >
-                {t("transfers.confirmRate")}
-              </Button>
-            }
-          />
-        ) : null}
         <Row gutter={16}>
           <Col xs={24} md={12}>
             <Field id="movement-from" label={t("transfers.from")} error={errors.fromAccountId?.message}>
@@ -508,8 +489,27 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             />
           </Col>
         </Row>
-        <Space style={{ width: "100%", justifyContent: "space-between" }} align="end">
-          {exchanging ? (
+        {/* The question stands beside what it questions and the Post button: in view on a small window. */}
+        <div style={{ display: "flex", gap: 16, justifyContent: "space-between", alignItems: "flex-end" }}>
+          {guard ? (
+            <Alert
+              type="warning"
+              showIcon
+              title={guard.message}
+              style={{ flex: 1 }}
+              data-testid="rate-guard"
+              action={
+                <Button
+                  danger
+                  onClick={() => void once.run(confirm)}
+                  loading={once.busy}
+                  data-testid="confirm-rate"
+                >
+                  {t("transfers.confirmRate")}
+                </Button>
+              }
+            />
+          ) : exchanging ? (
             <Space size="large" align="end">
               <Statistic
                 title={t("transfers.willReceive")}
@@ -528,7 +528,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             <span />
           )}
           <Space>
-            <Typography.Text type="secondary">{t("ui:keyboardHint")}</Typography.Text>
+            {guard ? null : <Typography.Text type="secondary">{t("ui:keyboardHint")}</Typography.Text>}
             <Button
               type="primary"
               htmlType="submit"
@@ -539,7 +539,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
               {t("transfers.post")}
             </Button>
           </Space>
-        </Space>
+        </div>
       </form>
     </Card>
   );
