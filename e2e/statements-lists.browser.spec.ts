@@ -292,7 +292,7 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
         await open(lang, "/app/expenses");
         const totals = page.getByTestId("documents-totals");
         await totals.getByRole("alert").waitFor({ timeout: 15_000 });
-        expect(plain(await totals.innerText())).toContain(ui.error);
+        expect(plain(await totals.innerText())).toContain(APP[lang].documents.totalsFailed);
         await settled(page);
         await shot(`expenses-totals-failed-${lang}`);
       } finally {

@@ -153,7 +153,7 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
         aria-live="polite"
       >
         {/* Loading, and a failure said with a retry: never a blank where the totals belong. */}
-        <QueryState query={totals} rows={1}>
+        <QueryState query={totals} rows={1} errorTitle={t("documents.totalsFailed")}>
           {(data) => (
             <>
               <Typography.Text strong data-testid="documents-count">
