@@ -224,6 +224,17 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await page.keyboard.press("Escape");
         await page.getByRole("dialog").waitFor({ state: "detached" });
       };
+      /** Quotes "1 <base> =", types the rate and posts; the question the server asks, once shown. */
+      const postQuoteExpectingQuestion = async (base: string, typed: string) => {
+        await page.getByTestId("quote-base").click();
+        await page.locator(".ant-select-dropdown:visible").getByText(`1 ${base} =`, { exact: true }).click();
+        const rate = page.getByLabel(app.transfers.marketRate, { exact: true });
+        await rate.fill(typed);
+        await rate.press("Enter");
+        const guard = page.getByTestId("rate-guard");
+        await guard.waitFor();
+        return { rate, guard };
+      };
       /** What the line under a number field says. */
       const preview = (id: string) => page.getByTestId(`${id}-preview`).innerText().then(plain);
       const fieldError = (id: string) => page.getByTestId(`${id}-error`).innerText().then(plain);
@@ -304,13 +315,7 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await expect.poll(base).toBe("1 USD =");
         // 1 UZS = 12,650 USD on the pair's first exchange: the usual rate read the wrong way round.
         await page.getByLabel(app.transfers.amount, { exact: true }).fill(lang === "en" ? "1,000" : "1 000");
-        await page.getByTestId("quote-base").click();
-        await page.locator(".ant-select-dropdown:visible").getByText("1 UZS =", { exact: true }).click();
-        const rate = page.getByLabel(app.transfers.marketRate, { exact: true });
-        await rate.fill("12650");
-        await rate.press("Enter");
-        const guard = page.getByTestId("rate-guard");
-        await guard.waitFor();
+        const { rate, guard } = await postQuoteExpectingQuestion("UZS", "12650");
         const warning = plain(await guard.innerText());
         expect(warning).toContain(lang === "en" ? "1 UZS = 12,650 USD" : "1 UZS = 12 650 USD");
         expect(warning).toContain(lang === "en" ? "1,000.00" : "1 000,00");
@@ -397,13 +402,7 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await page
           .getByLabel(app.transfers.amount, { exact: true })
           .fill(lang === "en" ? "1,265,000" : "1 265 000");
-        await page.getByTestId("quote-base").click();
-        await page.locator(".ant-select-dropdown:visible").getByText("1 UZS =", { exact: true }).click();
-        const rate = page.getByLabel(app.transfers.marketRate, { exact: true });
-        await rate.fill("12650");
-        await rate.press("Enter");
-        const guard = page.getByTestId("rate-guard");
-        await guard.waitFor();
+        const { rate, guard } = await postQuoteExpectingQuestion("UZS", "12650");
         expect(plain(await guard.innerText())).toContain(
           lang === "en" ? "1 UZS = 12,650 USD" : "1 UZS = 12 650 USD",
         );

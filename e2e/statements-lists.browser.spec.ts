@@ -77,7 +77,8 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
   const open = async (lang: Lang, url: string) => {
     expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBe(200);
     await page.goto(`${books.base}${url}`);
-    await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(lang);
+    // The app boots and reads the profile first: under load (a shared machine) that takes over a second.
+    await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 15_000 }).toBe(lang);
   };
   const balanceOf = async (id: string) => {
     const response = await books.call("GET", `/finance/accounts/${id}`);
