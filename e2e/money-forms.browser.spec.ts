@@ -113,7 +113,7 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         headers: { "content-type": "application/json", cookie: platform },
         body: JSON.stringify({
           name: `Firm ${lang}`,
-          currencies: ["UZS", "USD"],
+          currencies: ["UZS", "USD", "EUR"],
           admin: { email, firstName: "Dilnoza", lastName: "Karimova", password: PASSWORD, uiLanguage: lang },
         }),
       });
@@ -125,6 +125,8 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
       const bank = (await rest(lang, "POST", "/finance/accounts", { name: "Bank USD", currency: "USD" })) as {
         id: string;
       };
+      // No money and no exchanges: it shows only which way a quote starts.
+      await rest(lang, "POST", "/finance/accounts", { name: "Bank EUR", currency: "EUR" });
       Object.assign(firms[lang], { kassa: kassa.id, bank: bank.id });
       const today = new Date().toISOString().slice(0, 10);
       await rest(lang, "POST", "/finance/payments", {
@@ -222,6 +224,17 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await page.keyboard.press("Escape");
         await page.getByRole("dialog").waitFor({ state: "detached" });
       };
+      /** Quotes "1 <base> =", types the rate and posts; the question the server asks, once shown. */
+      const postQuoteExpectingQuestion = async (base: string, typed: string) => {
+        await page.getByTestId("quote-base").click();
+        await page.locator(".ant-select-dropdown:visible").getByText(`1 ${base} =`, { exact: true }).click();
+        const rate = page.getByLabel(app.transfers.marketRate, { exact: true });
+        await rate.fill(typed);
+        await rate.press("Enter");
+        const guard = page.getByTestId("rate-guard");
+        await guard.waitFor();
+        return { rate, guard };
+      };
       /** What the line under a number field says. */
       const preview = (id: string) => page.getByTestId(`${id}-preview`).innerText().then(plain);
       const fieldError = (id: string) => page.getByTestId(`${id}-error`).innerText().then(plain);
@@ -290,6 +303,45 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await closeDialog();
       });
 
+      it("a quote starts from the stronger currency; a first exchange entered the wrong way round asks to confirm exactly what it would post", async () => {
+        await nav(app.nav.transfers);
+        await page.getByText(app.transfers.exchange, { exact: true }).click();
+        await page.getByText(app.transfers.byQuote, { exact: true }).click();
+        const base = () => page.getByTestId("quote-base").innerText();
+        await choose(app.transfers.from, "Bank EUR");
+        await choose(app.transfers.to, "Bank USD");
+        await expect.poll(base).toBe("1 EUR =");
+        await choose(app.transfers.from, "Kassa");
+        await expect.poll(base).toBe("1 USD =");
+        // 1 UZS = 12,650 USD on the pair's first exchange: the usual rate read the wrong way round.
+        await page.getByLabel(app.transfers.amount, { exact: true }).fill(lang === "en" ? "1,000" : "1 000");
+        const { rate, guard } = await postQuoteExpectingQuestion("UZS", "12650");
+        const warning = plain(await guard.innerText());
+        expect(warning).toContain(lang === "en" ? "1 UZS = 12,650 USD" : "1 UZS = 12 650 USD");
+        expect(warning).toContain(lang === "en" ? "1,000.00" : "1 000,00");
+        expect(warning).toContain(lang === "en" ? "12,650,000.00" : "12 650 000,00");
+        await page.getByTestId("confirm-rate").waitFor();
+        expect(await page.getByTestId("form-error").count()).toBe(0);
+        await shot("exchange-warning-inverted");
+        // At 1280×720 the question and its button are in view without scrolling, as the form's Post.
+        await page.setViewportSize({ width: 1280, height: 720 });
+        try {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          for (const id of ["confirm-rate", "post-movement"]) {
+            const box = await page.getByTestId(id).boundingBox();
+            expect(box && box.y + box.height, id).toBeLessThanOrEqual(720);
+          }
+          await page.screenshot({ path: path.join(SHOTS, `exchange-warning-inverted-720-${lang}.png`) });
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 900 });
+        }
+        // Nothing posted; a changed value takes the question (and its button) away at once.
+        expect(await balanceOf(lang, firms[lang].bank)).toBe("0");
+        await rate.fill("12651");
+        await expect.poll(() => guard.count()).toBe(0);
+        expect(await page.getByTestId("confirm-rate").count()).toBe(0);
+      });
+
       it("the exchange reads the rate as the language writes it, previews what lands, and questions a first exchange far from the usual rate", async () => {
         await nav(app.nav.transfers);
         await page.getByText(app.transfers.exchange, { exact: true }).click();
@@ -350,13 +402,7 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await page
           .getByLabel(app.transfers.amount, { exact: true })
           .fill(lang === "en" ? "1,265,000" : "1 265 000");
-        await page.getByTestId("quote-base").click();
-        await page.locator(".ant-select-dropdown:visible").getByText("1 UZS =", { exact: true }).click();
-        const rate = page.getByLabel(app.transfers.marketRate, { exact: true });
-        await rate.fill("12650");
-        await rate.press("Enter");
-        const guard = page.getByTestId("rate-guard");
-        await guard.waitFor();
+        const { rate, guard } = await postQuoteExpectingQuestion("UZS", "12650");
         expect(plain(await guard.innerText())).toContain(
           lang === "en" ? "1 UZS = 12,650 USD" : "1 UZS = 12 650 USD",
         );
@@ -404,12 +450,20 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
                 ["0000-01-01", "Tab"],
                 ["13/01/2026", "Enter"],
                 ["31.02.2026", "Tab"],
+                ["01/02/26", "Enter"],
+                ["01/02/2O26", "Tab"],
+                ["01/02/20266", "Enter"],
+                ["01/02/0026", "Tab"],
               ]
             : [
                 ["31.02.2026", "Enter"],
                 ["0000-01-01", "Tab"],
                 ["13/01/2026", "Enter"],
                 ["02/31/2026", "Tab"],
+                ["01.02.26", "Enter"],
+                ["01.02.2O26", "Tab"],
+                ["01.02.20266", "Enter"],
+                ["01.02.0026", "Tab"],
               ];
         for (const [typed, key] of cases) {
           await date.click();
@@ -447,6 +501,48 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         expect(await documentsWith(lang, "expenses", comment)).toHaveLength(1);
       });
 
+      it("a reversal is sent once: a double click on its button, and Enter pressed twice", async () => {
+        const reversals: string[] = [];
+        const record = (request: { method(): string; url(): string }) => {
+          if (request.method() === "POST" && /transfers\.reverse/.test(request.url()))
+            reversals.push(request.url());
+        };
+        page.on("request", record);
+        const spare = (await rest(lang, "POST", "/finance/accounts", {
+          name: `Spare ${lang}`,
+          currency: "UZS",
+        })) as {
+          id: string;
+        };
+        const today = new Date().toISOString().slice(0, 10);
+        for (const how of ["double click", "Enter twice"]) {
+          const transfer = (await rest(lang, "POST", "/finance/transfers", {
+            fromAccountId: firms[lang].kassa,
+            toAccountId: spare.id,
+            amount: "100",
+            date: today,
+            comment: `Undo by ${how}`,
+          })) as { id: string };
+          await page.goto(`${server?.base}/app/accounts/${spare.id}`);
+          await page.getByTestId(`reverse-${transfer.id}`).click();
+          const reason = page.getByRole("dialog").getByLabel(app.transfers.reason, { exact: true });
+          await reason.fill(`Posted by mistake (${how})`);
+          if (how === "double click") {
+            await page.locator("#confirm-reverse").dblclick();
+          } else {
+            await reason.press("Enter");
+            await page.keyboard.press("Enter");
+          }
+          await page.getByRole("dialog").waitFor({ state: "detached" });
+          await page.getByTestId(`reversed-${transfer.id}`).waitFor();
+          expect(await page.getByTestId("reverse-error").count()).toBe(0);
+        }
+        page.off("request", record);
+        expect(reversals).toHaveLength(2);
+        // Both transfers and their reversals: the spare account is back where it started.
+        expect(await balanceOf(lang, spare.id)).toBe("0");
+      });
+
       it("Enter in the category picker chooses what the filtered list shows, however fast the typing", async () => {
         const dialog = await openNew("expenses");
         const category = dialog.getByLabel(app.documents.category, { exact: true });
@@ -458,6 +554,28 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         const field = dialog.locator(".ant-select-content", { has: page.locator("#document-category") });
         await expect.poll(() => field.innerText(), { timeout: 5000 }).toContain("Other");
         expect(await field.innerText()).not.toContain("Bookkeeping services");
+        await closeDialog();
+      });
+
+      it("the account form names its currencies in the user's language, beside their codes", async () => {
+        await nav(app.nav.accounts);
+        await page.getByTestId("new-account").click();
+        const dialog = page.getByRole("dialog");
+        await dialog.getByLabel(app.accounts.currency, { exact: true }).click();
+        const options = page.locator(".ant-select-dropdown:visible .ant-select-item-option");
+        await options.first().waitFor();
+        const names: Record<Lang, string[]> = {
+          en: ["UZS — Uzbekistani Som", "USD — US Dollar"],
+          ru: ["UZS — Узбекский сум", "USD — Доллар США"],
+          uz: ["UZS — Oʻzbekiston soʻmi", "USD — AQSH dollari"],
+        };
+        const shown = await options.allInnerTexts();
+        expect(shown).toEqual(expect.arrayContaining(names[lang]));
+        // The list open: what the picture is of.
+        await page.screenshot({ path: path.join(SHOTS, `account-currencies-${lang}.png`) });
+        // Esc closes the list first, then the dialog.
+        await page.keyboard.press("Escape");
+        await page.locator(".ant-select-dropdown:visible").waitFor({ state: "hidden" });
         await closeDialog();
       });
 

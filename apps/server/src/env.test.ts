@@ -218,9 +218,30 @@ describe("loadEnv defaults", () => {
     expect(loadEnv({ TRUST_PROXY: raw }).server.trustProxy).toEqual(expected);
   });
 
-  it("warns when TRUST_PROXY trusts every address", () => {
-    expect(loadEnv({ TRUST_PROXY: "0.0.0.0/0" }).warnings.join("\n")).toMatch(/trusts every address/);
-    expect(loadEnv({ TRUST_PROXY: "10.0.0.0/8" }).warnings.join("\n")).not.toMatch(/trusts every address/);
+  it.each([
+    "0.0.0.0/0",
+    "::/0",
+    "10.0.0.0/8,0.0.0.0/0",
+    "127.0.0.1, ::/0",
+    "0.0.0.0/00",
+    "203.0.113.7/0",
+    "0.0.0.0/1,128.0.0.0/1",
+    "::ffff:0:0/96",
+    "::ffff:0.0.0.0/96",
+    "2000::/3",
+  ])("refuses TRUST_PROXY=%s at start: it trusts every client, so any client could choose its address", (raw) => {
+    expect(() => loadEnv({ TRUST_PROXY: raw })).toThrow(
+      /TRUST_PROXY: trusts every client address as a proxy, so any client could name its own address/,
+    );
+  });
+
+  it.each([
+    "10.0.0.0/8",
+    "0.0.0.0/1",
+    "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7",
+    "loopback,linklocal,uniquelocal",
+  ])("accepts TRUST_PROXY=%s: it trusts some clients, not every one", (raw) => {
+    expect(() => loadEnv({ TRUST_PROXY: raw })).not.toThrow();
   });
 
   it("normalises the issuer URL", () => {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import { Address4, Address6 } from "ip-address";
 import { z } from "zod";
 
 /*
@@ -198,6 +199,56 @@ const isAddressOrCidr = (entry: string): boolean => {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 };
 
+type Range = { start: bigint; end: bigint };
+
+/** The addresses an entry trusts, as proxy-addr reads it: IPv4-mapped IPv6 ranges count as IPv4. */
+const rangeOf = (entry: string): { family: 4 | 6; range: Range } | null => {
+  if (PROXY_RANGE_NAMES.has(entry)) return null;
+  const [address = "", prefix] = entry.split("/");
+  if (isIP(address) === 4) {
+    const cidr = new Address4(`${address}/${prefix === undefined ? 32 : Number(prefix)}`);
+    return { family: 4, range: { start: cidr.startAddress().bigInt(), end: cidr.endAddress().bigInt() } };
+  }
+  const bits = prefix === undefined ? 128 : Number(prefix);
+  const cidr = new Address6(`${address}/${bits}`);
+  if (cidr.isMapped4() && bits >= 96) {
+    const v4 = new Address4(`${cidr.to4().correctForm()}/${bits - 96}`);
+    return { family: 4, range: { start: v4.startAddress().bigInt(), end: v4.endAddress().bigInt() } };
+  }
+  return { family: 6, range: { start: cidr.startAddress().bigInt(), end: cidr.endAddress().bigInt() } };
+};
+
+/** Whether the ranges together contain every address of `whole`. */
+const covers = (ranges: Range[], whole: Range): boolean => {
+  let next = whole.start;
+  for (const range of [...ranges].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))) {
+    if (range.start > next) break;
+    if (range.end >= next) next = range.end + 1n;
+    if (next > whole.end) return true;
+  }
+  return false;
+};
+
+const EVERY_IPV4: Range = { start: 0n, end: 2n ** 32n - 1n };
+/** 2000::/3, every global unicast IPv6 address: trusting it is trusting every IPv6 client. */
+const EVERY_PUBLIC_IPV6: Range = { start: 2n ** 125n, end: 2n ** 126n - 1n };
+
+/**
+ * Whether a list of proxies trusts every client of a family (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`,
+ * `0.0.0.0/1,128.0.0.0/1`, `2000::/3`): then any client names its own address in X-Forwarded-For.
+ */
+export const trustsEveryClient = (entries: readonly string[]): boolean => {
+  const ranges = entries.map(rangeOf).filter((range) => range !== null);
+  const family = (version: 4 | 6) => ranges.filter((r) => r.family === version).map((r) => r.range);
+  // proxy-addr matches IPv4 clients against IPv6 ranges through their mapped form (::ffff:a.b.c.d).
+  const ipv6AsMapped = family(6).flatMap((range) => {
+    const start = range.start > 0xffff00000000n ? range.start : 0xffff00000000n;
+    const end = range.end < 0xffffffffffffn ? range.end : 0xffffffffffffn;
+    return start <= end ? [{ start: start - 0xffff00000000n, end: end - 0xffff00000000n }] : [];
+  });
+  return covers([...family(4), ...ipv6AsMapped], EVERY_IPV4) || covers(family(6), EVERY_PUBLIC_IPV6);
+};
+
 /**
  * `false`/`0`: trust no proxy (the default). `true`: one proxy in front (the address it saw, i.e. the
  * right-most X-Forwarded-For entry). A number: that many proxies. A comma-separated list: the proxies'
@@ -223,6 +274,11 @@ const trustProxy = () =>
     if (entries.length === 0 || invalid.length > 0) {
       return bad(
         `must be false, true (one proxy), a number of proxy hops, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1) ${got(raw)}`,
+      );
+    }
+    if (trustsEveryClient(entries)) {
+      return bad(
+        `trusts every client address as a proxy, so any client could name its own address in X-Forwarded-For: list your proxies' addresses or give their number ${got(raw)}`,
       );
     }
     return ok([...new Set(entries)]);
@@ -420,11 +476,6 @@ const toEnv = (vars: TEnvVariables): Env => {
   }
 
   const proxies = vars.TRUST_PROXY ?? false;
-  if (Array.isArray(proxies) && proxies.some((entry) => /^(0\.0\.0\.0|::)\/0$/.test(entry))) {
-    warnings.push(
-      "TRUST_PROXY trusts every address (0.0.0.0/0 or ::/0): any client can name its own address in X-Forwarded-For; list your proxies or give their number.",
-    );
-  }
 
   return {
     nodeEnv,

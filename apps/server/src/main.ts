@@ -84,16 +84,21 @@ const main = async () => {
   // hundreds of MiB for a full GC to free, now runs in the first start's own process.)
   // `npm start` passes --expose-gc for this one call; without it (npm run dev, tests) nothing happens.
   (globalThis as { gc?: () => void }).gc?.();
-  // Partial files of uploads cut short by a crash: removed at start, then every hour.
-  const sweepUploads = () =>
-    context.services.uploads
-      .sweepStalePartials()
-      .then((removed) => {
-        if (removed > 0) app.log.info({ removed }, "removed stale partial uploads");
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, "sweeping partial uploads failed"));
-  void sweepUploads();
-  setInterval(sweepUploads, 60 * 60_000).unref();
+  /** Housekeeping that removes what is no longer needed: at start, then every hour; logged when it removed something. */
+  const hourly = (what: string, sweep: () => Promise<number>) => {
+    const run = () =>
+      sweep()
+        .then((removed) => {
+          if (removed > 0) app.log.info({ removed }, `removed ${what}`);
+        })
+        .catch((error: unknown) => app.log.warn({ err: error }, `removing ${what} failed`));
+    void run();
+    setInterval(run, 60 * 60_000).unref();
+  };
+  // Partial files of uploads cut short by a crash.
+  hourly("stale partial uploads", () => context.services.uploads.sweepStalePartials());
+  // Expired idempotency keys (docs/decisions/0018-one-posting-per-intent.md).
+  hourly("expired idempotency keys", () => context.db.system.deleteExpiredIdempotencyKeys());
   // Keys rotated by another instance (or the CLI, on PostgreSQL) are picked up within a minute.
   const keyRefresh = setInterval(() => {
     context.oidc.keys

@@ -164,7 +164,9 @@ export const createRedisThrottleStore = (
     release: (key, stamp) =>
       orFallback(
         async () => {
-          await redis.zrem(keys(key)[1], stamp);
+          // From both sets: its lease may have run out (counted as kept) before the work ended.
+          const [kept, pending] = keys(key);
+          await redis.multi().zrem(pending, stamp).zrem(kept, stamp).exec();
         },
         () => fallback.release(key, stamp),
       ),
@@ -174,6 +176,19 @@ export const createRedisThrottleStore = (
           await redis.del(...keys(key));
         },
         () => fallback.clear(key),
+      ),
+    // The flag holds its end on the caller's clock (the window maths' clock); Redis's TTL collects it.
+    remember: (key, now, ttlMs) =>
+      orFallback(
+        async () => {
+          await redis.set(`${prefix}${key}`, String(now + ttlMs), "PX", ttlMs);
+        },
+        () => fallback.remember(key, now, ttlMs),
+      ),
+    isRemembered: (key, now) =>
+      orFallback(
+        async () => Number((await redis.get(`${prefix}${key}`)) ?? 0) > now,
+        () => fallback.isRemembered(key, now),
       ),
   };
 };

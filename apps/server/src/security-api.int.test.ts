@@ -1,4 +1,4 @@
-import { createCoreBudgets, createMemoryThrottleStore } from "@hisob/core";
+import { createAttemptBudget, createCoreBudgets, createMemoryThrottleStore } from "@hisob/core";
 import { SIGN_IN_FAILURE_EMAILS } from "@hisob/db";
 import { createManualClock } from "@hisob/kernel";
 import { Redis } from "ioredis";
@@ -197,6 +197,41 @@ describe("failed sign-ins cannot flood the audit log", () => {
     expect(after.items.find((item) => item.ip === "198.51.100.9")?.after?.failures).toBe(4);
   });
 
+  it("a tenant transaction cannot write an entry posing as another actor, nor a failed sign-in", async () => {
+    const tenantB = (await t.createTenant("Firm B (forgery)")).id;
+    const userB = await t.createUser(tenantB, ["users:read:own"]);
+    const userA = await t.createUser(tenantA, ["users:read:own"]);
+    const insertAsTenantA = (entry: { tenantId: string | null; userId: string | null; action: string }) =>
+      t.db
+        .withTenant(tenantA, (tx) =>
+          tx.$executeRawUnsafe(
+            `INSERT INTO audit_log (id, tenant_id, user_id, entity, entity_id, action, after)
+             VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'payment', 'p-1', $3, '{"forged": true}')`,
+            entry.tenantId,
+            entry.userId,
+            entry.action,
+          ),
+        )
+        .then(
+          (rows) => rows,
+          (error: unknown) => String(error),
+        );
+    const refused = [
+      { tenantId: tenantA, userId: userB.id, action: "delete" },
+      { tenantId: tenantA, userId: "01234567-89ab-7def-8123-456789abcdef", action: "delete" },
+      { tenantId: tenantA, userId: userA.id, action: "sign_in_failed" },
+      { tenantId: null, userId: null, action: "sign_in_failed" },
+      { tenantId: null, userId: userA.id, action: "update" },
+    ];
+    for (const entry of refused) {
+      expect(await insertAsTenantA(entry), JSON.stringify(entry)).toMatch(/row-level security/);
+    }
+    // Its own users, and a platform administrator (who acts in every organization), may be named.
+    expect(await insertAsTenantA({ tenantId: tenantA, userId: userA.id, action: "delete" })).toBe(1);
+    expect(await insertAsTenantA({ tenantId: tenantA, userId: platformAdmin.id, action: "delete" })).toBe(1);
+    expect(await insertAsTenantA({ tenantId: tenantA, userId: null, action: "delete" })).toBe(1);
+  });
+
   it("shares the address's budget between two instances through Redis", async () => {
     const redis = new Redis("redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
@@ -233,6 +268,43 @@ describe("failed sign-ins cannot flood the audit log", () => {
   });
 });
 
+describe("an account guessed from many networks", () => {
+  it("after 20 failures from networks it never signed in from, new networks wait; its user's own network does not", async () => {
+    const victim = await t.createUser(tenantA, ["users:read:own"]);
+    const home = "192.0.2.44";
+    expect((await login(victim.email, victim.password, home)).statusCode).toBe(200);
+    // A botnet: every guess from another network, each far inside its own budgets (5 and 30).
+    const statuses: number[] = [];
+    for (let i = 0; i < 26; i++) {
+      statuses.push((await login(victim.email, `Guess-${i}`, `198.18.${i}.1`)).statusCode);
+    }
+    expect(statuses).toEqual([...Array(20).fill(401), ...Array(6).fill(429)]);
+    // A new network is refused even with the right password, told when to come back (not locked for good).
+    const refused = await login(victim.email, victim.password, "198.18.200.1");
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.reason).toBe("auth.too_many_attempts");
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(15 * 60);
+    // The user signs in from where they signed in before, while the attack goes on.
+    expect((await login(victim.email, victim.password, home)).statusCode).toBe(200);
+    // Its wrong password there is still a plain 401 (its own budget of 5), not a lock-out.
+    expect((await login(victim.email, "Typo-password", home)).statusCode).toBe(401);
+    // The real user's success does not give the attackers their guesses back.
+    expect((await login(victim.email, "Guess-again", "198.18.201.1")).statusCode).toBe(429);
+    // Once the failures leave the 15 minutes, a new network signs in again.
+    clock.advance(15 * 60_000);
+    expect((await login(victim.email, victim.password, "198.18.200.1")).statusCode).toBe(200);
+  });
+
+  it("other accounts are not held back by one account's budget", async () => {
+    const target = await t.createUser(tenantA, ["users:read:own"]);
+    const bystander = await t.createUser(tenantA, ["users:read:own"]);
+    for (let i = 0; i < 21; i++) await login(target.email, `Guess-${i}`, `198.19.${i}.1`);
+    expect((await login(target.email, target.password, "198.19.100.1")).statusCode).toBe(429);
+    expect((await login(bystander.email, bystander.password, "198.19.100.1")).statusCode).toBe(200);
+  });
+});
+
 describe("the client's address behind a reverse proxy", () => {
   it("a client that writes its own X-Forwarded-For each time cannot multiply the sign-in budget", async () => {
     const behindProxy = await createTestApp({ db: t.db, clock, env: { TRUST_PROXY: "true" } });
@@ -254,6 +326,31 @@ describe("the client's address behind a reverse proxy", () => {
       // The failures are recorded under the address nginx saw.
       const { items } = await auditOf(adminA, `userId=${victim.id}&action=sign_in_failed`);
       expect(items.map((item) => [item.ip, item.after?.failures])).toEqual([["203.0.113.50", 5]]);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it("an X-Forwarded-For that is not an address is no fresh budget: the connection's address counts", async () => {
+    const behindProxy = await createTestApp({ db: t.db, clock, env: { TRUST_PROXY: "true" } });
+    try {
+      const victim = await t.createUser(tenantA, ["users:read:own"]);
+      const forged = ["foo", "1.2.3.4:80", "[::1]", "x".repeat(2000), "bar", "::1%", "1.2.3", "baz"];
+      const statuses: number[] = [];
+      for (const value of forged) {
+        const res = await behindProxy.app.inject({
+          method: "POST",
+          url: "/auth/login",
+          payload: { email: victim.email, password: "Wrong-password" },
+          // No proxy in front: the client talks to the server and writes the header itself.
+          remoteAddress: "198.51.100.77",
+          headers: { "x-forwarded-for": value },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      const { items } = await auditOf(adminA, `userId=${victim.id}&action=sign_in_failed`);
+      expect(items.map((item) => [item.ip, item.after?.failures])).toEqual([["198.51.100.77", 5]]);
     } finally {
       await behindProxy.close();
     }
@@ -495,6 +592,70 @@ describe("attempt budgets: pending reservations hold a place, only kept ones ref
       const after = await budgets.emailTaken.reserve("k");
       expect(after.ok).toBe(false);
       if (!after.ok) expect(after.retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+  it.each(
+    stores,
+  )("%s: a reservation whose lease ran out counts once, from when it was taken, for exactly one window", async (_name, open) => {
+    const { store, close } = await open();
+    try {
+      const t0 = new Date("2026-11-27T10:00:00Z").getTime();
+      const leaseClock = createManualClock(new Date(t0));
+      const budget = createAttemptBudget({
+        clock: leaseClock,
+        store,
+        prefix: "lease",
+        max: 2,
+        windowMs: 60_000,
+        leaseMs: 1_000,
+      });
+      const slow = await budget.reserve("k");
+      // Its work outlives the lease: the next reservation finds it counted as kept (taken at t0).
+      leaseClock.set(new Date(t0 + 2_000));
+      const next = await budget.reserve("k");
+      expect([slow.ok, next.ok]).toEqual([true, true]);
+      if (!slow.ok || !next.ok) return;
+      // The slow work ends with a failure after all: it counts once, not twice.
+      await slow.keep();
+      await next.release();
+      const third = await budget.reserve("k");
+      expect(third.ok).toBe(true);
+      if (third.ok) await third.keep();
+      // Two kept (t0 and t0 + 2 s): refused until the one of t0 leaves the window, not earlier.
+      leaseClock.set(new Date(t0 + 59_000));
+      const early = await budget.reserve("k");
+      expect(early).toEqual({ ok: false, retryAfterSeconds: 1 });
+      leaseClock.set(new Date(t0 + 60_001));
+      const after = await budget.reserve("k");
+      expect(after.ok).toBe(true);
+      // A reservation given back after its lease ran out is given back too (its work taught nothing).
+      if (after.ok) {
+        leaseClock.set(new Date(t0 + 61_500));
+        // Its lease is over: it counts beside the kept stamp of t0 + 2 s, and the budget is full.
+        expect((await budget.reserve("k")).ok).toBe(false);
+        await after.release();
+        expect((await budget.reserve("k")).ok).toBe(true);
+      }
+    } finally {
+      await close();
+    }
+  });
+  it.each(
+    stores,
+  )("%s: a network the user signed in from is remembered for 30 days on the budgets' clock", async (_name, open) => {
+    const { store, close } = await open();
+    try {
+      const knownClock = createManualClock(new Date("2026-11-27T10:00:00Z"));
+      const { knownNetworks } = createCoreBudgets(knownClock, store);
+      expect(await knownNetworks.has("a@firm.example", "192.0.2.1")).toBe(false);
+      await knownNetworks.add("a@firm.example", "192.0.2.1");
+      expect(await knownNetworks.has("a@firm.example", "192.0.2.1")).toBe(true);
+      expect(await knownNetworks.has("a@firm.example", "192.0.2.2")).toBe(false);
+      expect(await knownNetworks.has("b@firm.example", "192.0.2.1")).toBe(false);
+      knownClock.advance(30 * 24 * 60 * 60_000);
+      expect(await knownNetworks.has("a@firm.example", "192.0.2.1")).toBe(false);
     } finally {
       await close();
     }

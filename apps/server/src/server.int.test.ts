@@ -518,7 +518,19 @@ describe("proxy trust", () => {
     ["10.0.0.0/8,127.0.0.1", "6.6.6.6, 203.0.113.7, 10.0.0.5", "127.0.0.1", "203.0.113.7"],
     // A request that does not come from a trusted proxy: its X-Forwarded-For is the client's own word.
     ["10.0.0.0/8", "6.6.6.6", "198.51.100.1", "198.51.100.1"],
+    // A value no proxy writes is the client's: the connection's address (or what the last proxy saw) stands.
+    ["true", "foo", "198.51.100.1", "198.51.100.1"],
+    ["true", "1.2.3.4:80", "198.51.100.1", "198.51.100.1"],
+    ["true", "[::1]", "198.51.100.1", "198.51.100.1"],
+    ["true", "203.0.113.7, foo", "198.51.100.1", "198.51.100.1"],
+    ["2", "6.6.6.6, foo, 203.0.113.7", "127.0.0.1", "203.0.113.7"],
+    ["127.0.0.1", "6.6.6.6, bar", "127.0.0.1", "127.0.0.1"],
   ])("TRUST_PROXY=%s, X-Forwarded-For %j from %s: the client is %s, not what it wrote", async (trust, xff, peer, client) => {
     expect(await ipSeen(trust, xff, peer)).toBe(client);
+  });
+
+  it("a 2,000-character X-Forwarded-For is not an address: the connection's stands", async () => {
+    expect(await ipSeen("true", "x".repeat(2000), "198.51.100.1")).toBe("198.51.100.1");
+    expect(await ipSeen("true", `${"1.2.3.4,".repeat(250)}foo`, "198.51.100.1")).toBe("198.51.100.1");
   });
 });

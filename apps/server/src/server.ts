@@ -28,6 +28,7 @@ import { uploadsRoutes } from "./transports/rest/uploads.routes";
 import { type WebApp, webAppsRoutes } from "./transports/rest/web-apps.routes";
 import { apiRateLimit } from "./transports/shared/api-rate-limit";
 import { registerAuthContext } from "./transports/shared/auth-context";
+import { dropForgedForwardedFor } from "./transports/shared/client-address";
 import { registerErrorHandlers, sendError } from "./transports/shared/errors";
 import { trpcRoutes } from "./transports/trpc/trpc.routes";
 
@@ -89,7 +90,10 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   // Served at an https issuer, browsers are told to come back over https only (a year; no subdomains:
   // the deployment does not own its siblings). docs/decisions/0014-graphql-introspection-caching-hsts.md
   const hsts = new URL(env.oidc.issuerUrl).protocol === "https:";
+  const trustsProxies = env.server.trustProxy !== false;
   app.addHook("onRequest", async (request, reply) => {
+    // Before anything reads request.ip: a forwarded value that is not an address is the client's own.
+    if (trustsProxies) dropForgedForwardedFor(request.raw);
     reply.header("x-request-id", request.id);
     if (hsts) reply.header("strict-transport-security", "max-age=31536000");
   });

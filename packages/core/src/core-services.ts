@@ -38,6 +38,8 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     clock,
     loginBudget: budgets.login,
     loginPerNetworkBudget: budgets.loginPerNetwork,
+    loginPerAccountBudget: budgets.loginPerAccount,
+    knownNetworks: budgets.knownNetworks,
     ...(deps.sessionLifetimeMs ? { sessionLifetimeMs: deps.sessionLifetimeMs } : {}),
     ...(deps.passwords ? { passwords: deps.passwords } : {}),
   });

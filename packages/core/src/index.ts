@@ -25,6 +25,7 @@ export {
   type Principal,
   ZLoginInput,
 } from "./auth/auth.service";
+export { clientNetwork, UNKNOWN_NETWORK } from "./auth/client-network";
 export {
   type CachedContext,
   type ContextService,

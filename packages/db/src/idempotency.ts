@@ -11,10 +11,15 @@ import type { RawTenantTx } from "./raw-tenant";
  * double click, a retry after a lost answer — finds the key and gets the first answer, posting
  * nothing; a concurrent repeat waits on the key's row until the first commits (then replays) or
  * rolls back (then posts). The same key on another request (operation, input or user) is refused.
- * A key is kept for EXPIRY_HOURS; after that it may name a new request.
+ * A key is kept for EXPIRY_HOURS; after that it may name a new request, and the hourly sweep
+ * (deleteExpiredIdempotencyKeys) removes it. A key's age is judged by the database's clock, the one
+ * that wrote its created_at: an application server whose clock runs ahead or behind neither frees a
+ * live key nor keeps an expired one.
  */
 
-const EXPIRY_HOURS = 24;
+export const IDEMPOTENCY_KEY_EXPIRY_HOURS = 24;
+/** The age past which a key is expired, as SQL on the database's clock. */
+const EXPIRED_BEFORE = `now() - make_interval(hours => ${IDEMPOTENCY_KEY_EXPIRY_HOURS})`;
 
 /** Statements of the caller's transaction, whichever kind it is. */
 type Run = <T>(text: string, values: unknown[]) => Promise<T[]>;
@@ -42,7 +47,6 @@ const withKey = async <T>(
   const hash = createHash("sha256")
     .update(`${operation}\n${JSON.stringify(input)}`)
     .digest("hex");
-  const expired = new Date(Date.now() - EXPIRY_HOURS * 3_600_000).toISOString();
   // A new key is ours; so is an expired one. Otherwise this waits for the transaction that holds the
   // key (if any) to end, then finds nothing to claim.
   const claimed = await run<{ claimed: boolean }>(
@@ -51,9 +55,9 @@ const withKey = async <T>(
      ON CONFLICT (tenant_id, key) DO UPDATE
         SET user_id = EXCLUDED.user_id, operation = EXCLUDED.operation,
             request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
-      WHERE idempotency_keys.created_at < $6::timestamptz
+      WHERE idempotency_keys.created_at < ${EXPIRED_BEFORE}
      RETURNING true AS claimed`,
-    [ctx.tenantId, key, ctx.actor.userId, operation, hash, expired],
+    [ctx.tenantId, key, ctx.actor.userId, operation, hash],
   );
   if (claimed.length === 0) {
     const [stored] = await run<Stored>(
@@ -95,3 +99,16 @@ export const idempotent = <T>(
   input: unknown,
   post: () => Promise<T>,
 ): Promise<T> => withKey(runOnPrisma(tx), ctx, operation, input, post);
+
+/**
+ * Deletes every tenant's expired keys (older than IDEMPOTENCY_KEY_EXPIRY_HOURS by the database's
+ * clock) in one statement, in the driver transaction of the system role; returns how many went.
+ */
+export const deleteExpiredIdempotencyKeys = async (run: RawTenantTx): Promise<number> => {
+  const rows = await run.query<{ deleted: number }>(
+    `WITH gone AS (DELETE FROM idempotency_keys WHERE created_at < ${EXPIRED_BEFORE} RETURNING 1)
+     SELECT count(*)::int AS deleted FROM gone`,
+    [],
+  );
+  return rows[0]?.deleted ?? 0;
+};

@@ -1,5 +1,6 @@
 import type { AuditWho } from "./audit";
 import type { Tx } from "./client";
+import { deleteExpiredIdempotencyKeys } from "./idempotency";
 import type { RawTransactions } from "./raw-tenant";
 import { type CallerRow, type ResolvedCaller, toResolvedCaller } from "./resolved-caller";
 import { type SignInFailure, signInFailureEntry } from "./sign-in-failures";
@@ -84,6 +85,12 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactio
     const { text, values } = signInFailureEntry(who, failure);
     await raw.withSystem((tx) => tx.query(text, values, { prepared: true, commit: true }));
   },
+
+  /**
+   * Housekeeping across tenants: every idempotency key past its expiry (by the database's clock)
+   * deleted in one statement; how many went. The server runs it hourly.
+   */
+  deleteExpiredIdempotencyKeys: (): Promise<number> => raw.withSystem(deleteExpiredIdempotencyKeys),
 
   /** Session cookie → its session, with the activity of its user and tenant. */
   findSessionByTokenHash: (tokenHash: string): Promise<SessionLookup | null> =>

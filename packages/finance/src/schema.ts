@@ -32,3 +32,4 @@ export * from "./reconcile/reconcile.schema";
 export * from "./reports/reports.schema";
 export * from "./transfers/rates";
 export * from "./transfers/transfers.schema";
+export { naturalQuoteBase } from "./transfers/typical-rates";

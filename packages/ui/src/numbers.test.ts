@@ -269,6 +269,20 @@ describe("dates typed as the language writes them", () => {
     ["0000-01-01", "refused: range", "refused: range"],
     ["1899-12-31", "refused: range", "refused: range"],
     ["01.01.26", "refused: format", "refused: format"],
+    // Two-digit years and typo years: refused, never completed or cut to a year that looks right.
+    ["01/02/26", "refused: format", "refused: format"],
+    ["26-02-01", "refused: format", "refused: format"],
+    ["01/02/2O26", "refused: format", "refused: format"],
+    ["01.02.2O26", "refused: format", "refused: format"],
+    ["2O26-02-01", "refused: format", "refused: format"],
+    ["01/02/20266", "refused: format", "refused: format"],
+    ["01.02.20266", "refused: format", "refused: format"],
+    ["20266-02-01", "refused: format", "refused: format"],
+    ["010220266", "refused: format", "refused: format"],
+    ["01/02/0026", "refused: range", "refused: format"],
+    ["01.02.0026", "refused: format", "refused: range"],
+    ["0026-02-01", "refused: range", "refused: range"],
+    ["０１.０２.２０２６", "refused: format", "2026-02-01"],
     ["", "refused: format", "refused: format"],
   ];
   const outcomeOf = (typed: string, locale: Locale) => {

@@ -9,13 +9,15 @@ type Props<T> = {
   /** True when the data is there but has nothing to show (then `empty` is shown). */
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
+  /** What could not be loaded, when the screen shows more than this (else "Could not load this"). */
+  errorTitle?: string;
   /** Rows of the skeleton: about the height the content will take (no jump when data arrives). */
   rows?: number;
   children: (data: T) => ReactNode;
 };
 
 /** Every request's three states: loading (a skeleton of the content's size), error (with retry), empty. */
-export const QueryState = <T,>({ query, isEmpty, empty, rows = 3, children }: Props<T>) => {
+export const QueryState = <T,>({ query, isEmpty, empty, errorTitle, rows = 3, children }: Props<T>) => {
   const { t } = useTranslation();
   if (query.isPending) {
     return (
@@ -29,7 +31,7 @@ export const QueryState = <T,>({ query, isEmpty, empty, rows = 3, children }: Pr
       <Alert
         type="error"
         showIcon
-        title={t("ui:error")}
+        title={errorTitle ?? t("ui:error")}
         description={describeFailure(query.error, t).message}
         action={
           <Button size="small" onClick={() => void query.refetch()}>

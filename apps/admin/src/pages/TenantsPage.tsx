@@ -1,5 +1,5 @@
 import { ZProvisionTenantInput, ZTenantFirstAdmin } from "@hisob/core/schema";
-import { ListPage, type Page, useListData, useLocale, usePaging } from "@hisob/ui";
+import { currencyName, ListPage, type Page, useListData, useLocale, usePaging } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import { Button, Divider, Form, Input, Select, Space, Table, Tag, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
@@ -191,7 +191,10 @@ const TenantModal = (props: {
         >
           <Select
             mode="multiple"
-            options={props.currencies.map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` }))}
+            options={props.currencies.map((c) => ({
+              value: c.code,
+              label: `${c.code} — ${currencyName(c.code, language, c.name)}`,
+            }))}
           />
         </Form.Item>
       )}

@@ -48,9 +48,15 @@ export type ThrottleStore = {
   release(key: string, stamp: string): Promise<void>;
   /** Forgets every stamp of `key`, kept and pending. */
   clear(key: string): Promise<void>;
+  /** Remembers `key` (a flag, no stamps) from `now` for `ttlMs`. */
+  remember(key: string, now: number, ttlMs: number): Promise<void>;
+  /** Whether `key` is remembered at `now`. */
+  isRemembered(key: string, now: number): Promise<boolean>;
 };
 
 const MAX_MEMORY_KEYS = 10_000;
+/** Flags kept in memory; the oldest go first (a forgotten flag only costs its owner the account budget). */
+const MAX_MEMORY_FLAGS = 100_000;
 
 type MemoryEntry = {
   kept: Array<{ stamp: string; at: number }>;
@@ -60,6 +66,7 @@ type MemoryEntry = {
 
 export const createMemoryThrottleStore = (): ThrottleStore => {
   const entries = new Map<string, MemoryEntry>();
+  const flags = new Map<string, number>();
   const sweep = (now: number) => {
     if (entries.size <= MAX_MEMORY_KEYS) return;
     for (const [key, entry] of entries)
@@ -100,15 +107,29 @@ export const createMemoryThrottleStore = (): ThrottleStore => {
     keep: async (key, stamp, takenAt, windowMs) => {
       const entry = entryOf(key);
       entry.pending.delete(stamp);
-      insertKept(entry, stamp, takenAt);
+      // Its lease may have run out first and turned it into a kept stamp already: it counts once.
+      if (!entry.kept.some((item) => item.stamp === stamp)) insertKept(entry, stamp, takenAt);
       entry.expiresAt = Math.max(entry.expiresAt, takenAt + windowMs);
     },
     release: async (key, stamp) => {
-      entries.get(key)?.pending.delete(stamp);
+      const entry = entries.get(key);
+      if (!entry) return;
+      entry.pending.delete(stamp);
+      // Given back also when its lease ran out before the work ended (it was counted as kept meanwhile).
+      entry.kept = entry.kept.filter((item) => item.stamp !== stamp);
     },
     clear: async (key) => {
       entries.delete(key);
     },
+    remember: async (key, now, ttlMs) => {
+      flags.delete(key);
+      flags.set(key, now + ttlMs);
+      if (flags.size > MAX_MEMORY_FLAGS) {
+        const oldest = flags.keys().next();
+        if (!oldest.done) flags.delete(oldest.value);
+      }
+    },
+    isRemembered: async (key, now) => (flags.get(key) ?? 0) > now,
   };
 };
 
@@ -178,6 +199,29 @@ export const createAttemptBudget = (options: {
   };
 };
 
+/**
+ * Networks a user has signed in from (email + client network), remembered for `ttlMs` after each
+ * success: the account-wide budget does not hold them back (docs/decisions/0019-account-wide-sign-in-budget.md).
+ */
+export type KnownNetworks = {
+  add(email: string, network: string): Promise<void>;
+  has(email: string, network: string): Promise<boolean>;
+};
+
+export const createKnownNetworks = (options: {
+  clock: Clock;
+  store: ThrottleStore;
+  prefix: string;
+  ttlMs: number;
+}): KnownNetworks => {
+  const { clock, store, prefix, ttlMs } = options;
+  const keyOf = (email: string, network: string) => `${prefix}:${email}|${network}`;
+  return {
+    add: (email, network) => store.remember(keyOf(email, network), clock.now().getTime(), ttlMs),
+    has: (email, network) => store.isRemembered(keyOf(email, network), clock.now().getTime()),
+  };
+};
+
 /** The budgets the core module keeps; every number here is documented in the README ("Sessions"). */
 export const createCoreBudgets = (clock: Clock, store: ThrottleStore = createMemoryThrottleStore()) => ({
   /** Sign-in: 5 attempts per email + IP in 15 minutes; a success starts afresh. */
@@ -193,6 +237,25 @@ export const createCoreBudgets = (clock: Clock, store: ThrottleStore = createMem
     prefix: "login-network",
     max: 30,
     windowMs: 15 * 60_000,
+  }),
+  /**
+   * Failed sign-ins per account (email), from networks it has not signed in from lately: 20 in 15
+   * minutes, whatever the networks (a botnet guessing one account). Networks the user signed in from
+   * (`knownNetworks`, 30 days) are not held back by it, so the real user is not locked out by it.
+   * See docs/decisions/0019-account-wide-sign-in-budget.md.
+   */
+  loginPerAccount: createAttemptBudget({
+    clock,
+    store,
+    prefix: "login-account",
+    max: 20,
+    windowMs: 15 * 60_000,
+  }),
+  knownNetworks: createKnownNetworks({
+    clock,
+    store,
+    prefix: "login-known",
+    ttlMs: 30 * 24 * 60 * 60_000,
   }),
   /** Current-password checks of a signed-in user (PUT /account): the same budget per user. */
   currentPassword: createAttemptBudget({

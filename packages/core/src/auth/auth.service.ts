@@ -2,7 +2,7 @@ import { type AuditWho, type Db, type Outbox, sqlParams, stageAudit } from "@his
 import { AppError, type Clock, newId, parseInput, verifyAgainstDummy, verifyPassword } from "@hisob/kernel";
 import { endSessionsWhere } from "../sessions/end-sessions";
 import { hashToken, looksLikeToken, newSessionToken } from "../sessions/session-token";
-import type { AttemptBudget, Reservation } from "./attempt-budget";
+import type { AttemptBudget, KnownNetworks, Reservation } from "./attempt-budget";
 import { type TLoginInput, ZLoginInput } from "./auth.schema";
 import { clientNetwork } from "./client-network";
 
@@ -39,6 +39,10 @@ export type AuthDeps = {
   loginBudget: AttemptBudget;
   /** Failed sign-ins per client network, whatever the email (a flood of unknown emails stops here). */
   loginPerNetworkBudget: AttemptBudget;
+  /** Failed sign-ins per account (email) from networks it has not signed in from: many networks guessing one account. */
+  loginPerAccountBudget: AttemptBudget;
+  /** Networks each account signed in from lately: the account-wide budget does not hold them back. */
+  knownNetworks: KnownNetworks;
   sessionLifetimeMs?: number;
   passwords?: PasswordVerifier;
 };
@@ -143,12 +147,14 @@ export const createAuthService = (deps: AuthDeps) => {
     /**
      * Email + password → a new session. Wrong email and wrong password get the same message and
      * the same work (an unknown email is verified against a dummy hash). Each attempt is reserved
-     * from two budgets before the password is checked, so parallel guesses cannot outrun them: the
-     * email + client network's, and the client network's alone (so changing the email each time does
-     * not help). A failure counts in both and is recorded in the audit log, one row per client
-     * network and window with a count (db.system.recordFailedSignIn); a success starts the email's
-     * budget afresh and gives the network's attempt back. RATE_LIMITED with retryAfterSeconds when
-     * either budget is spent.
+     * from its budgets before the password is checked, so parallel guesses cannot outrun them: the
+     * email + client network's, the client network's alone (so changing the email each time does
+     * not help) and, from a network the account has not signed in from lately, the account's (so
+     * many networks guessing one account do not help either, while its user still signs in from
+     * their usual networks). A failure counts in each and is recorded in the audit log, one row per
+     * client network and window with a count (db.system.recordFailedSignIn); a success starts the
+     * email + network's budget afresh, gives its attempt back to the others and remembers the
+     * network. RATE_LIMITED with retryAfterSeconds when a budget is spent.
      */
     login: async (
       raw: unknown,
@@ -166,6 +172,14 @@ export const createAuthService = (deps: AuthDeps) => {
         throw tooManyAttempts(perEmail.retryAfterSeconds);
       }
       const reservations = [perNetwork, perEmail] as Array<Reservation & { ok: true }>;
+      if (!(await deps.knownNetworks.has(email, network))) {
+        const perAccount = await deps.loginPerAccountBudget.reserve(email);
+        if (!perAccount.ok) {
+          await Promise.all(reservations.map((reservation) => reservation.release()));
+          throw tooManyAttempts(perAccount.retryAfterSeconds);
+        }
+        reservations.push(perAccount);
+      }
       let candidate: Awaited<ReturnType<Db["system"]["findLoginByEmail"]>>;
       let passwordOk: boolean;
       try {
@@ -190,7 +204,13 @@ export const createAuthService = (deps: AuthDeps) => {
         });
         throw invalidCredentials();
       }
-      await Promise.all([deps.loginBudget.clear(budgetKey), perNetwork.release()]);
+      // The network's and the account's counts stay: one account the attacker owns, or the real
+      // user signing in meanwhile, must not wipe out the guesses made against the others.
+      await Promise.all([
+        deps.loginBudget.clear(budgetKey),
+        ...reservations.filter((reservation) => reservation !== perEmail).map((r) => r.release()),
+        deps.knownNetworks.add(email, network),
+      ]);
       return openSession(candidate, client);
     },
 

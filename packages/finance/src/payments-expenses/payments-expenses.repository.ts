@@ -96,6 +96,19 @@ export const paymentsExpensesWhere = (
     : {}),
 });
 
+/** paymentsExpensesWhere as SQL over the documents aliased `d`, for the one-statement totals. */
+const totalsFilterSql = (tenantId: string, query: TotalsFilters, ownerId: string | null): Prisma.Sql => {
+  const conditions = [Prisma.sql`d.tenant_id = ${tenantId}::uuid`];
+  if (query.accountId) conditions.push(Prisma.sql`d.account_id = ${query.accountId}::uuid`);
+  if (query.counterpartyId) conditions.push(Prisma.sql`d.counterparty_id = ${query.counterpartyId}::uuid`);
+  if (query.categoryId) conditions.push(Prisma.sql`d.category_id = ${query.categoryId}::uuid`);
+  if (query.from) conditions.push(Prisma.sql`d.date >= ${query.from}::date`);
+  if (query.to) conditions.push(Prisma.sql`d.date <= ${query.to}::date`);
+  if (ownerId) conditions.push(Prisma.sql`d.created_by = ${ownerId}::uuid`);
+  if (query.createdBy) conditions.push(Prisma.sql`d.created_by = ${query.createdBy}::uuid`);
+  return Prisma.join(conditions, " AND ");
+};
+
 /** The list's order; the id breaks ties so pages (and download batches) never repeat or skip rows. */
 const orderOf = (query: Pick<DocumentFilters, "sortBy" | "order">) => [
   { [query.sortBy]: query.order },
@@ -170,8 +183,9 @@ export const paymentsExpensesRepository = (table: PaymentsOrExpenses) => {
     },
 
     /**
-     * Every document the filter matches (not a page of them): how many, and their sum per currency.
-     * One aggregate per account (an index range each), then per currency.
+     * Every document the filter matches (not a page of them): how many, and their sum per currency,
+     * in one statement (one snapshot: the count and the sums are of the same documents), with the
+     * list's own filter (totalsFilterSql mirrors paymentsExpensesWhere).
      */
     totals: async (
       tx: Tx,
@@ -179,28 +193,18 @@ export const paymentsExpensesRepository = (table: PaymentsOrExpenses) => {
       query: TotalsFilters,
       ownerId: string | null,
     ): Promise<TDocumentTotals> => {
-      const byAccount = await delegate(tx).groupBy({
-        by: ["accountId"],
-        where: paymentsExpensesWhere(tenantId, query, ownerId),
-        _sum: { amount: true },
-        _count: { _all: true },
-      });
-      const accounts = await tx.moneyAccount.findMany({
-        where: { tenantId, id: { in: byAccount.map((row) => row.accountId) } },
-        select: { id: true, currencyCode: true },
-      });
-      const currencyOf = new Map(accounts.map((account) => [account.id, account.currencyCode]));
-      const byCurrency = new Map<string, { count: number; amount: bigint }>();
-      for (const row of byAccount) {
-        const currency = currencyOf.get(row.accountId) ?? "";
-        const total = byCurrency.get(currency) ?? { count: 0, amount: 0n };
-        total.count += row._count._all;
-        total.amount += row._sum.amount ?? 0n;
-        byCurrency.set(currency, total);
-      }
-      const currencies = [...byCurrency]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([currency, total]) => ({ currency, count: total.count, amount: total.amount.toString() }));
+      const rows = await tx.$queryRaw<{ currency: string; count: number; amount: string }[]>`
+        SELECT a.currency_code::text AS currency, count(*)::int AS count, sum(d.amount)::text AS amount
+          FROM ${Prisma.raw(table)} d
+          JOIN money_accounts a ON a.tenant_id = d.tenant_id AND a.id = d.account_id
+         WHERE ${totalsFilterSql(tenantId, query, ownerId)}
+         GROUP BY a.currency_code
+         ORDER BY a.currency_code`;
+      const currencies = rows.map((row) => ({
+        currency: row.currency,
+        count: row.count,
+        amount: row.amount,
+      }));
       return { count: currencies.reduce((sum, row) => sum + row.count, 0), currencies };
     },
 

@@ -37,6 +37,7 @@ import {
   EXCHANGE_RATE_MARGIN_PERCENT,
   EXCHANGE_RATE_USUAL_FACTOR,
   exchangeFormOf,
+  type TExchangeGuardReason,
   type TExchangeInput,
   ZExchangeInput,
 } from "./transfers.schema";
@@ -57,11 +58,7 @@ const conventional = (major: Ratio, from: string, to: string): QuoteParam =>
     ? { base: from, quote: to, rate: readableRatio(major) }
     : { base: to, quote: from, rate: readableRatio({ num: major.den, den: major.num }) };
 
-type GuardReason =
-  | "finance.exchange_rate_implausible"
-  | "finance.exchange_rate_inverted"
-  | "finance.exchange_rate_unusual"
-  | "finance.exchange_rate_unconfirmed";
+type GuardReason = TExchangeGuardReason;
 
 /**
  * The plausibility guard (docs/decisions/0016-exchange-plausibility.md), on every exchange not

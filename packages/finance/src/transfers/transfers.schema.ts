@@ -105,6 +105,18 @@ export const EXCHANGE_RATE_MARGIN_PERCENT = 10;
  */
 export const EXCHANGE_RATE_USUAL_FACTOR = 3;
 
+/**
+ * The plausibility check's refusals (docs/decisions/0016-exchange-plausibility.md): each is posted
+ * anyway by the same request with `confirmRate: true`, so a client offers exactly that.
+ */
+export const EXCHANGE_GUARD_REASONS = [
+  "finance.exchange_rate_implausible",
+  "finance.exchange_rate_inverted",
+  "finance.exchange_rate_unusual",
+  "finance.exchange_rate_unconfirmed",
+] as const;
+export type TExchangeGuardReason = (typeof EXCHANGE_GUARD_REASONS)[number];
+
 /** Reversing a transfer or an exchange: why (kept with the reversal and in the audit log). */
 export const ZReverseInput = z
   .object({

@@ -78,3 +78,14 @@ export const typicalRatio = (from: string, to: string): Ratio | null => {
   // 1 from = (1/a) USD = (b/a) to.
   return { num: b.num * a.den, den: b.den * a.num };
 };
+
+/**
+ * The base of a quote as people read it: "1 USD = 12,650 UZS", "1 EUR = 1.11 USD" — the currency a
+ * unit of which buys more of the other. A currency without a typical rate: the one that is not the
+ * som (banks here quote "1 X = … UZS"), else `to`.
+ */
+export const naturalQuoteBase = (from: string, to: string): string => {
+  const ratio = typicalRatio(from, to);
+  if (ratio) return ratio.num >= ratio.den ? from : to;
+  return to !== "UZS" ? to : from;
+};

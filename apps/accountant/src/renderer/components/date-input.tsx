@@ -2,7 +2,9 @@ import { DATE_RANGE, dateMessage, type Locale, readDate, todayIso, useLocale } f
 import { DatePicker, Tooltip } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { type KeyboardEvent, useRef, useState } from "react";
+import type { Control, FieldPathByValue, FieldValues } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormField } from "./field";
 
 /*
  * A calendar date typed or picked in the app's language, not the browser's: an en-US browser showing
@@ -131,5 +133,28 @@ export const DateInput = (props: {
     <Tooltip title={refusal} open={refusal !== null} color="red" placement="bottom">
       <span data-testid={refusal ? `${props.id}-refused` : undefined}>{picker}</span>
     </Tooltip>
+  );
+};
+
+/**
+ * A form's date field: the label, the typed date read as the language writes it (useDateRule) and
+ * its refusal beside the field. Every form's date is this one field.
+ */
+export const DateField = <V extends FieldValues>(props: {
+  control: Control<V>;
+  name: FieldPathByValue<V, string>;
+  id: string;
+  label: string;
+}) => {
+  const dateRule = useDateRule();
+  return (
+    <FormField
+      control={props.control}
+      name={props.name}
+      id={props.id}
+      label={props.label}
+      rules={{ validate: dateRule() }}
+      render={({ bound }) => <DateInput {...bound} value={String(bound.value ?? "")} invalid="report" />}
+    />
   );
 };

@@ -102,6 +102,7 @@ export const en = {
     paymentCount: "Payments: {{n}}",
     expenseCount: "Expenses: {{n}}",
     total: "Total",
+    totalsFailed: "Could not load the totals",
   },
   transfers: {
     title: "Transfers and exchanges",

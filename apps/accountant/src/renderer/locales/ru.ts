@@ -105,6 +105,7 @@ export const ru: AppMessages = {
     paymentCount: "Поступлений: {{n}}",
     expenseCount: "Расходов: {{n}}",
     total: "Итого",
+    totalsFailed: "Не удалось загрузить итоги",
   },
   transfers: {
     title: "Переводы и обмен",

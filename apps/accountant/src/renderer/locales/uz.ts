@@ -103,6 +103,7 @@ export const uz: AppMessages = {
     paymentCount: "Tushumlar: {{n}} ta",
     expenseCount: "Xarajatlar: {{n}} ta",
     total: "Jami",
+    totalsFailed: "Jami summalarni yuklab boʻlmadi",
   },
   transfers: {
     title: "Oʻtkazma va ayirboshlash",

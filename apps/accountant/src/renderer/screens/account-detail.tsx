@@ -22,6 +22,7 @@ import { useNavigate, useParams } from "react-router-dom";
 import { invalidateMoney, KEYS, useApi, useMoney } from "../api-context";
 import { DownloadButton } from "../components/downloads";
 import { PeriodFilter, periodSearch, usePeriod } from "../components/period-filter";
+import { useSubmitOnce } from "../forms";
 import { type Movement, MovementEditDialog } from "./movement-edit";
 
 /*
@@ -371,9 +372,16 @@ const ReverseDialog = ({ entry, onClose }: { entry: Entry; onClose: () => void }
   const { message } = AntApp.useApp();
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // One reversal per intent: a double click or a second Enter does nothing while the first runs, and
+  // the server replays (never repeats) a request sent again under the dialog's key.
+  const once = useSubmitOnce();
   const reverse = useMutation({
-    mutationFn: (input: { id: string; data: { reason: string } }) =>
-      entry.type === "exchange" ? api.exchanges.reverse.mutate(input) : api.transfers.reverse.mutate(input),
+    mutationFn: (input: { id: string; data: { reason: string } }) => {
+      const context = { context: { idempotencyKey: once.key } };
+      return entry.type === "exchange"
+        ? api.exchanges.reverse.mutate(input, context)
+        : api.transfers.reverse.mutate(input, context);
+    },
   });
   const submit = async () => {
     setError(null);
@@ -397,8 +405,8 @@ const ReverseDialog = ({ entry, onClose }: { entry: Entry; onClose: () => void }
       title={t("transfers.reverseTitle")}
       okText={t("transfers.reverse")}
       cancelText={t("ui:cancel")}
-      okButtonProps={{ danger: true, loading: reverse.isPending, id: "confirm-reverse" }}
-      onOk={() => void submit()}
+      okButtonProps={{ danger: true, loading: once.busy, id: "confirm-reverse" }}
+      onOk={() => void once.run(submit)}
       onCancel={onClose}
     >
       <Typography.Paragraph type="secondary">{t("transfers.reverseText")}</Typography.Paragraph>
@@ -413,7 +421,7 @@ const ReverseDialog = ({ entry, onClose }: { entry: Entry; onClose: () => void }
         value={reason}
         maxLength={maxLengthOf(ZReverseInput.shape.reason)}
         onChange={(event) => setReason(event.target.value)}
-        onPressEnter={() => void submit()}
+        onPressEnter={() => void once.run(submit)}
       />
     </Modal>
   );

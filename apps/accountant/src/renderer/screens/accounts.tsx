@@ -5,7 +5,7 @@ import {
   ZListMoneyAccountsQuery,
   ZUpdateMoneyAccountInput,
 } from "@hisob/finance/schema";
-import { describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { currencyName, describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -344,7 +344,7 @@ const AccountFormFields = ({
             showSearch
             options={(currencies.data ?? []).map((c) => ({
               value: c.code,
-              label: `${c.code} — ${c.name}`,
+              label: `${c.code} — ${currencyName(c.code, locale, c.name)}`,
             }))}
           />
         )}

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
-import { DateInput, useDateRule } from "../components/date-input";
+import { DateField, DateInput } from "../components/date-input";
 import { DownloadButton } from "../components/downloads";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
@@ -152,26 +152,29 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
         data-testid="documents-totals"
         aria-live="polite"
       >
-        {totals.data ? (
-          <>
-            <Typography.Text strong data-testid="documents-count">
-              {t(kind === "payments" ? "documents.paymentCount" : "documents.expenseCount", {
-                // Grouped as the app's money is ("1 234" in ru and uz).
-                n: new Intl.NumberFormat(numberLocale(locale)).format(totals.data.count),
-              })}
-            </Typography.Text>
-            {totals.data.currencies.map((row) => (
-              <Tag
-                key={row.currency}
-                data-testid={`documents-total-${row.currency}`}
-                style={{ marginInlineEnd: 0 }}
-              >
-                {t("documents.total")}:{" "}
-                <strong style={{ whiteSpace: "nowrap" }}>{money(row.amount, row.currency)}</strong>
-              </Tag>
-            ))}
-          </>
-        ) : null}
+        {/* Loading, and a failure said with a retry: never a blank where the totals belong. */}
+        <QueryState query={totals} rows={1} errorTitle={t("documents.totalsFailed")}>
+          {(data) => (
+            <>
+              <Typography.Text strong data-testid="documents-count">
+                {t(kind === "payments" ? "documents.paymentCount" : "documents.expenseCount", {
+                  // Grouped as the app's money is ("1 234" in ru and uz).
+                  n: new Intl.NumberFormat(numberLocale(locale)).format(data.count),
+                })}
+              </Typography.Text>
+              {data.currencies.map((row) => (
+                <Tag
+                  key={row.currency}
+                  data-testid={`documents-total-${row.currency}`}
+                  style={{ marginInlineEnd: 0 }}
+                >
+                  {t("documents.total")}:{" "}
+                  <strong style={{ whiteSpace: "nowrap" }}>{money(row.amount, row.currency)}</strong>
+                </Tag>
+              ))}
+            </>
+          )}
+        </QueryState>
       </div>
       <QueryState query={list} rows={8}>
         {(data) => (
@@ -305,7 +308,6 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
   const accounts = useAllAccounts();
   const minorUnits = useMinorUnits();
   const numberRule = useNumberRule();
-  const dateRule = useDateRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -418,14 +420,7 @@ const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null
           />
         )}
       />
-      <FormField
-        control={form.control}
-        name="date"
-        id="document-date"
-        label={t("documents.date")}
-        rules={{ validate: dateRule() }}
-        render={({ bound }) => <DateInput {...bound} invalid="report" />}
-      />
+      <DateField control={form.control} name="date" id="document-date" label={t("documents.date")} />
       <FormField
         control={form.control}
         name="categoryId"

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useApi } from "../api-context";
-import { DateInput, useDateRule } from "../components/date-input";
+import { DateField } from "../components/date-input";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CounterpartyPicker } from "../components/pickers";
@@ -37,7 +37,6 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
   const api = useApi();
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
-  const dateRule = useDateRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -84,14 +83,7 @@ export const MovementEditDialog = ({ movement, onClose }: { movement: Movement; 
       onSubmit={() => void once.run(submit)}
       onCancel={onClose}
     >
-      <FormField
-        control={form.control}
-        name="date"
-        id="movement-edit-date"
-        label={t("documents.date")}
-        rules={{ validate: dateRule() }}
-        render={({ bound }) => <DateInput {...bound} invalid="report" />}
-      />
+      <DateField control={form.control} name="date" id="movement-edit-date" label={t("documents.date")} />
       <FormField
         control={form.control}
         name="counterpartyId"

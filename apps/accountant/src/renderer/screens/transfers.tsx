@@ -1,4 +1,12 @@
-import { applyRatio, marketQuoteOf, quoteRatio, ZExchangeInput, ZTransferInput } from "@hisob/finance/schema";
+import {
+  applyRatio,
+  EXCHANGE_GUARD_REASONS,
+  marketQuoteOf,
+  naturalQuoteBase,
+  quoteRatio,
+  ZExchangeInput,
+  ZTransferInput,
+} from "@hisob/finance/schema";
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import {
@@ -25,11 +33,11 @@ import {
   Statistic,
   Typography,
 } from "antd";
-import { type KeyboardEvent, useEffect, useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
-import { DateInput, useDateRule } from "../components/date-input";
+import { DateField } from "../components/date-input";
 import { Field, FormField } from "../components/field";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 
@@ -75,11 +83,7 @@ const FORM_FIELD: Record<string, string> = {
   "marketRate.base": "quoteRate",
   rate: "quoteRate",
 };
-const GUARD_REASONS = new Set([
-  "finance.exchange_rate_unconfirmed",
-  "finance.exchange_rate_implausible",
-  "finance.exchange_rate_unusual",
-]);
+const GUARD_REASONS = new Set<string>(EXCHANGE_GUARD_REASONS);
 const COMMENT_MAX = maxLengthOf(ZTransferInput.shape.comment);
 
 /** "1 USD = 12 650 UZS" as the language writes numbers. */
@@ -121,7 +125,6 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const { message } = AntApp.useApp();
   const accounts = useAllAccounts();
   const numberRule = useNumberRule();
-  const dateRule = useDateRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   /**
@@ -130,9 +133,14 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
    */
   const [guard, setGuard] = useState<{ message: string; input: Record<string, unknown> } | null>(null);
   const form = useForm<Values>({ mode: "onTouched", defaultValues: { ...EMPTY, date: todayIso() } });
+  // Counts the form's changes: a refusal that arrives after a change is about values no longer shown.
+  const changes = useRef(0);
   // Any change to the form makes a warning about other values stale: it goes at once.
   useEffect(() => {
-    const subscription = form.watch(() => setGuard(null));
+    const subscription = form.watch(() => {
+      changes.current++;
+      setGuard(null);
+    });
     return () => subscription.unsubscribe();
   }, [form]);
   const { errors } = form.formState;
@@ -144,13 +152,13 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const toDigits = minorUnits(to?.currency ?? "");
   const fromCurrency = from ? { code: from.currency, minorUnits: fromDigits } : null;
   const toCurrency = to ? { code: to.currency, minorUnits: toDigits } : null;
-  // The quote's base: as chosen, else the currency that is not the som (banks quote "1 USD = … UZS").
+  // The quote's base: as chosen, else the stronger currency ("1 USD = … UZS", "1 EUR = … USD").
   const base =
     values.quoteBase && [from?.currency, to?.currency].includes(values.quoteBase)
       ? values.quoteBase
-      : to && to.currency !== "UZS"
-        ? to.currency
-        : (from?.currency ?? "");
+      : from && to
+        ? naturalQuoteBase(from.currency, to.currency)
+        : (from?.currency ?? to?.currency ?? "");
   const quoteCurrency = base === from?.currency ? (to?.currency ?? "") : (from?.currency ?? "");
   // Each number as the language reads it (the fields' own rules refuse the rest before posting).
   const amountRead = readNumber(values.amount, locale, amountRules(from?.currency, fromDigits));
@@ -225,6 +233,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
   const send = async (current: Values, input: Record<string, unknown>) => {
     setFormError(null);
     setGuard(null);
+    const asSent = changes.current;
     try {
       await post.mutateAsync(input);
       await invalidateMoney(queryClient);
@@ -234,9 +243,9 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
     } catch (error) {
       const failure = describeFailure(error, t);
       if (GUARD_REASONS.has(failure.reason)) {
-        // The same input, confirmed, is what "Post at this rate" sends (set after the reset above
-        // could not have happened: the warning stays until a value changes).
-        setGuard({ message: failure.message, input });
+        // The same input, confirmed, is what "Post at this rate" sends — offered only while the form
+        // still shows that input (a value changed while the request was out: the question is moot).
+        if (changes.current === asSent) setGuard({ message: failure.message, input });
         return;
       }
       showFailure(failure, form, FIELDS, setFormError, toForm);
@@ -329,25 +338,6 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             title={formError}
             style={{ marginBottom: 16 }}
             data-testid="form-error"
-          />
-        ) : null}
-        {guard ? (
-          <Alert
-            type="warning"
-            showIcon
-            title={guard.message}
-            style={{ marginBottom: 16 }}
-            data-testid="rate-guard"
-            action={
-              <Button
-                danger
-                onClick={() => void once.run(confirm)}
-                loading={once.busy}
-                data-testid="confirm-rate"
-              >
-                {t("transfers.confirmRate")}
-              </Button>
-            }
           />
         ) : null}
         <Row gutter={16}>
@@ -485,14 +475,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             </Col>
           ) : null}
           <Col xs={24} md={exchanging ? 8 : 12}>
-            <FormField
-              control={form.control}
-              name="date"
-              id="movement-date"
-              label={t("documents.date")}
-              rules={{ validate: dateRule() }}
-              render={({ bound }) => <DateInput {...bound} invalid="report" />}
-            />
+            <DateField control={form.control} name="date" id="movement-date" label={t("documents.date")} />
           </Col>
           <Col xs={24} md={exchanging ? 16 : 12}>
             <FormField
@@ -506,8 +489,27 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             />
           </Col>
         </Row>
-        <Space style={{ width: "100%", justifyContent: "space-between" }} align="end">
-          {exchanging ? (
+        {/* The question stands beside what it questions and the Post button: in view on a small window. */}
+        <div style={{ display: "flex", gap: 16, justifyContent: "space-between", alignItems: "flex-end" }}>
+          {guard ? (
+            <Alert
+              type="warning"
+              showIcon
+              title={guard.message}
+              style={{ flex: 1 }}
+              data-testid="rate-guard"
+              action={
+                <Button
+                  danger
+                  onClick={() => void once.run(confirm)}
+                  loading={once.busy}
+                  data-testid="confirm-rate"
+                >
+                  {t("transfers.confirmRate")}
+                </Button>
+              }
+            />
+          ) : exchanging ? (
             <Space size="large" align="end">
               <Statistic
                 title={t("transfers.willReceive")}
@@ -526,7 +528,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
             <span />
           )}
           <Space>
-            <Typography.Text type="secondary">{t("ui:keyboardHint")}</Typography.Text>
+            {guard ? null : <Typography.Text type="secondary">{t("ui:keyboardHint")}</Typography.Text>}
             <Button
               type="primary"
               htmlType="submit"
@@ -537,7 +539,7 @@ const MovementForm = ({ mode }: { mode: Mode }) => {
               {t("transfers.post")}
             </Button>
           </Space>
-        </Space>
+        </div>
       </form>
     </Card>
   );

@@ -614,7 +614,9 @@ describe("an organization's deactivation", () => {
       expect(await sessionsOf(orgId)).toBe(0);
     }
     // Before, each ended session was its own INSERT of its SessionDeleted: 19 statements more for 20.
-    expect(counts[1]).toBe(counts[0]);
+    // The count is of every statement the app sends, so the outbox relay or a socket's re-check may land
+    // in the window on a busy machine (seen: 2 more): a margin well under 19 keeps the test's point.
+    expect(counts[1] - counts[0]).toBeLessThanOrEqual(4);
   });
 
   it("reaches a socket by TenantDeactivated alone, whatever becomes of the sessions", async () => {

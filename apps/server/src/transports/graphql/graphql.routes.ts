@@ -178,7 +178,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     try {
       let hit = { count: 0, windowEndsAt: clock.now().getTime() + windowMs };
       for (let index = 0; index < operations; index += 1) {
-        hit = await counter.hit(key, windowMs, clock.now().getTime());
+        hit = await counter.hit(key, windowMs, clock.now().getTime(), maxOperations);
       }
       const resetSeconds = Math.ceil(hit.windowEndsAt / 1000);
       const headers: Record<string, string> = {

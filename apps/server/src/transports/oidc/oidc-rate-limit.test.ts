@@ -69,7 +69,7 @@ describe("rate-limit keys", () => {
 
   it("authorize and keys: the IP, IPv6 by its /64", async () => {
     expect(await keyOf("authorize", { ip: "203.0.113.9" })).toBe("authorize:ip:203.0.113.9");
-    expect(await keyOf("keys", { ip: "2001:db8:1:2:aaaa::1" })).toBe("keys:ip:2001:db8:1:2::");
+    expect(await keyOf("keys", { ip: "2001:db8:1:2:aaaa::1" })).toBe("keys:ip:2001:db8:1:2::/64");
     expect(await keyOf("keys", { ip: "::ffff:203.0.113.9" })).toBe("keys:ip:203.0.113.9");
   });
 });

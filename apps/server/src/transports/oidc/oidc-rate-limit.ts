@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import fastifyRateLimit, { type FastifyRateLimitStore, normalizeIP } from "@fastify/rate-limit";
+import fastifyRateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
+import { clientNetwork } from "@hisob/core";
 import { type Clock, parseAuthorization, systemClock } from "@hisob/kernel";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -86,8 +87,8 @@ const storeClass = (counter: WindowCounter, clock: Clock) =>
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
-/** IPv4 as is, IPv6 by /64 (one host usually owns the whole prefix). */
-const ipOf = (request: FastifyRequest) => normalizeIP(request.ip);
+/** IPv4 as is, IPv6 by /64 (one host usually owns the whole prefix): the one clientNetwork of every budget. */
+const ipOf = (request: FastifyRequest) => clientNetwork(request.ip);
 
 const stringField = (body: unknown, name: string): string | undefined => {
   if (typeof body !== "object" || body === null) return undefined;

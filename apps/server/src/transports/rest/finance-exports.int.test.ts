@@ -151,7 +151,9 @@ describe("list downloads", () => {
     ]);
     expect(sheet.rowCount).toBe(1 + 25);
     const first = sheet.getRow(2);
-    expect(first.getCell(1).value).toBeInstanceOf(Date);
+    // A date-only value is that day at midnight in the file, whatever the server's time zone (run under
+    // TZ=Asia/Tashkent and TZ=America/Los_Angeles): never the day before or a fraction of a day.
+    expect(first.getCell(1).value).toEqual(new Date("2026-02-01T00:00:00.000Z"));
     expect(first.getCell(2).value).toBe("Kassa");
     expect(first.getCell(3).value).toBe(1000.5); // 100 050 tiyin
     expect(first.getCell(3).numFmt).toContain("0.00");
@@ -219,6 +221,7 @@ describe("list downloads", () => {
     expect([...types].sort()).toEqual(["Обмен", "Поступление", "Расход"]);
     const expense = entries.getRows(2, 27)?.find((row) => row.getCell(2).value === "Расход");
     expect(expense?.getCell(3).value).toBe(-2500);
+    expect(expense?.getCell(1).value).toEqual(new Date("2026-02-10T00:00:00.000Z"));
     const exchange = entries.getRows(2, 27)?.find((row) => row.getCell(2).value === "Обмен");
     expect(exchange?.getCell(3).value).toBe(1265.05); // trunc(1000 × 126.5057) = 126 505 tiyin
     expect(exchange?.getCell(4).value).toBe("Dollar");
@@ -270,7 +273,7 @@ describe("records downloads", () => {
     expect(debts.rowCount).toBe(3);
     expect(debts.getRow(2).getCell(1).value).toBe("Дебиторская");
     expect(debts.getRow(2).getCell(3).value).toBe(5000);
-    expect(debts.getRow(2).getCell(6).value).toBeInstanceOf(Date);
+    expect(debts.getRow(2).getCell(6).value).toEqual(new Date("2026-12-31T00:00:00.000Z"));
     expect(debts.getRow(2).getCell(7).value).toBe("Ожидает");
     expect(debts.getRow(3).getCell(6).value).toBeNull(); // undated debts come last
     expect(debts.getRow(3).getCell(3).numFmt).toContain('"USD"');

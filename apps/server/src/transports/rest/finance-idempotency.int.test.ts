@@ -1,5 +1,5 @@
 import { newId } from "@hisob/kernel";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { caller, expectError, TODAY, unique } from "../../testing/finance-records";
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
 import { codeOf, gql, listen } from "../graphql/graphql-test-kit";
@@ -202,6 +202,70 @@ describe("REST", () => {
     expect(await balance(cash)).toBe("11");
     // Claimed afresh: a repeat of the new request replays it.
     expect((await post(user, "/finance/payments", other, key)).json().id).toBe(later.json().id);
+  });
+
+  describe("a key's age is the database's clock's", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const keyRows = (keys: string[]) =>
+      t.db.withTenant(tenantId, (tx) => tx.idempotencyKey.findMany({ where: { key: { in: keys } } }));
+
+    // Embedded PGlite runs in this process and reads its clock: only a database server's clock can differ.
+    const separateClock = Boolean(process.env.DATABASE_URL);
+
+    it.runIf(separateClock)(
+      "an application server whose clock runs two days behind still frees an expired key",
+      async () => {
+        const cash = await account("UZS");
+        const key = newId();
+        const first = await post(
+          user,
+          "/finance/payments",
+          { accountId: cash, amount: "5", date: TODAY },
+          key,
+        );
+        expect(first.statusCode, first.body).toBe(201);
+        await t.db.withTenant(
+          tenantId,
+          (tx) =>
+            tx.$executeRaw`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = ${key}`,
+        );
+        vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 48 * 3_600_000 });
+        const later = await post(
+          user,
+          "/finance/payments",
+          { accountId: cash, amount: "6", date: TODAY },
+          key,
+        );
+        expect(later.statusCode, later.body).toBe(201);
+        expect(later.json().id).not.toBe(first.json().id);
+        expect(await balance(cash)).toBe("11");
+      },
+    );
+
+    it("expired keys are deleted, every organization's in one sweep; live ones stay", async () => {
+      const cash = await account("UZS");
+      const [old, fresh] = [newId(), newId()];
+      for (const [key, amount] of [
+        [old, "1"],
+        [fresh, "2"],
+      ] as const) {
+        const res = await post(user, "/finance/payments", { accountId: cash, amount, date: TODAY }, key);
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      await t.db.withTenant(
+        tenantId,
+        (tx) =>
+          tx.$executeRaw`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = ${old}`,
+      );
+      // The app's clock two days behind changes nothing: the database's clock decides what expired.
+      if (separateClock) vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 48 * 3_600_000 });
+      expect(await t.db.system.deleteExpiredIdempotencyKeys()).toBeGreaterThanOrEqual(1);
+      expect((await keyRows([old, fresh])).map((row) => row.key)).toEqual([fresh]);
+      // The documents stay; only the keys' bookkeeping went.
+      expect(await balance(cash)).toBe("3");
+    });
   });
 
   it("a key is the organization's own: another organization's same key is another request", async () => {

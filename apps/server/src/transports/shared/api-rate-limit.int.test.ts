@@ -4,6 +4,7 @@ import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from "@trp
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
+import { createMemoryWindowCounter, createRedisWindowCounter } from "./window-counters";
 
 /*
  * REST and tRPC have a per-caller rate limit with GraphQL's headers, counted in memory or in Redis,
@@ -69,7 +70,36 @@ describe("REST: a per-caller rate limit with GraphQL's headers", () => {
     clock.advance(60_000);
     const next = await get(t, "/finance/accounts", user);
     expect(next.statusCode).toBe(200);
-    expect(next.headers["x-ratelimit-remaining"]).toBe("4");
+    // The three requests it sent while refused count in the new window: 5 - 3 - 1.
+    expect(next.headers["x-ratelimit-remaining"]).toBe("1");
+  });
+
+  it("refused requests count: a caller that keeps hammering after its 429 stays limited", async () => {
+    const user = await t.createUser(tenantId, "admin");
+    const hammer = async (times: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < times; i++) statuses.push((await get(t, "/finance/accounts", user)).statusCode);
+      return statuses;
+    };
+    expect(await hammer(LIMIT * 2)).toEqual([...Array(LIMIT).fill(200), ...Array(LIMIT).fill(429)]);
+    // The next window inherits the refused requests: it goes on hammering and is still refused.
+    clock.advance(60_000);
+    const still = await get(t, "/finance/accounts", user);
+    expect(still.statusCode).toBe(429);
+    expect(headersOf(still)).toEqual({
+      limit: "5",
+      remaining: "0",
+      reset: String((clock.now().getTime() + 60_000) / 1000),
+    });
+    expect(still.headers["retry-after"]).toBe("60");
+    expect(await hammer(LIMIT)).toEqual(Array(LIMIT).fill(429));
+    clock.advance(60_000);
+    expect((await get(t, "/finance/accounts", user)).statusCode).toBe(429);
+    // Once it stops for a whole window, its limit is whole again.
+    clock.advance(120_000);
+    const after = await get(t, "/finance/accounts", user);
+    expect(after.statusCode).toBe(200);
+    expect(after.headers["x-ratelimit-remaining"]).toBe("4");
   });
 
   it("counts anonymous requests per client network, and not health checks, the apps' files or the API reference", async () => {
@@ -186,6 +216,34 @@ describe("tRPC: the same limit, in tRPC's own error shape, and a declared larges
 });
 
 describe("shared by every instance through Redis", () => {
+  it("the Redis counter carries refused requests into the next window as the memory one does", async () => {
+    const redis = new Redis("redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    const prefix = `hisob-test:window:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
+    try {
+      const T0 = Date.parse("2026-11-27T10:00:00Z");
+      for (const counter of [createRedisWindowCounter(redis, prefix), createMemoryWindowCounter()]) {
+        const counts: number[] = [];
+        for (let i = 0; i < 8; i++) counts.push((await counter.hit("k", 60_000, T0 + i, 5)).count);
+        expect(counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+        // Three refused: the next window starts with them spent.
+        expect(await counter.hit("k", 60_000, T0 + 60_000, 5)).toEqual({
+          count: 4,
+          windowEndsAt: T0 + 120_000,
+        });
+        // A window opened more than a window after the last one's end starts from nothing.
+        expect((await counter.hit("k", 60_000, T0 + 180_000, 5)).count).toBe(1);
+        // Without a limit (the OpenID provider's counters), windows start from nothing as before.
+        for (let i = 0; i < 8; i++) await counter.hit("n", 60_000, T0 + i);
+        expect((await counter.hit("n", 60_000, T0 + 60_000)).count).toBe(1);
+      }
+    } finally {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    }
+  });
+
   it("two instances count one caller's requests together", async () => {
     const redis = new Redis("redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();

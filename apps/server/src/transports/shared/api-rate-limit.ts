@@ -1,4 +1,4 @@
-import { normalizeIP } from "@fastify/rate-limit";
+import { clientNetwork } from "@hisob/core";
 import { AppError, type Clock, systemClock, type TenantContext } from "@hisob/kernel";
 import { MAX_BATCH_CALLS } from "@hisob/trpc";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -62,7 +62,7 @@ export const trpcCalls = (request: FastifyRequest): number => {
 };
 
 export const callerKey = (caller: TenantContext | null, ip: string): string =>
-  caller ? `user:${caller.tenantId}:${caller.actor.userId}` : `ip:${normalizeIP(ip)}`;
+  caller ? `user:${caller.tenantId}:${caller.actor.userId}` : `ip:${clientNetwork(ip)}`;
 
 const ERROR_LOG_INTERVAL_MS = 60_000;
 
@@ -102,7 +102,7 @@ const plugin = async (app: FastifyInstance, options: ApiRateLimitOptions) => {
     let hit = { count: 0, windowEndsAt: 0 };
     try {
       for (let call = 0; call < calls; call += 1) {
-        hit = await counter.hit(key, windowMs, clock.now().getTime());
+        hit = await counter.hit(key, windowMs, clock.now().getTime(), limit);
       }
     } catch (error) {
       const now = Date.now();
