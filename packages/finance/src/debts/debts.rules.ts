@@ -1,8 +1,7 @@
 import type { Db, Outbox, Tx } from "@hisob/db";
-import { violatedForeignKey } from "@hisob/db";
 import type { Clock, TenantContext } from "@hisob/kernel";
 import { AppError } from "@hisob/kernel";
-import { fieldError, notFound } from "../finance-errors";
+import { currencyNotSelected, notFound, rethrowUnknownReference } from "../finance-errors";
 import type { PaymentsExpensesService } from "../payments-expenses/payments-expenses.service";
 import { type DebtRow, debtsRepository } from "./debts.repository";
 import type { TDebtDetailDto } from "./debts.schema";
@@ -11,8 +10,7 @@ import type { TDebtDetailDto } from "./debts.schema";
 
 export const debtNotFound = () => notFound("finance.debt_not_found", "Debt not found");
 
-export const currencyNotSelected = () =>
-  fieldError("currency", "finance.currency_not_selected", "is not one of the organization's currencies");
+export { currencyNotSelected };
 
 export const alreadySettled = () =>
   new AppError("BUSINESS_RULE", {
@@ -33,30 +31,10 @@ export const refuseIfClosed = (status: DebtRow["status"]) => {
 };
 
 /** An unknown counterparty, or a currency deselected meanwhile, is caught by a tenant-scoped foreign key. */
-export const rethrowReference = (error: unknown): never => {
-  const constraint = violatedForeignKey(error);
-  if (constraint?.includes("counterparty")) {
-    throw fieldError(
-      "counterpartyId",
-      "finance.unknown_counterparty",
-      "is not a counterparty of this organization",
-    );
-  }
-  if (constraint?.includes("currency")) throw currencyNotSelected();
-  throw error;
-};
+export const rethrowReference = rethrowUnknownReference("counterparty", "currency");
 
-/** A settlement's unknown category is the settlement's `categoryId`. */
-export const rethrowDocumentReference = (error: unknown): never => {
-  const constraint = violatedForeignKey(error);
-  if (constraint?.includes("category")) {
-    throw fieldError("categoryId", "finance.unknown_category", "is not a category of this organization");
-  }
-  if (constraint?.includes("account")) {
-    throw fieldError("accountId", "finance.unknown_account", "is not an account of this organization");
-  }
-  throw error;
-};
+/** A settlement's unknown category or account is the settlement's `categoryId` or `accountId`. */
+export const rethrowDocumentReference = rethrowUnknownReference("category", "account");
 
 /** The debt as its events and audit entries carry it. */
 export const toEventPayload = ({ settlements: _settlements, id: _id, ...debt }: TDebtDetailDto) => debt;

@@ -1,12 +1,4 @@
-import {
-  audit,
-  type Db,
-  diffFields,
-  isUniqueViolation,
-  type Outbox,
-  type Tx,
-  violatedForeignKey,
-} from "@hisob/db";
+import { audit, type Db, diffFields, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -18,7 +10,7 @@ import {
 } from "@hisob/kernel";
 import { normalizeQuantity, toIsoDate } from "@hisob/kernel/schema";
 import { lockSku } from "@hisob/warehouse/sku-lock";
-import { fieldError } from "../finance-errors";
+import { currencyNotSelected, rethrowUnknownReference } from "../finance-errors";
 import { repositoryReads } from "../repository-reads";
 import { inventoryRepository as repository } from "./inventory.repository";
 import {
@@ -32,9 +24,6 @@ import {
 import { createInventoryMovementsService, itemNotFound, type Movement } from "./inventory-movements.service";
 
 export { inventoryWhere } from "./inventory.repository";
-
-const currencyNotSelected = () =>
-  fieldError("currency", "finance.currency_not_selected", "is not one of the organization's currencies");
 
 /**
  * One stock truth (README): goods the warehouse keeps as a product are counted only there. A SKU the
@@ -59,8 +48,7 @@ const rethrowItemConflict = (error: unknown): never => {
       message: "An item with this SKU already exists",
     });
   }
-  if (violatedForeignKey(error)?.includes("currency")) throw currencyNotSelected();
-  throw error;
+  return rethrowUnknownReference("currency")(error);
 };
 
 /** Inventory items (this file) and their movements (inventory-movements.service.ts), as one service. */

@@ -1,12 +1,4 @@
-import {
-  audit,
-  type Db,
-  diffFields,
-  idempotentRaw,
-  type Outbox,
-  type Tx,
-  violatedForeignKey,
-} from "@hisob/db";
+import { audit, type Db, diffFields, idempotentRaw, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -20,7 +12,7 @@ import {
 } from "@hisob/kernel";
 import { dateOf } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import { fieldError, notFound } from "../finance-errors";
+import { fieldError, notFound, rethrowUnknownReference } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
 import { postDocument } from "../ledger/post-document";
 import { EXPENSE, PAYMENT, type PaymentOrExpenseKind } from "./payments-expenses.kind";
@@ -44,23 +36,7 @@ import { documentPosting, postNewDocument } from "./post-new-document";
 export { EXPENSE, PAYMENT, type PaymentOrExpenseKind };
 
 /** An unknown account, counterparty or category is caught by its tenant-scoped foreign key: name the field. */
-export const rethrowUnknownReference = (error: unknown): never => {
-  const constraint = violatedForeignKey(error);
-  if (constraint?.includes("counterparty")) {
-    throw fieldError(
-      "counterpartyId",
-      "finance.unknown_counterparty",
-      "is not a counterparty of this organization",
-    );
-  }
-  if (constraint?.includes("category")) {
-    throw fieldError("categoryId", "finance.unknown_category", "is not a category of this organization");
-  }
-  if (constraint?.includes("account")) {
-    throw fieldError("accountId", "finance.unknown_account", "is not an account of this organization");
-  }
-  throw error;
-};
+const rethrowDocumentReference = rethrowUnknownReference("counterparty", "category", "account");
 
 export const createPaymentsExpensesService = (
   kind: PaymentOrExpenseKind,
@@ -171,13 +147,13 @@ export const createPaymentsExpensesService = (
             postNewDocument(tx, { outbox, clock, kind }, ctx, input),
           ),
         )
-        .catch(rethrowUnknownReference);
+        .catch(rethrowDocumentReference);
     },
 
     /**
      * The same posting inside a transaction the caller already holds (e.g. a debt settlement, which
      * must change the debt and post the money atomically). The caller checks permissions and
-     * maps foreign-key errors with the document's field names (see `rethrowUnknownReference`).
+     * maps foreign-key errors with the document's field names (see `rethrowDocumentReference`).
      */
     createIn,
 
@@ -241,7 +217,7 @@ export const createPaymentsExpensesService = (
           await audit(tx, ctx, kind.name, id, "update", diffFields(before, dto));
           return dto;
         })
-        .catch(rethrowUnknownReference);
+        .catch(rethrowDocumentReference);
     },
 
     /** Removes the document and its entry and takes its amount back off the balance. */

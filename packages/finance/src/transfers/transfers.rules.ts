@@ -1,6 +1,6 @@
-import { audit, type Db, type Outbox, type Tx, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, type Outbox, type Tx } from "@hisob/db";
 import { AppError, type Clock, newId, type TenantContext } from "@hisob/kernel";
-import { fieldError, notFound } from "../finance-errors";
+import { fieldError, notFound, rethrowUnknownReference } from "../finance-errors";
 import { ledgerRepository, moveBalances } from "../ledger/ledger";
 import type { TTransactionDto } from "../ledger/ledger.schema";
 import type { CurrencyDigits } from "./rates";
@@ -47,10 +47,7 @@ export const checkCounterparty = async (
 };
 
 /** A counterparty deleted between the check and the write still fails on its foreign key: same answer. */
-export const rethrowCounterparty = (error: unknown): never => {
-  if (violatedForeignKey(error)?.includes("counterparty")) throw unknownCounterparty();
-  throw error;
-};
+export const rethrowCounterparty = rethrowUnknownReference("counterparty");
 
 /** A transfer or exchange of the tenant, locked against a concurrent reversal or edit. */
 export const lockMovement = async (tx: Tx, tenantId: string, kind: MovementKind, id: string) => {
