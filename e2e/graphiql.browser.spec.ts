@@ -42,12 +42,25 @@ describe.skipIf(skipReason !== undefined)("GraphiQL, served by us, in a real bro
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Replaces the query in the editor (Monaco) by pasting it: typed, the editor would close every brace twice. */
+  /**
+   * Replaces the query in the editor (Monaco) by pasting it: typed, the editor would close every brace twice.
+   * Pastes again until the editor shows exactly the query: on a busy machine the first keys can reach the
+   * editor before it takes the focus, and the run would send GraphiQL's default comments instead.
+   */
   const typeQuery = async (page: Page, query: string) => {
     await page.evaluate((text) => navigator.clipboard.writeText(text), query);
-    await page.locator(".graphiql-query-editor .monaco-editor").first().click();
-    await page.keyboard.press("Control+A");
-    await page.keyboard.press("Control+V");
+    const editor = page.locator(".graphiql-query-editor .monaco-editor").first();
+    await expect
+      .poll(
+        async () => {
+          await editor.click();
+          await page.keyboard.press("Control+A");
+          await page.keyboard.press("Control+V");
+          return (await editor.locator(".view-lines").innerText()).replace(/\s+/g, " ").trim();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(query);
   };
 
   it("loads only from our origin, under its CSP, and runs a query and a subscription as the signed-in user", async () => {

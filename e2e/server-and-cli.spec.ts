@@ -180,6 +180,20 @@ describe("the CLI", () => {
     const tenant = JSON.parse((await cli(["tenant:create", "--name", "Ledger LLC"])).stdout) as {
       id: string;
     };
+    // The postings' author is a user of the organization: the audit log refuses entries by anyone else.
+    const bookkeeper = JSON.parse(
+      (
+        await cli([
+          "user:create",
+          "--tenant",
+          tenant.id,
+          "--email",
+          "bookkeeper@ledger.uz",
+          "--password",
+          "Str0ng-Passw0rd",
+        ])
+      ).stdout,
+    ) as { id: string };
     // Post through the finance services on the same embedded database (no server holds it now).
     const db = await createDb({ dataDir, purpose: "the reconcile test" });
     let accountId = "";
@@ -188,7 +202,7 @@ describe("the CLI", () => {
       const ctx = {
         tenantId: tenant.id,
         actor: {
-          userId: "01900000-0000-7000-8000-00000000000a",
+          userId: bookkeeper.id,
           permissions: new Set(["accounts:create:all", "payments:create:all"]),
         },
         locale: "en" as const,
