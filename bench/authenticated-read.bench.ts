@@ -21,7 +21,7 @@ import type { Bench, BenchResult } from "./run";
 import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /**
- * An authenticated read over HTTP, 8 concurrent clients (issue 16): our `GET /finance/accounts` (an
+ * An authenticated read over HTTP, 8 concurrent clients: our `GET /finance/accounts` (an
  * empty page, the caller resolved from a session cookie) beside a bare Fastify + `pg` route doing the
  * same work in one transaction — the session by its token hash with its user and tenant, the user's
  * permissions, `set_config` of tenant and role, the tenant's page of accounts and its count — on the

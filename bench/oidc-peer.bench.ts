@@ -22,7 +22,7 @@ import type { Bench, BenchResult, BenchTable } from "./run";
 import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /**
- * Our token endpoint and userinfo beside node-oidc-provider 9 (issue 16, item 6), both over HTTP on
+ * Our token endpoint and userinfo beside node-oidc-provider 9, both over HTTP on
  * 127.0.0.1 with the same load script in this process: 8 concurrent clients (`fetch`, keep-alive),
  * rounds in alternating order, medians. We run on PostgreSQL; the peer keeps everything in memory
  * (its default in-memory adapter). Same layout on both sides: a confidential client authenticating

@@ -17,7 +17,7 @@ import { runConcurrent } from "./measure";
 import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /*
- * Where a token grant's CPU goes (issue 16): our server over HTTP on a fresh PostgreSQL database, as
+ * Where a token grant's CPU goes: our server over HTTP on a fresh PostgreSQL database, as
  * in oidc-peer.bench.ts, under the refresh or the code-exchange load, with two figures per run —
  * this process's CPU per grant (server and load generator) and the CPU of the database's backends
  * serving the pool (from /proc, so PostgreSQL must run on this machine) — and, with PROFILE=<dir>,

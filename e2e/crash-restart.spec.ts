@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort, postgresForProcessTests, serverEnv, startServer } from "./server-process";
 
 /*
- * A clean restart after a crash (issue 16.5): the server is killed with SIGKILL while eight clients
+ * A clean restart after a crash: the server is killed with SIGKILL while eight clients
  * post payments, started again at once, and must come up (no "in use by a dead process"), hold
  * every posting it acknowledged, and reconcile clean — on the embedded database and on PostgreSQL.
  */

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { collect, freePort, postgresForProcessTests, serverEnv, spawnServer } from "./server-process";
 
 /*
- * The first start as `npm start` runs it (issue 16.4): its setup — which writes through Prisma and so
+ * The first start as `npm start` runs it: its setup — which writes through Prisma and so
  * loads Prisma's WebAssembly query compiler for good — runs in a short-lived process of its own, so
  * the serving process starts as a restarted one does, with no compiler loaded until a request needs
  * Prisma. The generated administrator password is still printed once and signs in; a setup that fails

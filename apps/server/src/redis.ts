@@ -21,7 +21,7 @@ export const connectRedis = async (
   },
 ): Promise<Redis> => {
   // Loaded only when REDIS_URL is set: a server without Redis never carries ioredis's code (alone,
-  // importing it adds 21 MiB RSS after a full GC; issue 16.4).
+  // importing it adds 21 MiB RSS after a full GC; bench/HISTORY.md).
   const { Redis } = await import("ioredis");
   const redis = new Redis(url, {
     lazyConnect: true,

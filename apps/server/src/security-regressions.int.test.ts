@@ -9,7 +9,7 @@ import { MALFORMED_MULTIPART } from "./testing/malformed-multipart";
 import { createTestApp, type SeededUser, TEST_PASSWORD, type TestApp } from "./testing/test-app";
 
 /*
- * Regression tests for the defects two adversarial probes found (issues 21 and 22), each through
+ * Regression tests for the defects two adversarial probes found, each through
  * the real HTTP stack, on whichever database the run uses (PGlite, or PostgreSQL with DATABASE_URL).
  * Each test failed before its fix.
  */
@@ -93,7 +93,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe("issue 21.1: users:update:all cannot take over an account that holds more", () => {
+describe("users:update:all cannot take over an account that holds more", () => {
   it("refuses another user's password, email and active flag when that user holds more, and changes nothing", async () => {
     const editor = await t.createUser(tenantA, ["users:read:all", "users:update:all"]);
     for (const change of [
@@ -160,7 +160,7 @@ describe("issue 21.1: users:update:all cannot take over an account that holds mo
   });
 });
 
-describe("issue 21.2: the sign-in budget holds against parallel guesses", () => {
+describe("the sign-in budget holds against parallel guesses", () => {
   it("checks at most 5 of 40 parallel guesses, and the right one among them cannot get through after", async () => {
     const victim = await t.createUser(tenantA, []);
     const before = checks.checks;
@@ -273,7 +273,7 @@ describe("issue 21.2: the sign-in budget holds against parallel guesses", () => 
   });
 });
 
-describe("issue 21.3: no sign-in through a cross-site form", () => {
+describe("no sign-in through a cross-site form", () => {
   it("refuses a form-encoded POST /auth/login from another site and sets no cookie", async () => {
     const res = await t.app.inject({
       method: "POST",
@@ -297,7 +297,7 @@ describe("issue 21.3: no sign-in through a cross-site form", () => {
   });
 });
 
-describe("issue 21.4: malformed multipart is the client's error, never a 500", () => {
+describe("malformed multipart is the client's error, never a 500", () => {
   it.each(
     MALFORMED_MULTIPART.map((sample) => [sample.name, sample] as const),
   )("%s", async (_name, sample) => {
@@ -314,7 +314,7 @@ describe("issue 21.4: malformed multipart is the client's error, never a 500", (
   });
 });
 
-describe("issue 21.5: partial files of interrupted uploads are swept", () => {
+describe("partial files of interrupted uploads are swept", () => {
   it("removes partial files nobody wrote to for an hour, and keeps fresh ones", async () => {
     const dir = path.join(t.uploadsDir, tenantA);
     mkdirSync(dir, { recursive: true });
@@ -330,7 +330,7 @@ describe("issue 21.5: partial files of interrupted uploads are swept", () => {
   });
 });
 
-describe("issue 21.6: avatars, upload names and report filters stay within the tenant", () => {
+describe("avatars, upload names and report filters stay within the tenant", () => {
   const uploadFile = async (who: SeededUser, filename: string) => {
     const boundary = "----probe";
     const payload = Buffer.concat([
@@ -382,7 +382,7 @@ describe("issue 21.6: avatars, upload names and report filters stay within the t
   });
 });
 
-describe("issue 22.1: dates outside what the books hold are refused, never a 500", () => {
+describe("dates outside what the books hold are refused, never a 500", () => {
   type JsonSchema = {
     $ref?: string;
     format?: string;
@@ -505,7 +505,7 @@ describe("issue 22.1: dates outside what the books hold are refused, never a 500
   });
 });
 
-describe("issue 22.2: the current password is no oracle", () => {
+describe("the current password is no oracle", () => {
   it("checks at most 5 of 40 concurrent guesses, then answers 429 and signs the session out", async () => {
     const victim = await t.createUser(tenantA, []);
     const results = await Promise.all(
@@ -529,7 +529,7 @@ describe("issue 22.2: the current password is no oracle", () => {
   });
 });
 
-describe("issue 22.3: core text fields refuse control characters and lone surrogates", () => {
+describe("core text fields refuse control characters and lone surrogates", () => {
   // [label, value, whether a multi-line field (a description) may keep it]
   const HOSTILE: Array<[string, string, boolean]> = [
     ["CR LF", "Bob\r\nInjected: yes", true],
@@ -580,7 +580,7 @@ describe("issue 22.3: core text fields refuse control characters and lone surrog
   });
 });
 
-describe("issue 22.4: the :own scope narrows a createdBy filter, never replaces it", () => {
+describe("the :own scope narrows a createdBy filter, never replaces it", () => {
   it("gives an own reader nothing when they ask for someone else's payments (list, export, tRPC)", async () => {
     const account = (
       await call(adminA, "POST", "/finance/accounts", { name: "Own cash", currency: "UZS" })
@@ -625,7 +625,7 @@ describe("issue 22.4: the :own scope narrows a createdBy filter, never replaces 
   });
 });
 
-describe("issue 22.5: 'email taken' answers are budgeted per caller", () => {
+describe("'email taken' answers are budgeted per caller", () => {
   it("answers 10 conflicts an hour, then 429 whether or not the email exists", async () => {
     const admin = await t.createUser(tenantA, "admin");
     const taken = adminB.email; // another tenant's user: emails are unique platform-wide

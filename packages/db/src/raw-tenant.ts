@@ -7,7 +7,7 @@ import { scopeStatement } from "./tenant-scope";
 import { runHooks } from "./tx-hooks";
 
 /**
- * `withTenant`'s twin on the driver (issue 16.2), for the write paths that must be as fast as the
+ * `withTenant`'s twin on the driver, for the write paths that must be as fast as the
  * work needs — a posting is one statement (balance, entry, document, outbox event, audit entry), so
  * its transaction is one round trip: the scoping statement and the posting in one pipeline.
  * The wall is the same as `withTenant`'s, built by the same code (tenant-scope.ts): the statements

@@ -25,7 +25,7 @@ export type ValidAccessTokenWithUser = ValidAccessToken & {
  * An access token → who it speaks for (with the user's claims), or null: unknown, expired, revoked,
  * its grant revoked, or its login session ended (the grant is then gone), or its user, tenant or
  * client deactivated. Tokens are opaque and looked up by hash on every use, so revocation takes effect
- * immediately. One round trip (`db.rawTx`, issue 16.2): the tenant lookup, the switch to the tenant and
+ * immediately. One round trip (`db.rawTx`): the tenant lookup, the switch to the tenant and
  * the read of token, grant, user, tenant and client (a prepared statement) travel as one pipeline,
  * which is the whole transaction.
  */

@@ -1,14 +1,25 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ROUTE_GROUPS, routeTable, withRouteTables } from "./route-tables";
 
-const README = new URL("../../../../README.md", import.meta.url);
+const API_DOCS = new URL("../../../../docs/api/", import.meta.url);
+const apiDocs = readdirSync(API_DOCS)
+  .filter((name) => name.endsWith(".md"))
+  .map((name) => ({ name, text: readFileSync(new URL(name, API_DOCS), "utf8") }));
 
-describe("the README's route tables", () => {
-  it("are the ones the operation catalogs write (npm run readme:routes)", () => {
-    const readme = readFileSync(README, "utf8");
-    expect(withRouteTables(readme)).toBe(readme);
-    for (const name of Object.keys(ROUTE_GROUPS)) expect(readme).toContain(`<!-- routes:${name} -->`);
+describe("the route tables of docs/api", () => {
+  it("are the ones the operation catalogs write (npm run docs:routes)", () => {
+    for (const doc of apiDocs) expect(withRouteTables(doc.text), doc.name).toBe(doc.text);
+  });
+
+  it("stand each in exactly one document", () => {
+    for (const name of Object.keys(ROUTE_GROUPS)) {
+      const holders = apiDocs.filter((doc) => doc.text.includes(`<!-- routes:${name} -->`));
+      expect(
+        holders.map((doc) => doc.name),
+        name,
+      ).toHaveLength(1);
+    }
   });
 
   it("list every operation of a group once, with its permission", () => {

@@ -7,9 +7,9 @@ import { projectsOperations } from "@hisob/projects";
 import { warehouseOperations } from "@hisob/warehouse";
 
 /*
- * The README's route → permission tables, written from the operation catalogs: between
+ * The route → permission tables of docs/api, written from the operation catalogs: between
  * `<!-- routes:NAME -->` and `<!-- /routes:NAME -->` stands the table of the named group.
- * `npm run readme:routes` rewrites them; a test fails when the README is out of date.
+ * `npm run docs:routes` rewrites them; a test fails when one is out of date.
  */
 
 type Group = { catalog: OperationCatalog; tags: readonly string[] };
@@ -61,6 +61,6 @@ export const routeTable = (group: Group): string => {
 export const withRouteTables = (readme: string): string =>
   readme.replace(/<!-- routes:([a-z-]+) -->\n[\s\S]*?<!-- \/routes:\1 -->/g, (_whole, name: string) => {
     const group = ROUTE_GROUPS[name];
-    if (!group) throw new Error(`README names an unknown route table: ${name}`);
+    if (!group) throw new Error(`a document names an unknown route table: ${name}`);
     return `<!-- routes:${name} -->\n${routeTable(group)}\n<!-- /routes:${name} -->`;
   });

@@ -113,7 +113,7 @@ export const writeXlsxSheets = async (options: {
   sheets: AnyExportSheet[];
 }): Promise<{ rowCount: number }> => {
   // Loaded on the first export, not at start: exceljs and its zip/XML dependencies are code an idle
-  // server never runs (alone, importing it adds 28 MiB RSS after a full GC; issue 16.4).
+  // server never runs (alone, importing it adds 28 MiB RSS after a full GC; bench/HISTORY.md).
   const { default: ExcelJS } = await import("exceljs");
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: options.output,

@@ -42,7 +42,7 @@ type Outcome = { client: OidcClientRecord; grant: GrantRow; scope: string[]; min
 
 /**
  * POST /oidc/token. Each grant is one transaction in the credential's tenant through `db.rawTx`
- * (issue 16.2), two round trips: one looks up the tenant, switches to it and reads the client with
+ *, two round trips: one looks up the tenant, switches to it and reads the client with
  * the code or token, its grant, user and tenant; one writes what the grant produces, in one
  * statement, and commits. The client is read fresh in the first, so it needs no cache: deactivating
  * or re-keying a client counts from the next request on every instance. The ID token is signed after

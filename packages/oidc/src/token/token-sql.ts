@@ -4,7 +4,7 @@ import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
 import { stageTokensRevoked } from "../events";
 
 /*
- * The token endpoint's and userinfo's statements, in SQL on the driver (issue 16.2): the endpoint's
+ * The token endpoint's and userinfo's statements, in SQL on the driver: the endpoint's
  * in `db.rawTx.withCredentialTenant`, userinfo's read there too, as its one statement. One round
  * trip reads the credential with its grant, user, tenant and client; one more writes what the grant
  * produces and commits. Every text is fixed, its values parameters, so on PostgreSQL each is a

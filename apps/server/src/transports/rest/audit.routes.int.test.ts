@@ -3,7 +3,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
 
-// The audit log (issue 15, item 7): one entry per committed change, none for a rolled-back one,
+// The audit log: one entry per committed change, none for a rolled-back one,
 // never a secret, append-only in the database for the application's own roles, tenant-isolated.
 
 let t: TestApp;

@@ -11,7 +11,7 @@ import {
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
 
 /*
- * Issue #20: an exchange entered as people think of it — the amount received, or a market quote in
+ * An exchange entered as people think of it — the amount received, or a market quote in
  * either direction — resolves exactly to one posting; the plausibility guard; reversal and edits of
  * transfers and exchanges; hostile input. Over REST and tRPC, on PGlite (or PostgreSQL).
  */

@@ -504,7 +504,7 @@ describe("bad input, permissions and tenancy", () => {
     expect((await get(other, `/finance/reports/account-statement/${ids.cash}?${PERIOD}`)).statusCode).toBe(
       404,
     );
-    // Naming another tenant's account is NOT_FOUND, as in the account statement (issue 21).
+    // Naming another tenant's account is NOT_FOUND, as in the account statement.
     for (const report of ["income-statement", "cashflow"]) {
       const foreign = await get(other, `/finance/reports/${report}?${PERIOD}&accountId=${ids.cash}`);
       expect(foreign.statusCode, report).toBe(404);

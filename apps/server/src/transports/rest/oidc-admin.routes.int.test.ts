@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
 import { createOidcKit, type OidcKit, type RegisteredClient, RP_CALLBACK } from "../oidc/oidc-test-kit";
 
-// Issue 15.6: OIDC clients and signing keys managed over REST on a running server, by the same
+// OIDC clients and signing keys managed over REST on a running server, by the same
 // service as the CLI; a client registered here works with openid-client as a strict RP.
 
 let t: TestApp;
