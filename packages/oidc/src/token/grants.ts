@@ -1,4 +1,3 @@
-import type { Tx } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
 import type { OidcClientRecord } from "../clients/clients";
 import type { OidcConfig } from "../config";
@@ -32,15 +31,6 @@ export type GrantRow = {
   scope: string;
   nonce: string | null;
   authTime: Date;
-};
-
-/** Marks a grant and every token of its family revoked (code replay, refresh reuse, revocation). */
-export const revokeGrant = async (tx: Tx, tenantId: string, grantId: string, at: Date) => {
-  await tx.oidcGrant.updateMany({
-    where: { tenantId, id: grantId, revokedAt: null },
-    data: { revokedAt: at },
-  });
-  await tx.oidcToken.updateMany({ where: { tenantId, grantId, revokedAt: null }, data: { revokedAt: at } });
 };
 
 /** Tokens minted for a grant, not stored yet: the caller stores their hashes in its one statement. */
