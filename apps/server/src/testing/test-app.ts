@@ -69,6 +69,8 @@ export const createTestApp = async (
     poolSize?: number;
     /** Hears every SQL statement (tests count them). */
     onQuery?: (sql: string) => void;
+    /** PostgreSQL only: rewrites the database URL (a test routes the connections through its own proxy). */
+    connectVia?: (url: string) => string;
     /**
      * Serve an existing database (a second instance beside another test app); it is left open on close.
      * The instance still has its own outbox, services, pub/sub and rate-limit counters.
@@ -83,6 +85,7 @@ export const createTestApp = async (
     (await createTestDb({
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+      ...(options.connectVia ? { connectVia: options.connectVia } : {}),
     }));
   // As the server's: it runs every handler, so it settles events no handler subscribes to.
   const outbox = createOutbox(db, { unhandled: "settle" });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import fastifyWebsocket from "@fastify/websocket";
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from "@hisob/db";
 import type { GraphqlLimits, GraphqlModule, GraphqlRequestContext } from "@hisob/graphql";
 import {
   accessChangedTopic,
@@ -253,6 +254,11 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const handleHttp = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("vary", "Cookie, Authorization");
     // A bearer we cannot use is refused before execution; a stale cookie is just anonymous.
+    if (request.callerUnavailable) {
+      const error = databaseUnavailable();
+      reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+      return refuse(reply, request, 503, error);
+    }
     const bearer = bearerOf(request.headers.authorization);
     if (bearer !== undefined && !request.ctx) {
       return refuse(
