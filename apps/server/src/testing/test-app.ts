@@ -78,6 +78,10 @@ export const createTestApp = async (
     db?: Db;
     /** GraphQL test hooks (lower limits, extra modules, the pub/sub). */
     graphql?: ServerDeps["graphql"];
+    /** The server's drain state (the shutdown tests start it). */
+    drain?: ServerDeps["drain"];
+    /** Runs before the app is ready: a test adds routes of its own. */
+    beforeReady?: (app: App) => void;
   } = {},
 ): Promise<TestApp> => {
   const db =
@@ -117,7 +121,9 @@ export const createTestApp = async (
     events: outbox,
     ...(options.graphql ? { graphql: options.graphql } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.drain ? { drain: options.drain } : {}),
   });
+  options.beforeReady?.(app);
   await app.ready();
 
   const createTenant: TestApp["createTenant"] = async (name = `Tenant ${++sequence}`, tenantOptions = {}) => {

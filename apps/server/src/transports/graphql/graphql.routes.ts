@@ -36,7 +36,7 @@ import {
   RATE_LIMIT_HEADERS,
   type WindowCounter,
 } from "../shared/window-counters";
-import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
+import { CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 import { graphiqlRoutes } from "./graphiql";
 import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
@@ -431,7 +431,18 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     return engine;
   };
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: GRAPHQL_BODY_LIMIT } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: GRAPHQL_BODY_LIMIT },
+    // On shutdown every socket is told the server is going away (1001), not closed without a code
+    // (1005, the plugin's default): graphql-ws clients reconnect, to another instance.
+    preClose: function (this: FastifyInstance, done) {
+      for (const client of this.websocketServer.clients)
+        client.close(CLOSE_GOING_AWAY, "Server shutting down");
+      // Not waiting for each client's reply: a client that never answers must not hold the shutdown.
+      this.websocketServer.close();
+      done();
+    },
+  });
 
   app.route({
     method: "GET",
