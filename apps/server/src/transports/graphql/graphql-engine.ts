@@ -24,6 +24,7 @@ import { bearerOf, credentialsOf } from "../shared/auth-context";
 import { localizeProblem } from "../shared/errors";
 import { requestLocale } from "../shared/locale";
 import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
+import { type SweptSocket, startSocketSweep } from "./socket-sweep";
 
 /*
  * GraphQL itself — the schema of every module, yoga and graphql-ws — loaded by graphql.routes.ts on the
@@ -117,6 +118,8 @@ export type GraphqlEngineDeps = {
    * permissions, deactivation of the user or the organization; for an OIDC token, its grant or its
    * client). The watches end when `closed` aborts.
    */
+  /** How often the credentials of all open sockets are re-checked together (socket-sweep.ts). */
+  socketRecheckMs: number;
   watchSocket(
     socket: GraphqlSocket,
     caller: TenantContext,
@@ -335,6 +338,15 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       });
   };
 
+  /** The open sockets of this instance, for the periodic re-check of their credentials. */
+  const open = new Map<SocketState, SweptSocket>();
+  const sweep = startSocketSweep({
+    everyMs: deps.socketRecheckMs,
+    sockets: () => [...open.values()],
+    resolveLiveMany: (many) => services.context.resolveLiveMany(many),
+    log: deps.log,
+  });
+
   const unauthorized = () =>
     failure(new AppError("UNAUTHENTICATED", { reason: "auth.invalid_credentials", message: "Unauthorized" }));
 
@@ -380,7 +392,26 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         checkAgain: false,
       };
       (ctx.extra as SocketExtra).state = state;
-      (ctx.extra as SocketExtra).release = () => clearTimeout(state.expiry);
+      open.set(state, {
+        credentials,
+        requestId: request.id,
+        resolution: () => state.resolution,
+        end: () => {
+          if (state.closed.signal.aborted) return;
+          socket.close(
+            CLOSE_UNAUTHORIZED,
+            state.resolution.kind === "session" ? "Session ended" : "Unauthorized",
+          );
+        },
+        changed: () => {
+          state.accessVersion += 1;
+          recheck(state, socket, request);
+        },
+      });
+      (ctx.extra as SocketExtra).release = () => {
+        clearTimeout(state.expiry);
+        open.delete(state);
+      };
       armExpiry(state, socket);
       deps.watchSocket(socket, caller, live.caller.kind, closed.signal, () => {
         state.accessVersion += 1;
@@ -502,7 +533,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       (args.rootValue as { subscribe: (a: typeof args) => unknown }).subscribe(args) as never,
   });
 
-  return { yoga, limits, wsHandler };
+  return { yoga, limits, wsHandler, sweepSockets: sweep.sweep, stop: sweep.stop };
 };
 
 export type GraphqlEngine = ReturnType<typeof createGraphqlEngine>;

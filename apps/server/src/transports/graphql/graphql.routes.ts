@@ -153,6 +153,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     counter = createMemoryWindowCounter();
   }
   app.addHook("onClose", async () => {
+    loaded?.stop();
     unbridge();
     await pubsub.close();
     await counterRedis?.quit().catch(() => counterRedis?.disconnect());
@@ -418,6 +419,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           tenantGate,
           requestContext: (request, caller) => requestContext(request, null, caller),
           watchSocket,
+          socketRecheckMs: env.graphql.socketRecheckMs,
         }),
       )
       .then((built) => {
