@@ -190,6 +190,14 @@ describe.runIf(onPostgres)("the database server is unreachable for a moment", ()
     await proxy.cut();
     expect(await readyz(s.base)).toBe(503);
     expectUnavailable(await pay(s, 2));
+    // The caller could not be resolved, so the answer is in the language the request asks for.
+    const uz = await fetch(`${s.base}/finance/payments`, {
+      method: "POST",
+      headers: { ...s.user.headers, "content-type": "application/json", "accept-language": "uz" },
+      body: JSON.stringify({ accountId: s.account, amount: "5", date: TODAY }),
+    });
+    expect(uz.status).toBe(503);
+    expect(((await uz.json()) as { error: { message: string } }).error.message).toMatch(/Maʼlumotlar bazasi/);
     const trpc = await fetch(`${s.base}/trpc/accounts.list`, { headers: s.user.headers });
     expect(trpc.status).toBe(503);
     expect(Number(trpc.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -449,7 +449,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   app.route({
     method: "GET",
     url: GRAPHQL_PATH,
-    config: { public: true },
+    config: { public: true, ownUnavailable: true },
     // GraphQL documents itself (introspection, schema.graphql); it is not part of the REST reference.
     schema: { hide: true },
     // A browser page of another site must not open a socket with our user's cookie (CSWSH).
@@ -480,7 +480,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   app.route({
     method: "POST",
     url: GRAPHQL_PATH,
-    config: { public: true },
+    config: { public: true, ownUnavailable: true },
     schema: { hide: true },
     bodyLimit: GRAPHQL_BODY_LIMIT,
     handler: handleHttp,

@@ -20,10 +20,7 @@ declare module "fastify" {
     authMethod: "cookie" | "bearer" | null;
     /** Set when `ctx` came from the cache of resolved callers and is still to be confirmed. */
     cachedCaller: CachedContext | null;
-    /**
-     * The database could not be reached to resolve the caller, on a route that answers in a shape of its
-     * own (tRPC, GraphQL): the route answers 503 in that shape. Elsewhere the failure itself is the answer.
-     */
+    /** The database could not be reached to resolve the caller, on an `ownUnavailable` route (tRPC, GraphQL). */
     callerUnavailable: boolean;
   }
   /**
@@ -47,6 +44,11 @@ declare module "fastify" {
      * time (it streams its reply before the caller is confirmed, or runs calls of its own, as tRPC).
      */
     freshCaller?: boolean;
+    /**
+     * When the database cannot be reached to resolve the caller, the route answers 503 itself, in its
+     * own wire format (`request.callerUnavailable`); elsewhere the REST error envelope answers.
+     */
+    ownUnavailable?: boolean;
   }
 }
 
@@ -181,7 +183,8 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
           request.ctx = await deps.context.resolveContext(credentials);
         }
       } catch (error) {
-        if (!isPublicRoute(request) || !isDatabaseUnreachable(error)) throw error;
+        if (request.routeOptions.config?.ownUnavailable !== true || !isDatabaseUnreachable(error))
+          throw error;
         request.callerUnavailable = true;
         return;
       }

@@ -20,7 +20,7 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
   app.addHook("onRoute", (route) => {
     route.schema = { ...route.schema, hide: true };
   });
-  app.addHook("onRoute", routePolicy({ public: true, freshCaller: true }));
+  app.addHook("onRoute", routePolicy({ public: true, freshCaller: true, ownUnavailable: true }));
   // Only these routes answer the desktop app's origin.
   await app.register(desktopCors);
   await app.register(fastifyTRPCPlugin, {
