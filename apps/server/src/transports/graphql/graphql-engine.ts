@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { type Credentials, type LiveContext, sameCaller } from "@hisob/core";
-import type { ResolvedCaller } from "@hisob/db";
+import { databaseUnavailable, isDatabaseUnreachable, type ResolvedCaller } from "@hisob/db";
 import {
   createGraphqlServer,
   createRegistry,
@@ -202,13 +202,15 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     errors.map((error) => mapExecutionError(error, context, mapping));
   const failure = (error: AppError) => new GraphQLError(error.message, { originalError: error });
   /** The caller could not be resolved or authorized (the database failed): try again in a moment. */
-  const unavailable = () =>
+  const unavailable = (error: unknown) =>
     failure(
-      new AppError("UNAVAILABLE", {
-        reason: "unavailable",
-        message: "The service is temporarily unavailable",
-        params: { retryAfterSeconds: 5 },
-      }),
+      isDatabaseUnreachable(error)
+        ? databaseUnavailable()
+        : new AppError("UNAVAILABLE", {
+            reason: "unavailable",
+            message: "The service is temporarily unavailable",
+            params: { retryAfterSeconds: 5 },
+          }),
     );
 
   /**
@@ -298,7 +300,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       } catch (error) {
         // Its authorization could not be confirmed: it stops rather than run unchecked.
         deps.log.warn({ err: error }, "graphql: a subscription could not be authorized again");
-        operation.end(mappedFor(operation.context, unavailable()));
+        operation.end(mappedFor(operation.context, unavailable(error)));
         continue;
       }
       if (isAsyncIterable(again)) {
@@ -446,7 +448,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         // The database failed: this operation is answered so, the socket stays (graphql-ws would close it
         // with 4500 and, outside production, the error's text as the reason).
         deps.log.warn({ err: error, requestId }, "graphql: a socket's caller could not be resolved");
-        return refuse(unavailable());
+        return refuse(unavailable(error));
       }
       if (!live) return refuse(unauthorized());
       const context = requestContext(extra.request, live.ctx);
