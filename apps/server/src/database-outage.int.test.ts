@@ -1,6 +1,5 @@
 import net from "node:net";
-import { testAdminUrl, testDatabaseKind } from "@hisob/db/testing";
-import pg from "pg";
+import { terminateConnections, testAdminUrl, testDatabaseKind } from "@hisob/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededUser, type TestApp } from "./testing/test-app";
 
@@ -111,8 +110,6 @@ describe.runIf(onPostgres)("the database connections are terminated under load",
     const [row] = await s.t.db.withPlatform(
       (tx) => tx.$queryRaw<Array<{ name: string }>>`SELECT current_database() AS name`,
     );
-    const admin = new pg.Client({ connectionString: testAdminUrl() as string });
-    await admin.connect();
     const results: Array<Awaited<ReturnType<typeof pay>>> = [];
     let running = true;
     let amount = 0;
@@ -124,17 +121,12 @@ describe.runIf(onPostgres)("the database connections are terminated under load",
     try {
       for (let round = 0; round < 5; round += 1) {
         await new Promise((resolve) => setTimeout(resolve, 150));
-        const { rowCount } = await admin.query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-          [row?.name],
-        );
-        terminated += rowCount ?? 0;
+        terminated += await terminateConnections(row?.name as string);
       }
       await new Promise((resolve) => setTimeout(resolve, 150));
     } finally {
       running = false;
       await Promise.all(workers);
-      await admin.end();
     }
     expect(terminated).toBeGreaterThan(0);
     const ok = results.filter((result) => result.status === 201);

@@ -1,5 +1,6 @@
 import { inject } from "vitest";
 import type { Db } from "../create-db";
+import { connectPostgres } from "../sql-connection";
 import { createScratchDatabase, createTestDbFromTemplate } from "./test-databases";
 
 export { insertTenant } from "./insert-tenant";
@@ -19,4 +20,23 @@ export const testDatabaseKind = (): "pglite" | "postgres" => inject("testTemplat
 export const testAdminUrl = (): string | null => {
   const template = inject("testTemplate");
   return template.kind === "postgres" ? template.adminUrl : null;
+};
+
+/**
+ * PostgreSQL only: ends every server process connected to `database` (as an administrator's
+ * `pg_terminate_backend` or a fast restart would); answers how many it ended.
+ */
+export const terminateConnections = async (database: string): Promise<number> => {
+  const adminUrl = testAdminUrl();
+  if (!adminUrl) throw new Error("terminateConnections needs PostgreSQL");
+  const admin = await connectPostgres(adminUrl);
+  try {
+    const rows = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [database],
+    );
+    return rows.length;
+  } finally {
+    await admin.close();
+  }
 };
