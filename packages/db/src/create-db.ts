@@ -38,8 +38,11 @@ export type DbConfig = {
   onConnectionLost?: (error: Error) => void;
 };
 
-/** How long a request waits for a new PostgreSQL connection before it fails (503) rather than hang. */
-const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long a request waits for a PostgreSQL connection (a free one of the pool, or a new one) before it
+ * fails with 503 rather than hang on a server that does not answer.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export type TxOptions = {
   /**

@@ -143,11 +143,11 @@ const UNREACHABLE_KINDS = new Set([
 const UNREACHABLE_PRISMA = new Set(["P1001", "P1002", "P1017"]);
 const UNREACHABLE_SYSTEM = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"]);
 /**
- * node-postgres's own words when the server goes away mid-connection, or when a client it already lost is
- * used again (it sets no code on either).
+ * node-postgres's own words when the server goes away mid-connection, when a client it already lost is
+ * used again, or when no connection could be had in time (it sets no code on any).
  */
 const PG_TERMINATED =
-  /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)$/;
+  /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect)$/;
 
 /**
  * The database cannot be reached right now (refused, dropped, timed out, out of connections): a

@@ -74,6 +74,7 @@ describe("toProblem", () => {
       new Error("Connection terminated unexpectedly"),
       new Error("Connection terminated"),
       new Error("Client has encountered a connection error and is not queryable"),
+      new Error("timeout exceeded when trying to connect"),
     ]) {
       expect(toProblem(error), String(error)).toMatchObject({
         code: "UNAVAILABLE",
