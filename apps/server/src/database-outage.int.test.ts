@@ -179,8 +179,11 @@ describe.runIf(onPostgres)("the database server is unreachable for a moment", ()
     expect((await pay(s, 1)).status).toBe(201);
     expect(await readyz(s.base)).toBe(200);
 
+    // The outbox's poller keeps polling through the outage (as the server's does), failing quietly.
+    s.t.outbox.start(50);
     await proxy.cut();
     expect(await readyz(s.base)).toBe(503);
+    await expect(s.t.outbox.drain()).rejects.toThrow();
     expectUnavailable(await pay(s, 2));
     // The caller could not be resolved, so the answer is in the language the request asks for.
     const uz = await fetch(`${s.base}/finance/payments`, {
@@ -210,5 +213,7 @@ describe.runIf(onPostgres)("the database server is unreachable for a moment", ()
     await proxy.restore();
     await eventually(async () => (await readyz(s.base)) === 200);
     expect((await pay(s, 3)).status).toBe(201);
+    await s.t.outbox.drain();
+    await s.t.outbox.stop();
   });
 });
