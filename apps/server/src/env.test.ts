@@ -37,7 +37,7 @@ describe("loadEnv defaults", () => {
       isProduction: false,
       isDevelopment: true,
       isTest: false,
-      server: { host: "127.0.0.1", port: 3000, trustProxy: false },
+      server: { host: "127.0.0.1", port: 3000, trustProxy: false, shutdownDrainDelayMs: 0 },
       database: { url: undefined, isEmbedded: true },
       dataDir: path.resolve(".data"),
       uploadsDir: path.resolve(".data/uploads"),
@@ -61,6 +61,7 @@ describe("loadEnv defaults", () => {
         introspection: "public",
         concurrencyPerCaller: 4,
         concurrencyPerTenant: 6,
+        socketRecheckMs: 3_000,
       },
       warnings: [expect.stringContaining("OIDC_ISSUER_URL is not set")],
     });
@@ -103,6 +104,24 @@ describe("loadEnv defaults", () => {
       expect(() => loadEnv({ GRAPHQL_CONCURRENCY_PER_TENANT: bad })).toThrow(
         /GRAPHQL_CONCURRENCY_PER_TENANT/,
       );
+    }
+  });
+
+  it("drains for SHUTDOWN_DRAIN_DELAY_MS on SIGTERM: 5 s in production, none elsewhere", () => {
+    expect(loadEnv({}).server.shutdownDrainDelayMs).toBe(0);
+    expect(loadEnv({ NODE_ENV: "test" }).server.shutdownDrainDelayMs).toBe(0);
+    expect(loadEnv(PRODUCTION).server.shutdownDrainDelayMs).toBe(5_000);
+    expect(loadEnv({ SHUTDOWN_DRAIN_DELAY_MS: "250" }).server.shutdownDrainDelayMs).toBe(250);
+    for (const bad of ["-1", "1.5", "600001", "soon"]) {
+      expect(() => loadEnv({ SHUTDOWN_DRAIN_DELAY_MS: bad })).toThrow(/SHUTDOWN_DRAIN_DELAY_MS/);
+    }
+  });
+
+  it("re-checks open sockets every GRAPHQL_SOCKET_RECHECK_MS (3 s by default)", () => {
+    expect(loadEnv({}).graphql.socketRecheckMs).toBe(3_000);
+    expect(loadEnv({ GRAPHQL_SOCKET_RECHECK_MS: "500" }).graphql.socketRecheckMs).toBe(500);
+    for (const bad of ["0", "99", "60001", "often"]) {
+      expect(() => loadEnv({ GRAPHQL_SOCKET_RECHECK_MS: bad })).toThrow(/GRAPHQL_SOCKET_RECHECK_MS/);
     }
   });
 
@@ -167,7 +186,7 @@ describe("loadEnv defaults", () => {
       OIDC_RATE_LIMIT_KEYS: "40",
       OIDC_RATE_LIMIT_WINDOW_SECONDS: "60",
     });
-    expect(env.server).toEqual({ host: "10.0.0.1", port: 8443, trustProxy: 1 });
+    expect(env.server).toEqual({ host: "10.0.0.1", port: 8443, trustProxy: 1, shutdownDrainDelayMs: 5_000 });
     expect(env.database).toEqual({ url: "postgresql://app:secret@db:5432/hisob", isEmbedded: false });
     expect(env.dataDir).toBe("/var/lib/hisob");
     expect(env.redis.url).toBe("rediss://cache:6380");

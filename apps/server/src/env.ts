@@ -32,6 +32,11 @@ export type Env = {
      * See docs/decisions/0002-client-address-behind-proxies.md.
      */
     trustProxy: TrustProxy;
+    /**
+     * On SIGTERM, how long /readyz answers 503 ("draining") before the server stops accepting, so the
+     * load balancer stops sending first (docs/decisions/0027-graceful-drain.md).
+     */
+    shutdownDrainDelayMs: number;
   };
   /** `url` unset means embedded PGlite under `dataDir`. */
   database: { url: string | undefined; isEmbedded: boolean };
@@ -92,6 +97,8 @@ export type Env = {
     concurrencyPerCaller: number;
     /** The same for all of one organization's callers and sockets together, on top of each caller's. */
     concurrencyPerTenant: number;
+    /** How often an instance re-checks the credentials of all its open sockets (one statement). */
+    socketRecheckMs: number;
   };
   /** Things main should log loudly at boot (development defaults in use, risky settings). */
   warnings: string[];
@@ -384,6 +391,8 @@ const shape = {
   GRAPHQL_INTROSPECTION: oneOf(["public", "signed-in"] as const),
   GRAPHQL_CONCURRENCY_PER_CALLER: integer(1, 1000),
   GRAPHQL_CONCURRENCY_PER_TENANT: integer(1, 1000),
+  SHUTDOWN_DRAIN_DELAY_MS: integer(0, 600_000),
+  GRAPHQL_SOCKET_RECHECK_MS: integer(100, 60_000),
 };
 
 type VariableName = keyof typeof shape;
@@ -486,6 +495,7 @@ const toEnv = (vars: TEnvVariables): Env => {
       host: vars.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1"),
       port,
       trustProxy: proxies,
+      shutdownDrainDelayMs: vars.SHUTDOWN_DRAIN_DELAY_MS ?? (isProduction ? 5_000 : 0),
     },
     database: { url: vars.DATABASE_URL, isEmbedded: vars.DATABASE_URL === undefined },
     dataDir: path.resolve(vars.DATA_DIR ?? "./.data"),
@@ -535,6 +545,7 @@ const toEnv = (vars: TEnvVariables): Env => {
       introspection: vars.GRAPHQL_INTROSPECTION ?? (isProduction ? "signed-in" : "public"),
       concurrencyPerCaller: vars.GRAPHQL_CONCURRENCY_PER_CALLER ?? 4,
       concurrencyPerTenant: vars.GRAPHQL_CONCURRENCY_PER_TENANT ?? 6,
+      socketRecheckMs: vars.GRAPHQL_SOCKET_RECHECK_MS ?? 3_000,
     },
     warnings,
   };

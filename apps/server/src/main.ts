@@ -1,4 +1,5 @@
 import { type AppContext, openAppContext } from "./app-context";
+import { createDrain, drainAndClose } from "./drain";
 import { loadRuntimeEnv } from "./env";
 import { FIRST_START_ARG, runFirstStart, runFirstStartInChild } from "./first-start";
 import { buildServer } from "./server";
@@ -6,6 +7,7 @@ import { describeStartupError } from "./startup-errors";
 
 // The process entry point: `npm start`. Everything else is built by functions tests can call.
 
+/** How long closing may take once the drain delay is over (in-flight requests, exports, the database). */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 const fail = (error: unknown): never => {
@@ -40,8 +42,10 @@ const main = async () => {
     // A first start's writes load Prisma's query compiler for good: they run in a process of their own.
     firstStartElsewhere: () => runFirstStartInChild(),
   });
+  const drain = createDrain();
   const app = await buildServer({
     env,
+    drain,
     db: context.db,
     services: context.services,
     oidc: context.oidc,
@@ -52,14 +56,16 @@ const main = async () => {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, "shutting down");
+    const delayMs = env.server.shutdownDrainDelayMs;
+    app.log.info({ signal, drainDelayMs: delayMs }, "shutting down: draining");
     const force = setTimeout(() => {
       console.error("hisob: shutdown took too long; exiting");
       process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
+    }, delayMs + SHUTDOWN_TIMEOUT_MS);
     force.unref();
     try {
-      await app.close(); // stops accepting, lets in-flight requests finish
+      // /readyz 503 at once; after the delay: stops accepting, lets in-flight requests finish (drain.ts).
+      await drainAndClose(app, drain, delayMs);
       await context.outbox.stop();
       await context.closeExtras();
       await context.db.close(); // flushes the embedded database and releases its lock

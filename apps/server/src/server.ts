@@ -12,6 +12,7 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { App } from "./app";
 import type { AppServices } from "./app-services";
+import { closeConnectionsWhileDraining, createDrain, type Drain } from "./drain";
 import type { Env } from "./env";
 import { createExternalSignIn, type ExternalSignIn } from "./external-sign-in/external-sign-in";
 import { externalSignInRoutes } from "./external-sign-in/external-sign-in.routes";
@@ -49,6 +50,8 @@ export type ServerDeps = {
   clock?: Clock;
   /** The single-page apps served under their prefixes (default: the built accountant app at /app). */
   webApps?: readonly WebApp[];
+  /** Set when the server drains before a shutdown (main.ts); default: one of its own that never starts. */
+  drain?: Drain;
 };
 
 /** JSON bodies; file uploads get their own per-route limit. */
@@ -82,7 +85,13 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
     onConstructorPoisoning: "error",
     // Errors raised before routing (a malformed URL) get the same envelope.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    // On close: idle kept-alive connections are closed at once; a request already on its way over one
+    // is served (with `connection: close`, see drain.ts), not refused with 503.
+    forceCloseConnections: "idle",
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
+  const drain = deps.drain ?? createDrain();
+  closeConnectionsWhileDraining(app, drain);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -100,7 +109,7 @@ export const buildServer = async (deps: ServerDeps): Promise<App> => {
   registerErrorHandlers(app);
 
   await registerOpenApi(app);
-  await app.register(healthRoutes, { db: deps.db });
+  await app.register(healthRoutes, { db: deps.db, drain });
   if (deps.services) await registerApiRoutes(app, deps.services, deps);
 
   return app;

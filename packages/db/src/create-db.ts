@@ -31,7 +31,18 @@ export type DbConfig = {
   poolSize?: number;
   /** Hears every SQL statement the client sends (tests count them to prove batching). */
   onQuery?: (sql: string) => void;
+  /**
+   * Hears a PostgreSQL connection lost outside any query (the server restarted, an administrator ended
+   * the backend). The pool has already dropped it; the process carries on. Default: a warning on stderr.
+   */
+  onConnectionLost?: (error: Error) => void;
 };
+
+/**
+ * How long a request waits for a PostgreSQL connection (a free one of the pool, or a new one) before it
+ * fails with 503 rather than hang on a server that does not answer.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export type TxOptions = {
   /**
@@ -115,8 +126,20 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       // estimate gone wrong cost a 3 ms statement page 350 ms of compilation (its lookup had lost its
       // index under row-level security); the reports over 1,000,000 entries measured the same without.
       options: "-c TimeZone=UTC -c jit=off",
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
-    pool.on("connect", (client) => deferBegin(client, config.onQuery));
+    // Without these listeners a connection the server drops is an unhandled 'error' event, which ends
+    // the process. Each client's own listener hears it, idle or checked out (pg-pool listens only while
+    // it idles): a query using it fails on its own, and the pool discards it (idle: at once; checked
+    // out: on release, as it is no longer queryable). The pool repeats an idle one's error: heard above.
+    const lost =
+      config.onConnectionLost ??
+      ((error: Error) => console.warn(`hisob: a database connection was lost: ${error.message}`));
+    pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", lost);
+      deferBegin(client, config.onQuery);
+    });
     rawTx = postgresRawTransactions(pool, config.onQuery);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.

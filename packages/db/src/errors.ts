@@ -142,8 +142,12 @@ const UNREACHABLE_KINDS = new Set([
 ]);
 const UNREACHABLE_PRISMA = new Set(["P1001", "P1002", "P1017"]);
 const UNREACHABLE_SYSTEM = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"]);
-/** node-postgres's own words when the server goes away mid-connection (it sets no code). */
-const PG_TERMINATED = /^Connection terminated (unexpectedly|due to connection timeout)$/;
+/**
+ * node-postgres's own words when the server goes away mid-connection, when a client it already lost is
+ * used again, or when no connection could be had in time (it sets no code on any).
+ */
+const PG_TERMINATED =
+  /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect)$/;
 
 /**
  * The database cannot be reached right now (refused, dropped, timed out, out of connections): a
@@ -164,3 +168,14 @@ export const isDatabaseUnreachable = (error: unknown): boolean => {
   if (typeof code === "string" && (UNREACHABLE_PRISMA.has(code) || UNREACHABLE_SYSTEM.has(code))) return true;
   return error instanceof Error && PG_TERMINATED.test(error.message);
 };
+
+/** Seconds a caller is asked to wait when the database is away: a restart or a failover takes a moment. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/** What a request that lost its database connection answers: 503 with Retry-After, never a 500. */
+export const databaseUnavailable = (): AppError =>
+  new AppError("UNAVAILABLE", {
+    reason: "database.unavailable",
+    message: "The database cannot be reached right now; try again in a moment",
+    params: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+  });

@@ -11,7 +11,9 @@ export type { Credential, CredentialKind } from "./credential-scope";
 export { lockDataDir } from "./data-dir-lock";
 export {
   appErrorFromDatabase,
+  DATABASE_RETRY_AFTER_SECONDS,
   DatabaseSetupError,
+  databaseUnavailable,
   isDatabaseUnreachable,
   isNumericOverflow,
   isUniqueViolation,

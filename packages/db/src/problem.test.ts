@@ -67,9 +67,20 @@ describe("toProblem", () => {
       knownRequestError({ driverAdapterError: { cause: { kind: "DatabaseNotReachable" } } }),
       knownRequestError({ driverAdapterError: { cause: { originalCode: "57P01" } } }),
       Object.assign(new Error("Can't reach database server"), { errorCode: "P1001" }),
+      knownRequestError({ driverAdapterError: { cause: { originalCode: "57P02" } } }),
+      knownRequestError({ driverAdapterError: { cause: { originalCode: "57P03" } } }),
+      knownRequestError({ driverAdapterError: { cause: { originalCode: "08006" } } }),
+      Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
       new Error("Connection terminated unexpectedly"),
+      new Error("Connection terminated"),
+      new Error("Client has encountered a connection error and is not queryable"),
+      new Error("timeout exceeded when trying to connect"),
     ]) {
-      expect(toProblem(error), String(error)).toMatchObject({ code: "UNAVAILABLE", reason: "unavailable" });
+      expect(toProblem(error), String(error)).toMatchObject({
+        code: "UNAVAILABLE",
+        reason: "database.unavailable",
+        retryAfterSeconds: 2,
+      });
     }
   });
 });

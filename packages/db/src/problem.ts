@@ -1,5 +1,5 @@
-import { AppError, appErrorOf, INTERNAL_PROBLEM, type Problem, problemOf } from "@hisob/kernel";
-import { appErrorFromDatabase, isDatabaseUnreachable } from "./errors";
+import { appErrorOf, INTERNAL_PROBLEM, type Problem, problemOf } from "@hisob/kernel";
+import { appErrorFromDatabase, databaseUnavailable, isDatabaseUnreachable } from "./errors";
 
 /**
  * The one error mapping that knows no transport: anything thrown, as the problem a caller may see.
@@ -9,14 +9,6 @@ import { appErrorFromDatabase, isDatabaseUnreachable } from "./errors";
 export const toProblem = (error: unknown): Problem => {
   const known = appErrorOf(error) ?? appErrorFromDatabase(error);
   if (known) return problemOf(known);
-  if (isDatabaseUnreachable(error)) {
-    return problemOf(
-      new AppError("UNAVAILABLE", {
-        reason: "unavailable",
-        message: "The service is temporarily unavailable",
-        params: { retryAfterSeconds: 5 },
-      }),
-    );
-  }
+  if (isDatabaseUnreachable(error)) return problemOf(databaseUnavailable());
   return INTERNAL_PROBLEM;
 };

@@ -50,6 +50,28 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactio
     return row ? toResolvedCaller(row) : null;
   },
 
+  /**
+   * `resolveCaller` for many credentials in one statement (an instance re-checking all its open sockets):
+   * the resolution of each, in order, null where the credential is unknown.
+   */
+  resolveCallers: async (
+    credentials: ReadonlyArray<{ tokenHash: string; kinds: ReadonlyArray<"session" | "oidc"> }>,
+  ): Promise<Array<ResolvedCaller | null>> => {
+    if (credentials.length === 0) return [];
+    const rows = await raw.once<CallerRow & { position: number }>(
+      `SELECT c.position::int AS position, r.*
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS c(token_hash, kinds, position)
+        CROSS JOIN LATERAL hisob_resolve_caller(c.token_hash, c.kinds) r`,
+      [
+        credentials.map((credential) => credential.tokenHash),
+        credentials.map((credential) => credential.kinds.join(",")),
+      ],
+    );
+    const resolved: Array<ResolvedCaller | null> = credentials.map(() => null);
+    for (const row of rows) resolved[row.position - 1] = toResolvedCaller(row);
+    return resolved;
+  },
+
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
   hasPlatformTenant: async (): Promise<boolean> => {
     // On the driver: every start asks, and an idle server should not hold Prisma's query compiler.

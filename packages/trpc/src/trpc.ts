@@ -1,6 +1,6 @@
 import type { CoreServices } from "@hisob/core";
 import type { CrmServices } from "@hisob/crm";
-import { toProblem } from "@hisob/db";
+import { databaseUnavailable, toProblem } from "@hisob/db";
 import type { FinanceServices } from "@hisob/finance";
 import type { HrmServices } from "@hisob/hrm";
 import {
@@ -48,6 +48,8 @@ export type ApiContext = {
   calls: number;
   /** Set when the caller is past the host's rate limit (it counted this request): every call is refused. */
   rateLimited: { retryAfterSeconds: number } | null;
+  /** The host could not reach the database to resolve the caller: every call is refused (503). */
+  callerUnavailable?: boolean;
 };
 
 /**
@@ -188,6 +190,7 @@ export const authed = t.procedure.use(mapErrors).use(({ ctx, next, type }) => {
       params: { max: MAX_BATCH_CALLS, calls: ctx.calls },
     });
   }
+  if (ctx.callerUnavailable) throw databaseUnavailable();
   if (ctx.rateLimited) {
     throw new AppError("RATE_LIMITED", {
       message: `Too many requests; retry after ${ctx.rateLimited.retryAfterSeconds} seconds`,

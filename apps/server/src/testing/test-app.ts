@@ -69,6 +69,8 @@ export const createTestApp = async (
     poolSize?: number;
     /** Hears every SQL statement (tests count them). */
     onQuery?: (sql: string) => void;
+    /** PostgreSQL only: rewrites the database URL (a test routes the connections through its own proxy). */
+    connectVia?: (url: string) => string;
     /**
      * Serve an existing database (a second instance beside another test app); it is left open on close.
      * The instance still has its own outbox, services, pub/sub and rate-limit counters.
@@ -76,6 +78,10 @@ export const createTestApp = async (
     db?: Db;
     /** GraphQL test hooks (lower limits, extra modules, the pub/sub). */
     graphql?: ServerDeps["graphql"];
+    /** The server's drain state (the shutdown tests start it). */
+    drain?: ServerDeps["drain"];
+    /** Runs before the app is ready: a test adds routes of its own. */
+    beforeReady?: (app: App) => void;
   } = {},
 ): Promise<TestApp> => {
   const db =
@@ -83,6 +89,7 @@ export const createTestApp = async (
     (await createTestDb({
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+      ...(options.connectVia ? { connectVia: options.connectVia } : {}),
     }));
   // As the server's: it runs every handler, so it settles events no handler subscribes to.
   const outbox = createOutbox(db, { unhandled: "settle" });
@@ -114,7 +121,9 @@ export const createTestApp = async (
     events: outbox,
     ...(options.graphql ? { graphql: options.graphql } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.drain ? { drain: options.drain } : {}),
   });
+  options.beforeReady?.(app);
   await app.ready();
 
   const createTenant: TestApp["createTenant"] = async (name = `Tenant ${++sequence}`, tenantOptions = {}) => {

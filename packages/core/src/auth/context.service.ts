@@ -117,6 +117,23 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
     }
     return { ctx: toContext(caller, remember(found.key, caller), credentials), caller };
   };
+  /** `resolveLive` for many credentials in one statement; each answer in order, null where it is dead. */
+  const resolveLiveMany = async (many: readonly Credentials[]): Promise<Array<LiveContext | null>> => {
+    const found = many.map(credential);
+    const asked = found.flatMap((entry) => (entry ? [entry] : []));
+    const callers = await deps.db.system.resolveCallers(asked);
+    let next = 0;
+    return many.map((credentials, index) => {
+      const entry = found[index];
+      if (!entry) return null;
+      const caller = callers[next++] ?? null;
+      if (!live(caller)) {
+        cache.delete(entry.key);
+        return null;
+      }
+      return { ctx: toContext(caller, remember(entry.key, caller), credentials), caller };
+    });
+  };
   const resolveFresh = async (credentials: Credentials): Promise<TenantContext | null> =>
     (await resolveLive(credentials))?.ctx ?? null;
 
@@ -128,6 +145,7 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
      * needs (a GraphQL socket: its credential's kind and expiry, and `sameCaller` to see what changed).
      */
     resolveLive,
+    resolveLiveMany,
 
     resolveCachedContext: async (credentials: Credentials): Promise<CachedContext | null> => {
       const found = credential(credentials);

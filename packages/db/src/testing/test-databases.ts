@@ -104,7 +104,7 @@ let counter = 0;
  */
 export const createTestDbFromTemplate = async (
   template: TestTemplate,
-  options: { poolSize?: number; onQuery?: (sql: string) => void } = {},
+  options: { poolSize?: number; onQuery?: (sql: string) => void; connectVia?: (url: string) => string } = {},
 ): Promise<Db> => {
   const onQuery = options.onQuery ? { onQuery: options.onQuery } : {};
   if (template.kind === "pglite") {
@@ -129,8 +129,10 @@ export const createTestDbFromTemplate = async (
   } finally {
     await admin.close();
   }
+  const url = ownerUrl(template.adminUrl, name);
   return createDb({
-    databaseUrl: ownerUrl(template.adminUrl, name),
+    // A test may route the connections through a proxy of its own (to cut them).
+    databaseUrl: options.connectVia ? options.connectVia(url) : url,
     dataDir: "",
     poolSize: options.poolSize ?? 4,
     ...onQuery,

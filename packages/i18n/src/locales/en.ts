@@ -241,6 +241,9 @@ export const en = {
       bad_url: "Invalid URL.",
       invalid: "Bad request.",
     },
+    database: {
+      unavailable: "The database cannot be reached right now. Try again in a moment.",
+    },
     trpc: {
       batch_too_large: "validation error: a batch may hold at most {{max}} calls (this one holds {{calls}})",
     },

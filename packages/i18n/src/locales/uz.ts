@@ -253,6 +253,9 @@ export const uz: Messages = {
       bad_url: "URL notoʻgʻri.",
       invalid: "Soʻrov notoʻgʻri.",
     },
+    database: {
+      unavailable: "Maʼlumotlar bazasi hozir ishlamayapti. Birozdan soʻng qayta urinib koʻring.",
+    },
     trpc: {
       batch_too_large:
         "Kiritilgan maʼlumotlarda xato: paketda koʻpi bilan {{max}} ta chaqiruv boʻlishi mumkin (bunda {{calls}} ta)",

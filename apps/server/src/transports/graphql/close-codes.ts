@@ -11,3 +11,6 @@ export const CLOSE_UNAUTHORIZED = 4401;
  * re-check failed). graphql-ws clients connect again after it and resolve their caller afresh.
  */
 export const CLOSE_TRY_AGAIN = 1011;
+
+/** The server is shutting down (drain.ts): clients connect again, to another instance. */
+export const CLOSE_GOING_AWAY = 1001;

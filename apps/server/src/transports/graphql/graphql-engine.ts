@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { type Credentials, type LiveContext, sameCaller } from "@hisob/core";
-import type { ResolvedCaller } from "@hisob/db";
+import { databaseUnavailable, isDatabaseUnreachable, type ResolvedCaller } from "@hisob/db";
 import {
   createGraphqlServer,
   createRegistry,
@@ -24,6 +24,7 @@ import { bearerOf, credentialsOf } from "../shared/auth-context";
 import { localizeProblem } from "../shared/errors";
 import { requestLocale } from "../shared/locale";
 import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
+import { type SweptSocket, startSocketSweep } from "./socket-sweep";
 
 /*
  * GraphQL itself — the schema of every module, yoga and graphql-ws — loaded by graphql.routes.ts on the
@@ -117,6 +118,8 @@ export type GraphqlEngineDeps = {
    * permissions, deactivation of the user or the organization; for an OIDC token, its grant or its
    * client). The watches end when `closed` aborts.
    */
+  /** How often the credentials of all open sockets are re-checked together (socket-sweep.ts). */
+  socketRecheckMs: number;
   watchSocket(
     socket: GraphqlSocket,
     caller: TenantContext,
@@ -199,13 +202,15 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     errors.map((error) => mapExecutionError(error, context, mapping));
   const failure = (error: AppError) => new GraphQLError(error.message, { originalError: error });
   /** The caller could not be resolved or authorized (the database failed): try again in a moment. */
-  const unavailable = () =>
+  const unavailable = (error: unknown) =>
     failure(
-      new AppError("UNAVAILABLE", {
-        reason: "unavailable",
-        message: "The service is temporarily unavailable",
-        params: { retryAfterSeconds: 5 },
-      }),
+      isDatabaseUnreachable(error)
+        ? databaseUnavailable()
+        : new AppError("UNAVAILABLE", {
+            reason: "unavailable",
+            message: "The service is temporarily unavailable",
+            params: { retryAfterSeconds: 5 },
+          }),
     );
 
   /**
@@ -295,7 +300,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       } catch (error) {
         // Its authorization could not be confirmed: it stops rather than run unchecked.
         deps.log.warn({ err: error }, "graphql: a subscription could not be authorized again");
-        operation.end(mappedFor(operation.context, unavailable()));
+        operation.end(mappedFor(operation.context, unavailable(error)));
         continue;
       }
       if (isAsyncIterable(again)) {
@@ -334,6 +339,15 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         state.checking = null;
       });
   };
+
+  /** The open sockets of this instance, for the periodic re-check of their credentials. */
+  const open = new Map<SocketState, SweptSocket>();
+  const sweep = startSocketSweep({
+    everyMs: deps.socketRecheckMs,
+    sockets: () => [...open.values()],
+    resolveLiveMany: (many) => services.context.resolveLiveMany(many),
+    log: deps.log,
+  });
 
   const unauthorized = () =>
     failure(new AppError("UNAUTHENTICATED", { reason: "auth.invalid_credentials", message: "Unauthorized" }));
@@ -380,7 +394,26 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         checkAgain: false,
       };
       (ctx.extra as SocketExtra).state = state;
-      (ctx.extra as SocketExtra).release = () => clearTimeout(state.expiry);
+      open.set(state, {
+        credentials,
+        requestId: request.id,
+        resolution: () => state.resolution,
+        end: () => {
+          if (state.closed.signal.aborted) return;
+          socket.close(
+            CLOSE_UNAUTHORIZED,
+            state.resolution.kind === "session" ? "Session ended" : "Unauthorized",
+          );
+        },
+        changed: () => {
+          state.accessVersion += 1;
+          recheck(state, socket, request);
+        },
+      });
+      (ctx.extra as SocketExtra).release = () => {
+        clearTimeout(state.expiry);
+        open.delete(state);
+      };
       armExpiry(state, socket);
       deps.watchSocket(socket, caller, live.caller.kind, closed.signal, () => {
         state.accessVersion += 1;
@@ -415,7 +448,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         // The database failed: this operation is answered so, the socket stays (graphql-ws would close it
         // with 4500 and, outside production, the error's text as the reason).
         deps.log.warn({ err: error, requestId }, "graphql: a socket's caller could not be resolved");
-        return refuse(unavailable());
+        return refuse(unavailable(error));
       }
       if (!live) return refuse(unauthorized());
       const context = requestContext(extra.request, live.ctx);
@@ -502,7 +535,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       (args.rootValue as { subscribe: (a: typeof args) => unknown }).subscribe(args) as never,
   });
 
-  return { yoga, limits, wsHandler };
+  return { yoga, limits, wsHandler, sweepSockets: sweep.sweep, stop: sweep.stop };
 };
 
 export type GraphqlEngine = ReturnType<typeof createGraphqlEngine>;

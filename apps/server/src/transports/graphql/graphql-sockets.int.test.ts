@@ -402,7 +402,7 @@ describe("an operation whose caller cannot be resolved", () => {
       expect(result.errors?.[0]).toMatchObject({
         extensions: {
           code: "UNAVAILABLE",
-          reason: "unavailable",
+          reason: "database.unavailable",
           localizedMessage: expect.any(String),
           requestId: expect.any(String),
         },

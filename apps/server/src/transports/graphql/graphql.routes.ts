@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import fastifyWebsocket from "@fastify/websocket";
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from "@hisob/db";
 import type { GraphqlLimits, GraphqlModule, GraphqlRequestContext } from "@hisob/graphql";
 import {
   accessChangedTopic,
@@ -35,7 +36,7 @@ import {
   RATE_LIMIT_HEADERS,
   type WindowCounter,
 } from "../shared/window-counters";
-import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
+import { CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 import { graphiqlRoutes } from "./graphiql";
 import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
@@ -152,6 +153,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     counter = createMemoryWindowCounter();
   }
   app.addHook("onClose", async () => {
+    loaded?.stop();
     unbridge();
     await pubsub.close();
     await counterRedis?.quit().catch(() => counterRedis?.disconnect());
@@ -253,6 +255,11 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   const handleHttp = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("vary", "Cookie, Authorization");
     // A bearer we cannot use is refused before execution; a stale cookie is just anonymous.
+    if (request.callerUnavailable) {
+      const error = databaseUnavailable();
+      reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+      return refuse(reply, request, 503, error);
+    }
     const bearer = bearerOf(request.headers.authorization);
     if (bearer !== undefined && !request.ctx) {
       return refuse(
@@ -412,6 +419,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
           tenantGate,
           requestContext: (request, caller) => requestContext(request, null, caller),
           watchSocket,
+          socketRecheckMs: env.graphql.socketRecheckMs,
         }),
       )
       .then((built) => {
@@ -425,12 +433,23 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     return engine;
   };
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: GRAPHQL_BODY_LIMIT } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: GRAPHQL_BODY_LIMIT },
+    // On shutdown every socket is told the server is going away (1001), not closed without a code
+    // (1005, the plugin's default): graphql-ws clients reconnect, to another instance.
+    preClose: function (this: FastifyInstance, done) {
+      for (const client of this.websocketServer.clients)
+        client.close(CLOSE_GOING_AWAY, "Server shutting down");
+      // Not waiting for each client's reply: a client that never answers must not hold the shutdown.
+      this.websocketServer.close();
+      done();
+    },
+  });
 
   app.route({
     method: "GET",
     url: GRAPHQL_PATH,
-    config: { public: true },
+    config: { public: true, ownUnavailable: true },
     // GraphQL documents itself (introspection, schema.graphql); it is not part of the REST reference.
     schema: { hide: true },
     // A browser page of another site must not open a socket with our user's cookie (CSWSH).
@@ -461,7 +480,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   app.route({
     method: "POST",
     url: GRAPHQL_PATH,
-    config: { public: true },
+    config: { public: true, ownUnavailable: true },
     schema: { hide: true },
     bodyLimit: GRAPHQL_BODY_LIMIT,
     handler: handleHttp,

@@ -6,15 +6,22 @@ export const ZReadyResponse = z.object({
   status: z.literal("ready"),
   checks: z.object({ database: z.literal("ok") }),
 });
-export const ZNotReadyResponse = z.object({
-  status: z.literal("unavailable"),
-  checks: z.object({ database: z.string().describe("Short reason: `timeout` or `error`") }),
-});
+export const ZNotReadyResponse = z.union([
+  z.object({
+    status: z.literal("unavailable"),
+    checks: z.object({ database: z.string().describe("Short reason: `timeout` or `error`") }),
+  }),
+  z
+    .object({ status: z.literal("draining") })
+    .describe("The server is shutting down: it still serves what it is sent, but send no more"),
+]);
 
 export type HealthRoutesOptions = {
   db: { ping(): Promise<void> };
   /** A hung database must not hang the probe. */
   readinessTimeoutMs?: number;
+  /** While it drains before a shutdown, the server is not ready, whatever the database says. */
+  drain?: { readonly draining: boolean };
 };
 
 class PingTimeoutError extends Error {}
@@ -34,7 +41,7 @@ const pingWithin = (db: HealthRoutesOptions["db"], timeoutMs: number): Promise<v
   });
 
 export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, options) => {
-  const { db, readinessTimeoutMs = 2000 } = options;
+  const { db, readinessTimeoutMs = 2000, drain } = options;
 
   app.get(
     "/healthz",
@@ -60,12 +67,14 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
       schema: {
         tags: ["health"],
         summary: "Readiness probe",
-        description: "200 when the database answers; 503 (not the error envelope) when it does not.",
+        description:
+          "200 when the database answers; 503 (not the error envelope) when it does not, or while the server drains before a shutdown.",
         response: { 200: ZReadyResponse, 503: ZNotReadyResponse },
       },
     },
     async (request, reply) => {
       reply.header("cache-control", "no-store");
+      if (drain?.draining) return reply.code(503).send({ status: "draining" as const });
       try {
         await pingWithin(db, readinessTimeoutMs);
         return { status: "ready" as const, checks: { database: "ok" as const } };

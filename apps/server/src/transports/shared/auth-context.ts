@@ -1,6 +1,6 @@
 import fastifyCookie from "@fastify/cookie";
 import type { CachedContext, ContextService, Credentials } from "@hisob/core";
-import { CallerChangedError, withCallerCheck } from "@hisob/db";
+import { CallerChangedError, isDatabaseUnreachable, withCallerCheck } from "@hisob/db";
 import {
   AppError,
   IDEMPOTENCY_KEY_HEADER,
@@ -20,6 +20,8 @@ declare module "fastify" {
     authMethod: "cookie" | "bearer" | null;
     /** Set when `ctx` came from the cache of resolved callers and is still to be confirmed. */
     cachedCaller: CachedContext | null;
+    /** The database could not be reached to resolve the caller, on an `ownUnavailable` route (tRPC, GraphQL). */
+    callerUnavailable: boolean;
   }
   /**
    * Each route's policy, declared where the route is (or by the plugin that registers it), never
@@ -42,6 +44,11 @@ declare module "fastify" {
      * time (it streams its reply before the caller is confirmed, or runs calls of its own, as tRPC).
      */
     freshCaller?: boolean;
+    /**
+     * When the database cannot be reached to resolve the caller, the route answers 503 itself, in its
+     * own wire format (`request.callerUnavailable`); elsewhere the REST error envelope answers.
+     */
+    ownUnavailable?: boolean;
   }
 }
 
@@ -127,6 +134,7 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
   app.decorateRequest("ctx", null);
   app.decorateRequest("authMethod", null);
   app.decorateRequest("cachedCaller", null);
+  app.decorateRequest("callerUnavailable", false);
 
   // A read that started from a cached caller is confirmed by its first transaction (see CallerCheck);
   // if the caller changed — or it was refused, or opened no transaction, and the caller changed —
@@ -167,11 +175,18 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
     const cookie = request.cookies[SESSION_COOKIE];
     const credentials = credentialsOf(request);
     if (credentials) {
-      if (mayStartFromCache(request)) {
-        request.cachedCaller = await deps.context.resolveCachedContext(credentials);
-        request.ctx = request.cachedCaller?.ctx ?? null;
-      } else {
-        request.ctx = await deps.context.resolveContext(credentials);
+      try {
+        if (mayStartFromCache(request)) {
+          request.cachedCaller = await deps.context.resolveCachedContext(credentials);
+          request.ctx = request.cachedCaller?.ctx ?? null;
+        } else {
+          request.ctx = await deps.context.resolveContext(credentials);
+        }
+      } catch (error) {
+        if (request.routeOptions.config?.ownUnavailable !== true || !isDatabaseUnreachable(error))
+          throw error;
+        request.callerUnavailable = true;
+        return;
       }
       request.authMethod = request.ctx ? (credentials.bearerToken ? "bearer" : "cookie") : null;
     }

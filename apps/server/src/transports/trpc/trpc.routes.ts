@@ -1,3 +1,4 @@
+import { DATABASE_RETRY_AFTER_SECONDS } from "@hisob/db";
 import { type AppRouter, appRouter } from "@hisob/trpc";
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import type { FastifyPluginAsync } from "fastify";
@@ -19,7 +20,7 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
   app.addHook("onRoute", (route) => {
     route.schema = { ...route.schema, hide: true };
   });
-  app.addHook("onRoute", routePolicy({ public: true, freshCaller: true }));
+  app.addHook("onRoute", routePolicy({ public: true, freshCaller: true, ownUnavailable: true }));
   // Only these routes answer the desktop app's origin.
   await app.register(desktopCors);
   await app.register(fastifyTRPCPlugin, {
@@ -32,6 +33,7 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
         requestId: req.id,
         calls: trpcCalls(req),
         rateLimited: req.apiRateLimited,
+        callerUnavailable: req.callerUnavailable,
         services,
         describe: (failure) => {
           const problem = localizeProblem(withStatus(failure), requestLocale(req));
@@ -44,6 +46,11 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
           };
         },
       }),
+      // A call that may be retried (the database is away, the service busy) says when, as REST does.
+      responseMeta: ({ errors }) =>
+        errors.some((error) => error.code === "SERVICE_UNAVAILABLE")
+          ? { headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } }
+          : {},
       onError: ({ error, req, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR")
           req.log.error({ err: error.cause ?? error, path }, "tRPC failure");
