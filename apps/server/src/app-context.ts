@@ -60,6 +60,7 @@ export const composeServices = (
       accessTokenLifetime: env.oidc.accessTokenLifetime,
       idTokenLifetime: env.oidc.idTokenLifetime,
       refreshTokenLifetime: env.oidc.refreshTokenLifetime,
+      keyPropagationSeconds: env.oidc.keyPropagationSeconds,
       production: env.isProduction,
     },
   });

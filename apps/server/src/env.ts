@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import { DEFAULT_KEY_PROPAGATION_SECONDS } from "@hisob/oidc";
 import { Address4, Address6 } from "ip-address";
 import { z } from "zod";
 
@@ -51,6 +52,8 @@ export type Env = {
     accessTokenLifetime: number;
     idTokenLifetime: number;
     refreshTokenLifetime: number;
+    /** Seconds a rotated signing key is published before it signs (every instance reloads within half). */
+    keyPropagationSeconds: number;
     /** Normalised origins (`scheme://host[:port]`). */
     allowedOrigins: string[];
   };
@@ -361,6 +364,8 @@ const shape = {
   OIDC_ACCESS_TOKEN_LIFETIME: positiveInteger(),
   OIDC_ID_TOKEN_LIFETIME: positiveInteger(),
   OIDC_REFRESH_TOKEN_LIFETIME: positiveInteger(),
+  // Up to a day: a rotated key that waits longer to sign is a mistake, not a policy.
+  OIDC_KEY_PROPAGATION_SECONDS: integer(0, 86_400),
   OIDC_RATE_LIMIT_ENABLED: boolean(),
   OIDC_RATE_LIMIT_AUTHORIZE: positiveInteger(),
   OIDC_RATE_LIMIT_TOKEN: positiveInteger(),
@@ -502,6 +507,7 @@ const toEnv = (vars: TEnvVariables): Env => {
       accessTokenLifetime: vars.OIDC_ACCESS_TOKEN_LIFETIME ?? 3600,
       idTokenLifetime: vars.OIDC_ID_TOKEN_LIFETIME ?? 3600,
       refreshTokenLifetime: vars.OIDC_REFRESH_TOKEN_LIFETIME ?? 2_592_000,
+      keyPropagationSeconds: vars.OIDC_KEY_PROPAGATION_SECONDS ?? DEFAULT_KEY_PROPAGATION_SECONDS,
       allowedOrigins: vars.OIDC_ALLOWED_ORIGINS ?? [],
     },
     rateLimit: {
