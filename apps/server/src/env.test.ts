@@ -40,7 +40,7 @@ describe("loadEnv defaults", () => {
       server: { host: "127.0.0.1", port: 3000, trustProxy: false },
       database: { url: undefined, isEmbedded: true },
       dataDir: path.resolve(".data"),
-      uploadsDir: path.resolve(".data/uploads"),
+      uploads: { driver: "local", dir: path.resolve(".data/uploads") },
       redis: { url: undefined },
       log: { level: "info" },
       admin: undefined,
@@ -190,8 +190,11 @@ describe("loadEnv defaults", () => {
   });
 
   it("resolves a relative DATA_DIR against the working directory", () => {
-    expect(loadEnv({ DATA_DIR: "tmp/data" }).uploadsDir).toBe(path.resolve("tmp/data/uploads"));
-    expect(loadEnv({ UPLOADS_DIR: "/srv/files" }).uploadsDir).toBe("/srv/files");
+    expect(loadEnv({ DATA_DIR: "tmp/data" }).uploads).toEqual({
+      driver: "local",
+      dir: path.resolve("tmp/data/uploads"),
+    });
+    expect(loadEnv({ UPLOADS_DIR: "/srv/files" }).uploads).toEqual({ driver: "local", dir: "/srv/files" });
     expect(loadEnv({ DATA_DIR: "tmp/data" }).dataDir).toBe(path.resolve("tmp/data"));
   });
 
