@@ -1,10 +1,12 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { type AddressInfo, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import type { UploadStorageConfig } from "@hisob/core";
 import type { Db } from "@hisob/db";
-import S3rver from "s3rver";
 
 /**
  * Each upload storage driver as a test sees it: the configuration, and what is stored for a tenant,
@@ -19,18 +21,46 @@ export type UploadDriver = {
 };
 
 export const TEST_BUCKET = "hisob-test";
+const require = createRequire(import.meta.url);
 
-/** An S3-compatible server on a loopback port, with one empty bucket: no other can be installed here. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+const accepting = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => resolve(socket.destroy() !== undefined));
+    socket.once("error", () => resolve(false));
+  });
+
+/**
+ * An S3-compatible server (s3rver: no other can be installed here) on a loopback port, with one empty
+ * bucket, in a process of its own, so what it holds does not count in the memory tests measure.
+ */
 export const startS3Server = async () => {
   const directory = mkdtempSync(path.join(tmpdir(), "hisob-s3-"));
-  const server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: TEST_BUCKET, configs: [] }],
-  });
-  const { port } = (await server.run()) as { port: number };
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [
+      require.resolve("s3rver/bin/s3rver.js"),
+      ...["-d", directory, "-a", "127.0.0.1", "-p", String(port), "--silent"],
+      ...["--configure-bucket", TEST_BUCKET],
+    ],
+    { stdio: "ignore" },
+  );
+  const deadline = Date.now() + 15_000;
+  while (!(await accepting(port))) {
+    if (server.exitCode !== null || Date.now() > deadline) throw new Error("s3rver did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const endpoint = `http://127.0.0.1:${port}`;
   const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
   return {
@@ -46,7 +76,11 @@ export const startS3Server = async () => {
     }),
     client: () => new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true, credentials }),
     close: async () => {
-      await server.close();
+      if (server.exitCode === null) {
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        server.kill();
+        await exited;
+      }
       rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -53,18 +53,20 @@ export const createDatabaseStorage = (db: Db): UploadStorage => {
       let seq = 0;
       let pending: Buffer[] = [];
       let pendingBytes = 0;
-      const flush = async () => {
-        await insertChunk(tenantId, id, seq, Buffer.concat(pending, pendingBytes));
+      /** Stores the first `bytes` pending (all when undefined) as the next chunk. */
+      const flush = async (bytes = pendingBytes) => {
+        const all = Buffer.concat(pending, pendingBytes);
+        await insertChunk(tenantId, id, seq, all.subarray(0, bytes));
         seq += 1;
-        pending = [];
-        pendingBytes = 0;
+        pending = bytes < all.length ? [all.subarray(bytes)] : [];
+        pendingBytes = all.length - bytes;
       };
       try {
         await pipeline(source, meter.stream, async (chunks: AsyncIterable<Buffer>) => {
           for await (const chunk of chunks) {
             pending.push(chunk);
             pendingBytes += chunk.length;
-            if (pendingBytes >= CHUNK_BYTES) await flush();
+            while (pendingBytes >= CHUNK_BYTES) await flush(CHUNK_BYTES);
           }
           // An empty file is one empty chunk: content that exists.
           if (pendingBytes > 0 || seq === 0) await flush();
