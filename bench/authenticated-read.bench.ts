@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import path from "node:path";
 import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 import Fastify from "fastify";
@@ -52,7 +50,6 @@ export const authenticatedReadBench: Bench = {
     let ours: App | undefined;
     let pool: pg.Pool | undefined;
     const bare = Fastify({ logger: false });
-    const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
     try {
       template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
       db = await createTestDbFromTemplate(template, { poolSize: CLIENTS + 2 });
@@ -60,7 +57,7 @@ export const authenticatedReadBench: Bench = {
       const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
       const env = benchEnv();
-      const { services, oidc } = composeServices(appDb, outbox, env, { uploadsDir });
+      const { services, oidc } = composeServices(appDb, outbox, env);
       await oidc.start();
       ours = await buildServer({ env, db: appDb, services, oidc, logger: false });
       await ours.listen({ port: 0, host: "127.0.0.1" });
@@ -170,7 +167,6 @@ export const authenticatedReadBench: Bench = {
       await ours?.close();
       await pool?.end();
       await db?.close();
-      rmSync(uploadsDir, { recursive: true, force: true });
       if (template) await dropTemplate(template);
     }
   },

@@ -77,7 +77,7 @@ export const graphqlBench: Bench = {
       const outbox = createOutbox(db, { unhandled: "settle" }); // as the server's
       await syncPermissions(db);
       const env = benchEnv({ GRAPHQL_RATE_LIMIT: "100000000" });
-      const { services } = composeServices(db, outbox, env, { uploadsDir: "/nonexistent" });
+      const { services } = composeServices(db, outbox, env);
       app = await buildServer({ env, db, services, logger: false, events: outbox });
       await app.listen({ host: "127.0.0.1", port: 0 });
       const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/graphql`;

@@ -1,8 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
-import path from "node:path";
 import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 // The peer: panva's certified provider (a dev dependency of the server, used by its tests).
@@ -261,7 +259,6 @@ export const oidcPeerBench: Bench = {
     let db: Db | undefined;
     let app: App | undefined;
     let peer: Awaited<ReturnType<typeof startPeer>> | undefined;
-    const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
     try {
       template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
       db = await createTestDbFromTemplate(template, { poolSize: CLIENTS + 2 });
@@ -269,7 +266,7 @@ export const oidcPeerBench: Bench = {
       const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
       const env = benchEnv({ OIDC_RATE_LIMIT_ENABLED: "false" });
-      const { services, oidc } = composeServices(appDb, outbox, env, { uploadsDir });
+      const { services, oidc } = composeServices(appDb, outbox, env);
       await oidc.start();
       const server = await buildServer({ env, db: appDb, services, oidc, logger: false });
       app = server;
@@ -439,7 +436,6 @@ export const oidcPeerBench: Bench = {
       await app?.close().catch(() => {});
       await db?.close().catch(() => {});
       if (template) await dropTemplate(template);
-      rmSync(uploadsDir, { recursive: true, force: true });
     }
   },
 };

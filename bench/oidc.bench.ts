@@ -1,7 +1,5 @@
 import { createHash, generateKeyPair, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import path from "node:path";
 import { promisify } from "node:util";
 import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db, type SystemQueries } from "@hisob/db";
@@ -127,7 +125,6 @@ export const oidcBench: Bench = {
     let template: TestTemplate | undefined;
     let db: Db | undefined;
     let app: App | undefined;
-    const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
     try {
       const setupStart = process.hrtime.bigint();
       template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
@@ -138,7 +135,7 @@ export const oidcBench: Bench = {
       await syncPermissions(appDb);
       const env = benchEnv({ OIDC_ISSUER_URL: ISSUER, OIDC_RATE_LIMIT_ENABLED: "false" });
       if (env.rateLimit.enabled) throw new Error("rate limits must be off for this benchmark");
-      const { services, oidc } = composeServices(appDb, outbox, env, { uploadsDir });
+      const { services, oidc } = composeServices(appDb, outbox, env);
       await oidc.start();
       const signJwt = oidc.keys.signJwt;
       // The token endpoint calls signer.signJwt on this same object at request time.
@@ -371,7 +368,6 @@ export const oidcBench: Bench = {
       await app?.close().catch(() => {});
       await db?.close().catch(() => {});
       if (template) await dropTemplate(template);
-      rmSync(uploadsDir, { recursive: true, force: true });
     }
   },
 };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -59,14 +59,13 @@ const processCpuMs = (pids: readonly number[]): number => {
 
 const template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
 const db = await createTestDbFromTemplate(template, { poolSize: CLIENTS + 2 });
-const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-profile-uploads-"));
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 try {
   const outbox = createOutbox(db, { unhandled: "settle" });
   await syncPermissions(db);
   const env = benchEnv({ OIDC_RATE_LIMIT_ENABLED: "false" });
-  const { services, oidc } = composeServices(db, outbox, env, { uploadsDir });
+  const { services, oidc } = composeServices(db, outbox, env);
   await oidc.start();
   const server = await buildServer({ env, db, services, oidc, logger: false });
   await server.listen({ port: 0, host: "127.0.0.1" });
@@ -201,5 +200,4 @@ try {
   await admin.end();
   await db.close();
   await dropTemplate(template);
-  rmSync(uploadsDir, { recursive: true, force: true });
 }

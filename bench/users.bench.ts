@@ -1,7 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
@@ -335,13 +332,12 @@ export const withBenchServer = async <T>(
   const adminUrl = process.env.DATABASE_URL;
   const database = adminUrl ? await openPostgres(adminUrl) : await openPglite();
   const { db } = database;
-  const uploadsDir = mkdtempSync(path.join(tmpdir(), "hisob-bench-uploads-"));
   let app: App | undefined;
   try {
     const outbox = createOutbox(db, { unhandled: "settle" }); // as the server's
     await syncPermissions(db);
     const env = benchEnv();
-    const { services } = composeServices(db, outbox, env, { uploadsDir });
+    const { services } = composeServices(db, outbox, env);
     app = await buildServer({ env, db, services, logger: false });
     await app.ready();
     const { tenant, token } = await benchTenantAdmin(db, outbox, services);
@@ -349,7 +345,6 @@ export const withBenchServer = async <T>(
   } finally {
     await app?.close();
     await database.close();
-    rmSync(uploadsDir, { recursive: true, force: true });
   }
 };
 

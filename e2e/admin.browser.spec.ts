@@ -256,12 +256,16 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     await rpPage.close();
   });
 
-  it("rotates the signing key: the old one stays published in /oidc/keys", async () => {
+  it("rotates the signing key: published at once, signing after the propagation delay; the old one stays published", async () => {
     const before = (await (await fetch(`${base()}/oidc/keys`)).json()) as { keys: Array<{ kid: string }> };
     await navLink(admin, "Signing keys").click();
     await admin.getByRole("button", { name: "Rotate key" }).click();
     await admin.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
     await expect.poll(async () => admin.locator(".ant-table-row").count(), { timeout: 20_000 }).toBe(2);
+    // The new key says when it starts to sign; the old one still signs until then.
+    await admin.locator(".ant-tag", { hasText: "Signs from" }).waitFor();
+    await admin.locator(".ant-tag", { hasText: /^Signing$/ }).waitFor();
+    await shoot(admin, "signing-keys-en");
     const after = (await (await fetch(`${base()}/oidc/keys`)).json()) as { keys: Array<{ kid: string }> };
     expect(after.keys.length).toBe(2);
     expect(after.keys.map((key) => key.kid)).toEqual(

@@ -136,7 +136,10 @@ const en = {
   "keys.stoppedSigning": "Retired at",
   "keys.rotate": "Rotate key",
   "keys.retire": "Retire",
-  "keys.rotateHelp": "A new key signs from now on; older keys stay published until you retire them.",
+  "keys.rotateHelp":
+    "A new key is published at once and signs after a short delay, once every server publishes it; older keys stay published until you retire them.",
+  "keys.pending": "Signs from {{when}}",
+  "keys.signsFrom": "Signs from",
   "audit.title": "Audit log",
   "audit.when": "When",
   "audit.who": "Who",
@@ -289,7 +292,9 @@ const ru: Messages = {
   "keys.rotate": "Сменить ключ",
   "keys.retire": "Вывести",
   "keys.rotateHelp":
-    "Новый ключ подписывает с этого момента; старые остаются опубликованными, пока вы их не выведете.",
+    "Новый ключ публикуется сразу и начинает подписывать после короткой задержки, когда его опубликуют все серверы; старые остаются опубликованными, пока вы их не выведете.",
+  "keys.pending": "Подписывает с {{when}}",
+  "keys.signsFrom": "Подписывает с",
   "audit.title": "Журнал аудита",
   "audit.when": "Когда",
   "audit.who": "Кто",
@@ -439,7 +444,9 @@ const uz: Messages = {
   "keys.rotate": "Kalitni almashtirish",
   "keys.retire": "Chiqarish",
   "keys.rotateHelp":
-    "Yangi kalit hozirdan imzolaydi; eskilari siz chiqarmaguningizcha eʼlon qilingan boʻlib qoladi.",
+    "Yangi kalit darhol eʼlon qilinadi va barcha serverlar uni eʼlon qilgach, qisqa kutishdan soʻng imzolay boshlaydi; eskilari siz chiqarmaguningizcha eʼlon qilingan boʻlib qoladi.",
+  "keys.pending": "{{when}} dan imzolaydi",
+  "keys.signsFrom": "Imzolash boshlanishi",
   "audit.title": "Audit jurnali",
   "audit.when": "Qachon",
   "audit.who": "Kim",

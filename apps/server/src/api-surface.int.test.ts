@@ -47,6 +47,33 @@ describe("the REST surface", () => {
     expect(operations.length).toBeGreaterThan(30);
   });
 
+  it("documents the Idempotency-Key header on every operation that posts money or closes a debt, and only there", () => {
+    type Parameter = { in: string; name: string };
+    const withKey = Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) =>
+          ((operation as { parameters?: Parameter[] }).parameters ?? []).some(
+            (parameter) => parameter.in === "header" && parameter.name === "idempotency-key",
+          ),
+        )
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(withKey.sort()).toEqual(
+      [
+        "POST /finance/payments",
+        "POST /finance/expenses",
+        "POST /finance/transfers",
+        "POST /finance/exchanges",
+        "POST /finance/transfers/{id}/reversal",
+        "POST /finance/exchanges/{id}/reversal",
+        "POST /finance/debts",
+        "POST /finance/debts/{id}/settle",
+        "DELETE /finance/debts/{id}/settlements/{settlementId}",
+        "POST /finance/debts/{id}/write-off",
+      ].sort(),
+    );
+  });
+
   it('reads as English: no summary says "a" before a vowel ("Create a expense")', () => {
     const summaries = Object.values(spec.paths).flatMap((operations) =>
       Object.values(operations).map((operation) => (operation as { summary?: string }).summary ?? ""),

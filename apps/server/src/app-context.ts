@@ -1,4 +1,10 @@
-import { type CoreServiceDeps, createCoreServices, syncPermissions } from "@hisob/core";
+import {
+  type CoreServiceDeps,
+  createCoreServices,
+  createUploadStorage,
+  syncPermissions,
+  type UploadStorage,
+} from "@hisob/core";
 import { createCrmServices } from "@hisob/crm";
 import { createDb, createOutbox, type Db, embeddedDatabaseExists, type Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
@@ -31,7 +37,8 @@ export const composeServices = (
   env: ResolvedEnv,
   options: {
     clock?: Clock;
-    uploadsDir?: string;
+    /** Test apps bring their own (a temporary folder, a test bucket). */
+    uploadStorage?: UploadStorage;
     core?: Partial<Omit<CoreServiceDeps, "db" | "outbox">>;
   } = {},
 ) => {
@@ -41,7 +48,7 @@ export const composeServices = (
       db,
       outbox,
       clock,
-      uploadsDir: options.uploadsDir ?? env.uploadsDir,
+      uploadStorage: options.uploadStorage ?? createUploadStorage(env.uploads, db),
       ...options.core,
     }),
     finance: createFinanceServices({ db, outbox, clock }),
@@ -60,6 +67,7 @@ export const composeServices = (
       accessTokenLifetime: env.oidc.accessTokenLifetime,
       idTokenLifetime: env.oidc.idTokenLifetime,
       refreshTokenLifetime: env.oidc.refreshTokenLifetime,
+      keyPropagationSeconds: env.oidc.keyPropagationSeconds,
       production: env.isProduction,
     },
   });

@@ -24,7 +24,7 @@ Commands:
                      [--post-logout-redirect-uri <uri>...]
                                                register an OpenID Connect client; prints client_id
                                                (and client_secret, shown only this once)
-  oidc:keys:rotate                             create a new signing key (older keys stay published, stop signing)
+  oidc:keys:rotate                             create a signing key: published now, signing after OIDC_KEY_PROPAGATION_SECONDS
   oidc:keys:list                               list signing keys
   oidc:keys:retire --kid <uuid>                unpublish an older key once nothing valid depends on it
   finance:reconcile [--tenant <id>]            recompute every account balance from its transactions (all

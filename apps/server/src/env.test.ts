@@ -40,7 +40,7 @@ describe("loadEnv defaults", () => {
       server: { host: "127.0.0.1", port: 3000, trustProxy: false, shutdownDrainDelayMs: 0 },
       database: { url: undefined, isEmbedded: true },
       dataDir: path.resolve(".data"),
-      uploadsDir: path.resolve(".data/uploads"),
+      uploads: { driver: "local", dir: path.resolve(".data/uploads") },
       redis: { url: undefined },
       log: { level: "info" },
       admin: undefined,
@@ -50,6 +50,7 @@ describe("loadEnv defaults", () => {
         accessTokenLifetime: 3600,
         idTokenLifetime: 3600,
         refreshTokenLifetime: 2_592_000,
+        keyPropagationSeconds: 120,
         allowedOrigins: [],
       },
       rateLimit: { enabled: true, windowSeconds: 900, authorize: 100, token: 50, userinfo: 200, keys: 500 },
@@ -208,8 +209,11 @@ describe("loadEnv defaults", () => {
   });
 
   it("resolves a relative DATA_DIR against the working directory", () => {
-    expect(loadEnv({ DATA_DIR: "tmp/data" }).uploadsDir).toBe(path.resolve("tmp/data/uploads"));
-    expect(loadEnv({ UPLOADS_DIR: "/srv/files" }).uploadsDir).toBe("/srv/files");
+    expect(loadEnv({ DATA_DIR: "tmp/data" }).uploads).toEqual({
+      driver: "local",
+      dir: path.resolve("tmp/data/uploads"),
+    });
+    expect(loadEnv({ UPLOADS_DIR: "/srv/files" }).uploads).toEqual({ driver: "local", dir: "/srv/files" });
     expect(loadEnv({ DATA_DIR: "tmp/data" }).dataDir).toBe(path.resolve("tmp/data"));
   });
 
@@ -344,6 +348,8 @@ describe("loadEnv bad values", () => {
     ["OIDC_ACCESS_TOKEN_LIFETIME", "-1", 'must be an integer between 1 and 2147483647 (got "-1")'],
     ["OIDC_ID_TOKEN_LIFETIME", "1h", 'must be an integer between 1 and 2147483647 (got "1h")'],
     ["OIDC_REFRESH_TOKEN_LIFETIME", "0", 'must be an integer between 1 and 2147483647 (got "0")'],
+    ["OIDC_KEY_PROPAGATION_SECONDS", "86401", 'must be an integer between 0 and 86400 (got "86401")'],
+    ["OIDC_KEY_PROPAGATION_SECONDS", "2m", 'must be an integer between 0 and 86400 (got "2m")'],
     ["OIDC_RATE_LIMIT_ENABLED", "on", 'must be one of true, false, 1, 0 (got "on")'],
     ["OIDC_RATE_LIMIT_AUTHORIZE", "many", 'must be an integer between 1 and 2147483647 (got "many")'],
     ["OIDC_RATE_LIMIT_TOKEN", "9999999999", 'must be an integer between 1 and 2147483647 (got "9999999999")'],

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import type { UploadStorageConfig } from "@hisob/core";
+import { DEFAULT_KEY_PROPAGATION_SECONDS } from "@hisob/oidc";
 import { Address4, Address6 } from "ip-address";
 import { z } from "zod";
 
@@ -42,8 +44,8 @@ export type Env = {
   database: { url: string | undefined; isEmbedded: boolean };
   /** Absolute path. */
   dataDir: string;
-  /** Uploaded files (one folder per tenant); default `<DATA_DIR>/uploads`. */
-  uploadsDir: string;
+  /** Where uploaded files live: UPLOADS_STORAGE (local disk by default, in `<DATA_DIR>/uploads`). */
+  uploads: UploadStorageConfig;
   redis: { url: string | undefined };
   log: { level: LogLevel };
   /** Bootstrap administrator; set only when both ADMIN_EMAIL and ADMIN_PASSWORD are. */
@@ -56,6 +58,8 @@ export type Env = {
     accessTokenLifetime: number;
     idTokenLifetime: number;
     refreshTokenLifetime: number;
+    /** Seconds a rotated signing key is published before it signs (every instance reloads within half). */
+    keyPropagationSeconds: number;
     /** Normalised origins (`scheme://host[:port]`). */
     allowedOrigins: string[];
   };
@@ -368,6 +372,8 @@ const shape = {
   OIDC_ACCESS_TOKEN_LIFETIME: positiveInteger(),
   OIDC_ID_TOKEN_LIFETIME: positiveInteger(),
   OIDC_REFRESH_TOKEN_LIFETIME: positiveInteger(),
+  // Up to a day: a rotated key that waits longer to sign is a mistake, not a policy.
+  OIDC_KEY_PROPAGATION_SECONDS: integer(0, 86_400),
   OIDC_RATE_LIMIT_ENABLED: boolean(),
   OIDC_RATE_LIMIT_AUTHORIZE: positiveInteger(),
   OIDC_RATE_LIMIT_TOKEN: positiveInteger(),
@@ -393,6 +399,24 @@ const shape = {
   GRAPHQL_CONCURRENCY_PER_TENANT: integer(1, 1000),
   SHUTDOWN_DRAIN_DELAY_MS: integer(0, 600_000),
   GRAPHQL_SOCKET_RECHECK_MS: integer(100, 60_000),
+  UPLOADS_STORAGE: oneOf(["local", "database", "s3"] as const),
+  S3_BUCKET: variable((raw) =>
+    /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(raw)
+      ? ok(raw)
+      : bad<string>("must be a bucket name: 3–63 lowercase letters, digits, dots and hyphens"),
+  ),
+  S3_PREFIX: variable((raw) =>
+    raw.length <= 200 && /^[\w./-]*$/.test(raw) && !raw.startsWith("/")
+      ? ok(raw.endsWith("/") ? raw : `${raw}/`)
+      : bad<string>("must be at most 200 letters, digits, '_', '.', '-' and '/', not starting with '/'"),
+  ),
+  S3_REGION: variable((raw) =>
+    /^[a-z0-9-]{1,50}$/.test(raw) ? ok(raw) : bad<string>("must be a region name such as eu-central-1"),
+  ),
+  S3_ENDPOINT: urlWithProtocols(["http:", "https:"], "https://s3.example.com"),
+  S3_FORCE_PATH_STYLE: boolean(),
+  S3_ACCESS_KEY_ID: nonEmpty(),
+  S3_SECRET_ACCESS_KEY: nonEmpty(),
 };
 
 type VariableName = keyof typeof shape;
@@ -450,6 +474,12 @@ const ZEnv = z
           for (const name of external)
             requireVariable(name, `when ${externalSet[0] ?? "EXTERNAL_OIDC_NAME"} is set`);
         }
+        if (vars.UPLOADS_STORAGE === "s3") requireVariable("S3_BUCKET", "when UPLOADS_STORAGE=s3");
+        // A key without its secret (or the other way round) is a typo; neither means the SDK's own chain.
+        if (vars.S3_ACCESS_KEY_ID !== undefined)
+          requireVariable("S3_SECRET_ACCESS_KEY", "when S3_ACCESS_KEY_ID is set");
+        if (vars.S3_SECRET_ACCESS_KEY !== undefined)
+          requireVariable("S3_ACCESS_KEY_ID", "when S3_SECRET_ACCESS_KEY is set");
         if (vars.NODE_ENV === "production" && vars.EXTERNAL_OIDC_ISSUER_URL?.startsWith("http://")) {
           ctx.addIssue({
             code: "custom",
@@ -468,6 +498,32 @@ const ZEnv = z
 const externalProviderName = (issuer: string): string => {
   const host = new URL(issuer).hostname;
   return host === "accounts.google.com" ? "Google" : host;
+};
+
+/** UPLOADS_STORAGE and its settings; local disk unless asked otherwise (existing files stay where they are). */
+const uploadStorage = (vars: TEnvVariables, warnings: string[]): UploadStorageConfig => {
+  const driver = vars.UPLOADS_STORAGE ?? "local";
+  if (driver === "database") return { driver };
+  if (driver === "s3") {
+    return {
+      driver,
+      bucket: vars.S3_BUCKET ?? "",
+      prefix: vars.S3_PREFIX ?? "",
+      region: vars.S3_REGION ?? "us-east-1",
+      endpoint: vars.S3_ENDPOINT,
+      forcePathStyle: vars.S3_FORCE_PATH_STYLE ?? vars.S3_ENDPOINT !== undefined,
+      credentials:
+        vars.S3_ACCESS_KEY_ID !== undefined && vars.S3_SECRET_ACCESS_KEY !== undefined
+          ? { accessKeyId: vars.S3_ACCESS_KEY_ID, secretAccessKey: vars.S3_SECRET_ACCESS_KEY }
+          : undefined,
+    };
+  }
+  if (vars.DATABASE_URL !== undefined) {
+    warnings.push(
+      "Uploads are stored on this instance's disk (UPLOADS_STORAGE=local): several instances need UPLOADS_STORAGE=database or s3.",
+    );
+  }
+  return { driver, dir: path.resolve(vars.UPLOADS_DIR ?? path.join(vars.DATA_DIR ?? "./.data", "uploads")) };
 };
 
 const toEnv = (vars: TEnvVariables): Env => {
@@ -499,7 +555,7 @@ const toEnv = (vars: TEnvVariables): Env => {
     },
     database: { url: vars.DATABASE_URL, isEmbedded: vars.DATABASE_URL === undefined },
     dataDir: path.resolve(vars.DATA_DIR ?? "./.data"),
-    uploadsDir: path.resolve(vars.UPLOADS_DIR ?? path.join(vars.DATA_DIR ?? "./.data", "uploads")),
+    uploads: uploadStorage(vars, warnings),
     redis: { url: vars.REDIS_URL },
     log: { level: vars.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info") },
     admin:
@@ -512,6 +568,7 @@ const toEnv = (vars: TEnvVariables): Env => {
       accessTokenLifetime: vars.OIDC_ACCESS_TOKEN_LIFETIME ?? 3600,
       idTokenLifetime: vars.OIDC_ID_TOKEN_LIFETIME ?? 3600,
       refreshTokenLifetime: vars.OIDC_REFRESH_TOKEN_LIFETIME ?? 2_592_000,
+      keyPropagationSeconds: vars.OIDC_KEY_PROPAGATION_SECONDS ?? DEFAULT_KEY_PROPAGATION_SECONDS,
       allowedOrigins: vars.OIDC_ALLOWED_ORIGINS ?? [],
     },
     rateLimit: {

@@ -1,3 +1,4 @@
+import { keyReloadIntervalMs } from "@hisob/oidc";
 import { type AppContext, openAppContext } from "./app-context";
 import { createDrain, drainAndClose } from "./drain";
 import { loadRuntimeEnv } from "./env";
@@ -105,12 +106,13 @@ const main = async () => {
   hourly("stale partial uploads", () => context.services.uploads.sweepStalePartials());
   // Expired idempotency keys (docs/decisions/0018-one-posting-per-intent.md).
   hourly("expired idempotency keys", () => context.db.system.deleteExpiredIdempotencyKeys());
-  // Keys rotated by another instance (or the CLI, on PostgreSQL) are picked up within a minute.
+  // Keys rotated by another instance (or the CLI, on PostgreSQL) are published here well within their
+  // propagation delay, before any instance signs with them (docs/decisions/0079-oidc-key-rotation.md).
   const keyRefresh = setInterval(() => {
     context.oidc.keys
       .load()
       .catch((error: unknown) => app.log.error({ err: error }, "reloading signing keys failed"));
-  }, 60_000);
+  }, keyReloadIntervalMs(env.oidc.keyPropagationSeconds));
   keyRefresh.unref();
   for (const warning of env.warnings) app.log.warn(warning);
   const baseUrl = env.oidc.issuerUrl;

@@ -10,7 +10,7 @@ import { createProfileService } from "./profile/profile.service";
 import { createRolesService } from "./roles/roles.service";
 import { createSessionsService } from "./sessions/sessions.service";
 import { createTenantsService } from "./tenants/tenants.service";
-import { createLocalStorage } from "./uploads/local-storage";
+import type { UploadStorage } from "./uploads/storage";
 import { createUploadsService } from "./uploads/uploads.service";
 import { createUsersService } from "./users/users.service";
 
@@ -22,8 +22,8 @@ export type CoreServiceDeps = {
   throttleStore?: ThrottleStore;
   sessionLifetimeMs?: number;
   passwords?: PasswordVerifier;
-  /** Where uploaded files are stored (one folder per tenant). */
-  uploadsDir: string;
+  /** Where uploaded files are stored (createUploadStorage: local disk, database or S3). */
+  uploadStorage: UploadStorage;
   maxUploadBytes?: number;
 };
 
@@ -56,7 +56,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     currencies: createCurrenciesService({ db }),
     uploads: createUploadsService({
       db,
-      storage: createLocalStorage(deps.uploadsDir),
+      storage: deps.uploadStorage,
       ...(deps.maxUploadBytes ? { maxBytes: deps.maxUploadBytes } : {}),
     }),
   };

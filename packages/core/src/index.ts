@@ -121,8 +121,9 @@ export {
   ZUpdateTenantInput,
 } from "./tenants/tenants.schema";
 export { createTenantsService, type TenantsService } from "./tenants/tenants.service";
-export { createLocalStorage, type UploadStorage } from "./uploads/local-storage";
+export { createUploadStorage, type UploadStorageConfig } from "./uploads/create-storage";
 export { sniffMimeType } from "./uploads/sniff";
+export type { UploadStorage } from "./uploads/storage";
 export {
   cleanFileName,
   MAX_UPLOAD_BYTES,

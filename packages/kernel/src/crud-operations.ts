@@ -44,6 +44,8 @@ export const crudOperationsOf = <S, P extends Permission>() => {
     schemas: { list: L; listItem: LI; create: C; update: U; item: D };
     access: Record<Verb, AccessOf<P>>;
     summaries: Record<Verb, string>;
+    /** Creating posts money or a debt: once per Idempotency-Key (the service makes it so). */
+    idempotentCreate?: true;
   }) => {
     const { path, tag, service, schemas, access, summaries } = def;
     const item = `${path}/:id`;
@@ -64,6 +66,7 @@ export const crudOperationsOf = <S, P extends Permission>() => {
         access: accessOf(access.create),
         summary: summaries.create,
         tag,
+        ...(def.idempotentCreate ? { idempotent: true as const } : {}),
         call: (services, ctx, input) => service(services).create(ctx, input),
       }),
       get: op.query({

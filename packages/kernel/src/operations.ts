@@ -70,6 +70,11 @@ type OperationBase<P extends Permission, I extends z.ZodType> = {
   tag: string;
   /** False: REST only (the accountant app does not call it). */
   rpc?: boolean;
+  /**
+   * It posts money or closes a debt once per `Idempotency-Key` (packages/db/src/idempotency.ts);
+   * the API reference documents the header on it.
+   */
+  idempotent?: true;
 };
 
 export type QueryOrMutation<

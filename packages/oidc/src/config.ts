@@ -7,11 +7,22 @@ export type OidcConfig = {
   refreshTokenLifetime: number;
   /** Seconds an authorization code stays usable (short: it only bridges a redirect). */
   codeLifetime: number;
+  /**
+   * Seconds a rotated signing key is published before it signs (docs/decisions/0079-oidc-key-rotation.md);
+   * every instance must reload its keys within it. Default DEFAULT_KEY_PROPAGATION_SECONDS.
+   */
+  keyPropagationSeconds?: number;
   /** NODE_ENV=production: stricter redirect URIs (http only to native apps' loopback). */
   production: boolean;
 };
 
 export const DEFAULT_CODE_LIFETIME_SECONDS = 60;
+/** Twice the longest time an instance waits before reloading its keys (a minute). */
+export const DEFAULT_KEY_PROPAGATION_SECONDS = 120;
+
+/** How often a running instance reloads its keys: at least twice within the propagation delay. */
+export const keyReloadIntervalMs = (keyPropagationSeconds: number): number =>
+  Math.max(1000, Math.min(60_000, Math.floor((keyPropagationSeconds * 1000) / 2)));
 
 export const SUPPORTED_SCOPES = ["openid", "profile", "email", "offline_access"] as const;
 export const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const;

@@ -26,7 +26,9 @@ export {
 } from "./clients/clients";
 export {
   DEFAULT_CODE_LIFETIME_SECONDS,
+  DEFAULT_KEY_PROPAGATION_SECONDS,
   discoveryDocument,
+  keyReloadIntervalMs,
   type OidcConfig,
   SUPPORTED_SCOPES,
 } from "./config";

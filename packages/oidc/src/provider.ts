@@ -4,7 +4,12 @@ import { createAccessTokenVerifier } from "./access-tokens";
 import { createOidcAdmin } from "./admin/oidc-admin";
 import { createAuthorize } from "./authorize/authorize";
 import { createClients } from "./clients/clients";
-import { DEFAULT_CODE_LIFETIME_SECONDS, discoveryDocument, type OidcConfig } from "./config";
+import {
+  DEFAULT_CODE_LIFETIME_SECONDS,
+  DEFAULT_KEY_PROPAGATION_SECONDS,
+  discoveryDocument,
+  type OidcConfig,
+} from "./config";
 import { createEndSession } from "./end-session";
 import { createIntrospect } from "./introspect";
 import { createSigningKeys } from "./keys";
@@ -46,6 +51,7 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
       config.idTokenLifetime,
       config.refreshTokenLifetime,
     ),
+    propagationDelaySeconds: config.keyPropagationSeconds ?? DEFAULT_KEY_PROPAGATION_SECONDS,
   });
   const verifyAccessToken = createAccessTokenVerifier({ db, clock, clients });
   const admin = createOidcAdmin({ db, outbox, clients, keys, config });

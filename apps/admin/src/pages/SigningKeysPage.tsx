@@ -12,6 +12,7 @@ type Key = {
   signing: boolean;
   published: boolean;
   createdAt: string;
+  signsFrom: string;
   retiredAt: string | null;
 };
 
@@ -54,6 +55,9 @@ export const SigningKeysPage = () => {
             render: (_, key) => (
               <Space size={4}>
                 {key.signing && <Tag color="green">{t("keys.signing")}</Tag>}
+                {key.active && !key.signing && Date.parse(key.signsFrom) > Date.now() && (
+                  <Tag color="gold">{t("keys.pending", { when: formatDate(key.signsFrom) })}</Tag>
+                )}
                 {key.published && <Tag color="blue">{t("keys.published")}</Tag>}
                 {!key.active && <Tag>{t("keys.retired")}</Tag>}
               </Space>
@@ -62,6 +66,11 @@ export const SigningKeysPage = () => {
           {
             title: t("common.createdAt"),
             dataIndex: "createdAt",
+            render: (value: string) => formatDate(value),
+          },
+          {
+            title: t("keys.signsFrom"),
+            dataIndex: "signsFrom",
             render: (value: string) => formatDate(value),
           },
           {
@@ -74,7 +83,8 @@ export const SigningKeysPage = () => {
             render: (_, key) =>
               can("signing_keys:retire:all") &&
               key.active &&
-              !key.signing && (
+              !key.signing &&
+              Date.parse(key.signsFrom) <= Date.now() && (
                 <Popconfirm
                   title={t("keys.retire")}
                   onConfirm={() => act(() => api("POST", `/signing-keys/${key.kid}/retire`))}

@@ -4,9 +4,11 @@ import path from "node:path";
 import {
   ADMIN_ROLE_NAME,
   type CoreServiceDeps,
+  createUploadStorage,
   insertUser,
   provisionTenant,
   syncPermissions,
+  type UploadStorageConfig,
 } from "@hisob/core";
 import { createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createTestDb } from "@hisob/db/testing";
@@ -28,7 +30,7 @@ export type TestApp = {
   outbox: Outbox;
   services: AppServices;
   oidc: OidcProvider;
-  /** The temporary storage directory of this app's uploads. */
+  /** The temporary storage directory of this app's uploads (when they go to the local disk). */
   uploadsDir: string;
   close(): Promise<void>;
   /** A new tenant with its admin role (`platform: true` → the platform tenant, whose admins manage tenants). */
@@ -62,7 +64,9 @@ let sequence = 0;
 export const createTestApp = async (
   options: {
     clock?: Clock;
-    services?: Partial<Omit<CoreServiceDeps, "uploadsDir">>;
+    services?: Partial<Omit<CoreServiceDeps, "uploadStorage">>;
+    /** Where uploads go (default: a temporary folder on the local disk, `uploadsDir`). */
+    uploads?: UploadStorageConfig;
     /** Extra environment variables (e.g. OIDC_ALLOWED_ORIGINS, OIDC_RATE_LIMIT_ENABLED). */
     env?: Record<string, string>;
     /** PostgreSQL connection pool size (default 4); concurrency tests ask for more. */
@@ -107,7 +111,7 @@ export const createTestApp = async (
     }),
   );
   const { services, oidc } = composeServices(db, outbox, env, {
-    uploadsDir,
+    uploadStorage: createUploadStorage(options.uploads ?? { driver: "local", dir: uploadsDir }, db),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.services ? { core: options.services } : {}),
   });

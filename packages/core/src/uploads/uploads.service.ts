@@ -12,8 +12,8 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import type { z } from "zod";
-import type { UploadStorage } from "./local-storage";
 import { sniffMimeType } from "./sniff";
+import type { UploadStorage } from "./storage";
 import { cleanFileName, MAX_UPLOAD_BYTES, type TUploadDto, ZListUploadsQuery } from "./uploads.schema";
 
 type UploadRow = Prisma.UploadGetPayload<object>;

@@ -20,6 +20,7 @@ export const debtsOperations = {
     path,
     tag,
     service: (services) => services.debts,
+    idempotentCreate: true,
     schemas: {
       list: ZListDebtsQuery,
       listItem: ZDebtDto,
@@ -44,6 +45,7 @@ export const debtsOperations = {
     },
   }),
   settle: op.mutation({
+    idempotent: true,
     http: { method: "POST", path: `${path}/:id/settle`, status: 201, rest: "data" },
     input: withId(ZSettleDebtInput),
     output: ZDebtSettlementResult,
@@ -60,6 +62,7 @@ export const debtsOperations = {
     call: (services, ctx, input) => services.debts.settle(ctx, input.id, input.data),
   }),
   reverseSettlement: op.mutation({
+    idempotent: true,
     http: { method: "DELETE", path: `${path}/:id/settlements/:settlementId`, status: 200 },
     input: z.object({ id: z.uuid(), settlementId: z.uuid() }),
     output: ZDebtDetailDto,
@@ -75,6 +78,7 @@ export const debtsOperations = {
     call: (services, ctx, input) => services.debts.reverseSettlement(ctx, input.id, input.settlementId),
   }),
   writeOff: op.mutation({
+    idempotent: true,
     http: { method: "POST", path: `${path}/:id/write-off`, status: 200, rest: "data" },
     input: withId(ZWriteOffDebtInput),
     output: ZDebtDetailDto,

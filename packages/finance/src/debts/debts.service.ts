@@ -1,4 +1,4 @@
-import { audit, diffFields } from "@hisob/db";
+import { audit, diffFields, idempotent } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import {
   AppError,
@@ -64,31 +64,34 @@ export const createDebtsService = (deps: DebtsDeps) => {
       const input = parseInput(ZCreateDebtInput, raw);
       const { tenantId } = ctx;
       return db
-        .withTenant(tenantId, async (tx) => {
-          if (!(await repository.currencySelected(tx, tenantId, input.currency))) throw currencyNotSelected();
-          const now = clock.now();
-          const amount = BigInt(input.amount);
-          const id = newId();
-          await repository.insert(tx, {
-            id,
-            tenantId,
-            kind: input.kind,
-            counterpartyId: input.counterpartyId,
-            amount,
-            outstanding: amount,
-            currencyCode: input.currency,
-            dueDate: input.dueDate === null ? null : dateOf(input.dueDate),
-            description: input.description,
-            status: "pending",
-            createdBy: ctx.actor.userId,
-            createdAt: now,
-            updatedAt: now,
-          });
-          const detail = await detailOrThrow(tx, tenantId, id);
-          await raise(tx, ctx, "DebtCreated", { debtId: id, ...toEventPayload(detail) });
-          await audit(tx, ctx, "debt", id, "create", { after: toEventPayload(detail) });
-          return detail;
-        })
+        .withTenant(tenantId, (tx) =>
+          idempotent(tx, ctx, "debts.create", input, async () => {
+            if (!(await repository.currencySelected(tx, tenantId, input.currency)))
+              throw currencyNotSelected();
+            const now = clock.now();
+            const amount = BigInt(input.amount);
+            const id = newId();
+            await repository.insert(tx, {
+              id,
+              tenantId,
+              kind: input.kind,
+              counterpartyId: input.counterpartyId,
+              amount,
+              outstanding: amount,
+              currencyCode: input.currency,
+              dueDate: input.dueDate === null ? null : dateOf(input.dueDate),
+              description: input.description,
+              status: "pending",
+              createdBy: ctx.actor.userId,
+              createdAt: now,
+              updatedAt: now,
+            });
+            const detail = await detailOrThrow(tx, tenantId, id);
+            await raise(tx, ctx, "DebtCreated", { debtId: id, ...toEventPayload(detail) });
+            await audit(tx, ctx, "debt", id, "create", { after: toEventPayload(detail) });
+            return detail;
+          }),
+        )
         .catch(rethrowReference);
     },
 

@@ -19,6 +19,7 @@ const paymentsCrud = crudOperations({
   path: "/finance/payments",
   tag: "finance: payments",
   service: (services) => services.payments,
+  idempotentCreate: true,
   schemas: { ...documents, listItem: ZPaymentListItem, item: ZPaymentDto },
   access: {
     list: {
@@ -48,6 +49,7 @@ const expensesCrud = crudOperations({
   path: "/finance/expenses",
   tag: "finance: expenses",
   service: (services) => services.expenses,
+  idempotentCreate: true,
   schemas: { ...documents, listItem: ZExpenseListItem, item: ZExpenseDto },
   access: {
     list: {

@@ -26,6 +26,7 @@ const corrections = (kind: "transfer" | "exchange") => {
           : services.transfers.updateExchange(ctx, input.id, input.data),
     }),
     reverse: op.mutation({
+      idempotent: true,
       http: { method: "POST", path: `${path}/reversal`, status: 201, rest: "data" },
       input: withId(ZReverseInput),
       output: ZTransactionDto,
@@ -42,6 +43,7 @@ const corrections = (kind: "transfer" | "exchange") => {
 
 export const transfersOperations = {
   create: op.mutation({
+    idempotent: true,
     http: { method: "POST", path: "/finance/transfers", status: 201 },
     input: ZTransferInput,
     output: ZTransactionDto,
@@ -55,6 +57,7 @@ export const transfersOperations = {
 
 export const exchangesOperations = {
   create: op.mutation({
+    idempotent: true,
     http: { method: "POST", path: "/finance/exchanges", status: 201 },
     input: ZExchangeInput,
     output: ZTransactionDto,

@@ -183,11 +183,16 @@ export const ZSigningKeyDto = z
     algorithm: z.string(),
     /** Not retired. */
     active: z.boolean(),
-    /** The newest active key: the one that signs new tokens. */
+    /** The one that signs new tokens now: the newest active key whose `signsFrom` has passed. */
     signing: z.boolean(),
     /** In /oidc/keys (active, or retired less than the longest token lifetime ago). */
     published: z.boolean(),
     createdAt: z.iso.datetime(),
+    /**
+     * When it signs from: created + OIDC_KEY_PROPAGATION_SECONDS, so that every instance publishes a
+     * rotated key before any signs with it (the first key of an installation signs at once).
+     */
+    signsFrom: z.iso.datetime(),
     retiredAt: z.iso.datetime().nullable(),
   })
   .meta({ id: "SigningKey" });

@@ -297,6 +297,7 @@ describe("load, jwks and signJwt", () => {
     await keys.load();
     expect(keys.jwks().keys.map((k) => k.kid)).toEqual([newKid, kid]);
 
+    clock.advance(60_000); // a key signs from its creation (no propagation delay here), not before
     const newToken = await sign(keys);
     expect(decodeProtectedHeader(newToken).kid).toBe(newKid);
     const jwks = createLocalJWKSet(keys.jwks());
@@ -332,5 +333,92 @@ describe("load, jwks and signJwt", () => {
     await keys.load();
     expect(keys.jwks()).toEqual({ keys: [] });
     await expect(sign(keys)).rejects.toThrow(/no active signing key/);
+  });
+});
+
+describe("rotation across instances: published everywhere before it signs", () => {
+  const DELAY_SECONDS = 120;
+  // Two instances of one deployment: one database, their own key caches.
+  const instance = () =>
+    createSigningKeys({ db, cryptoKey: CRYPTO_KEY, clock, propagationDelaySeconds: DELAY_SECONDS });
+  let a: SigningKeys;
+  let b: SigningKeys;
+
+  beforeEach(async () => {
+    await resetKeys();
+    a = instance();
+    b = instance();
+    await a.ensureActiveKey();
+    await a.load();
+    await b.load();
+  });
+
+  /** Each instance's token verifies against the other instance's key set, as a relying party would check. */
+  const expectEachVerifiesAtTheOther = async () => {
+    await expect(
+      jwtVerify(await sign(a), createLocalJWKSet(b.jwks()), verifyOptions()),
+    ).resolves.toBeTruthy();
+    await expect(
+      jwtVerify(await sign(b), createLocalJWKSet(a.jwks()), verifyOptions()),
+    ).resolves.toBeTruthy();
+  };
+
+  it("the first key of an installation signs at once", async () => {
+    const [only] = await a.list();
+    expect(only).toMatchObject({ signing: true, signsFrom: only?.createdAt });
+    await expectEachVerifiesAtTheOther();
+  });
+
+  it("a rotated key is published at once but signs only after the delay; the other instance's tokens verify all along", async () => {
+    const [old] = await a.list();
+    clock.advance(5_000);
+    const rotated = await a.rotate();
+    expect(rotated).toMatchObject({ signing: false, published: true });
+    expect(new Date(rotated.signsFrom).getTime() - new Date(rotated.createdAt).getTime()).toBe(
+      DELAY_SECONDS * 1000,
+    );
+    // The rotating instance publishes the new key and still signs with the old one.
+    expect(a.jwks().keys.map((k) => k.kid)).toEqual([rotated.kid, old?.kid]);
+    expect(decodeProtectedHeader(await sign(a)).kid).toBe(old?.kid);
+    // B has not reloaded yet: it neither knows nor needs the new key.
+    expect(b.jwks().keys.map((k) => k.kid)).toEqual([old?.kid]);
+    await expectEachVerifiesAtTheOther();
+
+    // B reloads within the delay (every instance reloads at least twice within it).
+    clock.advance((DELAY_SECONDS / 2) * 1000);
+    await b.load();
+    await expectEachVerifiesAtTheOther();
+    expect(decodeProtectedHeader(await sign(b)).kid).toBe(old?.kid);
+
+    // The delay has passed: both sign with the new key, and both publish both keys.
+    clock.advance((DELAY_SECONDS / 2) * 1000);
+    expect(decodeProtectedHeader(await sign(a)).kid).toBe(rotated.kid);
+    expect(decodeProtectedHeader(await sign(b)).kid).toBe(rotated.kid);
+    await expectEachVerifiesAtTheOther();
+    expect((await a.list()).find((k) => k.kid === rotated.kid)?.signing).toBe(true);
+  });
+
+  it("the old key cannot be retired until the tokens it signed up to the switch have expired", async () => {
+    const [old] = await a.list();
+    const rotated = await a.rotate();
+    const longest = 30 * 24 * 3600 * 1000; // the default longest token lifetime
+    // Just before the switch plus the longest lifetime: a token it signed at the switch is still valid.
+    clock.advance(DELAY_SECONDS * 1000 + longest - 1000);
+    await expect(a.retire(old?.kid ?? "")).rejects.toThrow(/may still verify/);
+    clock.advance(1000);
+    await expect(a.retire(old?.kid ?? "")).resolves.toMatchObject({ active: false });
+    expect((await a.list()).find((k) => k.kid === rotated.kid)?.signing).toBe(true);
+  });
+
+  it("a second rotation within the delay keeps the oldest key signing until the newest is due", async () => {
+    const [old] = await a.list();
+    const first = await a.rotate();
+    clock.advance(10_000);
+    const second = await a.rotate();
+    expect(decodeProtectedHeader(await sign(a)).kid).toBe(old?.kid);
+    clock.advance((DELAY_SECONDS - 10) * 1000);
+    expect(decodeProtectedHeader(await sign(a)).kid).toBe(first.kid);
+    clock.advance(10_000);
+    expect(decodeProtectedHeader(await sign(a)).kid).toBe(second.kid);
   });
 });

@@ -46,6 +46,11 @@ export type SigningKeysDeps = {
    * a key that stopped signing stays published this long, and cannot be retired sooner.
    */
   longestTokenLifetimeSeconds?: number;
+  /**
+   * Seconds a new key is published before it signs: long enough for every instance to reload its
+   * keys, so no relying party meets a `kid` that a JWKS from another instance lacks. 0 signs at once.
+   */
+  propagationDelaySeconds?: number;
 };
 
 export type SigningKeyInfo = {
@@ -55,6 +60,8 @@ export type SigningKeyInfo = {
   signing: boolean;
   published: boolean;
   createdAt: string;
+  /** When the key signs (or signed) from: its creation plus the propagation delay; the first key at once. */
+  signsFrom: string;
   retiredAt: string | null;
 };
 
@@ -65,11 +72,14 @@ export type SigningKeys = {
   load(): Promise<void>;
   /** The public key set (active keys, newest first). */
   jwks(): Jwks;
-  /** Signs with the newest active key; `iss`, `sub`, `aud`, `iat` and `exp` come from `options` and the clock. */
+  /** Signs with the signing key (see `signingKeyAt`); `iss`, `sub`, `aud`, `iat` and `exp` come from `options` and the clock. */
   signJwt(claims: Record<string, unknown>, options: SignJwtOptions): Promise<string>;
   /** OIDC Core 3.1.3.6 `at_hash` for an RS256 ID token. */
   atHash(accessToken: string): string;
-  /** A new signing key; older keys stay published (they no longer sign) until retired. */
+  /**
+   * A new key, published at once and signing once the propagation delay has passed; older keys stay
+   * published until retired.
+   */
   rotate(alsoInTransaction?: (tx: Tx, kid: string) => Promise<void>): Promise<SigningKeyInfo>;
   /** Unpublishes an older key once nothing signed with it can still be valid. */
   retire(kid: string, alsoInTransaction?: (tx: Tx) => Promise<void>): Promise<SigningKeyInfo>;
@@ -79,7 +89,20 @@ export type SigningKeys = {
 /** A key that cannot be retired yet (it signs, or tokens it signed may still be valid). */
 export class KeyStillNeededError extends Error {}
 
-type LoadedKey = { kid: string; privateKey: KeyObject; publicJwk: PublicJwk };
+type LoadedKey = { kid: string; createdAt: Date; privateKey: KeyObject; publicJwk: PublicJwk };
+
+/**
+ * The key that signs at `now`, of the active keys newest first: the newest one published for at least
+ * `delayMs` (every instance has had time to publish it), else the oldest (the first key of a new
+ * installation signs at once: no instance can publish a key set without it).
+ */
+export const signingKeyAt = <K extends { createdAt: Date }>(
+  activeNewestFirst: readonly K[],
+  now: Date,
+  delayMs: number,
+): K | undefined =>
+  activeNewestFirst.find((key) => key.createdAt.getTime() + delayMs <= now.getTime()) ??
+  activeNewestFirst.at(-1);
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
@@ -100,9 +123,15 @@ const rsaPublicParts = (key: KeyObject): { n: string; e: string } => {
   return { n: jwk.n, e: jwk.e };
 };
 
-type KeyRow = { id: string; algorithm: string; publicJwk: unknown; privateKeyEncrypted: string };
-const KEY_COLUMNS = `SELECT id, algorithm, public_jwk AS "publicJwk", private_key_encrypted AS "privateKeyEncrypted"
-  FROM oidc_signing_keys`;
+type KeyRow = {
+  id: string;
+  algorithm: string;
+  publicJwk: unknown;
+  privateKeyEncrypted: string;
+  createdAt: Date;
+};
+const KEY_COLUMNS = `SELECT id, algorithm, public_jwk AS "publicJwk", private_key_encrypted AS "privateKeyEncrypted",
+  created_at AS "createdAt" FROM oidc_signing_keys`;
 // UUIDv7 ids break ties between keys created in the same millisecond.
 const KEY_ORDER = "ORDER BY created_at DESC, id DESC";
 
@@ -123,6 +152,7 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
     ).length > 0;
 
   const longest = deps.longestTokenLifetimeSeconds ?? 30 * 24 * 3600;
+  const delayMs = (deps.propagationDelaySeconds ?? 0) * 1000;
 
   /** A fresh RSA key pair, encrypted; generated outside any transaction (it takes a while). */
   const generateKeyRow = async () => {
@@ -184,6 +214,7 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
       }
       return {
         kid: row.id,
+        createdAt: new Date(row.createdAt),
         privateKey,
         publicJwk: { kty: "RSA", use: "sig", kid: row.id, alg: SIGNING_ALGORITHM, n, e },
       };
@@ -214,15 +245,19 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
     const rows = await db.withPlatform((tx) =>
       tx.oidcSigningKey.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
     );
-    const newestActive = rows.find((row) => row.isActive)?.id;
-    const since = clock.now().getTime() - longest * 1000;
+    const now = clock.now();
+    const active = rows.filter((row) => row.isActive);
+    const signing = signingKeyAt(active, now, delayMs)?.id;
+    const oldestActive = active.at(-1)?.id;
+    const since = now.getTime() - longest * 1000;
     return rows.map((row) => ({
       kid: row.id,
       algorithm: row.algorithm,
       active: row.isActive,
-      signing: row.id === newestActive,
+      signing: row.id === signing,
       published: row.isActive || (row.retiredAt !== null && row.retiredAt.getTime() > since),
       createdAt: row.createdAt.toISOString(),
+      signsFrom: new Date(row.createdAt.getTime() + (row.id === oldestActive ? 0 : delayMs)).toISOString(),
       retiredAt: row.retiredAt?.toISOString() ?? null,
     }));
   };
@@ -247,9 +282,13 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
     if (!key) throw new KeyStillNeededError(`No signing key ${kid}`);
     if (!key.active) return key;
     if (key.signing) throw new KeyStillNeededError(`Key ${kid} is the one that signs: rotate first`);
-    // It stopped signing when the next newer key was created; tokens it signed live at most `longest` after.
+    // The newest active key signs once its delay has passed: retiring it would leave nothing to rotate to.
+    if (keys.findIndex((other) => other.active) === index) {
+      throw new KeyStillNeededError(`Key ${kid} signs from ${key.signsFrom}: rotate first`);
+    }
+    // It stopped signing when the next newer key started to; tokens it signed live at most `longest` after.
     const newer = keys.slice(0, index).filter((other) => other.active || other.retiredAt !== null);
-    const stoppedSigning = Math.min(...newer.map((other) => new Date(other.createdAt).getTime()));
+    const stoppedSigning = Math.min(...newer.map((other) => new Date(other.signsFrom).getTime()));
     const safeAt = stoppedSigning + longest * 1000;
     if (clock.now().getTime() < safeAt) {
       throw new KeyStillNeededError(
@@ -270,21 +309,21 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
   };
 
   const signJwt = async (claims: Record<string, unknown>, options: SignJwtOptions): Promise<string> => {
-    const [newest] = loadedKeys();
-    if (!newest) throw new Error("no active signing key");
+    const key = signingKeyAt(loadedKeys(), clock.now(), delayMs);
+    if (!key) throw new Error("no active signing key");
     if (!Number.isSafeInteger(options.expiresInSeconds) || options.expiresInSeconds <= 0) {
       throw new Error("expiresInSeconds must be a positive integer");
     }
     const iat = Math.floor(clock.now().getTime() / 1000);
     // The setters run after the claims, so options and the clock win over same-named claims.
     return new SignJWT(claims)
-      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: newest.kid, typ: "JWT" })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: "JWT" })
       .setIssuer(options.issuer)
       .setSubject(options.subject)
       .setAudience(options.audience)
       .setIssuedAt(iat)
       .setExpirationTime(iat + options.expiresInSeconds)
-      .sign(newest.privateKey);
+      .sign(key.privateKey);
   };
 
   // RS256 → SHA-256; the left-most 128 bits, base64url without padding.

@@ -301,11 +301,13 @@ describe("introspection", () => {
 });
 
 describe("signing-key rotation", () => {
-  it("signs with the newest key, keeps older ones published, and retires them only when nothing valid needs them", async () => {
+  it("signs with the newest key once published long enough, keeps older ones published, and retires them only when nothing valid needs them", async () => {
     const before = await signIn();
     const oldKid = decodeProtectedHeader(before.id_token).kid ?? "";
     const rotated = await t.oidc.keys.rotate();
     expect(rotated.kid).not.toBe(oldKid);
+    expect(decodeProtectedHeader((await signIn()).id_token).kid).toBe(oldKid);
+    clock.advance(120_000); // the propagation delay: every instance publishes the key before it signs
     const after = await signIn();
     expect(decodeProtectedHeader(after.id_token).kid).toBe(rotated.kid);
     const jwks = (await t.app.inject({ method: "GET", url: "/oidc/keys" })).json();

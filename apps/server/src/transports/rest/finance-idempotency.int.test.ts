@@ -319,6 +319,59 @@ describe("REST", () => {
   });
 });
 
+describe("debts: every step that moves money or closes a debt is once per key", () => {
+  it("a debt, a settlement, its reversal and a write-off each happen once; another body under a key is 422", async () => {
+    const cash = await account("UZS");
+    const party = await call(user, "POST", "/finance/counterparties", { name: unique("Client") });
+    expect(party.statusCode, party.body).toBe(201);
+    const debtBody = { kind: "receivable", counterpartyId: party.json().id, amount: "5000", currency: "UZS" };
+    const debtKey = newId();
+    const debt = await post(user, "/finance/debts", debtBody, debtKey);
+    const again = await post(user, "/finance/debts", debtBody, debtKey);
+    expect(debt.statusCode, debt.body).toBe(201);
+    expect(again.json()).toEqual(debt.json());
+    const debtId = debt.json().id as string;
+    expect(await t.db.withTenant(tenantId, (tx) => tx.debt.count({ where: { id: debtId } }))).toBe(1);
+
+    const settleKey = newId();
+    const settleBody = { amount: "2000", accountId: cash, date: TODAY };
+    const settled = await post(user, `/finance/debts/${debtId}/settle`, settleBody, settleKey);
+    const settledAgain = await post(user, `/finance/debts/${debtId}/settle`, settleBody, settleKey);
+    expect(settled.statusCode, settled.body).toBe(201);
+    expect(settledAgain.json()).toEqual(settled.json());
+    expect(await balance(cash)).toBe("2000"); // posted once
+    const other = await post(
+      user,
+      `/finance/debts/${debtId}/settle`,
+      { ...settleBody, amount: "1" },
+      settleKey,
+    );
+    expect(other.statusCode).toBe(422);
+    expect(await balance(cash)).toBe("2000");
+
+    const settlementId = settled.json().settlement.id as string;
+    const reverseKey = newId();
+    const reverse = () =>
+      t.app.inject({
+        method: "DELETE",
+        url: `/finance/debts/${debtId}/settlements/${settlementId}`,
+        headers: withKey(user, reverseKey),
+      });
+    const reversed = await reverse();
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    expect((await reverse()).json()).toEqual(reversed.json()); // not 404: the first answer again
+    expect(await balance(cash)).toBe("0");
+
+    const writeOffKey = newId();
+    const writeOff = { reason: "Client closed" };
+    const written = await post(user, `/finance/debts/${debtId}/write-off`, writeOff, writeOffKey);
+    expect(written.statusCode, written.body).toBe(200);
+    expect((await post(user, `/finance/debts/${debtId}/write-off`, writeOff, writeOffKey)).json()).toEqual(
+      written.json(),
+    );
+  });
+});
+
 describe("tRPC and GraphQL", () => {
   const trpc = (procedure: string, input: unknown, key: string) =>
     t.app.inject({

@@ -1,3 +1,4 @@
+import { createManualClock } from "@hisob/kernel";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
@@ -6,6 +7,9 @@ import { createOidcKit, type OidcKit, type RegisteredClient, RP_CALLBACK } from 
 // OIDC clients and signing keys managed over REST on a running server, by the same
 // service as the CLI; a client registered here works with openid-client as a strict RP.
 
+// Starts the propagation delay behind the real time, so that after the rotation test moves it on, the
+// strict relying party (which checks iat and exp against the real time) still accepts the tokens.
+const clock = createManualClock(new Date(Date.now() - 120_000));
 let t: TestApp;
 let kit: OidcKit;
 let platformAdmin: SeededUser;
@@ -37,7 +41,7 @@ const signIn = async (client: RegisteredClient) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ clock });
   kit = createOidcKit(t);
   const platform = await t.createTenant("Platform", { platform: true });
   const tenant = await t.createTenant("Customer");
@@ -158,7 +162,7 @@ describe("OIDC clients over REST", () => {
 });
 
 describe("signing keys over REST", () => {
-  it("rotates on the running server: the new key signs, the old one stays published; retiring it early is 409", async () => {
+  it("rotates on the running server: the new key is published at once and signs after the propagation delay; retiring early is 409", async () => {
     const before = (await call(platformAdmin, "GET", "/signing-keys")).json() as Array<{
       kid: string;
       signing: boolean;
@@ -166,21 +170,29 @@ describe("signing keys over REST", () => {
     const old = before.find((key) => key.signing);
     const rotated = await call(platformAdmin, "POST", "/signing-keys");
     expect(rotated.statusCode).toBe(201);
-    const created = rotated.json() as { kid: string; signing: boolean; published: boolean };
-    expect(created).toMatchObject({ signing: true, published: true });
+    const created = rotated.json() as {
+      kid: string;
+      signing: boolean;
+      published: boolean;
+      createdAt: string;
+      signsFrom: string;
+    };
+    // Published at once, signing only once every instance has had time to publish it too.
+    expect(created).toMatchObject({ signing: false, published: true });
+    expect(Date.parse(created.signsFrom) - Date.parse(created.createdAt)).toBe(120_000);
 
     const jwks = (await t.app.inject({ method: "GET", url: "/oidc/keys" })).json() as {
       keys: Array<{ kid: string }>;
     };
     expect(jwks.keys.map((key) => key.kid)).toEqual(expect.arrayContaining([created.kid, old?.kid]));
 
-    // New tokens are signed with the new key, and a strict RP verifies them.
+    // Until then the old key signs; afterwards the new one, and a strict RP verifies both.
     const client = await kit.register({ redirectUris: [RP_CALLBACK], requirePkce: true });
-    const tokens = await signIn(client);
-    const header = JSON.parse(
-      Buffer.from(String(tokens.id_token).split(".")[0] ?? "", "base64url").toString(),
-    );
-    expect(header.kid).toBe(created.kid);
+    const kidOf = (tokens: { id_token?: unknown }) =>
+      JSON.parse(Buffer.from(String(tokens.id_token).split(".")[0] ?? "", "base64url").toString()).kid;
+    expect(kidOf(await signIn(client))).toBe(old?.kid);
+    clock.advance(120_000);
+    expect(kidOf(await signIn(client))).toBe(created.kid);
 
     const early = await call(platformAdmin, "POST", `/signing-keys/${old?.kid}/retire`);
     expect(early.statusCode).toBe(409);

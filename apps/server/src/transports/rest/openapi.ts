@@ -10,6 +10,19 @@ export const DOCS_PREFIX = "/docs";
 export const API_TITLE = "Hisob API";
 export const API_VERSION: string = rootPackage.version;
 
+/** The header of the operations that post money, as the reference shows it. */
+const IDEMPOTENCY_KEY_HEADER = {
+  type: "object",
+  properties: {
+    "idempotency-key": {
+      type: "string",
+      maxLength: 255,
+      description:
+        "One key per intent (e.g. a UUID per form submission): the same key and body within 24 hours answers the first result and posts nothing new; the same key with another body is 422 `idempotency.key_reused`.",
+    },
+  },
+};
+
 /**
  * Publishes the OpenAPI 3.1 document built from the routes' zod schemas, and the Swagger UI reference.
  * Must be registered before any route: @fastify/swagger collects routes as they are added.
@@ -42,7 +55,12 @@ export const registerOpenApi = async (app: App): Promise<void> => {
       },
       security: [{ session: [] }, { bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (route) => {
+      const transformed = jsonSchemaTransform(route);
+      if (!route.route?.config?.idempotent) return transformed;
+      // Documented here, not validated by a headers schema: auth-context.ts reads and checks the key.
+      return { ...transformed, schema: { ...transformed.schema, headers: IDEMPOTENCY_KEY_HEADER } };
+    },
     // Schemas registered with .meta({ id }) become components/schemas that the routes reference.
     transformObject: jsonSchemaTransformObject,
   });

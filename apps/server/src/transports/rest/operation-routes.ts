@@ -100,7 +100,8 @@ export const registerOperationRoutes = <S>(app: App, catalog: OperationCatalog, 
       // stream, so their handler runs once, with a caller resolved afresh.
       ...(operation.kind === "download"
         ? { preValidation: takeDownloadLang, config: { freshCaller: true } }
-        : {}),
+        : // Read by the API reference, which documents the Idempotency-Key header (openapi.ts).
+          { config: { idempotent: operation.idempotent === true } }),
       handler: async (request, reply) => {
         const input = toInput({ params: request.params, query: request.query, body: request.body });
         const result = await operation.call(services, ctxOf(request), input as never);

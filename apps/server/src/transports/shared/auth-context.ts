@@ -39,6 +39,8 @@ declare module "fastify" {
      * the login session): no API context is resolved for it.
      */
     ownAuthentication?: boolean;
+    /** The operation posts once per Idempotency-Key (read by the API reference: rest/openapi.ts). */
+    idempotent?: boolean;
     /**
      * The caller is resolved afresh, never started from the cache: the handler must not run a second
      * time (it streams its reply before the caller is confirmed, or runs calls of its own, as tRPC).
