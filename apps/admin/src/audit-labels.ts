@@ -348,6 +348,28 @@ export const AUDIT_FIELD_LABELS: Labels = {
     productId: "Product",
     locationId: "Location",
     size: "Size",
+    accountId: "Account",
+    fromAccountId: "From account",
+    toAccountId: "To account",
+    createdBy: "Created by",
+    expiresAt: "Expires",
+    userAgent: "Browser",
+    ip: "IP address",
+    counterpartyId: "Counterparty",
+    categoryId: "Category",
+    comment: "Comment",
+    sessionId: "Session",
+    balance: "Balance",
+    dueDate: "Due date",
+    scope: "Scopes",
+    grantId: "Grant",
+    clientIp: "IP address",
+    rate: "Rate",
+    type: "Type",
+    kind: "Kind",
+    phone: "Phone",
+    subject: "Subject",
+    title: "Title",
     id: "ID",
   },
   ru: {
@@ -427,6 +449,28 @@ export const AUDIT_FIELD_LABELS: Labels = {
     productId: "Товар",
     locationId: "Склад",
     size: "Размер",
+    accountId: "Счёт",
+    fromAccountId: "Со счёта",
+    toAccountId: "На счёт",
+    createdBy: "Автор",
+    expiresAt: "Действует до",
+    userAgent: "Браузер",
+    ip: "IP-адрес",
+    counterpartyId: "Контрагент",
+    categoryId: "Статья",
+    comment: "Комментарий",
+    sessionId: "Сеанс",
+    balance: "Остаток",
+    dueDate: "Срок",
+    scope: "Области доступа",
+    grantId: "Разрешение",
+    clientIp: "IP-адрес",
+    rate: "Курс",
+    type: "Тип",
+    kind: "Вид",
+    phone: "Телефон",
+    subject: "Тема",
+    title: "Заголовок",
     id: "ID",
   },
   uz: {
@@ -506,6 +550,28 @@ export const AUDIT_FIELD_LABELS: Labels = {
     productId: "Mahsulot",
     locationId: "Ombor",
     size: "Hajmi",
+    accountId: "Hisob",
+    fromAccountId: "Qaysi hisobdan",
+    toAccountId: "Qaysi hisobga",
+    createdBy: "Muallif",
+    expiresAt: "Amal qilish muddati",
+    userAgent: "Brauzer",
+    ip: "IP manzil",
+    counterpartyId: "Kontragent",
+    categoryId: "Modda",
+    comment: "Izoh",
+    sessionId: "Seans",
+    balance: "Qoldiq",
+    dueDate: "Muddat",
+    scope: "Ruxsat doiralari",
+    grantId: "Ruxsatnoma",
+    clientIp: "IP manzil",
+    rate: "Kurs",
+    type: "Turi",
+    kind: "Koʻrinishi",
+    phone: "Telefon",
+    subject: "Mavzu",
+    title: "Sarlavha",
     id: "ID",
   },
 };
@@ -535,7 +601,83 @@ export const auditValue = (language: Language, value: unknown): string => {
   if (typeof value === "string") return ISO_TIME.test(value) ? formatDateTime(language, value) : value;
   if (Array.isArray(value))
     return value.length === 0 ? "—" : value.map((item) => auditValue(language, item)).join(", ");
-  if (typeof value === "object" && typeof (value as { name?: unknown }).name === "string")
-    return (value as { name: string }).name;
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (typeof value === "object") return referenceText(language, value as Record<string, unknown>);
+  return String(value);
+};
+
+/**
+ * A recorded object as words, never JSON: a reference by its name or email (a role, an administrator),
+ * a person by their name, else each field as "Label: value".
+ */
+const referenceText = (language: Language, value: Record<string, unknown>): string => {
+  for (const key of ["name", "email", "clientName", "code"]) {
+    if (typeof value[key] === "string" && value[key] !== "") return value[key] as string;
+  }
+  const person = [value.firstName, value.lastName].filter((part) => typeof part === "string" && part);
+  if (person.length > 0) return person.join(" ");
+  const entries = Object.entries(value).filter(([, inner]) => inner !== undefined);
+  if (entries.length === 1 && entries[0]?.[0] === "id") return auditValue(language, entries[0][1]);
+  return entries
+    .map(([key, inner]) => `${auditFieldLabel(language, key)}: ${auditValue(language, inner)}`)
+    .join("; ");
+};
+
+/** Money fields (minor units, as the server records them) and where the record names their currency. */
+const MONEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  amount: ["currency", "currencyCode"],
+  balance: ["currency", "currencyCode"],
+  openingBalance: ["currency", "currencyCode"],
+  price: ["currency", "currencyCode"],
+  unitPrice: ["currency", "currencyCode"],
+  total: ["currency", "currencyCode"],
+  budget: ["budgetCurrency", "currency", "currencyCode"],
+  salary: ["salaryCurrency", "currency", "currencyCode"],
+};
+
+const NUMBER_LOCALES: Record<Language, string> = { en: "en-GB", ru: "ru-RU", uz: "uz-Latn-UZ" };
+
+/** The currency's decimals (ISO 4217, as Intl knows them); 2 for a code it does not know. */
+const minorDigits = (currency: string): number => {
+  try {
+    return (
+      new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ??
+      2
+    );
+  } catch {
+    return 2;
+  }
+};
+
+/**
+ * An amount in minor units (an exact integer, as a string: amounts go beyond 2^53) in major units with
+ * its currency, grouped as the language writes numbers: "90 071 992 547 409,93 UZS". Exact: no floats.
+ */
+export const formatMinorAmount = (language: Language, minor: unknown, currency: string): string => {
+  const text = String(minor);
+  if (!/^-?\d+$/.test(text)) return auditValue(language, minor);
+  const digits = minorDigits(currency);
+  const negative = text.startsWith("-");
+  const magnitude = (negative ? text.slice(1) : text).padStart(digits + 1, "0");
+  const whole = magnitude.slice(0, magnitude.length - digits);
+  const fraction = magnitude.slice(magnitude.length - digits);
+  const format = new Intl.NumberFormat(NUMBER_LOCALES[language]);
+  const separator = format.formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
+  const number = `${format.format(BigInt(whole))}${digits > 0 ? `${separator}${fraction}` : ""}`;
+  return `${negative ? "−" : ""}${number} ${currency}`;
+};
+
+/**
+ * One field of an entry as a person reads it: money in major units with the currency the record names
+ * (the entry's before and after together: an update may record only the amount), else `auditValue`.
+ */
+export const auditFieldValue = (
+  language: Language,
+  key: string,
+  value: unknown,
+  record: Record<string, unknown>,
+): string => {
+  const currencyKey = MONEY_FIELDS[key]?.find((name) => typeof record[name] === "string");
+  if (currencyKey && (typeof value === "string" || typeof value === "number" || typeof value === "bigint"))
+    return formatMinorAmount(language, value, record[currencyKey] as string);
+  return auditValue(language, value);
 };

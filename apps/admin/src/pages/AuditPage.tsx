@@ -8,7 +8,7 @@ import {
   auditActionLabel,
   auditEntityLabel,
   auditFieldLabel,
-  auditValue,
+  auditFieldValue,
 } from "../audit-labels";
 import { useFormatDate, useT } from "../i18n";
 
@@ -30,7 +30,9 @@ type Entry = {
 /** Before → after of each changed field, one line per field. */
 const Changes = ({ entry }: { entry: Entry }) => {
   const language = useLocale();
-  const show = (value: unknown) => auditValue(language, value);
+  // Both sides together name the currency of an amount (an update may record only the amount).
+  const record = { ...entry.after, ...entry.before };
+  const show = (key: string, value: unknown) => auditFieldValue(language, key, value, record);
   const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   if (keys.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
@@ -38,9 +40,9 @@ const Changes = ({ entry }: { entry: Entry }) => {
       {keys.map((key) => (
         <Typography.Text key={key} style={{ fontSize: 12 }} ellipsis={{ tooltip: true }}>
           <b title={key}>{auditFieldLabel(language, key)}</b>:{" "}
-          {entry.before && key in entry.before ? <del>{show(entry.before[key])}</del> : null}
+          {entry.before && key in entry.before ? <del>{show(key, entry.before[key])}</del> : null}
           {entry.before && key in entry.before && entry.after && key in entry.after ? " → " : null}
-          {entry.after && key in entry.after ? show(entry.after[key]) : null}
+          {entry.after && key in entry.after ? show(key, entry.after[key]) : null}
         </Typography.Text>
       ))}
     </Space>
