@@ -153,3 +153,17 @@ describe("audit entries read as words", () => {
     }
   });
 });
+
+describe("sign-out and OIDC grant entries", () => {
+  it("read as words in every language", () => {
+    for (const language of LANGUAGES) {
+      for (const action of ["sign_out", "issue", "refresh", "revoke_replay"])
+        expect(auditActionLabel(language, action)).not.toBe(action);
+      expect(auditEntityLabel(language, "oidc_grant")).not.toBe("oidc_grant");
+      const record = { reason: "refresh_reused" };
+      expect(auditFieldValue(language, "reason", "refresh_reused", record)).not.toContain("_");
+      expect(auditFieldLabel(language, "clientName")).not.toBe("clientName");
+    }
+    expect(auditActionLabel("ru", "sign_out")).toBe("выход");
+  });
+});

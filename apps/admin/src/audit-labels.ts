@@ -41,6 +41,7 @@ export const AUDIT_ENTITIES = [
   "project",
   "project_stage",
   "employee",
+  "oidc_grant",
 ] as const;
 
 export const AUDIT_ENTITY_LABELS: Labels = {
@@ -76,6 +77,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project: "Project",
     project_stage: "Project stage",
     employee: "Employee",
+    oidc_grant: "App access (OIDC)",
   },
   ru: {
     user: "Пользователь",
@@ -109,6 +111,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project: "Проект",
     project_stage: "Этап проекта",
     employee: "Сотрудник",
+    oidc_grant: "Доступ приложения (OIDC)",
   },
   uz: {
     user: "Foydalanuvchi",
@@ -142,6 +145,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project: "Loyiha",
     project_stage: "Loyiha bosqichi",
     employee: "Xodim",
+    oidc_grant: "Ilovaga ruxsat (OIDC)",
   },
 };
 
@@ -174,6 +178,10 @@ export const AUDIT_ACTIONS = [
   "move",
   "reorder_stages",
   "set_opening_balance",
+  "sign_out",
+  "issue",
+  "refresh",
+  "revoke_replay",
 ] as const;
 
 export const AUDIT_ACTION_LABELS: Labels = {
@@ -206,6 +214,10 @@ export const AUDIT_ACTION_LABELS: Labels = {
     move: "stock moved",
     reorder_stages: "stages reordered",
     set_opening_balance: "opening balance set",
+    sign_out: "signed out",
+    issue: "tokens issued",
+    refresh: "tokens refreshed",
+    revoke_replay: "revoked: credential used twice",
   },
   ru: {
     create: "создание",
@@ -236,6 +248,10 @@ export const AUDIT_ACTION_LABELS: Labels = {
     move: "движение",
     reorder_stages: "новый порядок этапов",
     set_opening_balance: "начальный остаток",
+    sign_out: "выход",
+    issue: "выдача токенов",
+    refresh: "обновление токенов",
+    revoke_replay: "отзыв: повторное использование",
   },
   uz: {
     create: "yaratish",
@@ -266,6 +282,10 @@ export const AUDIT_ACTION_LABELS: Labels = {
     move: "harakat",
     reorder_stages: "bosqichlar tartibi",
     set_opening_balance: "boshlangʻich qoldiq",
+    sign_out: "chiqish",
+    issue: "tokenlar berildi",
+    refresh: "tokenlar yangilandi",
+    revoke_replay: "qaytarib olindi: takror ishlatilgan",
   },
 };
 
@@ -666,6 +686,22 @@ export const formatMinorAmount = (language: Language, minor: unknown, currency: 
   return `${negative ? "−" : ""}${number} ${currency}`;
 };
 
+/** Recorded reasons (identifiers) in words. */
+const AUDIT_REASON_LABELS: Labels = {
+  en: {
+    code_replayed: "the authorization code was presented again",
+    refresh_reused: "an already used refresh token was presented again",
+  },
+  ru: {
+    code_replayed: "код авторизации предъявлен повторно",
+    refresh_reused: "уже использованный токен обновления предъявлен повторно",
+  },
+  uz: {
+    code_replayed: "avtorizatsiya kodi qayta taqdim etildi",
+    refresh_reused: "ishlatilgan yangilash tokeni qayta taqdim etildi",
+  },
+};
+
 /**
  * One field of an entry as a person reads it: money in major units with the currency the record names
  * (the entry's before and after together: an update may record only the amount), else `auditValue`.
@@ -676,6 +712,8 @@ export const auditFieldValue = (
   value: unknown,
   record: Record<string, unknown>,
 ): string => {
+  if (key === "reason" && typeof value === "string" && AUDIT_REASON_LABELS[language][value])
+    return AUDIT_REASON_LABELS[language][value];
   const currencyKey = MONEY_FIELDS[key]?.find((name) => typeof record[name] === "string");
   if (currencyKey && (typeof value === "string" || typeof value === "number" || typeof value === "bigint"))
     return formatMinorAmount(language, value, record[currencyKey] as string);
