@@ -390,6 +390,9 @@ export const AUDIT_FIELD_LABELS: Labels = {
     phone: "Phone",
     subject: "Subject",
     title: "Title",
+    transactionId: "Ledger entry",
+    number: "Number",
+    allowOverdraft: "Overdraft allowed",
     id: "ID",
   },
   ru: {
@@ -491,6 +494,9 @@ export const AUDIT_FIELD_LABELS: Labels = {
     phone: "Телефон",
     subject: "Тема",
     title: "Заголовок",
+    transactionId: "Проводка",
+    number: "Номер",
+    allowOverdraft: "Разрешён овердрафт",
     id: "ID",
   },
   uz: {
@@ -592,6 +598,9 @@ export const AUDIT_FIELD_LABELS: Labels = {
     phone: "Telefon",
     subject: "Mavzu",
     title: "Sarlavha",
+    transactionId: "Buxgalteriya yozuvi",
+    number: "Raqam",
+    allowOverdraft: "Overdraftga ruxsat",
     id: "ID",
   },
 };
@@ -654,7 +663,8 @@ const MONEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   salary: ["salaryCurrency", "currency", "currencyCode"],
 };
 
-const NUMBER_LOCALES: Record<Language, string> = { en: "en-GB", ru: "ru-RU", uz: "uz-Latn-UZ" };
+/** As dates.ts: Uzbek is written with the Russian grouping and comma (and browsers may lack uz data). */
+const NUMBER_LOCALES: Record<Language, string> = { en: "en-GB", ru: "ru-RU", uz: "ru-RU" };
 
 /** The currency's decimals (ISO 4217, as Intl knows them); 2 for a code it does not know. */
 const minorDigits = (currency: string): number => {

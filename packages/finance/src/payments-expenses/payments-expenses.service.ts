@@ -216,8 +216,7 @@ export const createPaymentsExpensesService = (
           await outbox.raise(tx, { type: kind.events.updated, tenantId, payload: eventPayload(dto) });
           const change = diffFields(before, dto);
           // An amount is minor units of a currency: the entry names it even when only the amount changed.
-          if (change.before && change.after && "amount" in change.after) {
-            change.before.currency = before?.currency;
+          if (change.after && "amount" in change.after && !("currency" in change.after)) {
             change.after.currency = dto.currency;
           }
           await audit(tx, ctx, kind.name, id, "update", change);
