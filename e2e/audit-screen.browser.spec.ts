@@ -113,7 +113,8 @@ describe.skipIf(skipReason !== undefined)("the audit log screen, in a real brows
       const text = await page.locator(".ant-table-tbody").innerText();
       expect(text, language.code).toMatch(language.amount);
       expect(text, language.code).toContain(language.signOut);
-      expect(text, language.code).toContain(`${language.account}:`);
+      // References by the name the log knows: the account's name, the author's email.
+      expect(text, language.code).toContain(`${language.account}: Main till`);
       // No field identifier, no JSON, no minor units on screen.
       expect(text, language.code).not.toMatch(/accountId|createdBy|userAgent|expiresAt|\{"|9007199254740993/);
       await page.screenshot({ path: path.join(SHOTS, `audit-${language.code}.png`), fullPage: true });

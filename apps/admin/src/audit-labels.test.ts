@@ -11,6 +11,7 @@ import {
   auditEntityLabel,
   auditFieldLabel,
   auditFieldValue,
+  auditNames,
   auditValue,
   formatMinorAmount,
 } from "./audit-labels";
@@ -165,5 +166,26 @@ describe("sign-out and OIDC grant entries", () => {
       expect(auditFieldLabel(language, "clientName")).not.toBe("clientName");
     }
     expect(auditActionLabel("ru", "sign_out")).toBe("выход");
+  });
+});
+
+describe("references by name", () => {
+  it("shows an account and a user by the name and email the log knows, other ids as recorded", () => {
+    const names = auditNames([
+      { userId: "u1", userEmail: "owner@firm.uz", entityId: "s1", before: null, after: null },
+      {
+        userId: "u1",
+        userEmail: "owner@firm.uz",
+        entityId: "a1",
+        before: null,
+        after: { name: "Main till" },
+      },
+    ]);
+    const record = { accountId: "a1", createdBy: "u1", amount: "100", currency: "USD" };
+    expect(auditFieldValue("en", "accountId", "a1", record, names)).toBe("Main till");
+    expect(auditFieldValue("ru", "createdBy", "u1", record, names)).toBe("owner@firm.uz");
+    expect(auditFieldValue("en", "categoryId", "c9", record, names)).toBe("c9");
+    // An entry's own id stays the id.
+    expect(auditFieldValue("en", "id", "a1", record, names)).toBe("a1");
   });
 });

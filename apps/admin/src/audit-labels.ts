@@ -696,6 +696,31 @@ export const formatMinorAmount = (language: Language, minor: unknown, currency: 
   return `${negative ? "−" : ""}${number} ${currency}`;
 };
 
+/** Fields that hold another record's id: `accountId`, `createdBy`, `userId`… (not an entry's own `id`). */
+const isReference = (key: string) => key !== "id" && (/Id$/.test(key) || key === "createdBy");
+
+type NamedEntry = {
+  userId: string | null;
+  userEmail: string | null;
+  entityId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
+/**
+ * The names the log itself knows for ids: each actor's email, and each record's name as an entry of it
+ * recorded it (an account's creation names the account). References show these instead of the id.
+ */
+export const auditNames = (entries: readonly NamedEntry[]): Record<string, string> => {
+  const names: Record<string, string> = {};
+  for (const entry of entries) {
+    if (entry.userId && entry.userEmail) names[entry.userId] = entry.userEmail;
+    const name = entry.after?.name ?? entry.before?.name ?? entry.after?.email ?? entry.before?.email;
+    if (entry.entityId && typeof name === "string" && name) names[entry.entityId] = name;
+  }
+  return names;
+};
+
 /** Recorded reasons (identifiers) in words. */
 const AUDIT_REASON_LABELS: Labels = {
   en: {
@@ -721,7 +746,10 @@ export const auditFieldValue = (
   key: string,
   value: unknown,
   record: Record<string, unknown>,
+  names: Readonly<Record<string, string>> = {},
 ): string => {
+  // A reference (an account, a user) by the name the log itself knows for it.
+  if (typeof value === "string" && isReference(key) && names[value]) return names[value];
   if (key === "reason" && typeof value === "string" && AUDIT_REASON_LABELS[language][value])
     return AUDIT_REASON_LABELS[language][value];
   const currencyKey = MONEY_FIELDS[key]?.find((name) => typeof record[name] === "string");

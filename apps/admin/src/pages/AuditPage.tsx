@@ -1,7 +1,7 @@
 import { ListPage, type Page, queryString, useListData, useLocale, usePaging } from "@hisob/ui";
 import { Button, DatePicker, Input, Select, Space, Table, Tag, Typography } from "antd";
 import type { Dayjs } from "dayjs";
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { api } from "../api";
 import {
   AUDIT_ENTITIES,
@@ -9,6 +9,7 @@ import {
   auditEntityLabel,
   auditFieldLabel,
   auditFieldValue,
+  auditNames,
 } from "../audit-labels";
 import { useFormatDate, useT } from "../i18n";
 
@@ -28,11 +29,11 @@ type Entry = {
 };
 
 /** Before → after of each changed field, one line per field. */
-const Changes = ({ entry }: { entry: Entry }) => {
+const Changes = ({ entry, names }: { entry: Entry; names: Record<string, string> }) => {
   const language = useLocale();
   // Both sides together name the currency of an amount (an update may record only the amount).
   const record = { ...entry.after, ...entry.before };
-  const show = (key: string, value: unknown) => auditFieldValue(language, key, value, record);
+  const show = (key: string, value: unknown) => auditFieldValue(language, key, value, record, names);
   const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   if (keys.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
@@ -76,6 +77,7 @@ export const AuditPage = () => {
   const listUrl = `/audit${queryString({ ...filterQuery, limit: paging.limit, offset: paging.offset })}`;
   const fetchEntries = useCallback(() => api<Page<Entry>>("GET", listUrl), [listUrl]);
   const { data, error, load, loading } = useListData(fetchEntries);
+  const names = useMemo(() => auditNames(data?.items ?? []), [data]);
 
   return (
     <ListPage
@@ -179,7 +181,7 @@ export const AuditPage = () => {
               </Space>
             ),
           },
-          { title: t("audit.changes"), render: (_, entry) => <Changes entry={entry} /> },
+          { title: t("audit.changes"), render: (_, entry) => <Changes entry={entry} names={names} /> },
           { title: t("audit.ip"), dataIndex: "ip", width: 120 },
         ]}
       />
