@@ -10,7 +10,10 @@ import {
   auditActionLabel,
   auditEntityLabel,
   auditFieldLabel,
+  auditFieldValue,
+  auditNames,
   auditValue,
+  formatMinorAmount,
 } from "./audit-labels";
 
 const LANGUAGES = ["en", "ru", "uz"] as const;
@@ -99,5 +102,90 @@ describe("audit values", () => {
     expect(auditValue("ru", "2026-03-05T14:07:00.000Z")).toMatch(/^05\.03\.2026, \d{2}:07$/);
     expect(auditValue("en", 2)).toBe("2");
     expect(auditValue("en", "true")).toBe("true");
+  });
+});
+
+describe("audit entries read as words", () => {
+  it("labels the fields entries record in every language (no raw identifiers)", () => {
+    for (const field of [
+      "accountId",
+      "createdBy",
+      "expiresAt",
+      "userAgent",
+      "counterpartyId",
+      "categoryId",
+    ]) {
+      expect(auditFieldLabel("en", field)).not.toBe(field);
+      expect(auditFieldLabel("ru", field)).not.toBe(field);
+      expect(auditFieldLabel("uz", field)).not.toBe(field);
+    }
+    expect(auditFieldLabel("uz", "accountId")).toBe("Hisob");
+    expect(auditFieldLabel("ru", "userAgent")).toBe("Браузер");
+    expect(auditFieldLabel("en", "expiresAt")).toBe("Expires");
+  });
+
+  it("shows amounts in major units with their currency, exactly, beyond 2^53", () => {
+    const record = { amount: "9007199254740993", currency: "UZS" };
+    expect(auditFieldValue("en", "amount", record.amount, record)).toBe("90,071,992,547,409.93 UZS");
+    expect(auditFieldValue("ru", "amount", record.amount, record)).toMatch(/^90\s071\s992\s547\s409,93 UZS$/);
+    expect(auditFieldValue("uz", "amount", record.amount, record)).toMatch(/^90\s071\s992\s547\s409,93 UZS$/);
+    // Decimals are the currency's: none for JPY, three for KWD; a negative keeps its sign.
+    expect(formatMinorAmount("en", "1500", "JPY")).toBe("1,500 JPY");
+    expect(formatMinorAmount("en", "1500", "KWD")).toBe("1.500 KWD");
+    expect(formatMinorAmount("en", "-5", "USD")).toBe("−0.05 USD");
+    // A salary's currency is its own field.
+    expect(auditFieldValue("en", "salary", "1234500", { salary: "1234500", salaryCurrency: "USD" })).toBe(
+      "12,345.00 USD",
+    );
+    // Without a currency the value stays as recorded (never a guessed unit).
+    expect(auditFieldValue("en", "amount", "100", { amount: "100" })).toBe("100");
+  });
+
+  it("never shows JSON: references by name or email, other objects as labelled fields", () => {
+    expect(auditValue("en", { id: "7f0c", email: "root@hisob.uz" })).toBe("root@hisob.uz");
+    expect(auditValue("en", { id: "7f0c", firstName: "Aziz", lastName: "Karimov" })).toBe("Aziz Karimov");
+    expect(auditValue("en", { id: "7f0c" })).toBe("7f0c");
+    const other = auditValue("ru", { ip: "10.0.0.1", userAgent: "Firefox" });
+    expect(other).toBe("IP-адрес: 10.0.0.1; Браузер: Firefox");
+    for (const language of LANGUAGES) {
+      for (const value of [{ admin: { id: "1" } }, { a: [{ b: 1 }] }, { id: "x", nested: { deep: true } }]) {
+        expect(auditValue(language, value)).not.toMatch(/[{}"]/);
+      }
+    }
+  });
+});
+
+describe("sign-out and OIDC grant entries", () => {
+  it("read as words in every language", () => {
+    for (const language of LANGUAGES) {
+      for (const action of ["sign_out", "issue", "refresh", "revoke_replay"])
+        expect(auditActionLabel(language, action)).not.toBe(action);
+      expect(auditEntityLabel(language, "oidc_grant")).not.toBe("oidc_grant");
+      const record = { reason: "refresh_reused" };
+      expect(auditFieldValue(language, "reason", "refresh_reused", record)).not.toContain("_");
+      expect(auditFieldLabel(language, "clientName")).not.toBe("clientName");
+    }
+    expect(auditActionLabel("ru", "sign_out")).toBe("выход");
+  });
+});
+
+describe("references by name", () => {
+  it("shows an account and a user by the name and email the log knows, other ids as recorded", () => {
+    const names = auditNames([
+      { userId: "u1", userEmail: "owner@firm.uz", entityId: "s1", before: null, after: null },
+      {
+        userId: "u1",
+        userEmail: "owner@firm.uz",
+        entityId: "a1",
+        before: null,
+        after: { name: "Main till" },
+      },
+    ]);
+    const record = { accountId: "a1", createdBy: "u1", amount: "100", currency: "USD" };
+    expect(auditFieldValue("en", "accountId", "a1", record, names)).toBe("Main till");
+    expect(auditFieldValue("ru", "createdBy", "u1", record, names)).toBe("owner@firm.uz");
+    expect(auditFieldValue("en", "categoryId", "c9", record, names)).toBe("c9");
+    // An entry's own id stays the id.
+    expect(auditFieldValue("en", "id", "a1", record, names)).toBe("a1");
   });
 });

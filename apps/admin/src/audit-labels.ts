@@ -41,6 +41,7 @@ export const AUDIT_ENTITIES = [
   "project",
   "project_stage",
   "employee",
+  "oidc_grant",
 ] as const;
 
 export const AUDIT_ENTITY_LABELS: Labels = {
@@ -76,6 +77,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project: "Project",
     project_stage: "Project stage",
     employee: "Employee",
+    oidc_grant: "App access (OIDC)",
   },
   ru: {
     user: "Пользователь",
@@ -109,6 +111,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project: "Проект",
     project_stage: "Этап проекта",
     employee: "Сотрудник",
+    oidc_grant: "Доступ приложения (OIDC)",
   },
   uz: {
     user: "Foydalanuvchi",
@@ -142,6 +145,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project: "Loyiha",
     project_stage: "Loyiha bosqichi",
     employee: "Xodim",
+    oidc_grant: "Ilovaga ruxsat (OIDC)",
   },
 };
 
@@ -174,6 +178,10 @@ export const AUDIT_ACTIONS = [
   "move",
   "reorder_stages",
   "set_opening_balance",
+  "sign_out",
+  "issue",
+  "refresh",
+  "revoke_replay",
 ] as const;
 
 export const AUDIT_ACTION_LABELS: Labels = {
@@ -206,6 +214,10 @@ export const AUDIT_ACTION_LABELS: Labels = {
     move: "stock moved",
     reorder_stages: "stages reordered",
     set_opening_balance: "opening balance set",
+    sign_out: "signed out",
+    issue: "tokens issued",
+    refresh: "tokens refreshed",
+    revoke_replay: "revoked: credential used twice",
   },
   ru: {
     create: "создание",
@@ -236,6 +248,10 @@ export const AUDIT_ACTION_LABELS: Labels = {
     move: "движение",
     reorder_stages: "новый порядок этапов",
     set_opening_balance: "начальный остаток",
+    sign_out: "выход",
+    issue: "выдача токенов",
+    refresh: "обновление токенов",
+    revoke_replay: "отзыв: повторное использование",
   },
   uz: {
     create: "yaratish",
@@ -266,6 +282,10 @@ export const AUDIT_ACTION_LABELS: Labels = {
     move: "harakat",
     reorder_stages: "bosqichlar tartibi",
     set_opening_balance: "boshlangʻich qoldiq",
+    sign_out: "chiqish",
+    issue: "tokenlar berildi",
+    refresh: "tokenlar yangilandi",
+    revoke_replay: "qaytarib olindi: takror ishlatilgan",
   },
 };
 
@@ -348,6 +368,31 @@ export const AUDIT_FIELD_LABELS: Labels = {
     productId: "Product",
     locationId: "Location",
     size: "Size",
+    accountId: "Account",
+    fromAccountId: "From account",
+    toAccountId: "To account",
+    createdBy: "Created by",
+    expiresAt: "Expires",
+    userAgent: "Browser",
+    ip: "IP address",
+    counterpartyId: "Counterparty",
+    categoryId: "Category",
+    comment: "Comment",
+    sessionId: "Session",
+    balance: "Balance",
+    dueDate: "Due date",
+    scope: "Scopes",
+    grantId: "Grant",
+    clientIp: "IP address",
+    rate: "Rate",
+    type: "Type",
+    kind: "Kind",
+    phone: "Phone",
+    subject: "Subject",
+    title: "Title",
+    transactionId: "Ledger entry",
+    number: "Number",
+    allowOverdraft: "Overdraft allowed",
     id: "ID",
   },
   ru: {
@@ -427,6 +472,31 @@ export const AUDIT_FIELD_LABELS: Labels = {
     productId: "Товар",
     locationId: "Склад",
     size: "Размер",
+    accountId: "Счёт",
+    fromAccountId: "Со счёта",
+    toAccountId: "На счёт",
+    createdBy: "Автор",
+    expiresAt: "Действует до",
+    userAgent: "Браузер",
+    ip: "IP-адрес",
+    counterpartyId: "Контрагент",
+    categoryId: "Статья",
+    comment: "Комментарий",
+    sessionId: "Сеанс",
+    balance: "Остаток",
+    dueDate: "Срок",
+    scope: "Области доступа",
+    grantId: "Разрешение",
+    clientIp: "IP-адрес",
+    rate: "Курс",
+    type: "Тип",
+    kind: "Вид",
+    phone: "Телефон",
+    subject: "Тема",
+    title: "Заголовок",
+    transactionId: "Проводка",
+    number: "Номер",
+    allowOverdraft: "Разрешён овердрафт",
     id: "ID",
   },
   uz: {
@@ -506,6 +576,31 @@ export const AUDIT_FIELD_LABELS: Labels = {
     productId: "Mahsulot",
     locationId: "Ombor",
     size: "Hajmi",
+    accountId: "Hisob",
+    fromAccountId: "Qaysi hisobdan",
+    toAccountId: "Qaysi hisobga",
+    createdBy: "Muallif",
+    expiresAt: "Amal qilish muddati",
+    userAgent: "Brauzer",
+    ip: "IP manzil",
+    counterpartyId: "Kontragent",
+    categoryId: "Modda",
+    comment: "Izoh",
+    sessionId: "Seans",
+    balance: "Qoldiq",
+    dueDate: "Muddat",
+    scope: "Ruxsat doiralari",
+    grantId: "Ruxsatnoma",
+    clientIp: "IP manzil",
+    rate: "Kurs",
+    type: "Turi",
+    kind: "Koʻrinishi",
+    phone: "Telefon",
+    subject: "Mavzu",
+    title: "Sarlavha",
+    transactionId: "Buxgalteriya yozuvi",
+    number: "Raqam",
+    allowOverdraft: "Overdraftga ruxsat",
     id: "ID",
   },
 };
@@ -535,7 +630,130 @@ export const auditValue = (language: Language, value: unknown): string => {
   if (typeof value === "string") return ISO_TIME.test(value) ? formatDateTime(language, value) : value;
   if (Array.isArray(value))
     return value.length === 0 ? "—" : value.map((item) => auditValue(language, item)).join(", ");
-  if (typeof value === "object" && typeof (value as { name?: unknown }).name === "string")
-    return (value as { name: string }).name;
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (typeof value === "object") return referenceText(language, value as Record<string, unknown>);
+  return String(value);
+};
+
+/**
+ * A recorded object as words, never JSON: a reference by its name or email (a role, an administrator),
+ * a person by their name, else each field as "Label: value".
+ */
+const referenceText = (language: Language, value: Record<string, unknown>): string => {
+  for (const key of ["name", "email", "clientName", "code"]) {
+    if (typeof value[key] === "string" && value[key] !== "") return value[key] as string;
+  }
+  const person = [value.firstName, value.lastName].filter((part) => typeof part === "string" && part);
+  if (person.length > 0) return person.join(" ");
+  const entries = Object.entries(value).filter(([, inner]) => inner !== undefined);
+  if (entries.length === 1 && entries[0]?.[0] === "id") return auditValue(language, entries[0][1]);
+  return entries
+    .map(([key, inner]) => `${auditFieldLabel(language, key)}: ${auditValue(language, inner)}`)
+    .join("; ");
+};
+
+/** Money fields (minor units, as the server records them) and where the record names their currency. */
+const MONEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  amount: ["currency", "currencyCode"],
+  balance: ["currency", "currencyCode"],
+  openingBalance: ["currency", "currencyCode"],
+  price: ["currency", "currencyCode"],
+  unitPrice: ["currency", "currencyCode"],
+  total: ["currency", "currencyCode"],
+  budget: ["budgetCurrency", "currency", "currencyCode"],
+  salary: ["salaryCurrency", "currency", "currencyCode"],
+};
+
+/** As dates.ts: Uzbek is written with the Russian grouping and comma (and browsers may lack uz data). */
+const NUMBER_LOCALES: Record<Language, string> = { en: "en-GB", ru: "ru-RU", uz: "ru-RU" };
+
+/** The currency's decimals (ISO 4217, as Intl knows them); 2 for a code it does not know. */
+const minorDigits = (currency: string): number => {
+  try {
+    return (
+      new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ??
+      2
+    );
+  } catch {
+    return 2;
+  }
+};
+
+/**
+ * An amount in minor units (an exact integer, as a string: amounts go beyond 2^53) in major units with
+ * its currency, grouped as the language writes numbers: "90 071 992 547 409,93 UZS". Exact: no floats.
+ */
+export const formatMinorAmount = (language: Language, minor: unknown, currency: string): string => {
+  const text = String(minor);
+  if (!/^-?\d+$/.test(text)) return auditValue(language, minor);
+  const digits = minorDigits(currency);
+  const negative = text.startsWith("-");
+  const magnitude = (negative ? text.slice(1) : text).padStart(digits + 1, "0");
+  const whole = magnitude.slice(0, magnitude.length - digits);
+  const fraction = magnitude.slice(magnitude.length - digits);
+  const format = new Intl.NumberFormat(NUMBER_LOCALES[language]);
+  const separator = format.formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
+  const number = `${format.format(BigInt(whole))}${digits > 0 ? `${separator}${fraction}` : ""}`;
+  return `${negative ? "−" : ""}${number} ${currency}`;
+};
+
+/** Fields that hold another record's id: `accountId`, `createdBy`, `userId`… (not an entry's own `id`). */
+const isReference = (key: string) => key !== "id" && (/Id$/.test(key) || key === "createdBy");
+
+type NamedEntry = {
+  userId: string | null;
+  userEmail: string | null;
+  entityId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
+/**
+ * The names the log itself knows for ids: each actor's email, and each record's name as an entry of it
+ * recorded it (an account's creation names the account). References show these instead of the id.
+ */
+export const auditNames = (entries: readonly NamedEntry[]): Record<string, string> => {
+  const names: Record<string, string> = {};
+  for (const entry of entries) {
+    if (entry.userId && entry.userEmail) names[entry.userId] = entry.userEmail;
+    const name = entry.after?.name ?? entry.before?.name ?? entry.after?.email ?? entry.before?.email;
+    if (entry.entityId && typeof name === "string" && name) names[entry.entityId] = name;
+  }
+  return names;
+};
+
+/** Recorded reasons (identifiers) in words. */
+const AUDIT_REASON_LABELS: Labels = {
+  en: {
+    code_replayed: "the authorization code was presented again",
+    refresh_reused: "an already used refresh token was presented again",
+  },
+  ru: {
+    code_replayed: "код авторизации предъявлен повторно",
+    refresh_reused: "уже использованный токен обновления предъявлен повторно",
+  },
+  uz: {
+    code_replayed: "avtorizatsiya kodi qayta taqdim etildi",
+    refresh_reused: "ishlatilgan yangilash tokeni qayta taqdim etildi",
+  },
+};
+
+/**
+ * One field of an entry as a person reads it: money in major units with the currency the record names
+ * (the entry's before and after together: an update may record only the amount), else `auditValue`.
+ */
+export const auditFieldValue = (
+  language: Language,
+  key: string,
+  value: unknown,
+  record: Record<string, unknown>,
+  names: Readonly<Record<string, string>> = {},
+): string => {
+  // A reference (an account, a user) by the name the log itself knows for it.
+  if (typeof value === "string" && isReference(key) && names[value]) return names[value];
+  if (key === "reason" && typeof value === "string" && AUDIT_REASON_LABELS[language][value])
+    return AUDIT_REASON_LABELS[language][value];
+  const currencyKey = MONEY_FIELDS[key]?.find((name) => typeof record[name] === "string");
+  if (currencyKey && (typeof value === "string" || typeof value === "number" || typeof value === "bigint"))
+    return formatMinorAmount(language, value, record[currencyKey] as string);
+  return auditValue(language, value);
 };

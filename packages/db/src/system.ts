@@ -72,6 +72,26 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactio
     return resolved;
   },
 
+  /**
+   * Whether a credential that resolves to no caller is a live OIDC access token of an active client that is
+   * not first-party: valid, but issued for another application (its tokens are for userinfo only).
+   */
+  isOtherClientsAccessToken: async (tokenHash: string): Promise<boolean> => {
+    const [row] = await raw.withSystem((tx) =>
+      tx.query<{ found: boolean }>(
+        `SELECT EXISTS (
+           SELECT 1 FROM oidc_tokens t
+             JOIN oidc_grants g ON g.id = t.grant_id
+             JOIN oidc_clients c ON c.client_id = g.client_id
+            WHERE t.token_hash = $1 AND t.kind = 'access' AND t.revoked_at IS NULL AND t.expires_at > now()
+              AND g.revoked_at IS NULL AND c.is_active AND NOT c.is_first_party) AS found`,
+        [tokenHash],
+        { prepared: true, commit: true },
+      ),
+    );
+    return row?.found === true;
+  },
+
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
   hasPlatformTenant: async (): Promise<boolean> => {
     // On the driver: every start asks, and an idle server should not hold Prisma's query compiler.

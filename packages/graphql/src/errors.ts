@@ -9,6 +9,7 @@ import {
   problemOf,
 } from "@hisob/kernel";
 import { GraphQLError } from "graphql";
+import { type OwnRefusal, ownRefusal } from "./refusals";
 
 /*
  * The one GraphQL error mapping. A processed request answers 200 with
@@ -38,6 +39,9 @@ export type MappedExtensions = {
   retryAfterSeconds?: number;
 };
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 const isGraphQLError = (error: unknown): error is GraphQLError => error instanceof GraphQLError;
 
 /**
@@ -64,6 +68,15 @@ export const mapExecutionError = (
           message: source.message,
         }),
       );
+    } else if (ownRefusal(source.message)) {
+      const own = ownRefusal(source.message) as OwnRefusal;
+      problem = problemOf(
+        new AppError("VALIDATION_ERROR", {
+          reason: own.reason,
+          message: own.message,
+          ...(own.params ? { params: own.params } : {}),
+        }),
+      );
     } else {
       const input = inputProblem(error.message) ?? inputProblem(source.message);
       const issues = input?.issues ?? source.extensions?.issues;
@@ -72,7 +85,10 @@ export const mapExecutionError = (
           reason:
             typeof source.extensions?.reason === "string" ? source.extensions.reason : "validation.invalid",
           message: input?.message ?? prefixed(source.message),
-          ...(Array.isArray(issues) ? { params: { issues } } : {}),
+          params: {
+            ...(isRecord(source.extensions?.params) ? source.extensions.params : {}),
+            ...(Array.isArray(issues) ? { issues } : {}),
+          },
         }),
       );
     }
@@ -131,14 +147,16 @@ const prefixed = (message: string) =>
 /** Errors raised before execution (parse, validation, limits): all VALIDATION_ERROR with a reason. */
 export const documentError = (error: GraphQLError, reason: string): GraphQLError => {
   const input = inputProblem(error.message);
-  return new GraphQLError(input?.message ?? prefixed(error.message), {
+  const own = input ? null : ownRefusal(error.message);
+  return new GraphQLError(input?.message ?? own?.message ?? prefixed(error.message), {
     ...(error.nodes ? { nodes: error.nodes } : {}),
     ...(error.source ? { source: error.source } : {}),
     ...(error.positions ? { positions: error.positions } : {}),
     extensions: {
       code: "VALIDATION_ERROR",
-      reason: input ? "validation.invalid" : reason,
+      reason: input ? "validation.invalid" : (own?.reason ?? reason),
       ...(input ? { issues: input.issues } : {}),
+      ...(own?.params ? { params: own.params } : {}),
     },
   });
 };

@@ -79,20 +79,33 @@ const mapResultErrors = (options: ErrorMappingOptions): Plugin<GraphqlContext> =
   };
 };
 
-/** Parse and validation errors (including graphql-armor's limits) as VALIDATION_ERROR with a reason. */
-const mapDocumentErrors = (): Plugin<GraphqlContext> => ({
-  onParse:
-    () =>
-    ({ result, replaceParseResult }) => {
-      if (result instanceof GraphQLError) replaceParseResult(documentError(result, reasonOf(result.message)));
-    },
-  onValidate:
-    () =>
-    ({ valid, result, setResult }) => {
-      if (valid) return;
-      setResult(result.map((error) => documentError(error, reasonOf(error.message))));
-    },
-});
+/**
+ * Parse and validation errors (including graphql-armor's limits) as VALIDATION_ERROR with a reason, mapped
+ * as every other error (the caller's language, the request id): they never reach the result formatters.
+ */
+const mapDocumentErrors = (options: ErrorMappingOptions): Plugin<GraphqlContext> => {
+  const mapped = (context: unknown, error: GraphQLError) => {
+    // Mapped already (a validation result this hook saw once before).
+    if (error.extensions?.requestId !== undefined) return error;
+    const own = documentError(error, reasonOf(error.message));
+    const request = (context as Partial<GraphqlServerContext> | undefined)?.graphql;
+    if (!request) return own;
+    return mapExecutionError(own, { locale: request.locale, requestId: request.requestId }, options);
+  };
+  return {
+    onParse:
+      () =>
+      ({ context, result, replaceParseResult }) => {
+        if (result instanceof GraphQLError) replaceParseResult(mapped(context, result));
+      },
+    onValidate:
+      ({ context }) =>
+      ({ valid, result, setResult }) => {
+        if (valid) return;
+        setResult(result.map((error) => mapped(context, error)));
+      },
+  };
+};
 
 /** The operation `args` names (the only one when it names none), as execution picks it. */
 const operationOf = (args: { document: DocumentNode; operationName?: string | null | undefined }) =>
@@ -235,7 +248,7 @@ export const createGraphqlServer = (options: GraphqlServerOptions) => {
     },
     plugins: [
       ...armor.protect().plugins,
-      mapDocumentErrors(),
+      mapDocumentErrors(options),
       recordOperations(),
       refuseSubscriptionsOverHttp(options.endpoint ?? "/api/graphql", refusal),
       ...(options.introspection === "signed-in" ? [gateIntrospection(refusal)] : []),

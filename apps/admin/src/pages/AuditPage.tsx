@@ -1,14 +1,15 @@
 import { ListPage, type Page, queryString, useListData, useLocale, usePaging } from "@hisob/ui";
 import { Button, DatePicker, Input, Select, Space, Table, Tag, Typography } from "antd";
 import type { Dayjs } from "dayjs";
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { api } from "../api";
 import {
   AUDIT_ENTITIES,
   auditActionLabel,
   auditEntityLabel,
   auditFieldLabel,
-  auditValue,
+  auditFieldValue,
+  auditNames,
 } from "../audit-labels";
 import { useFormatDate, useT } from "../i18n";
 
@@ -28,9 +29,11 @@ type Entry = {
 };
 
 /** Before → after of each changed field, one line per field. */
-const Changes = ({ entry }: { entry: Entry }) => {
+const Changes = ({ entry, names }: { entry: Entry; names: Record<string, string> }) => {
   const language = useLocale();
-  const show = (value: unknown) => auditValue(language, value);
+  // Both sides together name the currency of an amount (an update may record only the amount).
+  const record = { ...entry.after, ...entry.before };
+  const show = (key: string, value: unknown) => auditFieldValue(language, key, value, record, names);
   const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   if (keys.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
@@ -38,9 +41,9 @@ const Changes = ({ entry }: { entry: Entry }) => {
       {keys.map((key) => (
         <Typography.Text key={key} style={{ fontSize: 12 }} ellipsis={{ tooltip: true }}>
           <b title={key}>{auditFieldLabel(language, key)}</b>:{" "}
-          {entry.before && key in entry.before ? <del>{show(entry.before[key])}</del> : null}
+          {entry.before && key in entry.before ? <del>{show(key, entry.before[key])}</del> : null}
           {entry.before && key in entry.before && entry.after && key in entry.after ? " → " : null}
-          {entry.after && key in entry.after ? show(entry.after[key]) : null}
+          {entry.after && key in entry.after ? show(key, entry.after[key]) : null}
         </Typography.Text>
       ))}
     </Space>
@@ -74,6 +77,7 @@ export const AuditPage = () => {
   const listUrl = `/audit${queryString({ ...filterQuery, limit: paging.limit, offset: paging.offset })}`;
   const fetchEntries = useCallback(() => api<Page<Entry>>("GET", listUrl), [listUrl]);
   const { data, error, load, loading } = useListData(fetchEntries);
+  const names = useMemo(() => auditNames(data?.items ?? []), [data]);
 
   return (
     <ListPage
@@ -177,7 +181,7 @@ export const AuditPage = () => {
               </Space>
             ),
           },
-          { title: t("audit.changes"), render: (_, entry) => <Changes entry={entry} /> },
+          { title: t("audit.changes"), render: (_, entry) => <Changes entry={entry} names={names} /> },
           { title: t("audit.ip"), dataIndex: "ip", width: 120 },
         ]}
       />

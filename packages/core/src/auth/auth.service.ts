@@ -1,4 +1,4 @@
-import { type AuditWho, type Db, type Outbox, sqlParams, stageAudit } from "@hisob/db";
+import { type AuditWho, audit, type Db, type Outbox, sqlParams, stageAudit } from "@hisob/db";
 import { AppError, type Clock, newId, parseInput, verifyAgainstDummy, verifyPassword } from "@hisob/kernel";
 import { endSessionsWhere } from "../sessions/end-sessions";
 import { hashToken, looksLikeToken, newSessionToken } from "../sessions/session-token";
@@ -232,13 +232,22 @@ export const createAuthService = (deps: AuthDeps) => {
     },
 
     /** Ends the session behind `token` (no error when it is already gone). */
-    logout: async (token: string): Promise<boolean> => {
+    /**
+     * Signs out: ends the token's session, and the audit log records who signed out, from where, in the
+     * same transaction (nothing when the session had already ended).
+     */
+    logout: async (token: string, from: Pick<AuditWho, "requestId" | "client"> = {}): Promise<boolean> => {
       if (!looksLikeToken(token)) return false;
       const found = await deps.db.system.findSessionByTokenHash(hashToken(token));
       if (!found) return false;
-      const ended = await deps.db.withTenant(found.tenantId, (tx) =>
-        endSessionsWhere(tx, deps.outbox, found.tenantId, { id: found.id }),
-      );
+      const ended = await deps.db.withTenant(found.tenantId, async (tx) => {
+        const count = await endSessionsWhere(tx, deps.outbox, found.tenantId, { id: found.id });
+        if (count > 0) {
+          const who: AuditWho = { tenantId: found.tenantId, actor: { userId: found.userId }, ...from };
+          await audit(tx, who, "session", found.id, "sign_out");
+        }
+        return count;
+      });
       return ended > 0;
     },
 

@@ -147,6 +147,17 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
     resolveLive,
     resolveLiveMany,
 
+    /**
+     * Why a bearer that resolved to no caller is refused: a valid OIDC access token issued to a
+     * third-party application is not for this API (a distinct answer, so its developer knows the
+     * token is fine but belongs elsewhere); anything else is simply invalid.
+     */
+    bearerRefusal: async (bearerToken: string): Promise<"not_for_this_api" | "invalid"> => {
+      if (!looksLikeToken(bearerToken)) return "invalid";
+      const other = await deps.db.system.isOtherClientsAccessToken(hashToken(bearerToken));
+      return other ? "not_for_this_api" : "invalid";
+    },
+
     resolveCachedContext: async (credentials: Credentials): Promise<CachedContext | null> => {
       const found = credential(credentials);
       if (!found) return null;

@@ -110,10 +110,10 @@ const totalsFilterSql = (tenantId: string, query: TotalsFilters, ownerId: string
 };
 
 /** The list's order; the id breaks ties so pages (and download batches) never repeat or skip rows. */
-const orderOf = (query: Pick<DocumentFilters, "sortBy" | "order">) => [
-  { [query.sortBy]: query.order },
-  { id: query.order },
-];
+const orderOf = (query: {
+  sortBy: DocumentFilters["sortBy"] | readonly DocumentFilters["sortBy"][];
+  order: DocumentFilters["order"];
+}) => [...[query.sortBy].flat().map((field) => ({ [field]: query.order })), { id: query.order }];
 
 /** The document's posting facts as they stand under its row lock. */
 export type LockedDocument = {

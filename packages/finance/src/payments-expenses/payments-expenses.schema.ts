@@ -58,7 +58,19 @@ export const ZDocumentFilters = z.object({
   to: ZIsoDate.optional().describe("Last date, inclusive"),
 });
 
-export const ZListDocumentsQuery = ZPagination.extend(ZDocumentFilters.shape).refine(...periodInOrder);
+/**
+ * The list sorts by up to five fields in order (one field, or a list of them; the id breaks ties), as
+ * every other list of documents does; the download keeps one field (its batches page by it).
+ */
+export const ZDocumentSort = z
+  .union([z.enum(DOCUMENT_SORT_FIELDS), z.array(z.enum(DOCUMENT_SORT_FIELDS)).min(1).max(5)])
+  .transform((value) => (Array.isArray(value) ? [...new Set(value)] : [value]))
+  .default(["date"]);
+
+export const ZListDocumentsQuery = ZPagination.extend({
+  ...ZDocumentFilters.shape,
+  sortBy: ZDocumentSort,
+}).refine(...periodInOrder);
 export type TListDocumentsQuery = z.input<typeof ZListDocumentsQuery>;
 
 /** The totals of a list: its filters (a sort or a page changes no total and is ignored). */

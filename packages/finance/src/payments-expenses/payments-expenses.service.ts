@@ -214,7 +214,12 @@ export const createPaymentsExpensesService = (
           const dto = await repository.findById(tx, tenantId, id);
           if (!dto) throw documentNotFound();
           await outbox.raise(tx, { type: kind.events.updated, tenantId, payload: eventPayload(dto) });
-          await audit(tx, ctx, kind.name, id, "update", diffFields(before, dto));
+          const change = diffFields(before, dto);
+          // An amount is minor units of a currency: the entry names it even when only the amount changed.
+          if (change.after && "amount" in change.after && !("currency" in change.after)) {
+            change.after.currency = dto.currency;
+          }
+          await audit(tx, ctx, kind.name, id, "update", change);
           return dto;
         })
         .catch(rethrowDocumentReference);

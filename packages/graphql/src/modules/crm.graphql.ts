@@ -95,7 +95,7 @@ const typeDefs = /* GraphQL */ `
     createdAt: Time!
     updatedAt: Time!
     "The chat's messages, oldest first unless ascending: false."
-    messages(offset: Int = 0, limit: Int = 50, ascending: Boolean = true): PaginatedMessages!
+    messages(offset: Int = 0, limit: Int = 20, ascending: Boolean = true): PaginatedMessages!
   }
 
   input ChatInput {
@@ -240,7 +240,7 @@ export const crmModule: GraphqlModule = {
         ) => {
           const query = {
             offset: args.offset ?? 0,
-            limit: args.limit ?? 50,
+            limit: args.limit ?? 20,
             order: args.ascending === false ? ("desc" as const) : ("asc" as const),
           };
           const loader = context.loaders.use(

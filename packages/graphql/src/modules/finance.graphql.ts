@@ -1,4 +1,5 @@
 import {
+  DOCUMENT_SORT_FIELDS,
   financeOperations,
   type TCategoryDto,
   type TCounterpartyDto,
@@ -6,7 +7,13 @@ import {
   type TMoneyAccountDto,
   type TTransactionDto,
 } from "@hisob/finance";
-import { type FilterSpec, parseFilters, type TenantContext, type TypedFilter } from "@hisob/kernel";
+import {
+  type FilterSpec,
+  parseFilters,
+  parseSort,
+  type TenantContext,
+  type TypedFilter,
+} from "@hisob/kernel";
 import DataLoader from "dataloader";
 import { callerOf, type GraphqlContext } from "../context";
 import { runOperation } from "../operations";
@@ -138,12 +145,12 @@ ${DOCUMENT_FIELDS}
 
   type Query {
     """
-    Payments (payments:read:all; with only payments:read:own, those one created). sortBy: date, amount,
-    createdAt. Filters: accountId, counterpartyId, categoryId, createdBy (eq); date (eq, gte, lte).
+    Payments (payments:read:all; with only payments:read:own, those one created). sortBy: up to five of
+    date, amount, createdAt, in order (id breaks ties). Filters: accountId, counterpartyId, categoryId, createdBy (eq); date (eq, gte, lte).
     """
-    payments(offset: Int = 0, limit: Int = 20, sortBy: String, ascending: Boolean = false, filters: [Filter!]): PaginatedPayments!
+    payments(offset: Int = 0, limit: Int = 20, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedPayments!
     "Expenses, as payments (expenses:read:*)."
-    expenses(offset: Int = 0, limit: Int = 20, sortBy: String, ascending: Boolean = false, filters: [Filter!]): PaginatedExpenses!
+    expenses(offset: Int = 0, limit: Int = 20, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedExpenses!
     "An account's ledger entries (accounts:read:all). Filters: date (eq, gte, lte), type (eq)."
     transactions(accountId: ID!, offset: Int = 0, limit: Int = 20, ascending: Boolean = false, filters: [Filter!]): PaginatedTransactions!
   }
@@ -192,7 +199,7 @@ const toQueryFields = (filters: readonly TypedFilter[]): Record<string, string> 
 type ListArgs = {
   offset?: number;
   limit?: number;
-  sortBy?: string | null;
+  sortBy?: string[] | null;
   ascending?: boolean | null;
   filters?: unknown;
 };
@@ -200,7 +207,9 @@ type ListArgs = {
 const documentQuery = (args: ListArgs) => ({
   offset: args.offset ?? 0,
   limit: args.limit ?? 20,
-  ...(args.sortBy ? { sortBy: args.sortBy } : {}),
+  ...(args.sortBy
+    ? { sortBy: parseSort(DOCUMENT_SORT_FIELDS, args.sortBy, "asc").map((each) => each.field) }
+    : {}),
   order: args.ascending ? "asc" : "desc",
   ...toQueryFields(parseFilters(DOCUMENT_FILTERS, args.filters)),
 });

@@ -46,6 +46,8 @@ export const en = {
       unauthenticated: "You need to sign in.",
       forbidden: "You do not have permission to do this.",
       invalid_credentials: "Invalid credentials.",
+      token_not_for_this_api:
+        "This token is valid, but it was issued to another application and does not work on this API.",
       too_many_attempts: "Too many failed sign-in attempts. Try again later.",
       csrf_required: "This request must be sent as JSON or with the x-csrf-token header.",
       unsupported_scheme: "Unsupported authorization scheme. Use a Bearer token.",
@@ -88,6 +90,12 @@ export const en = {
       subscription_over_http: "Subscriptions are served over WebSocket (graphql-ws) only.",
       introspection_unauthenticated: "Sign in to read the API's schema.",
       cancelled: "The request was cancelled: its client went away.",
+      batch_too_large: "A batch may hold at most {{limit}} operations.",
+      batch_empty: "The batch is empty: send at least one operation.",
+      mutation_not_post: "Send mutations with an HTTP POST request.",
+      mutation_over_socket:
+        "Send mutations over HTTP (POST); the WebSocket serves queries and subscriptions.",
+      bad_request: "The GraphQL request is not valid.",
     },
     user: {
       outranks_you:

@@ -43,6 +43,7 @@ export const ru: Messages = {
       unauthenticated: "Необходимо войти в систему.",
       forbidden: "У вас нет прав на это действие.",
       invalid_credentials: "Неверные учётные данные.",
+      token_not_for_this_api: "Токен действителен, но выдан другому приложению и не подходит для этого API.",
       too_many_attempts: "Слишком много неудачных попыток входа. Повторите попытку позже.",
       csrf_required: "Запрос нужно отправить в формате JSON или с заголовком x-csrf-token.",
       unsupported_scheme: "Неподдерживаемая схема авторизации. Используйте токен Bearer.",
@@ -82,6 +83,11 @@ export const ru: Messages = {
       subscription_over_http: "Подписки доступны только через WebSocket (graphql-ws).",
       introspection_unauthenticated: "Войдите, чтобы получить схему API.",
       cancelled: "Запрос отменён: клиент отключился.",
+      batch_too_large: "Пакет может содержать не более {{limit}} операций.",
+      batch_empty: "Пакет пуст: отправьте хотя бы одну операцию.",
+      mutation_not_post: "Мутации отправляются HTTP-запросом POST.",
+      mutation_over_socket: "Мутации отправляются по HTTP (POST); WebSocket обслуживает запросы и подписки.",
+      bad_request: "Некорректный запрос GraphQL.",
     },
     user: {
       outranks_you:

@@ -45,6 +45,7 @@ export const uz: Messages = {
       unauthenticated: "Tizimga kirishingiz kerak.",
       forbidden: "Bu amalni bajarish uchun huquqingiz yoʻq.",
       invalid_credentials: "Kirish maʼlumotlari notoʻgʻri.",
+      token_not_for_this_api: "Token haqiqiy, lekin u boshqa ilovaga berilgan va bu API uchun yaroqsiz.",
       too_many_attempts: "Kirishga muvaffaqiyatsiz urinishlar juda koʻp. Keyinroq qayta urinib koʻring.",
       csrf_required: "Soʻrov JSON formatida yoki x-csrf-token sarlavhasi bilan yuborilishi kerak.",
       unsupported_scheme: "Avtorizatsiya sxemasi qoʻllab-quvvatlanmaydi. Bearer tokenidan foydalaning.",
@@ -85,6 +86,12 @@ export const uz: Messages = {
       subscription_over_http: "Obunalar faqat WebSocket (graphql-ws) orqali beriladi.",
       introspection_unauthenticated: "API sxemasini koʻrish uchun tizimga kiring.",
       cancelled: "Soʻrov bekor qilindi: mijoz ulanishni uzdi.",
+      batch_too_large: "Toʻplamda koʻpi bilan {{limit}} ta amal boʻlishi mumkin.",
+      batch_empty: "Toʻplam boʻsh: kamida bitta amal yuboring.",
+      mutation_not_post: "Mutatsiyalarni HTTP POST soʻrovi bilan yuboring.",
+      mutation_over_socket:
+        "Mutatsiyalarni HTTP (POST) orqali yuboring; WebSocket soʻrovlar va obunalar uchun.",
+      bad_request: "GraphQL soʻrovi notoʻgʻri.",
     },
     user: {
       outranks_you:

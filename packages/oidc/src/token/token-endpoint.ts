@@ -1,4 +1,12 @@
-import type { Db, Outbox } from "@hisob/db";
+import {
+  type AuditWho,
+  audit,
+  type Db,
+  type Outbox,
+  type RawTenantTx,
+  sqlParams,
+  stageAudit,
+} from "@hisob/db";
 import { type Clock, newId } from "@hisob/kernel";
 import {
   type ClientAuthRequest,
@@ -40,6 +48,40 @@ const pkceMatches = (method: string | null, challenge: string, verifier: string)
 
 type Outcome = { client: OidcClientRecord; grant: GrantRow; scope: string[]; minted: MintedTokens };
 
+/** Where a token request came from (its audit entries say so). */
+export type TokenRequestFrom = Pick<AuditWho, "requestId" | "client">;
+
+/** What an audit entry of a grant says about it: which application, which scopes. */
+const grantFacts = (client: OidcClientRecord, scope: string, extra: Record<string, unknown> = {}) => ({
+  clientId: client.clientId,
+  clientName: client.name,
+  scope,
+  ...extra,
+});
+
+/**
+ * A grant revoked because its code or refresh token was presented again, recorded in the statement's own
+ * transaction (which commits although the request fails): whose grant, which application, why.
+ */
+const auditReplay = async (
+  tx: RawTenantTx,
+  who: AuditWho,
+  grantId: string,
+  after: Record<string, unknown>,
+): Promise<void> => {
+  const params = sqlParams();
+  const sql = stageAudit(
+    params,
+    who,
+    "oidc_grant",
+    grantId,
+    "revoke_replay",
+    { after },
+    { from: "(SELECT 1) AS one" },
+  );
+  await tx.query(sql, params.values);
+};
+
 /**
  * POST /oidc/token. Each grant is one transaction in the credential's tenant through `db.rawTx`
  *, two round trips: one looks up the tenant, switches to it and reads the client with
@@ -69,6 +111,7 @@ export const createTokenEndpoint = (deps: {
     request: ClientAuthRequest,
     credentials: { clientId: string; secret?: string },
     body: Body,
+    from: TokenRequestFrom,
   ): Promise<Outcome> => {
     const code = single(body, "code");
     const redirectUri = single(body, "redirect_uri");
@@ -92,7 +135,16 @@ export const createTokenEndpoint = (deps: {
         if (!row || row.clientId !== client.clientId) return invalid();
         const now = clock.now();
         if (row.consumedAt) {
-          if (row.grantId) await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
+          if (row.grantId) {
+            await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
+            const who = { tenantId: row.tenantId, actor: { userId: row.userId }, ...from };
+            await auditReplay(
+              tx,
+              who,
+              row.grantId,
+              grantFacts(client, row.scope, { reason: "code_replayed" }),
+            );
+          }
           return new OidcError("invalid_grant", "Authorization code already used");
         }
         if (row.expiresAt.getTime() <= now.getTime())
@@ -149,6 +201,7 @@ export const createTokenEndpoint = (deps: {
     request: ClientAuthRequest,
     credentials: { clientId: string; secret?: string },
     body: Body,
+    from: TokenRequestFrom,
   ): Promise<Outcome> => {
     const token = single(body, "refresh_token");
     const requestedScope = single(body, "scope");
@@ -172,6 +225,13 @@ export const createTokenEndpoint = (deps: {
         if (row.rotatedAt) {
           // Reuse of a rotated token: someone holds a copy. Revoke the whole family.
           await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
+          const who = { tenantId: row.tenantId, actor: { userId: row.userId }, ...from };
+          await auditReplay(
+            tx,
+            who,
+            row.grantId,
+            grantFacts(client, row.scope, { reason: "refresh_reused" }),
+          );
           return new OidcError("invalid_grant", "Refresh token already used");
         }
         if (row.expiresAt.getTime() <= now.getTime())
@@ -215,7 +275,11 @@ export const createTokenEndpoint = (deps: {
   };
 
   /** POST /oidc/token with a form body and, optionally, an Authorization: Basic header. */
-  return async (body: Body, headers: { authorization?: string | undefined }): Promise<TokenResponse> => {
+  return async (
+    body: Body,
+    headers: { authorization?: string | undefined },
+    from: TokenRequestFrom = {},
+  ): Promise<TokenResponse> => {
     const grantType = single(body, "grant_type");
     if (!grantType) throw new OidcError("invalid_request", "grant_type is required");
     const request = clientAuthRequest(body, headers.authorization, MAX_PARAM_LENGTH);
@@ -226,8 +290,21 @@ export const createTokenEndpoint = (deps: {
     }
     const outcome =
       grantType === "authorization_code"
-        ? await authorizationCode(request, credentials, body)
-        : await refreshToken(request, credentials, body);
+        ? await authorizationCode(request, credentials, body, from)
+        : await refreshToken(request, credentials, body, from);
+    // The tokens were stored by a statement that committed itself: the entry is its own short
+    // transaction right after (a crash between the two loses the entry, never the tokens' safety).
+    const { grant, client } = outcome;
+    await db.withTenant(grant.tenantId, (tx) =>
+      audit(
+        tx,
+        { tenantId: grant.tenantId, actor: { userId: grant.userId }, ...from },
+        "oidc_grant",
+        grant.id,
+        grantType === "authorization_code" ? "issue" : "refresh",
+        { after: grantFacts(client, outcome.scope.join(" ")) },
+      ),
+    );
     return tokenResponse(deps, outcome);
   };
 };

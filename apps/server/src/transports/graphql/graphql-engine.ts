@@ -14,6 +14,7 @@ import {
   type PubSub,
   type WorkGate,
 } from "@hisob/graphql";
+import { ownRefusal } from "@hisob/graphql/refusals";
 import { AppError, type Clock, type Locale, type TenantContext } from "@hisob/kernel";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { GraphQLError, getOperationAST } from "graphql";
@@ -461,6 +462,18 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       try {
         document = enveloped.parse(payload.query);
       } catch (error) {
+        // The socket's request is the upgrade's GET, so yoga refuses a mutation as "not over POST":
+        // mutations are served over HTTP only (docs/api/graphql.md), said so here.
+        if (
+          error instanceof GraphQLError &&
+          ownRefusal(error.message)?.reason === "graphql.mutation_not_post"
+        ) {
+          return refuse(
+            new GraphQLError("validation error: send mutations over HTTP (POST)", {
+              extensions: { code: "VALIDATION_ERROR", reason: "graphql.mutation_over_socket" },
+            }),
+          );
+        }
         return refuse(
           error instanceof GraphQLError
             ? error

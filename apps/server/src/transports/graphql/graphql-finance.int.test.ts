@@ -138,6 +138,34 @@ describe("finance reads", () => {
     expect(op.body.errors?.[0]?.message).toContain("filters.0.operator");
   });
 
+  it("sorts payments by up to five fields in order, as users; more, or an unknown one, is refused", async () => {
+    const res = await gql(
+      url,
+      `{ payments(limit: 100, sortBy: ["date", "amount"], ascending: true) { data { date amount } } }`,
+      { headers: admin.headers },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const rows = (res.body.data?.payments as { data: { date: string; amount: string }[] }).data;
+    expect(rows).toHaveLength(50);
+    const key = (row: { date: string; amount: string }) => `${row.date}:${row.amount.padStart(12, "0")}`;
+    expect(rows.map(key)).toEqual(rows.map(key).sort());
+    // One field alone is still a list of one (GraphQL coerces it).
+    const one = await gql(url, `{ expenses(sortBy: "amount") { total } }`, { headers: admin.headers });
+    expect(one.body.errors).toBeUndefined();
+    const six = await gql(
+      url,
+      `{ payments(sortBy: ["date", "amount", "createdAt", "date", "amount", "createdAt"]) { total } }`,
+      { headers: { ...admin.headers, "accept-language": "ru" } },
+    );
+    expect(six.body.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(six.body.errors?.[0]?.message).toContain("sortBy");
+    const unknown = await gql(url, `{ payments(sortBy: ["comment"]) { total } }`, { headers: admin.headers });
+    expect(unknown.body.errors?.[0]).toMatchObject({
+      message: expect.stringContaining("sortBy.0"),
+      extensions: { code: "VALIDATION_ERROR" },
+    });
+  });
+
   it("lists an account's transactions with the account nested; another tenant's account is NOT_FOUND", async () => {
     const res = await gql(
       url,

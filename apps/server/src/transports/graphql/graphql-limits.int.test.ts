@@ -73,7 +73,13 @@ describe("limits", () => {
     expect(deep.body.errors?.[0]?.extensions).toMatchObject({
       code: "VALIDATION_ERROR",
       reason: "graphql.depth_limit",
+      localizedMessage: "validation error: the query is nested deeper than 10 levels",
+      requestId: expect.any(String),
     });
+    // Our words, not graphql-armor's "Syntax Error: Query depth limit of 10 exceeded".
+    expect(deep.body.errors?.[0]?.message).toBe(
+      "validation error: the query is nested deeper than 10 levels",
+    );
   });
 
   it("prices lists by their limit and refuses a cost over 1000", async () => {

@@ -10,6 +10,7 @@ import {
   type PubSub,
   sessionDeletedTopic,
 } from "@hisob/graphql/events";
+import { ownRefusal } from "@hisob/graphql/refusals";
 import { createWorkGates, nestedGate } from "@hisob/graphql/work-gate";
 import { AppError, type Clock, type EventHandler, systemClock, type TenantContext } from "@hisob/kernel";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -72,6 +73,7 @@ type GraphqlErrorBody = { errors: { message: string; extensions: Record<string, 
 
 const errorBody = (error: AppError, request: FastifyRequest): GraphqlErrorBody => {
   const problem = localizeProblem(toHttpProblem(error), requestLocale(request));
+  const { retryAfterSeconds } = error.params;
   return {
     errors: [
       {
@@ -81,10 +83,37 @@ const errorBody = (error: AppError, request: FastifyRequest): GraphqlErrorBody =
           reason: error.reason,
           localizedMessage: problem.message,
           requestId: request.id,
+          ...(typeof retryAfterSeconds === "number" ? { retryAfterSeconds } : {}),
         },
       },
     ],
   };
+};
+
+/**
+ * A request yoga refused itself (a batch over the limit, a mutation over GET, a body it cannot read):
+ * its errors carry yoga's code BAD_REQUEST, none of ours. Answered again in our shape: our reason and
+ * message where we know yoga's text, else a generic bad request; the status is yoga's unless ours says.
+ */
+const yogaRefusal = (body: string, status: number): { status: number; error: AppError } | null => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const errors = (parsed as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  const first = errors[0] as { message?: unknown; extensions?: { code?: unknown; requestId?: unknown } };
+  // Our own refusals carry the request id already.
+  if (first.extensions?.requestId !== undefined) return null;
+  const own = ownRefusal(typeof first.message === "string" ? first.message : "");
+  const error = new AppError("VALIDATION_ERROR", {
+    reason: own?.reason ?? "graphql.bad_request",
+    message: own?.message ?? "validation error: the GraphQL request is not valid",
+    ...(own?.params ? { params: own.params } : {}),
+  });
+  return { status: own?.status ?? (status >= 400 && status < 500 ? status : 400), error };
 };
 
 const subscriptionOverHttp = () =>
@@ -262,13 +291,30 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     }
     const bearer = bearerOf(request.headers.authorization);
     if (bearer !== undefined && !request.ctx) {
+      // A valid token of a third-party application is told apart from a dead or forged one.
+      const refusal = bearer
+        ? await services.context.bearerRefusal(bearer).catch(() => "invalid")
+        : "invalid";
+      const otherApi = refusal === "not_for_this_api";
       return refuse(
-        reply.header("www-authenticate", 'Bearer error="invalid_token"'),
+        reply.header(
+          "www-authenticate",
+          otherApi
+            ? 'Bearer error="invalid_token", error_description="The token was issued to another application"'
+            : 'Bearer error="invalid_token"',
+        ),
         request,
         401,
         new AppError("UNAUTHENTICATED", {
-          reason: bearer === null ? "auth.unsupported_scheme" : "auth.invalid_credentials",
-          message: "Unauthorized",
+          reason:
+            bearer === null
+              ? "auth.unsupported_scheme"
+              : otherApi
+                ? "auth.token_not_for_this_api"
+                : "auth.invalid_credentials",
+          message: otherApi
+            ? "The token is valid but was issued to another application, not for this API"
+            : "Unauthorized",
         }),
       );
     }
@@ -289,6 +335,18 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     if (/text\/event-stream|multipart\/mixed/i.test(accept) && !/json|\*\/\*/i.test(accept)) {
       return refuse(reply, request, 406, subscriptionOverHttp());
     }
+    // Yoga reads an empty batch as JSON it cannot parse: said plainly here.
+    if (request.method === "POST" && Array.isArray(request.body) && request.body.length === 0) {
+      return refuse(
+        reply,
+        request,
+        400,
+        new AppError("VALIDATION_ERROR", {
+          reason: "graphql.batch_empty",
+          message: "validation error: the batch is empty; send at least one operation",
+        }),
+      );
+    }
     const { yoga, limits } = await loadEngine();
     const operations = request.method === "POST" && Array.isArray(request.body) ? request.body.length : 1;
     const budget = await takeBudget(
@@ -297,7 +355,13 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     );
     for (const [name, value] of Object.entries(budget.headers)) reply.header(name, value);
     if (!budget.allowed) {
-      return refuse(reply, request, 429, new AppError("RATE_LIMITED", { message: "Too many requests" }));
+      const params = budget.retryAfterSeconds ? { retryAfterSeconds: budget.retryAfterSeconds } : {};
+      return refuse(
+        reply,
+        request,
+        429,
+        new AppError("RATE_LIMITED", { message: "Too many requests", params }),
+      );
     }
 
     const context = requestContext(request, reply, request.ctx);
@@ -314,6 +378,13 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       if (name !== "content-length") reply.header(name, value);
     });
     const body = await response.text();
+    if (response.status !== 200) {
+      const refusal = yogaRefusal(body, response.status);
+      if (refusal) {
+        reply.removeHeader("content-type");
+        return refuse(reply, request, refusal.status, refusal.error);
+      }
+    }
     const isMutation = context.executed.operations.has("mutation");
     const hasErrors = body.includes('"errors"');
     // A request refused before execution (syntax, validation, limits: errors and no `data`) is a bad

@@ -148,7 +148,11 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
       schema: { tags: ["oidc"], summary: "Exchange an authorization code or a refresh token" },
     },
     async (request, reply) => {
-      const tokens = await oidc.token(formOf(request), { authorization: request.headers.authorization });
+      const tokens = await oidc.token(
+        formOf(request),
+        { authorization: request.headers.authorization },
+        { requestId: request.id, client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" } },
+      );
       return reply.headers(NO_STORE).send(tokens);
     },
   );

@@ -169,6 +169,12 @@ export const loginRoutes: FastifyPluginAsyncZod<{
     }
   });
 
+  /** Where a sign-out came from, for its audit entry. */
+  const signOutFrom = (request: FastifyRequest) => ({
+    requestId: request.id,
+    client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+  });
+
   app.post(
     "/logout",
     {
@@ -186,7 +192,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{
       // A bearer token is never sent by a browser on its own, so it needs no CSRF proof.
       const bearer = bearerOf(request.headers.authorization);
       if (bearer) {
-        await services.auth.logout(bearer);
+        await services.auth.logout(bearer, signOutFrom(request));
         return reply.code(204).send(null);
       }
 
@@ -206,7 +212,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{
             renderLogoutPage({ locale, csrfToken, error: t(locale, "login.error.csrf") }),
           );
         }
-        if (cookieToken) await services.auth.logout(cookieToken);
+        if (cookieToken) await services.auth.logout(cookieToken, signOutFrom(request));
         clearSessionCookie(reply, secure(request));
         const chosen = formField(request.body, "ui_locales");
         return reply.redirect(isLocale(chosen) ? `/login?ui_locales=${chosen}` : "/login", 303);
@@ -219,7 +225,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{
             message: `Cookie-authenticated changes need a JSON body or the ${CSRF_HEADER} header`,
           });
         }
-        await services.auth.logout(cookieToken);
+        await services.auth.logout(cookieToken, signOutFrom(request));
         clearSessionCookie(reply, secure(request));
       }
       return reply.code(204).send(null);
