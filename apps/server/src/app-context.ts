@@ -109,6 +109,7 @@ export const openAppContext = async (
   const openDb = () =>
     createDb({
       ...(env.database.url ? { databaseUrl: env.database.url } : {}),
+      ...(env.database.directUrl ? { pooler: { directUrl: env.database.directUrl } } : {}),
       dataDir: env.dataDir,
       purpose: options.purpose,
     });

@@ -38,7 +38,7 @@ describe("loadEnv defaults", () => {
       isDevelopment: true,
       isTest: false,
       server: { host: "127.0.0.1", port: 3000, trustProxy: false, shutdownDrainDelayMs: 0 },
-      database: { url: undefined, isEmbedded: true },
+      database: { url: undefined, isEmbedded: true, directUrl: undefined },
       dataDir: path.resolve(".data"),
       uploads: { driver: "local", dir: path.resolve(".data/uploads") },
       redis: { url: undefined },
@@ -188,8 +188,27 @@ describe("loadEnv defaults", () => {
       OIDC_RATE_LIMIT_WINDOW_SECONDS: "60",
     });
     expect(env.server).toEqual({ host: "10.0.0.1", port: 8443, trustProxy: 1, shutdownDrainDelayMs: 5_000 });
-    expect(env.database).toEqual({ url: "postgresql://app:secret@db:5432/hisob", isEmbedded: false });
+    expect(env.database).toEqual({
+      url: "postgresql://app:secret@db:5432/hisob",
+      isEmbedded: false,
+      directUrl: undefined,
+    });
     expect(env.dataDir).toBe("/var/lib/hisob");
+
+    // Behind a transaction-pooling PgBouncer: DATABASE_URL is the pooler, DATABASE_DIRECT_URL PostgreSQL.
+    const pooled = loadEnv({
+      DATABASE_URL: "postgres://app@pgbouncer:6432/hisob",
+      DATABASE_DIRECT_URL: "postgres://app@db:5432/hisob",
+      OIDC_CRYPTO_KEY: "k".repeat(40),
+      OIDC_ISSUER_URL: "https://id.example.com",
+    });
+    expect(pooled.database.directUrl).toBe("postgres://app@db:5432/hisob");
+    expect(() => loadEnv({ DATABASE_DIRECT_URL: "postgres://app@db:5432/hisob" })).toThrow(
+      /DATABASE_URL: is required when DATABASE_DIRECT_URL is set/,
+    );
+    expect(() => loadEnv({ DATABASE_URL: "postgres://p/h", DATABASE_DIRECT_URL: "mysql://db/h" })).toThrow(
+      /DATABASE_DIRECT_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
     expect(env.redis.url).toBe("rediss://cache:6380");
     expect(env.log.level).toBe("warn");
     expect(env.oidc).toMatchObject({
