@@ -5,6 +5,7 @@ import { createScratchDatabase, createTestDbFromTemplate } from "./test-database
 
 export { insertTenant } from "./insert-tenant";
 export { startPgBouncer } from "./pgbouncer";
+export { freePort, waitForPort } from "./ports";
 export { TEST_OWNER_ROLE, type TestTemplate } from "./test-databases";
 
 /** A fresh, migrated database for this test file (PGlite, or PostgreSQL when DATABASE_URL is set). */

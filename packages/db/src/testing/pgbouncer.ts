@@ -1,28 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { type AddressInfo, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort, waitForPort } from "./ports";
 import { TEST_OWNER_ROLE } from "./test-databases";
 
 const PGBOUNCER = "/usr/sbin/pgbouncer";
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-const accepting = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => resolve(socket.destroy() !== undefined));
-    socket.once("error", () => resolve(false));
-  });
 
 /**
  * Debian's PgBouncer on a loopback port in transaction pooling mode, in front of the PostgreSQL at
@@ -68,13 +51,7 @@ export const startPgBouncer = async (
   const child: ChildProcess = asRoot
     ? spawn("runuser", ["-u", "postgres", "--", PGBOUNCER, ini], { stdio: "ignore" })
     : spawn(PGBOUNCER, [ini], { stdio: "ignore" });
-  const deadline = Date.now() + 15_000;
-  while (!(await accepting(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`pgbouncer did not start (see ${path.join(dir, "pgbouncer.log")})`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitForPort(port, child, `pgbouncer (see ${path.join(dir, "pgbouncer.log")})`);
   return {
     port,
     /** The same database's URL through the pooler. */
