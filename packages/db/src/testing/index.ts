@@ -3,6 +3,7 @@ import type { Db } from "../create-db";
 import { connectPostgres } from "../sql-connection";
 import { createScratchDatabase, createTestDbFromTemplate } from "./test-databases";
 
+export { connectPostgres } from "../sql-connection";
 export { insertTenant } from "./insert-tenant";
 export { startPgBouncer } from "./pgbouncer";
 export { freePort, waitForPort } from "./ports";
