@@ -110,6 +110,7 @@ export const openAppContext = async (
     createDb({
       ...(env.database.url ? { databaseUrl: env.database.url } : {}),
       ...(env.database.directUrl ? { pooler: { directUrl: env.database.directUrl } } : {}),
+      poolSize: env.database.poolSize,
       dataDir: env.dataDir,
       purpose: options.purpose,
     });

@@ -38,7 +38,7 @@ describe("loadEnv defaults", () => {
       isDevelopment: true,
       isTest: false,
       server: { host: "127.0.0.1", port: 3000, trustProxy: false, shutdownDrainDelayMs: 0 },
-      database: { url: undefined, isEmbedded: true, directUrl: undefined },
+      database: { url: undefined, isEmbedded: true, directUrl: undefined, poolSize: 10 },
       dataDir: path.resolve(".data"),
       uploads: { driver: "local", dir: path.resolve(".data/uploads") },
       redis: { url: undefined },
@@ -192,6 +192,7 @@ describe("loadEnv defaults", () => {
       url: "postgresql://app:secret@db:5432/hisob",
       isEmbedded: false,
       directUrl: undefined,
+      poolSize: 10,
     });
     expect(env.dataDir).toBe("/var/lib/hisob");
 
@@ -367,6 +368,7 @@ describe("loadEnv bad values", () => {
     ["OIDC_ACCESS_TOKEN_LIFETIME", "-1", 'must be an integer between 1 and 2147483647 (got "-1")'],
     ["OIDC_ID_TOKEN_LIFETIME", "1h", 'must be an integer between 1 and 2147483647 (got "1h")'],
     ["OIDC_REFRESH_TOKEN_LIFETIME", "0", 'must be an integer between 1 and 2147483647 (got "0")'],
+    ["DATABASE_POOL_SIZE", "0", 'must be an integer between 1 and 1000 (got "0")'],
     ["OIDC_KEY_PROPAGATION_SECONDS", "86401", 'must be an integer between 0 and 86400 (got "86401")'],
     ["OIDC_KEY_PROPAGATION_SECONDS", "2m", 'must be an integer between 0 and 86400 (got "2m")'],
     ["OIDC_RATE_LIMIT_ENABLED", "on", 'must be one of true, false, 1, 0 (got "on")'],

@@ -46,6 +46,8 @@ export type Env = {
     isEmbedded: boolean;
     /** Set when `url` is a transaction-pooling PgBouncer: PostgreSQL itself, for migrations. */
     directUrl: string | undefined;
+    /** Connections this instance opens at most (PostgreSQL). */
+    poolSize: number;
   };
   /** Absolute path. */
   dataDir: string;
@@ -366,6 +368,7 @@ const shape = {
   HOST: nonEmpty(),
   TRUST_PROXY: trustProxy(),
   DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"], "postgres://user:password@host:5432/hisob"),
+  DATABASE_POOL_SIZE: integer(1, 1000),
   DATABASE_DIRECT_URL: urlWithProtocols(
     ["postgres:", "postgresql:"],
     "postgres://user:password@db:5432/hisob",
@@ -571,6 +574,7 @@ const toEnv = (vars: TEnvVariables): Env => {
       url: vars.DATABASE_URL,
       isEmbedded: vars.DATABASE_URL === undefined,
       directUrl: vars.DATABASE_DIRECT_URL,
+      poolSize: vars.DATABASE_POOL_SIZE ?? 10,
     },
     dataDir: path.resolve(vars.DATA_DIR ?? "./.data"),
     uploads: uploadStorage(vars, warnings),
