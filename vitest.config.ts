@@ -2,8 +2,8 @@ import { defineConfig } from "vitest/config";
 
 const exclude = ["**/node_modules/**", "**/generated/**", ".tmp/**"];
 
-// Three projects: fast unit tests (no database), integration tests (a real database: PGlite by
-// default, PostgreSQL when DATABASE_URL is set) and browser end-to-end tests.
+// Four projects: fast unit tests (no database), integration tests (a real database: PGlite by
+// default, PostgreSQL when DATABASE_URL is set), several instances behind nginx, and browser tests.
 // graphql ships CommonJS and ESM builds; Node loads the CommonJS one for yoga and graphql-ws, so our
 // code must too (two copies of graphql refuse each other's types: "from another module or realm").
 const resolve = { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] };
@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: [...exclude, "**/*.int.test.ts"],
+          exclude: [...exclude, "**/*.int.test.ts", "**/*.resilience.test.ts"],
         },
       },
       {
@@ -31,6 +31,18 @@ export default defineConfig({
           globalSetup: ["packages/db/src/testing/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve,
+        test: {
+          // Several built server processes behind nginx on PostgreSQL (DATABASE_URL) and Redis:
+          // `npm run test:resilience`, which `.ci/run` calls; skipped without PostgreSQL.
+          name: "resilience",
+          include: ["apps/server/src/resilience/**/*.resilience.test.ts"],
+          exclude,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {

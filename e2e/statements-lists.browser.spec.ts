@@ -225,8 +225,10 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
       expect(plain(await page.getByTestId("documents-total-USD").innerText())).toContain(
         money(150000n, "USD", lang),
       );
-      const headers = await page.locator(".ant-table-thead th").allInnerTexts();
-      expect(headers).toEqual(expect.arrayContaining([app.documents.category, app.documents.counterparty]));
+      // The count can arrive before the table has drawn its header: wait for the header, not a moment.
+      await expect
+        .poll(() => page.locator(".ant-table-thead th").allInnerTexts())
+        .toEqual(expect.arrayContaining([app.documents.category, app.documents.counterparty]));
       // The row of the long comment: its category, its counterparty, and the whole comment in view.
       const row = page.getByRole("row").filter({ hasText: "Payment for the consulting" });
       await row.waitFor();

@@ -109,6 +109,8 @@ export const openAppContext = async (
   const openDb = () =>
     createDb({
       ...(env.database.url ? { databaseUrl: env.database.url } : {}),
+      ...(env.database.directUrl ? { pooler: { directUrl: env.database.directUrl } } : {}),
+      poolSize: env.database.poolSize,
       dataDir: env.dataDir,
       purpose: options.purpose,
     });

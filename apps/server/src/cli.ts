@@ -27,6 +27,9 @@ Commands:
   oidc:keys:rotate                             create a signing key: published now, signing after OIDC_KEY_PROPAGATION_SECONDS
   oidc:keys:list                               list signing keys
   oidc:keys:retire --kid <uuid>                unpublish an older key once nothing valid depends on it
+  oidc:crypto-key:rotate                       re-encrypt the signing keys under a new OIDC_CRYPTO_KEY, read
+                                               from standard input (printf '%s' "$NEW" | npm run cli -- …);
+                                               then restart every instance with the new key
   finance:reconcile [--tenant <id>]            recompute every account balance from its transactions (all
                                                tenants, or one); exits 1 when any balance drifted
 `;
@@ -35,11 +38,11 @@ class UsageError extends Error {}
 
 const MAX_PASSWORD_BYTES = 4096;
 
-/** A password piped on standard input (one trailing newline dropped); never from a terminal, where it would show. */
-const readPasswordFromStdin = async (): Promise<string> => {
+/** A secret piped on standard input (one trailing newline dropped); never from a terminal, where it would show. */
+const readSecretFromStdin = async (command: string, what: string): Promise<string> => {
   if (process.stdin.isTTY) {
     throw new UsageError(
-      "user:create reads the password from standard input: pipe it in (printf '%s' \"$PW\" | npm run cli -- user:create …)",
+      `${command} reads the ${what} from standard input: pipe it in (printf '%s' "$SECRET" | npm run cli -- ${command} …)`,
     );
   }
   const chunks: Buffer[] = [];
@@ -47,14 +50,14 @@ const readPasswordFromStdin = async (): Promise<string> => {
   for await (const chunk of process.stdin) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_PASSWORD_BYTES) throw new UsageError("the password on standard input is too long");
+    if (size > MAX_PASSWORD_BYTES) throw new UsageError(`the ${what} on standard input is too long`);
     chunks.push(buffer);
   }
-  const password = Buffer.concat(chunks)
+  const secret = Buffer.concat(chunks)
     .toString("utf8")
     .replace(/\r?\n$/, "");
-  if (password === "") throw new UsageError("no password on standard input");
-  return password;
+  if (secret === "") throw new UsageError(`no ${what} on standard input`);
+  return secret;
 };
 
 /** A check that ran and found a problem: its report still goes to stdout, the exit code says "failed". */
@@ -152,6 +155,7 @@ const run = async (argv: string[]): Promise<unknown> => {
     "oidc:keys:rotate",
     "oidc:keys:list",
     "oidc:keys:retire",
+    "oidc:crypto-key:rotate",
     "finance:reconcile",
   ];
   if (!COMMANDS.includes(command)) {
@@ -173,7 +177,14 @@ const run = async (argv: string[]): Promise<unknown> => {
           role: { type: "string", multiple: true },
         })
       : undefined;
-  const password = userArgs ? (userArgs.password ?? (await readPasswordFromStdin())) : undefined;
+  const password = userArgs
+    ? (userArgs.password ?? (await readSecretFromStdin("user:create", "password")))
+    : undefined;
+  const newCryptoKey =
+    command === "oidc:crypto-key:rotate" ? await readSecretFromStdin(command, "new crypto key") : undefined;
+  if (newCryptoKey !== undefined && newCryptoKey.length < 32) {
+    throw new UsageError("the new crypto key must be at least 32 characters");
+  }
   const clientArgs =
     command === "oidc:client:create"
       ? parse(ZClientCreateArgs, rest, {
@@ -196,7 +207,12 @@ const run = async (argv: string[]): Promise<unknown> => {
     command === "finance:reconcile"
       ? parse(z.object({ tenant: ZId.optional() }), rest, { tenant: { type: "string" } })
       : undefined;
-  if ((command === "oidc:keys:rotate" || command === "oidc:keys:list") && rest.length > 0) {
+  if (
+    (command === "oidc:keys:rotate" ||
+      command === "oidc:keys:list" ||
+      command === "oidc:crypto-key:rotate") &&
+    rest.length > 0
+  ) {
     throw new UsageError(`${command} takes no options`);
   }
   if (command === "db:migrate" && rest.length > 0) throw new UsageError("db:migrate takes no options");
@@ -212,6 +228,7 @@ const run = async (argv: string[]): Promise<unknown> => {
     if (command === "oidc:keys:rotate") return await context.oidc.admin.rotateKey("cli");
     if (command === "oidc:keys:list") return { keys: await context.oidc.admin.listKeys("cli") };
     if (retireArgs) return await context.oidc.admin.retireKey("cli", retireArgs.kid);
+    if (newCryptoKey !== undefined) return { reencrypted: await context.oidc.keys.reencrypt(newCryptoKey) };
     if (reconcileArgs) {
       const all = await context.services.finance.reconcile.reconcileAll();
       const tenants = all

@@ -1,6 +1,7 @@
-import net from "node:net";
+import type net from "node:net";
 import { terminateConnections, testAdminUrl, testDatabaseKind } from "@hisob/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTcpProxy as startProxy } from "./testing/tcp-proxy";
 import { createTestApp, type SeededUser, type TestApp } from "./testing/test-app";
 
 /*
@@ -13,42 +14,6 @@ import { createTestApp, type SeededUser, type TestApp } from "./testing/test-app
 const onPostgres = testDatabaseKind() === "postgres";
 const TODAY = "2026-11-22";
 
-/** Forwards to PostgreSQL; `cut()` drops every connection and refuses new ones until `restore()`. */
-const startProxy = async (target: { host: string; port: number }) => {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("error", () => {});
-      socket.on("close", () => {
-        sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (port: number) =>
-    new Promise<number>((resolve) => server.listen(port, "127.0.0.1", () => resolve(portOf(server))));
-  const port = await listen(0);
-  return {
-    port,
-    cut: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-    },
-    restore: async () => {
-      await listen(port);
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-};
 const portOf = (server: net.Server) => (server.address() as net.AddressInfo).port;
 
 type Started = { t: TestApp; base: string; tenantId: string; user: SeededUser; account: string };

@@ -38,7 +38,7 @@ describe("loadEnv defaults", () => {
       isDevelopment: true,
       isTest: false,
       server: { host: "127.0.0.1", port: 3000, trustProxy: false, shutdownDrainDelayMs: 0 },
-      database: { url: undefined, isEmbedded: true },
+      database: { url: undefined, isEmbedded: true, directUrl: undefined, poolSize: 10 },
       dataDir: path.resolve(".data"),
       uploads: { driver: "local", dir: path.resolve(".data/uploads") },
       redis: { url: undefined },
@@ -188,8 +188,28 @@ describe("loadEnv defaults", () => {
       OIDC_RATE_LIMIT_WINDOW_SECONDS: "60",
     });
     expect(env.server).toEqual({ host: "10.0.0.1", port: 8443, trustProxy: 1, shutdownDrainDelayMs: 5_000 });
-    expect(env.database).toEqual({ url: "postgresql://app:secret@db:5432/hisob", isEmbedded: false });
+    expect(env.database).toEqual({
+      url: "postgresql://app:secret@db:5432/hisob",
+      isEmbedded: false,
+      directUrl: undefined,
+      poolSize: 10,
+    });
     expect(env.dataDir).toBe("/var/lib/hisob");
+
+    // Behind a transaction-pooling PgBouncer: DATABASE_URL is the pooler, DATABASE_DIRECT_URL PostgreSQL.
+    const pooled = loadEnv({
+      DATABASE_URL: "postgres://app@pgbouncer:6432/hisob",
+      DATABASE_DIRECT_URL: "postgres://app@db:5432/hisob",
+      OIDC_CRYPTO_KEY: "k".repeat(40),
+      OIDC_ISSUER_URL: "https://id.example.com",
+    });
+    expect(pooled.database.directUrl).toBe("postgres://app@db:5432/hisob");
+    expect(() => loadEnv({ DATABASE_DIRECT_URL: "postgres://app@db:5432/hisob" })).toThrow(
+      /DATABASE_URL: is required when DATABASE_DIRECT_URL is set/,
+    );
+    expect(() => loadEnv({ DATABASE_URL: "postgres://p/h", DATABASE_DIRECT_URL: "mysql://db/h" })).toThrow(
+      /DATABASE_DIRECT_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
     expect(env.redis.url).toBe("rediss://cache:6380");
     expect(env.log.level).toBe("warn");
     expect(env.oidc).toMatchObject({
@@ -348,6 +368,7 @@ describe("loadEnv bad values", () => {
     ["OIDC_ACCESS_TOKEN_LIFETIME", "-1", 'must be an integer between 1 and 2147483647 (got "-1")'],
     ["OIDC_ID_TOKEN_LIFETIME", "1h", 'must be an integer between 1 and 2147483647 (got "1h")'],
     ["OIDC_REFRESH_TOKEN_LIFETIME", "0", 'must be an integer between 1 and 2147483647 (got "0")'],
+    ["DATABASE_POOL_SIZE", "0", 'must be an integer between 1 and 1000 (got "0")'],
     ["OIDC_KEY_PROPAGATION_SECONDS", "86401", 'must be an integer between 0 and 86400 (got "86401")'],
     ["OIDC_KEY_PROPAGATION_SECONDS", "2m", 'must be an integer between 0 and 86400 (got "2m")'],
     ["OIDC_RATE_LIMIT_ENABLED", "on", 'must be one of true, false, 1, 0 (got "on")'],

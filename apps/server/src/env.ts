@@ -41,7 +41,14 @@ export type Env = {
     shutdownDrainDelayMs: number;
   };
   /** `url` unset means embedded PGlite under `dataDir`. */
-  database: { url: string | undefined; isEmbedded: boolean };
+  database: {
+    url: string | undefined;
+    isEmbedded: boolean;
+    /** Set when `url` is a transaction-pooling PgBouncer: PostgreSQL itself, for migrations. */
+    directUrl: string | undefined;
+    /** Connections this instance opens at most (PostgreSQL). */
+    poolSize: number;
+  };
   /** Absolute path. */
   dataDir: string;
   /** Where uploaded files live: UPLOADS_STORAGE (local disk by default, in `<DATA_DIR>/uploads`). */
@@ -361,6 +368,11 @@ const shape = {
   HOST: nonEmpty(),
   TRUST_PROXY: trustProxy(),
   DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"], "postgres://user:password@host:5432/hisob"),
+  DATABASE_POOL_SIZE: integer(1, 1000),
+  DATABASE_DIRECT_URL: urlWithProtocols(
+    ["postgres:", "postgresql:"],
+    "postgres://user:password@db:5432/hisob",
+  ),
   DATA_DIR: nonEmpty(),
   UPLOADS_DIR: nonEmpty(),
   REDIS_URL: urlWithProtocols(["redis:", "rediss:"], "redis://localhost:6379"),
@@ -474,6 +486,11 @@ const ZEnv = z
           for (const name of external)
             requireVariable(name, `when ${externalSet[0] ?? "EXTERNAL_OIDC_NAME"} is set`);
         }
+        if (vars.DATABASE_DIRECT_URL !== undefined)
+          requireVariable(
+            "DATABASE_URL",
+            "when DATABASE_DIRECT_URL is set (DATABASE_URL is then the pooler)",
+          );
         if (vars.UPLOADS_STORAGE === "s3") requireVariable("S3_BUCKET", "when UPLOADS_STORAGE=s3");
         // A key without its secret (or the other way round) is a typo; neither means the SDK's own chain.
         if (vars.S3_ACCESS_KEY_ID !== undefined)
@@ -553,7 +570,12 @@ const toEnv = (vars: TEnvVariables): Env => {
       trustProxy: proxies,
       shutdownDrainDelayMs: vars.SHUTDOWN_DRAIN_DELAY_MS ?? (isProduction ? 5_000 : 0),
     },
-    database: { url: vars.DATABASE_URL, isEmbedded: vars.DATABASE_URL === undefined },
+    database: {
+      url: vars.DATABASE_URL,
+      isEmbedded: vars.DATABASE_URL === undefined,
+      directUrl: vars.DATABASE_DIRECT_URL,
+      poolSize: vars.DATABASE_POOL_SIZE ?? 10,
+    },
     dataDir: path.resolve(vars.DATA_DIR ?? "./.data"),
     uploads: uploadStorage(vars, warnings),
     redis: { url: vars.REDIS_URL },

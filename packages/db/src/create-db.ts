@@ -7,7 +7,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { deferBegin, withPendingScope } from "./deferred-begin";
-import { connectionError, DatabaseSetupError } from "./errors";
+import { connectionError, DatabaseSetupError, describeServer } from "./errors";
 import { MIGRATION_LOCK_KEY, type MigrateResult, type MigrationLog, migrate } from "./migrate";
 import { PGLITE_EXTENSIONS } from "./pglite-extensions";
 import { pgliteRawTransactions, postgresRawTransactions, type RawTransactions } from "./raw-tenant";
@@ -36,6 +36,13 @@ export type DbConfig = {
    * the backend). The pool has already dropped it; the process carries on. Default: a warning on stderr.
    */
   onConnectionLost?: (error: Error) => void;
+  /**
+   * `databaseUrl` is a PgBouncer in transaction pooling mode (docs/decisions/0030-pgbouncer.md): no named
+   * prepared statements and no per-connection startup options (the pooler's `connect_query` sets
+   * TimeZone=UTC, checked at start, and jit=off); migrations, which hold a session lock, go to
+   * `directUrl`, PostgreSQL itself.
+   */
+  pooler?: { directUrl: string };
 };
 
 /**
@@ -98,6 +105,26 @@ export const embeddedDatabaseExists = (dataDir: string): boolean =>
 /** PostgreSQL's shared_buffers inside the embedded database (its default is 128MB). */
 const EMBEDDED_SHARED_BUFFERS = "16MB";
 
+/** The names PostgreSQL reports for UTC. */
+const UTC_NAMES = new Set(["UTC", "Etc/UTC"]);
+
+/**
+ * Behind a pooler every server connection must read timestamps as UTC, as our own connections do
+ * (Prisma's adapter sends zone-less UTC): a pooler that leaves the server's zone would shift every time.
+ */
+const checkPoolerSessions = async (pool: pg.Pool, databaseUrl: string): Promise<void> => {
+  const { rows } = await pool.query<{ timezone: string }>("SELECT current_setting('TimeZone') AS timezone");
+  const timezone = rows[0]?.timezone ?? "";
+  if (!UTC_NAMES.has(timezone)) {
+    await pool.end();
+    throw new DatabaseSetupError(
+      `The connection pooler at ${describeServer(databaseUrl)} gives sessions TimeZone=${timezone}; Hisob needs UTC: ` +
+        "set connect_query = 'SET TimeZone = ''UTC''; SET jit = off' on its database in pgbouncer.ini " +
+        "(or ALTER DATABASE … SET timezone = 'UTC').",
+    );
+  }
+};
+
 export const createDb = async (config: DbConfig): Promise<Db> => {
   const queryLog = config.onQuery ? { log: [{ emit: "event" as const, level: "query" as const }] } : {};
   let lock: DataDirLock | undefined;
@@ -109,11 +136,13 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
 
   if (config.databaseUrl) {
     const databaseUrl = config.databaseUrl;
+    // Migrations take a session-level lock: behind a transaction pooler they go to PostgreSQL itself.
+    const sessionUrl = config.pooler?.directUrl ?? databaseUrl;
     openConnection = async () => {
       try {
-        return await connectPostgres(databaseUrl);
+        return await connectPostgres(sessionUrl);
       } catch (error) {
-        throw connectionError(databaseUrl, error);
+        throw connectionError(sessionUrl, error);
       }
     };
     // Fail fast with a clear message when the server is unreachable.
@@ -125,7 +154,8 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       // No JIT: our statements are short, and JIT switches on by estimated cost, not by time — one
       // estimate gone wrong cost a 3 ms statement page 350 ms of compilation (its lookup had lost its
       // index under row-level security); the reports over 1,000,000 entries measured the same without.
-      options: "-c TimeZone=UTC -c jit=off",
+      // PgBouncer refuses startup options: behind it its connect_query sets them (checked below).
+      ...(config.pooler ? {} : { options: "-c TimeZone=UTC -c jit=off" }),
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
     // Without these listeners a connection the server drops is an unhandled 'error' event, which ends
@@ -140,7 +170,8 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       client.on("error", lost);
       deferBegin(client, config.onQuery);
     });
-    rawTx = postgresRawTransactions(pool, config.onQuery);
+    rawTx = postgresRawTransactions(pool, config.onQuery, !config.pooler);
+    if (config.pooler) await checkPoolerSessions(pool, databaseUrl);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
       adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], {

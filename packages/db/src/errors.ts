@@ -18,14 +18,18 @@ const describe = (error: unknown): string => {
 };
 
 /** Rewrites a failed PostgreSQL connection into a message naming the server (never the password). */
-export const connectionError = (connectionString: string, error: unknown): DatabaseSetupError => {
-  let where = "the configured server";
+/** `host:port/database as user` of a connection string: never its password. */
+export const describeServer = (connectionString: string): string => {
   try {
     const url = new URL(connectionString);
-    where = `${url.hostname}:${url.port || "5432"}/${url.pathname.replace(/^\//, "")} as ${decodeURIComponent(url.username) || "(default user)"}`;
+    return `${url.hostname}:${url.port || "5432"}/${url.pathname.replace(/^\//, "")} as ${decodeURIComponent(url.username) || "(default user)"}`;
   } catch {
-    // keep the generic wording; the URL itself was validated at boot
+    return "the configured server"; // the URL itself was validated at boot
   }
+};
+
+export const connectionError = (connectionString: string, error: unknown): DatabaseSetupError => {
+  const where = describeServer(connectionString);
   return new DatabaseSetupError(
     `Cannot connect to PostgreSQL at ${where} (${describe(error)}). Is the server running and DATABASE_URL right?`,
     { cause: error },

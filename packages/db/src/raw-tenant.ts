@@ -262,7 +262,15 @@ const statementName = (text: string): string => {
  * leads the pipeline, the scope's row is checked before anything else is sent, and a refused caller
  * rolls back what the first statement did.
  */
-export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) => void): RawTransactions =>
+export const postgresRawTransactions = (
+  pool: pg.Pool,
+  onQuery?: (sql: string) => void,
+  /**
+   * False behind a transaction-pooling PgBouncer (before 1.21): a named statement prepared on one
+   * server connection is unknown on the next, so every statement goes unnamed.
+   */
+  namedStatements = true,
+): RawTransactions =>
   transactions(
     async (tenantId, scopeOf, fn, mode) => {
       // Scoping is checked (a tenant UUID, a credential hash) before a connection is taken.
@@ -287,7 +295,7 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
           result = await fn({
             tenantId,
             query: async <T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) => {
-              const name = options?.prepared ? statementName(text) : undefined;
+              const name = options?.prepared && namedStatements ? statementName(text) : undefined;
               let rows: T[];
               if (open) {
                 onQuery?.(text);
@@ -341,7 +349,8 @@ export const postgresRawTransactions = (pool: pg.Pool, onQuery?: (sql: string) =
     },
     async <T>(text: string, params: readonly unknown[]) => {
       onQuery?.(text);
-      return (await pool.query({ name: statementName(text), text, values: [...params] })).rows as T[];
+      const name = namedStatements ? { name: statementName(text) } : {};
+      return (await pool.query({ ...name, text, values: [...params] })).rows as T[];
     },
   );
 

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type AddressInfo, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import type { UploadStorageConfig } from "@hisob/core";
 import type { Db } from "@hisob/db";
+import { freePort, waitForPort } from "@hisob/db/testing";
 
 /**
  * Each upload storage driver as a test sees it: the configuration, and what is stored for a tenant,
@@ -22,23 +22,6 @@ export type UploadDriver = {
 
 export const TEST_BUCKET = "hisob-test";
 const require = createRequire(import.meta.url);
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-const accepting = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => resolve(socket.destroy() !== undefined));
-    socket.once("error", () => resolve(false));
-  });
 
 /**
  * An S3-compatible server (s3rver: no other can be installed here) on a loopback port, with one empty
@@ -56,11 +39,7 @@ export const startS3Server = async () => {
     ],
     { stdio: "ignore" },
   );
-  const deadline = Date.now() + 15_000;
-  while (!(await accepting(port))) {
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error("s3rver did not start");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitForPort(port, server, "s3rver");
   const endpoint = `http://127.0.0.1:${port}`;
   const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
   return {

@@ -3,13 +3,15 @@ import type { Db } from "../create-db";
 import { connectPostgres } from "../sql-connection";
 import { createScratchDatabase, createTestDbFromTemplate } from "./test-databases";
 
+export { connectPostgres } from "../sql-connection";
 export { insertTenant } from "./insert-tenant";
+export { startPgBouncer } from "./pgbouncer";
+export { freePort, waitForPort } from "./ports";
 export { TEST_OWNER_ROLE, type TestTemplate } from "./test-databases";
 
 /** A fresh, migrated database for this test file (PGlite, or PostgreSQL when DATABASE_URL is set). */
-export const createTestDb = (
-  options: { poolSize?: number; onQuery?: (sql: string) => void; connectVia?: (url: string) => string } = {},
-): Promise<Db> => createTestDbFromTemplate(inject("testTemplate"), options);
+export const createTestDb = (options: Parameters<typeof createTestDbFromTemplate>[1] = {}): Promise<Db> =>
+  createTestDbFromTemplate(inject("testTemplate"), options);
 
 /** An empty database (no migrations applied) for tests of the migration runner. */
 export const createEmptyTestDatabase = () => createScratchDatabase(inject("testTemplate"));

@@ -104,7 +104,13 @@ let counter = 0;
  */
 export const createTestDbFromTemplate = async (
   template: TestTemplate,
-  options: { poolSize?: number; onQuery?: (sql: string) => void; connectVia?: (url: string) => string } = {},
+  options: {
+    poolSize?: number;
+    onQuery?: (sql: string) => void;
+    connectVia?: (url: string) => string;
+    /** The pooler's URL for the database's: the app connects through it, migrations directly. */
+    viaPooler?: (url: string) => string;
+  } = {},
 ): Promise<Db> => {
   const onQuery = options.onQuery ? { onQuery: options.onQuery } : {};
   if (template.kind === "pglite") {
@@ -132,7 +138,12 @@ export const createTestDbFromTemplate = async (
   const url = ownerUrl(template.adminUrl, name);
   return createDb({
     // A test may route the connections through a proxy of its own (to cut them).
-    databaseUrl: options.connectVia ? options.connectVia(url) : url,
+    databaseUrl: options.viaPooler
+      ? options.viaPooler(url)
+      : options.connectVia
+        ? options.connectVia(url)
+        : url,
+    ...(options.viaPooler ? { pooler: { directUrl: url } } : {}),
     dataDir: "",
     poolSize: options.poolSize ?? 4,
     ...onQuery,

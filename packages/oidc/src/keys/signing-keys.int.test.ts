@@ -422,3 +422,34 @@ describe("rotation across instances: published everywhere before it signs", () =
     expect(decodeProtectedHeader(await sign(a)).kid).toBe(second.kid);
   });
 });
+
+describe("a new OIDC_CRYPTO_KEY", () => {
+  beforeEach(resetKeys);
+
+  it("re-encrypts every key, active and retired, so the set opens only with the new crypto key", async () => {
+    const keys = keysWith();
+    await keys.ensureActiveKey();
+    await keys.rotate();
+    await keys.load();
+    const published = keys.jwks();
+    expect(await keys.reencrypt(WRONG_CRYPTO_KEY)).toBe(2);
+
+    const renewed = keysWith(WRONG_CRYPTO_KEY);
+    await renewed.load();
+    expect(renewed.jwks()).toEqual(published);
+    await expect(
+      jwtVerify(await sign(renewed), createLocalJWKSet(published), verifyOptions()),
+    ).resolves.toBeTruthy();
+    await expect(keysWith().load()).rejects.toThrow(/failed to decrypt private key/);
+  });
+
+  it("changes nothing when a stored key does not open with the current crypto key", async () => {
+    const keys = keysWith();
+    await keys.ensureActiveKey();
+    const before = await rows();
+    await expect(
+      keysWith(WRONG_CRYPTO_KEY).reencrypt("yet another crypto key, over 32 characters"),
+    ).rejects.toThrow(/failed to decrypt private key/);
+    expect(await rows()).toEqual(before);
+  });
+});

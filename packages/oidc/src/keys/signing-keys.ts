@@ -84,6 +84,12 @@ export type SigningKeys = {
   /** Unpublishes an older key once nothing signed with it can still be valid. */
   retire(kid: string, alsoInTransaction?: (tx: Tx) => Promise<void>): Promise<SigningKeyInfo>;
   list(): Promise<SigningKeyInfo[]>;
+  /**
+   * Encrypts every stored private key (active and retired) under `newCryptoKey` instead, in one
+   * transaction; answers how many. Instances still on the old OIDC_CRYPTO_KEY keep signing with the keys
+   * they hold in memory until restarted with the new one (their periodic reload fails meanwhile).
+   */
+  reencrypt(newCryptoKey: string): Promise<number>;
 };
 
 /** A key that cannot be retired yet (it signs, or tokens it signed may still be valid). */
@@ -330,5 +336,22 @@ export const createSigningKeys = (deps: SigningKeysDeps): SigningKeys => {
   const atHash = (accessToken: string): string =>
     createHash("sha256").update(accessToken, "ascii").digest().subarray(0, 16).toString("base64url");
 
-  return { ensureActiveKey, load, jwks, signJwt, atHash, rotate, retire, list };
+  const reencrypt = async (newCryptoKey: string): Promise<number> => {
+    const newEncryptionKey = deriveEncryptionKey(newCryptoKey);
+    return db.withPlatform(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEY_CREATION_LOCK}::bigint)`;
+      const rows = await tx.oidcSigningKey.findMany({ select: { id: true, privateKeyEncrypted: true } });
+      for (const row of rows) {
+        // Decrypting first refuses the whole change if any key does not open with the current one.
+        const der = decryptPrivateKey(row.privateKeyEncrypted, encryptionKey);
+        await tx.oidcSigningKey.update({
+          where: { id: row.id },
+          data: { privateKeyEncrypted: encryptPrivateKey(der, newEncryptionKey) },
+        });
+      }
+      return rows.length;
+    });
+  };
+
+  return { ensureActiveKey, load, jwks, signJwt, atHash, rotate, retire, list, reencrypt };
 };

@@ -1,0 +1,190 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { connectPostgres, freePort, waitForPort } from "@hisob/db/testing";
+import { startTcpProxy } from "../testing/tcp-proxy";
+
+/*
+ * Hisob as operators run it: several instances of the built server (apps/server/dist/main.mjs) behind
+ * nginx with deploy/nginx/hisob.conf, on one PostgreSQL database (reached through a TCP proxy the test
+ * can cut, as a restart of PostgreSQL would) and one Redis of the test's own.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SERVER = path.resolve(here, "../../dist/main.mjs");
+const NGINX_SITE = path.resolve(here, "../../../../deploy/nginx/hisob.conf");
+export const ADMIN_EMAIL = "admin@resilience.test";
+export const ADMIN_PASSWORD = "Resilience-Passw0rd!";
+
+const waitUntil = async (what: string, check: () => Promise<boolean>, timeoutMs: number) => {
+  const started = Date.now();
+  while (!(await check().catch(() => false))) {
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Date.now() - started;
+};
+
+const stopChild = async (child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  await exited;
+};
+
+export type Instance = { port: number; process: ChildProcess; url: string };
+
+export const startCluster = async (options: { instances: number; adminUrl: string }) => {
+  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build:server first`);
+  const dir = mkdtempSync(path.join(tmpdir(), "hisob-cluster-"));
+  const children: ChildProcess[] = [];
+
+  // A database of its own, dropped at the end.
+  const database = `hisob_resilience_${process.pid}`;
+  const admin = await connectPostgres(options.adminUrl);
+  await admin.exec(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.exec(`CREATE DATABASE ${database}`);
+  await admin.close();
+  const server = new URL(options.adminUrl);
+  const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+  const databaseUrl = new URL(options.adminUrl);
+  databaseUrl.host = `127.0.0.1:${proxy.port}`;
+  databaseUrl.pathname = `/${database}`;
+
+  const redisPort = await freePort();
+  const redis = spawn(
+    "redis-server",
+    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  children.push(redis);
+  await waitForPort(redisPort, redis, "redis-server");
+
+  const nginxPort = await freePort();
+  const base = `http://127.0.0.1:${nginxPort}`;
+  const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
+  const env = (port: number): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATABASE_URL: databaseUrl.toString(),
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    OIDC_CRYPTO_KEY: "resilience-test crypto key, comfortably over 32 chars",
+    OIDC_ISSUER_URL: base,
+    // nginx is the one proxy: the client is the right-most X-Forwarded-For entry, the address nginx saw.
+    // (A list of addresses must not include those clients come from: here they share the loopback.)
+    TRUST_PROXY: "1",
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    UPLOADS_STORAGE: "database",
+    SHUTDOWN_DRAIN_DELAY_MS: "1500",
+    // One client address drives all the load: the budgets are not what is tested here.
+    API_RATE_LIMIT: "0",
+    GRAPHQL_RATE_LIMIT: "1000000",
+    LOG_LEVEL: "error",
+  });
+  const instances: Instance[] = [];
+  const start = async (index: number): Promise<number> => {
+    const port = ports[index] ?? 0;
+    const child = spawn(process.execPath, [SERVER], {
+      env: env(port),
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    children.push(child);
+    instances[index] = { port, process: child, url: `http://127.0.0.1:${port}` };
+    return waitUntil(
+      `instance ${index + 1} ready`,
+      async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
+      60_000,
+    );
+  };
+  // The first start migrates and creates the administrator; the others then start together.
+  await start(0);
+  await Promise.all(ports.slice(1).map((_, i) => start(i + 1)));
+
+  // nginx with the deployment's own site file, on the test's ports.
+  const site = readFileSync(NGINX_SITE, "utf8")
+    .replace(/listen 80;/, `listen 127.0.0.1:${nginxPort};`)
+    .replace(
+      /(\s*server 127\.0\.0\.1:300\d[^\n]*\n)+/,
+      `\n${ports.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;\n`).join("")}`,
+    );
+  for (const temp of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(dir, temp));
+  writeFileSync(path.join(dir, "hisob.conf"), site);
+  writeFileSync(
+    path.join(dir, "nginx.conf"),
+    [
+      "worker_processes 1;",
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log error;`,
+      "events { worker_connections 1024; }",
+      "http {",
+      "  access_log off;",
+      ...["body", "proxy", "fastcgi", "uwsgi", "scgi"].map(
+        (temp) => `  ${temp === "body" ? "client_body" : temp}_temp_path ${dir}/${temp};`,
+      ),
+      `  include ${dir}/hisob.conf;`,
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const nginx = spawn(
+    "/usr/sbin/nginx",
+    ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  children.push(nginx);
+  await waitForPort(nginxPort, nginx, "nginx");
+
+  /** Resident memory of an instance's process, in MiB (Linux). */
+  const rssMiB = (instance: Instance): number => {
+    const status = readFileSync(`/proc/${instance.process.pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  };
+
+  return {
+    base,
+    instances,
+    proxy,
+    rssMiB,
+    /** kill -9: no drain, no goodbye. */
+    kill: async (index: number) => {
+      const instance = instances[index];
+      if (instance) await stopChild(instance.process, "SIGKILL");
+    },
+    /** SIGTERM: the drain, then exit; answers the exit code. */
+    terminate: async (index: number) => {
+      const instance = instances[index];
+      if (!instance) return null;
+      await stopChild(instance.process, "SIGTERM");
+      return instance.process.exitCode;
+    },
+    /** Starts the instance again on its port; answers the milliseconds until /readyz said 200. */
+    restart: (index: number) => start(index),
+    /** Every instance answers /readyz 200; the milliseconds it took. */
+    allReady: (timeoutMs: number) =>
+      waitUntil(
+        "every instance ready",
+        async () =>
+          (await Promise.all(instances.map((i) => fetch(`${i.url}/readyz`).then((r) => r.status)))).every(
+            (status) => status === 200,
+          ),
+        timeoutMs,
+      ),
+    stop: async () => {
+      for (const child of children.reverse()) await stopChild(child).catch(() => {});
+      await proxy.close();
+      const cleanup = await connectPostgres(options.adminUrl);
+      await cleanup.exec(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+      await cleanup.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+export type Cluster = Awaited<ReturnType<typeof startCluster>>;
