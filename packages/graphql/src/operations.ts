@@ -1,4 +1,11 @@
-import { type Permission, parseInput, type QueryOrMutation } from "@hisob/kernel";
+import {
+  type Permission,
+  parseIdempotencyKey,
+  parseInput,
+  type QueryOrMutation,
+  type TenantContext,
+  validationError,
+} from "@hisob/kernel";
 import type { z } from "zod";
 import { callerOf, type GraphqlContext } from "./context";
 
@@ -12,8 +19,33 @@ export const runOperation = <S, P extends Permission, I extends z.ZodType, O ext
   services: S,
   context: GraphqlContext,
   input: unknown,
+  /** A posting's `idempotencyKey` argument (null or absent: the Idempotency-Key header's, if any). */
+  idempotencyKey?: string | null,
 ): Promise<z.input<O>> => {
-  const caller = callerOf(context);
+  const caller = withIdempotencyKey(callerOf(context), idempotencyKey);
   if (!operation.input) throw new Error(`${operation.http.path}: an operation without input`);
   return operation.call(services, caller, parseInput(operation.input, input));
+};
+
+/**
+ * The argument names the posting's intent as the header does (docs/decisions/0018-one-posting-per-intent.md);
+ * both at once must agree, since a client that sends two keys cannot mean both.
+ */
+const withIdempotencyKey = (caller: TenantContext, argument: string | null | undefined): TenantContext => {
+  if (argument === undefined || argument === null) return caller;
+  const key = parseIdempotencyKeyArgument(argument);
+  if (caller.idempotencyKey !== undefined && caller.idempotencyKey !== key) {
+    throw validationError([
+      { path: "idempotencyKey", message: "differs from the Idempotency-Key header: send one key" },
+    ]);
+  }
+  return { ...caller, idempotencyKey: key };
+};
+
+const parseIdempotencyKeyArgument = (argument: string): string => {
+  try {
+    return parseIdempotencyKey(argument) as string;
+  } catch {
+    throw validationError([{ path: "idempotencyKey", message: "must be 1 to 255 visible ASCII characters" }]);
+  }
 };

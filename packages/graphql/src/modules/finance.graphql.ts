@@ -156,10 +156,15 @@ ${DOCUMENT_FIELDS}
   }
 
   type Mutation {
-    "Records money received (payments:create:all): the payment, its ledger entry and the balance, in one transaction."
-    createPayment(input: DocumentInput!): Payment!
-    "Records money paid out (expenses:create:all); refused with BUSINESS_RULE when the balance would go below zero."
-    recordExpense(input: DocumentInput!): Expense!
+    """
+    Records money received (payments:create:all): the payment, its ledger entry and the balance, in one
+    transaction. idempotencyKey (or the Idempotency-Key header): one key per intent; sent again with the same
+    input within 24 hours it answers the first payment and posts nothing; with other input, BUSINESS_RULE
+    idempotency.key_reused.
+    """
+    createPayment(input: DocumentInput!, idempotencyKey: String): Payment!
+    "Records money paid out (expenses:create:all); refused with BUSINESS_RULE when the balance would go below zero. idempotencyKey as for createPayment."
+    recordExpense(input: DocumentInput!, idempotencyKey: String): Expense!
   }
 `;
 
@@ -307,23 +312,27 @@ export const financeModule: GraphqlModule = {
       },
     },
     Mutation: {
-      createPayment: (_: unknown, args: { input: Record<string, unknown> }, context: GraphqlContext) =>
+      createPayment: (_: unknown, args: PostingArgs, context: GraphqlContext) =>
         runOperation(
           financeOperations.payments.create,
           context.services.finance,
           context,
           withoutNulls(args.input),
+          args.idempotencyKey,
         ),
-      recordExpense: (_: unknown, args: { input: Record<string, unknown> }, context: GraphqlContext) =>
+      recordExpense: (_: unknown, args: PostingArgs, context: GraphqlContext) =>
         runOperation(
           financeOperations.expenses.create,
           context.services.finance,
           context,
           withoutNulls(args.input),
+          args.idempotencyKey,
         ),
     },
   },
 };
+
+type PostingArgs = { input: Record<string, unknown>; idempotencyKey?: string | null };
 
 /** GraphQL sends unset optional inputs as absent or null; the service's schema treats absent as default. */
 const withoutNulls = (input: Record<string, unknown>) =>

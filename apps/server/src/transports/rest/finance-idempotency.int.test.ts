@@ -424,4 +424,34 @@ describe("tRPC and GraphQL", () => {
     expect(codeOf(other)).toBe("BUSINESS_RULE");
     expect(await count("payment")).toBe(before + 1);
   });
+
+  it("GraphQL: the key as the mutation's idempotencyKey argument, as a GraphQL client sends it", async () => {
+    const cash = await account("UZS", "1000");
+    const mutation = /* GraphQL */ `
+      mutation($input: DocumentInput!, $key: String) { recordExpense(input: $input, idempotencyKey: $key) { id } }
+    `;
+    const input = { accountId: cash, amount: "100", date: TODAY, comment: unique("GraphQL argument") };
+    const key = newId();
+    const before = await count("expense");
+    const first = await gql(graphqlUrl, mutation, { headers: user.headers, variables: { input, key } });
+    const again = await gql(graphqlUrl, mutation, { headers: user.headers, variables: { input, key } });
+    expect(first.body.errors).toBeUndefined();
+    expect(again.body.data).toEqual(first.body.data);
+    expect(await count("expense")).toBe(before + 1);
+    expect(await balance(cash)).toBe("900");
+    // The same key in the header too is one key; two different keys are refused, as is a malformed one.
+    const both = await gql(graphqlUrl, mutation, { headers: withKey(user, key), variables: { input, key } });
+    expect(both.body.data).toEqual(first.body.data);
+    const differing = await gql(graphqlUrl, mutation, {
+      headers: withKey(user, newId()),
+      variables: { input, key },
+    });
+    expect(codeOf(differing)).toBe("VALIDATION_ERROR");
+    const malformed = await gql(graphqlUrl, mutation, {
+      headers: user.headers,
+      variables: { input, key: "with spaces inside" },
+    });
+    expect(codeOf(malformed)).toBe("VALIDATION_ERROR");
+    expect(await count("expense")).toBe(before + 1);
+  });
 });
