@@ -15,10 +15,12 @@ const en = {
   "tenants.new": "New organization",
   "tenants.domain": "Domain",
   "tenants.platform": "platform",
+  "tenants.deactivateConfirm":
+    "All users of {{name}} are signed out at once and cannot sign in until the organization is activated again.",
   "tenants.currencies": "Currencies",
   "tenants.firstAdmin": "First administrator",
   "tenants.firstAdminHelp":
-    "Gets the organization's admin role. Without a password they are invited: they sign in with their email through the upstream provider, or you set a password later.",
+    "Gets the organization's admin role. Without a password they cannot sign in until you set one later.",
   "tenants.adminPasswordHelp": "Optional; give it to them yourself",
   "currencies.title": "Currencies",
   "currencies.code": "Code",
@@ -121,6 +123,8 @@ const en = {
   "oidc.requirePkce": "Require PKCE",
   "oidc.firstParty": "First-party (its tokens reach our APIs)",
   "oidc.rotateSecret": "Rotate secret",
+  "oidc.rotateSecretConfirm":
+    "The current secret of {{name}} stops working at once: the app cannot sign in until it is given the new secret, shown only once.",
   "oidc.secretTitle": "Client secret — copy it now",
   "oidc.secretHelp": "This is the only time the secret is shown. Store it in the client's configuration.",
   "oidc.deactivate": "Deactivate",
@@ -169,10 +173,12 @@ const ru: Messages = {
   "tenants.new": "Новая организация",
   "tenants.domain": "Домен",
   "tenants.platform": "платформа",
+  "tenants.deactivateConfirm":
+    "Все пользователи {{name}} будут сразу отключены и не смогут войти, пока организацию снова не включат.",
   "tenants.currencies": "Валюты",
   "tenants.firstAdmin": "Первый администратор",
   "tenants.firstAdminHelp":
-    "Получит роль admin организации. Без пароля он приглашён: входит по своему email через внешний провайдер, или пароль задаётся позже.",
+    "Получит роль admin организации. Без пароля он не сможет войти, пока вы не зададите пароль позже.",
   "tenants.adminPasswordHelp": "Необязательно; передайте его сами",
   "currencies.title": "Валюты",
   "currencies.code": "Код",
@@ -276,6 +282,8 @@ const ru: Messages = {
   "oidc.requirePkce": "Требовать PKCE",
   "oidc.firstParty": "Собственное приложение (токены работают с нашими API)",
   "oidc.rotateSecret": "Сменить секрет",
+  "oidc.rotateSecretConfirm":
+    "Текущий секрет {{name}} сразу перестанет работать: приложение не сможет войти, пока не получит новый секрет, который покажется только один раз.",
   "oidc.secretTitle": "Секрет клиента — скопируйте сейчас",
   "oidc.secretHelp": "Секрет показывается только один раз. Сохраните его в настройках клиента.",
   "oidc.deactivate": "Отключить",
@@ -321,10 +329,12 @@ const uz: Messages = {
   "tenants.new": "Yangi tashkilot",
   "tenants.domain": "Domen",
   "tenants.platform": "platforma",
+  "tenants.deactivateConfirm":
+    "{{name}} ning barcha foydalanuvchilari darhol tizimdan chiqariladi va tashkilot qayta yoqilmaguncha kira olmaydi.",
   "tenants.currencies": "Valyutalar",
   "tenants.firstAdmin": "Birinchi administrator",
   "tenants.firstAdminHelp":
-    "Tashkilotning admin rolini oladi. Parolsiz u taklif qilinadi: tashqi provayder orqali oʻz emaili bilan kiradi yoki parol keyinroq oʻrnatiladi.",
+    "Tashkilotning admin rolini oladi. Parolsiz u keyinroq parol oʻrnatmaguningizcha kira olmaydi.",
   "tenants.adminPasswordHelp": "Ixtiyoriy; uni oʻzingiz yetkazing",
   "currencies.title": "Valyutalar",
   "currencies.code": "Kod",
@@ -428,6 +438,8 @@ const uz: Messages = {
   "oidc.requirePkce": "PKCE talab qilinsin",
   "oidc.firstParty": "Oʻz ilovamiz (tokenlari API larimizga kiradi)",
   "oidc.rotateSecret": "Sirni almashtirish",
+  "oidc.rotateSecretConfirm":
+    "{{name}} ning joriy siri darhol ishlamay qoladi: ilova yangi sirni olmaguncha kira olmaydi, u faqat bir marta koʻrsatiladi.",
   "oidc.secretTitle": "Mijoz siri — hozir nusxalang",
   "oidc.secretHelp": "Sir faqat shu safar koʻrsatiladi. Uni mijoz sozlamalarida saqlang.",
   "oidc.deactivate": "Oʻchirib qoʻyish",
