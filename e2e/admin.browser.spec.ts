@@ -487,18 +487,26 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     expect(made.status()).toBe(201);
     const tenantId = ((await made.json()) as { id: string }).id;
     const texts = {
-      en: { rotate: "Rotate secret", deactivate: "Deactivate", newUser: "New user", language: "English" },
+      en: {
+        rotate: "Rotate secret",
+        deactivate: "Deactivate",
+        newUser: "New user",
+        language: "English",
+        sessions: "Sessions",
+      },
       ru: {
         rotate: "Сменить секрет",
         deactivate: "Отключить",
         newUser: "Новый пользователь",
         language: "Русский",
+        sessions: "Сеансы",
       },
       uz: {
         rotate: "Sirni almashtirish",
         deactivate: "Oʻchirib qoʻyish",
         newUser: "Yangi foydalanuvchi",
         language: "Oʻzbekcha",
+        sessions: "Seanslar",
       },
     } as const;
     // The popover that the click opened (an earlier one may still be fading out).
@@ -547,6 +555,24 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
         1,
       );
       await shoot(admin, `users-new-${code}`);
+      await drawer.locator(".ant-drawer-close").click();
+      await drawer.waitFor({ state: "hidden" });
+
+      // Session rows tell themselves apart: short id, device from the user agent, the IP's network.
+      await admin
+        .locator(".ant-table-row", { hasText: adminEmail })
+        .getByRole("button", { name: text.sessions })
+        .click();
+      const modal = admin.locator(".ant-modal");
+      const first = modal.locator(".ant-table-row").first();
+      await first.waitFor();
+      expect(await first.innerText()).toMatch(/[0-9a-f]{8}/);
+      expect(await first.innerText()).toMatch(/Chrom(e|ium) \d+ · Linux/);
+      expect(await first.innerText()).toMatch(/127\.0\.0\.0\/24|::\/48/);
+      expect(await modal.innerText()).not.toMatch(RAW_KEY);
+      await shoot(admin, `sessions-rows-${code}`);
+      await modal.locator(".ant-modal-close").click();
+      await modal.waitFor({ state: "hidden" });
     }
 
     // Confirmed, the rotation shows the new secret once, and the deactivation goes through.
@@ -557,7 +583,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       .click();
     await popover("Rotate secret").locator(".ant-btn-primary").click();
     await admin.getByTestId("client-secret").waitFor();
-    await admin.getByRole("button", { name: "OK" }).click();
+    await admin.locator(".ant-modal").getByRole("button", { name: "OK", exact: true }).click();
     await admin.goto(`${base()}/admin/tenants`);
     await admin
       .locator(".ant-table-row", { hasText: "Bozor savdo" })
