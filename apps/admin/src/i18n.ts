@@ -16,7 +16,7 @@ const en = {
   "tenants.domain": "Domain",
   "tenants.platform": "platform",
   "tenants.deactivateConfirm":
-    "All users of {{name}} are signed out at once and cannot sign in until the organization is activated again.",
+    "All users of “{{name}}” are signed out at once and cannot sign in until the organization is activated again.",
   "tenants.currencies": "Currencies",
   "tenants.firstAdmin": "First administrator",
   "tenants.firstAdminHelp":
@@ -125,7 +125,7 @@ const en = {
   "oidc.firstParty": "First-party (its tokens reach our APIs)",
   "oidc.rotateSecret": "Rotate secret",
   "oidc.rotateSecretConfirm":
-    "The current secret of {{name}} stops working at once: the app cannot sign in until it is given the new secret, shown only once.",
+    "The current secret of “{{name}}” stops working at once: the app cannot sign in until it is given the new secret, shown only once.",
   "oidc.secretTitle": "Client secret — copy it now",
   "oidc.secretHelp": "This is the only time the secret is shown. Store it in the client's configuration.",
   "oidc.deactivate": "Deactivate",
@@ -175,7 +175,7 @@ const ru: Messages = {
   "tenants.domain": "Домен",
   "tenants.platform": "платформа",
   "tenants.deactivateConfirm":
-    "Все пользователи {{name}} будут сразу отключены и не смогут войти, пока организацию снова не включат.",
+    "Все пользователи организации «{{name}}» будут сразу выведены из системы и не смогут войти, пока организацию снова не включат.",
   "tenants.currencies": "Валюты",
   "tenants.firstAdmin": "Первый администратор",
   "tenants.firstAdminHelp":
@@ -285,7 +285,7 @@ const ru: Messages = {
   "oidc.firstParty": "Собственное приложение (токены работают с нашими API)",
   "oidc.rotateSecret": "Сменить секрет",
   "oidc.rotateSecretConfirm":
-    "Текущий секрет {{name}} сразу перестанет работать: приложение не сможет войти, пока не получит новый секрет, который покажется только один раз.",
+    "Текущий секрет клиента «{{name}}» сразу перестанет работать: приложение не сможет войти, пока не получит новый секрет, который покажется только один раз.",
   "oidc.secretTitle": "Секрет клиента — скопируйте сейчас",
   "oidc.secretHelp": "Секрет показывается только один раз. Сохраните его в настройках клиента.",
   "oidc.deactivate": "Отключить",
@@ -332,7 +332,7 @@ const uz: Messages = {
   "tenants.domain": "Domen",
   "tenants.platform": "platforma",
   "tenants.deactivateConfirm":
-    "{{name}} ning barcha foydalanuvchilari darhol tizimdan chiqariladi va tashkilot qayta yoqilmaguncha kira olmaydi.",
+    "«{{name}}» tashkilotining barcha foydalanuvchilari darhol tizimdan chiqariladi va tashkilot qayta yoqilmaguncha kira olmaydi.",
   "tenants.currencies": "Valyutalar",
   "tenants.firstAdmin": "Birinchi administrator",
   "tenants.firstAdminHelp":
@@ -442,7 +442,7 @@ const uz: Messages = {
   "oidc.firstParty": "Oʻz ilovamiz (tokenlari API larimizga kiradi)",
   "oidc.rotateSecret": "Sirni almashtirish",
   "oidc.rotateSecretConfirm":
-    "{{name}} ning joriy siri darhol ishlamay qoladi: ilova yangi sirni olmaguncha kira olmaydi, u faqat bir marta koʻrsatiladi.",
+    "«{{name}}» mijozining joriy siri darhol ishlamay qoladi: ilova yangi sirni olmaguncha kira olmaydi, u faqat bir marta koʻrsatiladi.",
   "oidc.secretTitle": "Mijoz siri — hozir nusxalang",
   "oidc.secretHelp": "Sir faqat shu safar koʻrsatiladi. Uni mijoz sozlamalarida saqlang.",
   "oidc.deactivate": "Oʻchirib qoʻyish",

@@ -102,6 +102,8 @@ export const OidcClientsPage = () => {
                     <Popconfirm
                       title={t("oidc.rotateSecret")}
                       description={t("oidc.rotateSecretConfirm", { name: client.name })}
+                      okButtonProps={{ danger: true }}
+                      styles={{ root: { maxWidth: 400 } }}
                       onConfirm={() =>
                         act(async () =>
                           setSecret(

@@ -91,6 +91,8 @@ export const TenantsPage = () => {
                       <Popconfirm
                         title={t("users.deactivate")}
                         description={t("tenants.deactivateConfirm", { name: tenant.name })}
+                        okButtonProps={{ danger: true }}
+                        styles={{ root: { maxWidth: 400 } }}
                         onConfirm={() => act(() => api("PUT", `/tenants/${tenant.id}`, { active: false }))}
                       >
                         <Button size="small" danger>
