@@ -481,4 +481,123 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     await page.close();
     expect(errors).toEqual([]);
   });
+
+  it("asks before rotating a client secret and before deactivating an organization, and a new user starts in the screen's language", async () => {
+    const made = await admin.request.post(`${base()}/tenants`, { data: { name: "Bozor savdo" } });
+    expect(made.status()).toBe(201);
+    const tenantId = ((await made.json()) as { id: string }).id;
+    const texts = {
+      en: {
+        rotate: "Rotate secret",
+        deactivate: "Deactivate",
+        newUser: "New user",
+        language: "English",
+        sessions: "Sessions",
+      },
+      ru: {
+        rotate: "Сменить секрет",
+        deactivate: "Отключить",
+        newUser: "Новый пользователь",
+        language: "Русский",
+        sessions: "Сеансы",
+      },
+      uz: {
+        rotate: "Sirni almashtirish",
+        deactivate: "Oʻchirib qoʻyish",
+        newUser: "Yangi foydalanuvchi",
+        language: "Oʻzbekcha",
+        sessions: "Seanslar",
+      },
+    } as const;
+    // The popover that the click opened (an earlier one may still be fading out).
+    const popover = (title: string) => admin.locator(".ant-popover:visible", { hasText: title });
+    for (const code of ["uz", "ru", "en"] as const) {
+      const text = texts[code];
+      expect((await admin.request.put(`${base()}/account`, { data: { uiLanguage: code } })).status()).toBe(
+        200,
+      );
+
+      // Rotate secret: asks, saying the old secret stops at once; Cancel rotates nothing.
+      await admin.goto(`${base()}/admin/oidc-clients`);
+      const client = admin.locator(".ant-table-row", { hasText: "Partner portal" });
+      await client.getByRole("button", { name: text.rotate }).click();
+      const rotate = popover(text.rotate);
+      await rotate.locator(".ant-popconfirm-description").waitFor();
+      expect(await rotate.innerText()).toContain("Partner portal");
+      expect(await rotate.innerText()).not.toMatch(RAW_KEY);
+      await shoot(admin, `oidc-rotate-confirm-${code}`);
+      await rotate.locator(".ant-btn:not(.ant-btn-primary)").click();
+      await rotate.waitFor({ state: "hidden" });
+      expect(await admin.getByTestId("client-secret").count()).toBe(0);
+
+      // Deactivate an organization: asks, saying its users are signed out; Cancel keeps it active.
+      await admin.goto(`${base()}/admin/tenants`);
+      const tenant = admin.locator(".ant-table-row", { hasText: "Bozor savdo" });
+      await tenant.getByRole("button", { name: text.deactivate }).click();
+      const deactivate = popover(text.deactivate);
+      await deactivate.locator(".ant-popconfirm-description").waitFor();
+      expect(await deactivate.innerText()).toContain("Bozor savdo");
+      expect(await deactivate.innerText()).not.toMatch(RAW_KEY);
+      await shoot(admin, `tenant-deactivate-confirm-${code}`);
+      await deactivate.locator(".ant-btn:not(.ant-btn-primary)").click();
+      await deactivate.waitFor({ state: "hidden" });
+      const kept = (await (await admin.request.get(`${base()}/tenants/${tenantId}`)).json()) as {
+        active: boolean;
+      };
+      expect(kept.active).toBe(true);
+
+      // The new-user drawer's language starts as the admin's own.
+      await admin.goto(`${base()}/admin/users`);
+      await admin.locator(".ant-table-row").first().waitFor();
+      await admin.getByRole("button", { name: text.newUser }).click();
+      const drawer = admin.locator(".ant-drawer");
+      await expect(drawer.locator(".ant-select-content", { hasText: text.language }).count()).resolves.toBe(
+        1,
+      );
+      await shoot(admin, `users-new-${code}`);
+      await drawer.locator(".ant-drawer-close").click();
+      await drawer.waitFor({ state: "hidden" });
+
+      // Session rows tell themselves apart: short id, device from the user agent, the IP's network.
+      await admin
+        .locator(".ant-table-row", { hasText: adminEmail })
+        .getByRole("button", { name: text.sessions })
+        .click();
+      const modal = admin.locator(".ant-modal");
+      const first = modal.locator(".ant-table-row").first();
+      await first.waitFor();
+      expect(await first.innerText()).toMatch(/[0-9a-f]{8}/);
+      expect(await first.innerText()).toMatch(/Chrom(e|ium) \d+ · Linux/);
+      expect(await first.innerText()).toMatch(/127\.0\.0\.0\/24|::\/48/);
+      expect(await modal.innerText()).not.toMatch(RAW_KEY);
+      await shoot(admin, `sessions-rows-${code}`);
+      await modal.locator(".ant-modal-close").click();
+      await modal.waitFor({ state: "hidden" });
+    }
+
+    // Confirmed, the rotation shows the new secret once, and the deactivation goes through.
+    await admin.goto(`${base()}/admin/oidc-clients`);
+    await admin
+      .locator(".ant-table-row", { hasText: "Partner portal" })
+      .getByRole("button", { name: "Rotate secret" })
+      .click();
+    await popover("Rotate secret").locator(".ant-btn-primary").click();
+    await admin.getByTestId("client-secret").waitFor();
+    await admin.locator(".ant-modal").getByRole("button", { name: "OK", exact: true }).click();
+    await admin.goto(`${base()}/admin/tenants`);
+    await admin
+      .locator(".ant-table-row", { hasText: "Bozor savdo" })
+      .getByRole("button", { name: "Deactivate" })
+      .click();
+    const saved = admin.waitForResponse(
+      (response) => response.request().method() === "PUT" && response.url().endsWith(`/tenants/${tenantId}`),
+    );
+    await popover("Deactivate").locator(".ant-btn-primary").click();
+    expect((await saved).status()).toBe(200);
+    const after = (await (await admin.request.get(`${base()}/tenants/${tenantId}`)).json()) as {
+      active: boolean;
+    };
+    expect(after.active).toBe(false);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { ZRegisterClientInput } from "@hisob/oidc/schema";
 import { ListPage, useListData } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
-import { Button, Form, Input, Radio, Select, Space, Switch, Table, Tag, Typography } from "antd";
+import { Button, Form, Input, Popconfirm, Radio, Select, Space, Switch, Table, Tag, Typography } from "antd";
 import { useCallback, useState } from "react";
 import { api } from "../api";
 import { useT } from "../i18n";
@@ -98,9 +98,13 @@ export const OidcClientsPage = () => {
               can("oidc_clients:update:all") && (
                 <RowActions onEdit={() => setEditing(client)}>
                   {!client.isPublic && (
-                    <Button
-                      size="small"
-                      onClick={() =>
+                    // The old secret stops working at once, so every app using it breaks until updated: ask first.
+                    <Popconfirm
+                      title={t("oidc.rotateSecret")}
+                      description={t("oidc.rotateSecretConfirm", { name: client.name })}
+                      okButtonProps={{ danger: true }}
+                      styles={{ root: { maxWidth: 400 } }}
+                      onConfirm={() =>
                         act(async () =>
                           setSecret(
                             await api("POST", `/oidc-clients/${encodeURIComponent(client.clientId)}/secret`),
@@ -108,8 +112,8 @@ export const OidcClientsPage = () => {
                         )
                       }
                     >
-                      {t("oidc.rotateSecret")}
-                    </Button>
+                      <Button size="small">{t("oidc.rotateSecret")}</Button>
+                    </Popconfirm>
                   )}
                   <Button
                     size="small"

@@ -1,7 +1,8 @@
 import { useListData } from "@hisob/ui";
-import { Alert, App, Button, Modal, Popconfirm, Table } from "antd";
+import { Alert, App, Button, Modal, Popconfirm, Table, Typography } from "antd";
 import { useCallback } from "react";
 import { api } from "../api";
+import { describeDevice, ipNetwork, shortId } from "../devices";
 import { useFormatDate, useT } from "../i18n";
 import { useCan, useMe } from "../session";
 
@@ -54,6 +55,15 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
         pagination={false}
         columns={[
           {
+            title: t("sessions.id"),
+            dataIndex: "id",
+            render: (id: string) => (
+              <Typography.Text code title={id}>
+                {shortId(id)}
+              </Typography.Text>
+            ),
+          },
+          {
             title: t("sessions.created"),
             dataIndex: "createdAt",
             render: (value: string) => formatDate(value),
@@ -63,8 +73,17 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
             dataIndex: "expiresAt",
             render: (value: string) => formatDate(value),
           },
-          { title: t("sessions.ip"), dataIndex: "ip" },
-          { title: t("sessions.userAgent"), dataIndex: "userAgent", ellipsis: true },
+          {
+            title: t("sessions.network"),
+            dataIndex: "ip",
+            render: (ip: string) => <span title={ip}>{ipNetwork(ip) || "—"}</span>,
+          },
+          {
+            title: t("sessions.device"),
+            dataIndex: "userAgent",
+            ellipsis: true,
+            render: (userAgent: string) => <span title={userAgent}>{describeDevice(userAgent) || "—"}</span>,
+          },
           {
             title: t("common.actions"),
             render: (_, session) =>

@@ -1,7 +1,7 @@
 import { ZProvisionTenantInput, ZTenantFirstAdmin } from "@hisob/core/schema";
 import { currencyName, ListPage, type Page, useListData, useLocale, usePaging } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
-import { Button, Divider, Form, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Button, Divider, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api";
 import { useFormatDate, useT } from "../i18n";
@@ -85,17 +85,28 @@ export const TenantsPage = () => {
             render: (_, tenant) =>
               can("tenants:update:all") && (
                 <RowActions onEdit={() => setEditing(tenant)}>
-                  {!tenant.isPlatform && (
-                    <Button
-                      size="small"
-                      danger={tenant.active}
-                      onClick={() =>
-                        act(() => api("PUT", `/tenants/${tenant.id}`, { active: !tenant.active }))
-                      }
-                    >
-                      {tenant.active ? t("users.deactivate") : t("users.activate")}
-                    </Button>
-                  )}
+                  {!tenant.isPlatform &&
+                    (tenant.active ? (
+                      // Deactivating ends every session of the organization at once: ask first.
+                      <Popconfirm
+                        title={t("users.deactivate")}
+                        description={t("tenants.deactivateConfirm", { name: tenant.name })}
+                        okButtonProps={{ danger: true }}
+                        styles={{ root: { maxWidth: 400 } }}
+                        onConfirm={() => act(() => api("PUT", `/tenants/${tenant.id}`, { active: false }))}
+                      >
+                        <Button size="small" danger>
+                          {t("users.deactivate")}
+                        </Button>
+                      </Popconfirm>
+                    ) : (
+                      <Button
+                        size="small"
+                        onClick={() => act(() => api("PUT", `/tenants/${tenant.id}`, { active: true }))}
+                      >
+                        {t("users.activate")}
+                      </Button>
+                    ))}
                 </RowActions>
               ),
           },

@@ -1,5 +1,14 @@
 import { ZCreateUserInput } from "@hisob/core/schema";
-import { ListPage, LOCALE_NAMES, LOCALES, type Page, queryString, useListData, usePaging } from "@hisob/ui";
+import {
+  ListPage,
+  LOCALE_NAMES,
+  LOCALES,
+  type Page,
+  queryString,
+  useListData,
+  useLocale,
+  usePaging,
+} from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import { Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from "antd";
 import type { SorterResult } from "antd/es/table/interface";
@@ -276,6 +285,8 @@ const UserDrawer = (props: {
   const rule = useSchemaRule();
   const can = useCan();
   const me = useMe();
+  // A new user starts in the language the admin is using, not always English.
+  const language = useLocale();
   const [form] = Form.useForm();
   const { user } = props;
 
@@ -320,7 +331,7 @@ const UserDrawer = (props: {
               roleIds: user.roles.map((role) => role.id),
               groupIds: user.groups.map((group) => group.id),
             }
-          : { uiLanguage: "en", active: true, roleIds: [], groupIds: [] }
+          : { uiLanguage: language, active: true, roleIds: [], groupIds: [] }
       }
     >
       <Form.Item name="email" label={t("users.email")} required rules={[rule(ZCreateUserInput.shape.email)]}>
