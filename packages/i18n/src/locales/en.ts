@@ -552,6 +552,14 @@ export const en = {
       },
     },
   },
+  authorizeError: {
+    title: "Sign-in link is not valid — Hisob",
+    heading: "This sign-in link is not valid",
+    body: "The application that sent you here asked to sign you in in a way Hisob does not allow, so we stopped.",
+    developer:
+      "Nothing is wrong with your account. The application's developer must fix its settings; please tell them.",
+    detail: "Technical detail:",
+  },
   login: {
     title: "Sign in — Hisob",
     heading: "Sign in to Hisob",

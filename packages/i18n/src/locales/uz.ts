@@ -561,6 +561,14 @@ export const uz: Messages = {
       },
     },
   },
+  authorizeError: {
+    title: "Kirish havolasi yaroqsiz — Hisob",
+    heading: "Bu kirish havolasi yaroqsiz",
+    body: "Sizni bu yerga yuborgan ilova Hisob ruxsat bermaydigan tarzda kirishni so‘radi, shuning uchun to‘xtatdik.",
+    developer:
+      "Hisobingiz bilan hammasi joyida. Sozlamalarni ilova dasturchisi tuzatishi kerak — unga xabar bering.",
+    detail: "Texnik tafsilot:",
+  },
   login: {
     title: "Kirish — Hisob",
     heading: "Hisob tizimiga kirish",

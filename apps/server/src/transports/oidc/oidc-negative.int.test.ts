@@ -195,6 +195,50 @@ describe("oidcc-ensure-registered-redirect-uri", () => {
   });
 });
 
+describe("authorize errors seen by a browser", () => {
+  const browserGet = (query: Record<string, string>, headers: Record<string, string>) =>
+    t.app.inject({
+      method: "GET",
+      url: `/oidc/authorize?${new URLSearchParams(query).toString()}`,
+      headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", ...headers },
+    });
+
+  it.each([
+    ["en", "This sign-in link is not valid"],
+    ["ru", "Эта ссылка для входа недействительна"],
+    ["uz", "Bu kirish havolasi yaroqsiz"],
+  ])("a wrong redirect_uri → an HTML page in %s, no JSON, no redirect", async (locale, heading) => {
+    const query = authorizeParams(rp, { redirect_uri: "https://evil.example/cb" }) as Record<string, string>;
+    const res = await browserGet(query, { "accept-language": `${locale},en;q=0.5` });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["content-type"]).toMatch(/^text\/html/);
+    expect(res.headers["content-language"]).toBe(locale);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.body).toContain(heading);
+    expect(res.body).not.toContain('{"error"');
+    expect(res.body).not.toContain("evil.example");
+  });
+
+  it("an unknown client_id → the page, in the language of ui_locales", async () => {
+    const query = authorizeParams(rp, { client_id: "no-such-client", ui_locales: "uz" }) as Record<
+      string,
+      string
+    >;
+    const res = await browserGet(query, { "accept-language": "ru" });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["content-language"]).toBe("uz");
+    expect(res.body).toContain("Bu kirish havolasi yaroqsiz");
+    expect(res.body).toContain("Invalid client_id");
+  });
+
+  it("an API caller (Accept: application/json) keeps the RFC JSON", async () => {
+    const query = authorizeParams(rp, { redirect_uri: "https://evil.example/cb" }) as Record<string, string>;
+    const res = await browserGet(query, { accept: "application/json" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: "invalid_request", error_description: "Invalid redirect_uri" });
+  });
+});
+
 describe("oidcc-ensure-pkce-required", () => {
   it("a public client without code_challenge → error redirect invalid_request (with state and iss)", async () => {
     const res = await kit.authorize(

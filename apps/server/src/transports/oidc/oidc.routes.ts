@@ -5,7 +5,10 @@ import { type Clock, type ErrorCode, parseAuthorization } from "@hisob/kernel";
 import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "../../env";
+import { authorizeErrorPage } from "../../pages/authorize-error.page";
+import { sendPage } from "../../pages/layout";
 import { clearSessionCookie, isSecureRequest, routePolicy, SESSION_COOKIE } from "../shared/auth-context";
+import { requestLocale } from "../shared/locale";
 import { oidcCors } from "./oidc-cors";
 import { oidcRateLimit } from "./oidc-rate-limit";
 
@@ -32,6 +35,12 @@ const sendOidcError = (reply: FastifyReply, error: OidcError) => {
     .headers(NO_STORE)
     .type("application/json; charset=utf-8")
     .send(error.toJSON());
+};
+
+/** A browser navigating asks for text/html first; fetch/curl/openid-client do not. */
+const wantsHtml = (request: FastifyRequest): boolean => {
+  const accept = request.headers.accept;
+  return typeof accept === "string" && accept.length <= 1024 && /(^|,)\s*text\/html\b/i.test(accept);
 };
 
 /**
@@ -130,7 +139,17 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
         session: await loginSession(request),
         returnTo: request.url,
       });
-      if (outcome.type === "error") return sendOidcError(reply, outcome.error);
+      if (outcome.type === "error") {
+        // A browser gets a page in its language; API callers and tests keep the RFC JSON.
+        if (wantsHtml(request))
+          return sendPage(
+            reply.headers(NO_STORE),
+            outcome.error.status,
+            requestLocale(request),
+            authorizeErrorPage({ locale: requestLocale(request), description: outcome.error.description }),
+          );
+        return sendOidcError(reply, outcome.error);
+      }
       if (outcome.type === "redirect") return reply.headers(NO_STORE).redirect(outcome.location, 302);
       const uiLocales =
         typeof query.ui_locales === "string" ? `&ui_locales=${encodeURIComponent(query.ui_locales)}` : "";
