@@ -84,6 +84,8 @@ export const startCluster = async (options: { instances: number; adminUrl: strin
     // One client address drives all the load: the budgets are not what is tested here.
     API_RATE_LIMIT: "0",
     GRAPHQL_RATE_LIMIT: "1000000",
+    OIDC_RATE_LIMIT_AUTHORIZE: "1000000",
+    OIDC_RATE_LIMIT_TOKEN: "1000000",
     LOG_LEVEL: "error",
   });
   const instances: Instance[] = [];

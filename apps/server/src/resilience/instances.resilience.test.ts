@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type Cluster, startCluster } from "./cluster";
 
@@ -106,12 +106,78 @@ describe.runIf(adminUrl?.startsWith("postgres"))("three instances behind nginx",
     expect(reconcile.body.ok).toBe(true);
   };
 
+  const CALLBACK = "http://127.0.0.1/callback";
+  let clientId: string;
+
+  /** A refresh token of the tenant owner for the test's app: the code flow with PKCE, through nginx. */
+  const refreshTokenOf = async (session: string): Promise<string> => {
+    const verifier = randomBytes(32).toString("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const authorize = new URL(`${cluster.base}/oidc/authorize`);
+    for (const [name, value] of Object.entries({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: CALLBACK,
+      scope: "openid offline_access",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: randomUUID(),
+    }))
+      authorize.searchParams.set(name, value);
+    const redirect = await fetch(authorize, {
+      headers: { cookie: `session=${session}` },
+      redirect: "manual",
+    });
+    const location = redirect.headers.get("location") ?? "";
+    expect(location, `authorize answered ${redirect.status}`).toMatch(/^http:\/\/127\.0\.0\.1\/callback\?/);
+    const code = new URL(location).searchParams.get("code");
+    const tokens = await fetch(`${cluster.base}/oidc/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: code ?? "",
+        redirect_uri: CALLBACK,
+        client_id: clientId,
+        code_verifier: verifier,
+      }),
+    });
+    expect(tokens.status).toBe(200);
+    return ((await tokens.json()) as { refresh_token: string }).refresh_token;
+  };
+
+  /** One refresh (with rotation): the status and the next refresh token. */
+  const refresh = async (refreshToken: string) => {
+    const started = Date.now();
+    const res = await fetch(`${cluster.base}/oidc/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+        client_id: clientId,
+      }),
+    });
+    const body = (await res.json()) as { refresh_token?: string };
+    return { status: res.status, ms: Date.now() - started, next: body.refresh_token ?? refreshToken };
+  };
+
   beforeAll(async () => {
     cluster = await startCluster({ instances: 3, adminUrl: adminUrl ?? "" });
     const platform = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
     expect(platform.status).toBe(200);
     token = platform.token;
     email = `owner-${randomUUID().slice(0, 8)}@resilience.test`;
+    const client = await api("POST", "/oidc-clients", {
+      name: "Resilience app",
+      redirectUris: [CALLBACK],
+      isPublic: true,
+      requirePkce: true,
+      applicationType: "native",
+      scopes: ["openid", "offline_access"],
+    });
+    expect(client.status, JSON.stringify(client.body)).toBe(201);
+    clientId = client.body.client.clientId;
     const tenant = await api("POST", "/tenants", {
       name: "Resilience LLC",
       admin: { email, firstName: "Ona", lastName: "Karimova", password: PASSWORD },
@@ -183,23 +249,34 @@ describe.runIf(adminUrl?.startsWith("postgres"))("three instances behind nginx",
     );
   });
 
-  it("a sustained mixed load: no 5xx; p99 and memory reported", async () => {
+  it("a sustained mixed load (sign-in, token refresh, GraphQL, postings, reports, an upload): every answer a success; p99 and memory reported", async () => {
     const outcomes: Record<string, Outcome[]> = {
       login: [],
+      refresh: [],
       graphql: [],
       posting: [],
       report: [],
       upload: [],
     };
+    // Each client holds its own chain of refresh tokens (each refresh rotates it).
+    const chains = await Promise.all(Array.from({ length: 8 }, () => refreshTokenOf(token)));
     const rssBefore = cluster.instances.map((instance) => cluster.rssMiB(instance));
     const until = Date.now() + 15_000;
     let step = 0;
-    const worker = async () => {
+    const worker = async (client: number) => {
       while (Date.now() < until) {
         step += 1;
         const kind =
-          step % 20 === 0 ? "login" : (["graphql", "posting", "report", "graphql"] as const)[step % 4];
-        if (kind === "login") {
+          step % 20 === 0
+            ? "login"
+            : step % 10 === 5
+              ? "refresh"
+              : (["graphql", "posting", "report", "graphql"] as const)[step % 4];
+        if (kind === "refresh") {
+          const res = await refresh(chains[client] ?? "");
+          chains[client] = res.next;
+          outcomes.refresh?.push(res);
+        } else if (kind === "login") {
           const started = Date.now();
           const res = await login(email, PASSWORD);
           outcomes.login?.push({ status: res.status, ms: Date.now() - started });
@@ -226,7 +303,7 @@ describe.runIf(adminUrl?.startsWith("postgres"))("three instances behind nginx",
         }
       }
     };
-    await Promise.all(Array.from({ length: 8 }, worker));
+    await Promise.all(Array.from({ length: 8 }, (_, client) => worker(client)));
     // An upload through one instance, downloaded three times through nginx (each may meet another one).
     const form = new FormData();
     form.append("file", new Blob(["%PDF-1.4\nshared\n"]), "shared.pdf");
@@ -262,7 +339,12 @@ describe.runIf(adminUrl?.startsWith("postgres"))("three instances behind nginx",
     console.info(
       `mixed load 15 s, 8 clients: ${all.length} requests; ${report}; RSS MiB before ${rssBefore.map((m) => m.toFixed(0)).join("/")} after ${rssAfter.map((m) => m.toFixed(0)).join("/")}`,
     );
-    expect(all.filter((outcome) => outcome.status !== 200 && outcome.status !== 201)).toEqual([]);
+    const failed = Object.entries(outcomes).flatMap(([kind, list]) =>
+      list
+        .filter((outcome) => outcome.status !== 200 && outcome.status !== 201)
+        .map((o) => `${kind} ${o.status}`),
+    );
+    expect(failed).toEqual([]);
     await expectExactLedger([]);
   });
 
