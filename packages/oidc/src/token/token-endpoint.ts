@@ -83,6 +83,24 @@ const auditReplay = async (
 };
 
 /**
+ * A code or refresh token presented again: someone holds a copy. The whole grant is revoked and the
+ * revocation audited, in the statement's own transaction.
+ */
+const revokeReplayedGrant = async (
+  tx: RawTenantTx,
+  outbox: Outbox,
+  replayed: { tenantId: string; userId: string; grantId: string; scope: string },
+  client: OidcClientRecord,
+  reason: "code_replayed" | "refresh_reused",
+  now: Date,
+  from: TokenRequestFrom,
+): Promise<void> => {
+  await revokeGrantSql(tx, outbox, replayed.tenantId, replayed.grantId, now);
+  const who = { tenantId: replayed.tenantId, actor: { userId: replayed.userId }, ...from };
+  await auditReplay(tx, who, replayed.grantId, grantFacts(client, replayed.scope, { reason }));
+};
+
+/**
  * POST /oidc/token. Each grant is one transaction in the credential's tenant through `db.rawTx`
  *, two round trips: one looks up the tenant, switches to it and reads the client with
  * the code or token, its grant, user and tenant; one writes what the grant produces, in one
@@ -136,14 +154,8 @@ export const createTokenEndpoint = (deps: {
         const now = clock.now();
         if (row.consumedAt) {
           if (row.grantId) {
-            await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
-            const who = { tenantId: row.tenantId, actor: { userId: row.userId }, ...from };
-            await auditReplay(
-              tx,
-              who,
-              row.grantId,
-              grantFacts(client, row.scope, { reason: "code_replayed" }),
-            );
+            const replayed = { ...row, grantId: row.grantId };
+            await revokeReplayedGrant(tx, deps.outbox, replayed, client, "code_replayed", now, from);
           }
           return new OidcError("invalid_grant", "Authorization code already used");
         }
@@ -224,14 +236,7 @@ export const createTokenEndpoint = (deps: {
         if (row.revokedAt || row.grantRevokedAt) return invalid();
         if (row.rotatedAt) {
           // Reuse of a rotated token: someone holds a copy. Revoke the whole family.
-          await revokeGrantSql(tx, deps.outbox, row.tenantId, row.grantId, now);
-          const who = { tenantId: row.tenantId, actor: { userId: row.userId }, ...from };
-          await auditReplay(
-            tx,
-            who,
-            row.grantId,
-            grantFacts(client, row.scope, { reason: "refresh_reused" }),
-          );
+          await revokeReplayedGrant(tx, deps.outbox, row, client, "refresh_reused", now, from);
           return new OidcError("invalid_grant", "Refresh token already used");
         }
         if (row.expiresAt.getTime() <= now.getTime())
