@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -154,6 +162,25 @@ export const startCluster = async (options: { instances: number; adminUrl: strin
     instances,
     proxy,
     rssMiB,
+    /**
+     * Restarts the PostgreSQL server itself (`pg_ctlcluster … restart -m fast`, as an operator or a
+     * managed failover would): every connection of every client ends. Only where the test may
+     * (RESILIENCE_RESTART_POSTGRES=1: CI, whose PostgreSQL serves nothing else by then).
+     */
+    restartPostgres: async (): Promise<number> => {
+      const [version] = readdirSync("/etc/postgresql");
+      const started = Date.now();
+      const child = spawn(
+        "pg_ctlcluster",
+        ["--skip-systemctl-redirect", version ?? "", "main", "restart", "-m", "fast"],
+        {
+          stdio: "inherit",
+        },
+      );
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      if (code !== 0) throw new Error(`pg_ctlcluster restart exited with ${code}`);
+      return Date.now() - started;
+    },
     /** kill -9: no drain, no goodbye. */
     kill: async (index: number) => {
       const instance = instances[index];

@@ -226,6 +226,24 @@ describe.runIf(adminUrl?.startsWith("postgres"))("three instances behind nginx",
     );
   });
 
+  it.runIf(process.env.RESILIENCE_RESTART_POSTGRES === "1")(
+    "PostgreSQL itself restarted under load: 503s, no exit, nothing lost or doubled, every instance back within 10 s",
+    async () => {
+      let restartMs = 0;
+      const statuses = await payUnder(120, 6, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        restartMs = await cluster.restartPostgres();
+      });
+      const readyMs = await cluster.allReady(10_000);
+      await expectExactLedger(statuses);
+      for (const instance of cluster.instances) expect(instance.process.exitCode).toBeNull();
+      const unavailable = statuses.flat().filter((status) => status === 503).length;
+      console.info(
+        `PostgreSQL restart (${restartMs} ms): 120 payments, ${unavailable} answers 503 then retried; all ready in ${readyMs} ms`,
+      );
+    },
+  );
+
   it("a rolling restart (SIGTERM, drain, start) under load: nothing lost or doubled, no request refused for good", async () => {
     const reads: Outcome[] = [];
     let reading = true;
