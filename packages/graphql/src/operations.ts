@@ -46,6 +46,8 @@ const parseIdempotencyKeyArgument = (argument: string): string => {
   try {
     return parseIdempotencyKey(argument) as string;
   } catch {
-    throw validationError([{ path: "idempotencyKey", message: "must be 1 to 255 visible ASCII characters" }]);
+    throw validationError([
+      { path: "idempotencyKey", message: "must be one value of 1 to 255 visible ASCII characters" },
+    ]);
   }
 };

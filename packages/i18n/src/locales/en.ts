@@ -276,6 +276,7 @@ export const en = {
   issues: {
     one_operation: "names one operation, not a batch",
     idempotency_key: "must be one value of 1 to 255 visible ASCII characters",
+    idempotency_key_differs: "differs from the Idempotency-Key header: send one key",
     lowercase_word: "must be a lowercase word like user or sign_in",
     stages_exactly_once: "must list every stage of the project exactly once",
     code_chars: "must contain only letters, digits and . _ -",

@@ -269,6 +269,7 @@ export const ru: Messages = {
   issues: {
     one_operation: "относится к одной операции, а не к пакету",
     idempotency_key: "должен быть одним значением из 1–255 видимых символов ASCII",
+    idempotency_key_differs: "отличается от заголовка Idempotency-Key: отправьте один ключ",
     lowercase_word: "должно быть словом из строчных латинских букв, например user или sign_in",
     stages_exactly_once: "должен перечислять каждый этап проекта ровно один раз",
     code_chars: "может содержать только буквы, цифры и . _ -",

@@ -283,6 +283,7 @@ export const uz: Messages = {
   issues: {
     one_operation: "paketga emas, bitta amalga tegishli",
     idempotency_key: "1–255 ta koʻrinadigan ASCII belgidan iborat bitta qiymat boʻlishi kerak",
+    idempotency_key_differs: "Idempotency-Key sarlavhasidagidan farq qiladi: bitta kalit yuboring",
     lowercase_word: "kichik lotin harflaridagi soʻz boʻlishi kerak, masalan user yoki sign_in",
     stages_exactly_once: "loyihaning har bir bosqichini aynan bir marta koʻrsatishi kerak",
     code_chars: "faqat harflar, raqamlar va . _ - boʻlishi mumkin",
@@ -564,7 +565,7 @@ export const uz: Messages = {
   authorizeError: {
     title: "Kirish havolasi yaroqsiz — Hisob",
     heading: "Bu kirish havolasi yaroqsiz",
-    body: "Sizni bu yerga yuborgan ilova Hisob ruxsat bermaydigan tarzda kirishni so‘radi, shuning uchun to‘xtatdik.",
+    body: "Sizni bu yerga yuborgan ilova Hisob ruxsat bermaydigan tarzda kirishni soʻradi, shuning uchun toʻxtatdik.",
     developer:
       "Hisobingiz bilan hammasi joyida. Sozlamalarni ilova dasturchisi tuzatishi kerak — unga xabar bering.",
     detail: "Texnik tafsilot:",

@@ -82,6 +82,9 @@ const auditReplay = async (
   await tx.query(sql, params.values);
 };
 
+/** Why a grant was revoked on replay: an audit detail (apps/admin words it), not an error reason. */
+type ReplayReason = "code_replayed" | "refresh_reused";
+
 /**
  * A code or refresh token presented again: someone holds a copy. The whole grant is revoked and the
  * revocation audited, in the statement's own transaction.
@@ -91,13 +94,13 @@ const revokeReplayedGrant = async (
   outbox: Outbox,
   replayed: { tenantId: string; userId: string; grantId: string; scope: string },
   client: OidcClientRecord,
-  reason: "code_replayed" | "refresh_reused",
+  why: ReplayReason,
   now: Date,
   from: TokenRequestFrom,
 ): Promise<void> => {
   await revokeGrantSql(tx, outbox, replayed.tenantId, replayed.grantId, now);
   const who = { tenantId: replayed.tenantId, actor: { userId: replayed.userId }, ...from };
-  await auditReplay(tx, who, replayed.grantId, grantFacts(client, replayed.scope, { reason }));
+  await auditReplay(tx, who, replayed.grantId, grantFacts(client, replayed.scope, { reason: why }));
 };
 
 /**
