@@ -7,7 +7,21 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import { AppError } from "@hisob/kernel";
 import { checkStorageKeys, createMeter, type UploadStorage } from "./storage";
+
+/** The bucket did not answer as asked (unreachable, misconfigured, refusing): 503, never a 500. */
+const storageUnavailable = (cause: unknown) =>
+  new AppError("UNAVAILABLE", {
+    reason: "upload.storage_unavailable",
+    message: "The file storage cannot be reached right now; try again in a moment",
+    params: { retryAfterSeconds: 5 },
+    cause,
+  });
+
+/** S3's answer for a missing object: the service reads it as "no content", not as an outage. */
+const isMissing = (error: unknown) =>
+  (error as { name?: unknown })?.name === "NoSuchKey" || (error as { name?: unknown })?.name === "NotFound";
 
 export type S3StorageConfig = {
   bucket: string;
@@ -73,19 +87,24 @@ export const createS3Storage = (config: S3StorageConfig, client?: S3Client): Upl
         await upload.abort().catch(() => {});
         await deleteKey(Key).catch(() => {});
         // The meter's own refusal (too large) says more than the SDK's wrapped stream error.
-        throw meter.stream.errored ?? error;
+        if (meter.stream.errored) throw meter.stream.errored;
+        throw error instanceof AppError ? error : storageUnavailable(error);
       }
       return {
         ...meter.stored(),
         commit: async () => {
-          await s3.send(
-            new CopyObjectCommand({
-              Bucket,
-              Key: finalKey(tenantId, id),
-              CopySource: `${Bucket}/${encodeURI(Key)}`,
-            }),
-          );
-          await deleteKey(Key);
+          try {
+            await s3.send(
+              new CopyObjectCommand({
+                Bucket,
+                Key: finalKey(tenantId, id),
+                CopySource: `${Bucket}/${encodeURI(Key)}`,
+              }),
+            );
+          } catch (error) {
+            throw storageUnavailable(error);
+          }
+          await deleteKey(Key).catch(() => {}); // a leftover partial is the sweep's
         },
         discard: async () => {
           await deleteKey(Key).catch(() => {});
@@ -96,13 +115,19 @@ export const createS3Storage = (config: S3StorageConfig, client?: S3Client): Upl
 
     read: async (tenantId, id) => {
       // Rejects with NoSuchKey before any byte is sent.
-      const object = await s3.send(new GetObjectCommand({ Bucket, Key: finalKey(tenantId, id) }));
+      const object = await s3
+        .send(new GetObjectCommand({ Bucket, Key: finalKey(tenantId, id) }))
+        .catch((error) => {
+          throw isMissing(error) ? error : storageUnavailable(error);
+        });
       if (!object.Body) throw new Error(`no content for upload ${id}`);
       return object.Body as Readable;
     },
 
+    // Best effort: the upload's row is already gone, so the object can no longer be read; a failure
+    // here must not tell the caller that the deletion failed.
     remove: async (tenantId, id) => {
-      await deleteKey(finalKey(tenantId, id));
+      await deleteKey(finalKey(tenantId, id)).catch(() => {});
     },
 
     sweepPartials: async (olderThanMs, now = Date.now()) => {

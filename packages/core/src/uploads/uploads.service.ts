@@ -130,7 +130,9 @@ export const createUploadsService = (deps: { db: Db; storage: UploadStorage; max
       if (!row) throw notFound();
       try {
         return { upload: toDto(row), stream: await storage.read(ctx.tenantId, id) };
-      } catch {
+      } catch (error) {
+        // The storage's own answer (an unreachable bucket: 503) stands; anything else means no content.
+        if (error instanceof AppError) throw error;
         throw new AppError("NOT_FOUND", {
           reason: "upload.content_missing",
           message: "The file's content is missing",

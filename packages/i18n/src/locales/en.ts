@@ -227,6 +227,7 @@ export const en = {
       too_large: "validation error: the file is too large",
       not_found: "File not found.",
       content_missing: "The file's content is missing.",
+      storage_unavailable: "The file storage cannot be reached right now. Try again in a moment.",
       not_multipart: "validation error: the request must be multipart/form-data",
       no_file: "validation error: choose a file to upload",
     },

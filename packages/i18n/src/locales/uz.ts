@@ -238,6 +238,7 @@ export const uz: Messages = {
       too_large: "Kiritilgan maʼlumotlarda xato: fayl hajmi juda katta",
       not_found: "Fayl topilmadi.",
       content_missing: "Fayl tarkibi topilmadi.",
+      storage_unavailable: "Fayllar ombori hozir ishlamayapti. Birozdan soʻng qayta urinib koʻring.",
       not_multipart: "Kiritilgan maʼlumotlarda xato: soʻrov multipart/form-data formatida boʻlishi kerak",
       no_file: "Kiritilgan maʼlumotlarda xato: yuklash uchun faylni tanlang",
     },
