@@ -511,6 +511,15 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     } as const;
     // The popover that the click opened (an earlier one may still be fading out).
     const popover = (title: string) => admin.locator(".ant-popover:visible", { hasText: title });
+    // Confirms once the popover has opened fully: a click while it still zooms in can miss its button.
+    const confirm = async (title: string) => {
+      const opened = popover(title);
+      await opened.locator(".ant-popconfirm-description").waitFor();
+      await admin.waitForFunction(
+        () => document.querySelectorAll(".ant-zoom-big-appear, .ant-zoom-big-enter").length === 0,
+      );
+      await opened.locator(".ant-btn-primary").click();
+    };
     for (const code of ["uz", "ru", "en"] as const) {
       const text = texts[code];
       expect((await admin.request.put(`${base()}/account`, { data: { uiLanguage: code } })).status()).toBe(
@@ -581,7 +590,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       .locator(".ant-table-row", { hasText: "Partner portal" })
       .getByRole("button", { name: "Rotate secret" })
       .click();
-    await popover("Rotate secret").locator(".ant-btn-primary").click();
+    await confirm("Rotate secret");
     await admin.getByTestId("client-secret").waitFor();
     await admin.locator(".ant-modal").getByRole("button", { name: "OK", exact: true }).click();
     await admin.goto(`${base()}/admin/tenants`);
@@ -592,7 +601,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     const saved = admin.waitForResponse(
       (response) => response.request().method() === "PUT" && response.url().endsWith(`/tenants/${tenantId}`),
     );
-    await popover("Deactivate").locator(".ant-btn-primary").click();
+    await confirm("Deactivate");
     expect((await saved).status()).toBe(200);
     const after = (await (await admin.request.get(`${base()}/tenants/${tenantId}`)).json()) as {
       active: boolean;
