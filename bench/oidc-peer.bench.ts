@@ -5,6 +5,7 @@ import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 // The peer: panva's certified provider (a dev dependency of the server, used by its tests).
 import Provider from "oidc-provider";
+import pg from "pg";
 import type { App } from "../apps/server/src/app";
 import { composeServices } from "../apps/server/src/app-context";
 import { buildServer } from "../apps/server/src/server";
@@ -22,8 +23,9 @@ import { benchEnv, benchTenantAdmin } from "./users.bench";
 /**
  * Our token endpoint and userinfo beside node-oidc-provider 9, both over HTTP on
  * 127.0.0.1 with the same load script in this process: 8 concurrent clients (`fetch`, keep-alive),
- * rounds in alternating order, medians. We run on PostgreSQL; the peer keeps everything in memory
- * (its default in-memory adapter). Same layout on both sides: a confidential client authenticating
+ * rounds in rotating order, medians, and each round's ratio for the spread. We run on PostgreSQL; the
+ * peer runs twice: with everything in memory (the easy peer) and with a PostgreSQL adapter on its own
+ * database of the same server and the same pool size (the fair peer). Same layout on both sides: a confidential client authenticating
  * with HTTP Basic, PKCE S256, opaque access and refresh tokens, refresh rotation, an RS256 ID token
  * (RSA-2048) on every grant, scope `openid profile email offline_access`.
  *  - code exchange: POST token with grant_type=authorization_code; the codes are issued before each
@@ -37,7 +39,7 @@ import { benchEnv, benchTenantAdmin } from "./users.bench";
  */
 
 const CLIENTS = 8;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const DEFAULT_ITERATIONS = 150;
 const REDIRECT_URI = "https://rp.example/cb";
 const SCOPE = "openid profile email offline_access";
@@ -151,7 +153,77 @@ class MapAdapter {
   }
 }
 
-export const startPeer = async (email: string) => {
+/**
+ * The fair peer's storage: node-oidc-provider on PostgreSQL, the same server we use, in the shape of
+ * its documented adapter examples: one table of JSON payloads keyed by model and id, with the grant
+ * id, user code and uid as indexed columns for the lookups the provider makes.
+ */
+const PEER_TABLE = "oidc_peer_payloads";
+export const createPeerTable = async (pool: pg.Pool) => {
+  await pool.query(`
+    CREATE TABLE IF NOT EXISTS ${PEER_TABLE} (
+      model text NOT NULL, id text NOT NULL, payload jsonb NOT NULL,
+      grant_id text, user_code text, uid text,
+      expires_at timestamptz, consumed_at timestamptz,
+      PRIMARY KEY (model, id));
+    CREATE INDEX IF NOT EXISTS ${PEER_TABLE}_grant ON ${PEER_TABLE} (grant_id);
+    CREATE INDEX IF NOT EXISTS ${PEER_TABLE}_user_code ON ${PEER_TABLE} (user_code);
+    CREATE INDEX IF NOT EXISTS ${PEER_TABLE}_uid ON ${PEER_TABLE} (uid);`);
+};
+const pgAdapter = (pool: pg.Pool) =>
+  class PgAdapter {
+    constructor(private readonly model: string) {}
+    async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number) {
+      await pool.query(
+        `INSERT INTO ${PEER_TABLE} (model, id, payload, grant_id, user_code, uid, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
+         ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+           user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
+        [
+          this.model,
+          id,
+          payload,
+          payload.grantId ?? null,
+          payload.userCode ?? null,
+          payload.uid ?? null,
+          expiresIn ?? null,
+        ],
+      );
+    }
+    private async one(where: string, value: string) {
+      const { rows } = await pool.query<{ payload: Record<string, unknown>; consumed: number | null }>(
+        `SELECT payload, extract(epoch FROM consumed_at)::int AS consumed FROM ${PEER_TABLE}
+         WHERE model = $1 AND ${where} = $2 AND (expires_at IS NULL OR expires_at > now())`,
+        [this.model, value],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      return row.consumed === null ? row.payload : { ...row.payload, consumed: row.consumed };
+    }
+    find(id: string) {
+      return this.one("id", id);
+    }
+    findByUserCode(userCode: string) {
+      return this.one("user_code", userCode);
+    }
+    findByUid(uid: string) {
+      return this.one("uid", uid);
+    }
+    async consume(id: string) {
+      await pool.query(`UPDATE ${PEER_TABLE} SET consumed_at = now() WHERE model = $1 AND id = $2`, [
+        this.model,
+        id,
+      ]);
+    }
+    async destroy(id: string) {
+      await pool.query(`DELETE FROM ${PEER_TABLE} WHERE model = $1 AND id = $2`, [this.model, id]);
+    }
+    async revokeByGrantId(grantId: string) {
+      await pool.query(`DELETE FROM ${PEER_TABLE} WHERE grant_id = $1`, [grantId]);
+    }
+  };
+
+export const startPeer = async (email: string, storage: { name: string; pool?: pg.Pool }) => {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: "jwk" }), kid: "peer-key", use: "sig", alg: "RS256" };
   const clientId = "peer-bench-client";
@@ -164,7 +236,7 @@ export const startPeer = async (email: string) => {
   const port = (server.address() as { port: number }).port;
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
-    adapter: MapAdapter,
+    adapter: storage.pool ? pgAdapter(storage.pool) : MapAdapter,
     clients: [
       {
         client_id: clientId,
@@ -228,7 +300,7 @@ export const startPeer = async (email: string) => {
     return { code: await code.save(), verifier };
   };
   const side: Side = {
-    name: "node-oidc-provider",
+    name: `node-oidc-provider (${storage.name})`,
     issueCode,
     tokenUrl: `${issuer}/token`,
     userinfoUrl: `${issuer}/me`,
@@ -259,6 +331,9 @@ export const oidcPeerBench: Bench = {
     let db: Db | undefined;
     let app: App | undefined;
     let peer: Awaited<ReturnType<typeof startPeer>> | undefined;
+    let peerPg: Awaited<ReturnType<typeof startPeer>> | undefined;
+    let peerPool: pg.Pool | undefined;
+    let peerDatabase: string | undefined;
     try {
       template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
       db = await createTestDbFromTemplate(template, { poolSize: CLIENTS + 2 });
@@ -312,8 +387,22 @@ export const oidcPeerBench: Bench = {
           return { code, verifier };
         },
       };
-      peer = await startPeer(email);
-      const sides = [oursSide, peer.side];
+      peer = await startPeer(email, { name: "in memory" });
+      // The fair peer: node-oidc-provider on its own database of the same PostgreSQL server, same pool size.
+      peerDatabase = `oidc_peer_${randomBytes(4).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${peerDatabase}`);
+      await admin.end();
+      const peerUrl = new URL(adminUrl);
+      peerUrl.pathname = `/${peerDatabase}`;
+      peerPool = new pg.Pool({ connectionString: peerUrl.toString(), max: CLIENTS + 2 });
+      // An idle connection's error (the database dropped at the end) must not end the process.
+      peerPool.on("error", () => {});
+      await createPeerTable(peerPool);
+      peerPg = await startPeer(email, { name: "PostgreSQL", pool: peerPool });
+      const peers = [peer.side, peerPg.side];
+      const sides = [oursSide, ...peers];
 
       /** Codes for a round, issued before it (untimed): `count` per client. */
       const issueCodes = async (side: Side, count: number) =>
@@ -385,36 +474,42 @@ export const oidcPeerBench: Bench = {
         for (const side of sides) await workload.round(side, warmup);
         const runs = new Map<Side, Round[]>(sides.map((side) => [side, []]));
         for (let index = 0; index < ROUNDS; index++) {
-          const order = index % 2 === 0 ? sides : [...sides].reverse();
+          // Rotating order: no side always runs first (warm caches) or last (a tired machine).
+          const order = sides.map((_, k) => sides[(k + index) % sides.length] as Side);
           for (const side of order) runs.get(side)?.push(await workload.round(side, perClient));
         }
         const summary = (side: Side) => {
           const sideRuns = runs.get(side) ?? [];
           const run = medianRun(sideRuns);
-          return { run, cpu: median(sideRuns.map((r) => r.cpuMsPerOp)) };
+          return { run, cpu: median(sideRuns.map((r) => r.cpuMsPerOp)), rounds: sideRuns };
         };
         const o = summary(oursSide);
-        const p = summary(peer.side);
-        figures.push(
-          {
-            case: `${workload.label}: ours (PostgreSQL) vs node-oidc-provider 9 (in memory)`,
-            ours: `${Math.round(o.run.opsPerSecond)}/s`,
-            baseline: `${Math.round(p.run.opsPerSecond)}/s`,
-            ratio: o.run.opsPerSecond / p.run.opsPerSecond,
-            better: "higher",
-          },
-          {
-            case: `${workload.label}: CPU ms per operation (this process, load included) vs the peer`,
-            ours: o.cpu.toFixed(2),
-            baseline: p.cpu.toFixed(2),
-            ratio: o.cpu / p.cpu,
-            better: "lower",
-          },
-        );
-        for (const [side, s] of [
-          [oursSide, o],
-          [peer.side, p],
-        ] as const) {
+        for (const peerSide of peers) {
+          const p = summary(peerSide);
+          // Each round's own ratio: the target counts as met when the lowest of them meets it.
+          const perRound = o.rounds.map(
+            (round, k) => round.opsPerSecond / (p.rounds[k]?.opsPerSecond ?? Number.NaN),
+          );
+          figures.push(
+            {
+              case: `${workload.label}: ours (PostgreSQL) vs ${peerSide.name}`,
+              ours: `${Math.round(o.run.opsPerSecond)}/s`,
+              baseline: `${Math.round(p.run.opsPerSecond)}/s`,
+              ratio: o.run.opsPerSecond / p.run.opsPerSecond,
+              spread: [Math.min(...perRound), Math.max(...perRound)],
+              better: "higher",
+            },
+            {
+              case: `${workload.label}: CPU ms per operation (this process, load included) vs ${peerSide.name}`,
+              ours: o.cpu.toFixed(2),
+              baseline: p.cpu.toFixed(2),
+              ratio: o.cpu / p.cpu,
+              better: "lower",
+            },
+          );
+        }
+        for (const side of sides) {
+          const s = summary(side);
           detail.push({
             workload: workload.label,
             side: side.name,
@@ -426,13 +521,21 @@ export const oidcPeerBench: Bench = {
         }
       }
       return {
-        name: `OpenID provider vs node-oidc-provider over HTTP, ${CLIENTS} clients × ${perClient} per round, ${ROUNDS} rounds alternating (ours on PostgreSQL ${new URL(adminUrl).host}, pool ${CLIENTS + 2}; rate limits off)`,
+        name: `OpenID provider vs node-oidc-provider 9 (in memory and on PostgreSQL) over HTTP, ${CLIENTS} clients × ${perClient} per round, ${ROUNDS} rounds in rotating order (ours on PostgreSQL ${new URL(adminUrl).host}, pool ${CLIENTS + 2}; rate limits off)`,
         rows: [],
         figures,
         tables: [{ title: "Per side (median round)", rows: detail }],
       };
     } finally {
       await peer?.close().catch(() => {});
+      await peerPg?.close().catch(() => {});
+      await peerPool?.end().catch(() => {});
+      if (peerDatabase) {
+        const admin = new pg.Client({ connectionString: adminUrl });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${peerDatabase} WITH (FORCE)`).catch(() => {});
+        await admin.end();
+      }
       await app?.close().catch(() => {});
       await db?.close().catch(() => {});
       if (template) await dropTemplate(template);

@@ -10,6 +10,8 @@ export type Figure = {
   baseline: string;
   /** Ours ÷ baseline, in the figure's own unit. */
   ratio: number;
+  /** The lowest and highest of the per-round ratios, when the bench measured rounds: a target counts as met when the low end meets it. */
+  spread?: [number, number];
   /** Which way is better for this figure (throughput: higher; time, CPU, memory: lower). */
   better: "higher" | "lower";
 };
@@ -68,6 +70,9 @@ export const writeReport = (
           Ours: figure.ours,
           Baseline: figure.baseline,
           "Ours ÷ baseline": figure.ratio.toFixed(2),
+          "Spread (rounds)": figure.spread
+            ? `${figure.spread[0].toFixed(2)}–${figure.spread[1].toFixed(2)}`
+            : "",
           Better: figure.better,
         })),
       ),
