@@ -109,3 +109,37 @@ export const stageAudit = (
            ${params.add(json(change.before))}::jsonb, ${source.mergeAfter ? `${after} || ${source.mergeAfter}` : after}
       FROM ${source.from}`;
 };
+
+/**
+ * One entry as a step of a statement whose text never changes (a prepared statement): its SQL with
+ * the parameters `$first` … `$first+10`, one entry per row of `from` (none when the statement's own
+ * change matched nothing). `auditStepValues` gives those parameters, in this order.
+ */
+export const auditStep = (first: number, from: string): string => {
+  const p = (i: number) => `$${first + i}`;
+  return `INSERT INTO audit_log (id, tenant_id, user_id, ip, user_agent, request_id, entity, entity_id, action, before, after)
+    SELECT ${p(0)}::uuid, ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text,
+           ${p(7)}::text, ${p(8)}::text, ${p(9)}::jsonb, ${p(10)}::jsonb
+      FROM ${from}`;
+};
+
+/** The parameters of `auditStep`, cleaned and cut as `audit` does. */
+export const auditStepValues = (
+  who: AuditWho,
+  entity: string,
+  entityId: string | null,
+  action: string,
+  change: AuditChange = {},
+): unknown[] => [
+  newId(),
+  who.tenantId,
+  who.actor?.userId ?? null,
+  who.client?.ip?.slice(0, 64) ?? null,
+  who.client?.userAgent?.slice(0, 512) ?? null,
+  who.requestId?.slice(0, 128) ?? null,
+  entity,
+  entityId,
+  action,
+  json(change.before),
+  json(change.after),
+];

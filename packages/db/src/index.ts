@@ -1,4 +1,13 @@
-export { type AuditChange, type AuditWho, asPlatformEvent, audit, diffFields, stageAudit } from "./audit";
+export {
+  type AuditChange,
+  type AuditWho,
+  asPlatformEvent,
+  audit,
+  auditStep,
+  auditStepValues,
+  diffFields,
+  stageAudit,
+} from "./audit";
 export {
   CallerChangedError,
   type CallerCheck,

@@ -1,12 +1,4 @@
-import {
-  type AuditWho,
-  audit,
-  type Db,
-  type Outbox,
-  type RawTenantTx,
-  sqlParams,
-  stageAudit,
-} from "@hisob/db";
+import { type AuditWho, type Db, type Outbox, type RawTenantTx, sqlParams, stageAudit } from "@hisob/db";
 import { type Clock, newId } from "@hisob/kernel";
 import {
   type ClientAuthRequest,
@@ -29,6 +21,7 @@ import {
 } from "./grants";
 import {
   consumeCodeAndCommit,
+  type GrantAudit,
   readAuthorizationCode,
   readRefreshToken,
   revokeGrantSql,
@@ -84,6 +77,20 @@ const auditReplay = async (
 
 /** Why a grant was revoked on replay: an audit detail (apps/admin words it), not an error reason. */
 type ReplayReason = "code_replayed" | "refresh_reused";
+
+/**
+ * A grant's audit entry (issued or refreshed: which application, which scopes), written by the very
+ * statement that stores the tokens: no extra transaction, and no tokens without their entry.
+ */
+const grantAudit = (
+  row: { tenantId: string; userId: string },
+  client: OidcClientRecord,
+  scope: string[],
+  from: TokenRequestFrom,
+): GrantAudit => ({
+  who: { tenantId: row.tenantId, actor: { userId: row.userId }, ...from },
+  after: grantFacts(client, scope.join(" ")),
+});
 
 /**
  * A code or refresh token presented again: someone holds a copy. The whole grant is revoked and the
@@ -193,6 +200,7 @@ export const createTokenEndpoint = (deps: {
           at: now,
           access: minted.access,
           refresh: minted.refresh,
+          audit: grantAudit(row, client, scope, from),
         });
         if (!consumed) return new OidcError("invalid_grant", "Authorization code already used");
         const grant: GrantRow = {
@@ -255,9 +263,11 @@ export const createTokenEndpoint = (deps: {
         const rotated = await rotateRefreshTokenAndCommit(tx, {
           tenantId: row.tenantId,
           tokenId: row.id,
+          grantId: row.grantId,
           at: now,
           access: minted.access,
           refresh: minted.refresh,
+          audit: grantAudit(row, client, scope, from),
         });
         // Another request rotated it first: a reuse too, so the family is revoked. The rotation wrote
         // nothing and committed; the revocation is a transaction of its own in the same tenant.
@@ -300,19 +310,6 @@ export const createTokenEndpoint = (deps: {
       grantType === "authorization_code"
         ? await authorizationCode(request, credentials, body, from)
         : await refreshToken(request, credentials, body, from);
-    // The tokens were stored by a statement that committed itself: the entry is its own short
-    // transaction right after (a crash between the two loses the entry, never the tokens' safety).
-    const { grant, client } = outcome;
-    await db.withTenant(grant.tenantId, (tx) =>
-      audit(
-        tx,
-        { tenantId: grant.tenantId, actor: { userId: grant.userId }, ...from },
-        "oidc_grant",
-        grant.id,
-        grantType === "authorization_code" ? "issue" : "refresh",
-        { after: grantFacts(client, outcome.scope.join(" ")) },
-      ),
-    );
     return tokenResponse(deps, outcome);
   };
 };

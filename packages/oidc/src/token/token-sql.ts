@@ -1,4 +1,11 @@
-import { type Outbox, type RawTenantTx, sqlParams } from "@hisob/db";
+import {
+  type AuditWho,
+  auditStep,
+  auditStepValues,
+  type Outbox,
+  type RawTenantTx,
+  sqlParams,
+} from "@hisob/db";
 import { newId } from "@hisob/kernel";
 import { CLIENT_ID, type OidcClientRecord } from "../clients/clients";
 import { stageTokensRevoked } from "../events";
@@ -338,10 +345,17 @@ const tokenParams = (access: NewToken, refresh: NewToken | undefined) => [
   refresh?.expiresAt.toISOString() ?? null,
 ];
 
+// The audit step's parameters follow the tokens' ($4–$11 after a rotation, $5–$12 after a code).
+/** A grant's audit entry, written by the statement that stores its tokens (no transaction of its own). */
+export type GrantAudit = { who: AuditWho; after: Record<string, unknown> };
+const grantAuditValues = (audit: GrantAudit, grantId: string, action: "issue" | "refresh") =>
+  auditStepValues(audit.who, "oidc_grant", grantId, action, { after: audit.after });
+
 const ROTATE_REFRESH_TOKEN = `WITH rotated AS (
        UPDATE oidc_tokens SET rotated_at = $3
        WHERE id = $2 AND rotated_at IS NULL AND ${SAME_TENANT}
-       RETURNING tenant_id, grant_id)
+       RETURNING tenant_id, grant_id),
+     audited AS (${auditStep(12, "rotated")})
      INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
      SELECT v.id, r.tenant_id, r.grant_id, v.kind, v.token_hash, v.scope, v.expires_at
      FROM rotated r CROSS JOIN ${tokenValues(4)}
@@ -354,11 +368,25 @@ const ROTATE_REFRESH_TOKEN = `WITH rotated AS (
  */
 export const rotateRefreshTokenAndCommit = async (
   tx: RawTenantTx,
-  input: { tenantId: string; tokenId: string; at: Date; access: NewToken; refresh?: NewToken | undefined },
+  input: {
+    tenantId: string;
+    tokenId: string;
+    grantId: string;
+    at: Date;
+    access: NewToken;
+    refresh?: NewToken | undefined;
+    audit: GrantAudit;
+  },
 ): Promise<boolean> => {
   const rows = await tx.query<{ kind: string }>(
     ROTATE_REFRESH_TOKEN,
-    [input.tenantId, input.tokenId, input.at.toISOString(), ...tokenParams(input.access, input.refresh)],
+    [
+      input.tenantId,
+      input.tokenId,
+      input.at.toISOString(),
+      ...tokenParams(input.access, input.refresh),
+      ...grantAuditValues(input.audit, input.grantId, "refresh"),
+    ],
     COMMITTED,
   );
   return rows.length > 0;
@@ -371,7 +399,8 @@ const CONSUME_CODE = `WITH consumed AS (
      new_grant AS (
        INSERT INTO oidc_grants (id, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time)
        SELECT $4, tenant_id, client_id, user_id, session_id, scope, nonce, auth_time FROM consumed
-       RETURNING id, tenant_id)
+       RETURNING id, tenant_id),
+     audited AS (${auditStep(13, "new_grant")})
      INSERT INTO oidc_tokens (id, tenant_id, grant_id, kind, token_hash, scope, expires_at)
      SELECT v.id, g.tenant_id, g.id, v.kind, v.token_hash, v.scope, v.expires_at
      FROM new_grant g CROSS JOIN ${tokenValues(5)}
@@ -392,6 +421,7 @@ export const consumeCodeAndCommit = async (
     at: Date;
     access: NewToken;
     refresh?: NewToken | undefined;
+    audit: GrantAudit;
   },
 ): Promise<boolean> => {
   const rows = await tx.query<{ kind: string }>(
@@ -402,6 +432,7 @@ export const consumeCodeAndCommit = async (
       input.at.toISOString(),
       input.grantId,
       ...tokenParams(input.access, input.refresh),
+      ...grantAuditValues(input.audit, input.grantId, "issue"),
     ],
     COMMITTED,
   );
