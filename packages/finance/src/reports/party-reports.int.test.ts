@@ -94,7 +94,9 @@ beforeAll(async () => {
   ids.bolt = (await finance.counterparties.create(ctx, { name: "Bolt", type: "supplier" })).id;
   ids.quiet = (await finance.counterparties.create(ctx, { name: "Quiet" })).id;
 
-  // Balances: an opening balance on 2030-01-10, then a payment and an expense.
+  // Balances: dollars received on 2029-06-20 (the first entry), an opening balance of the UZS account
+  // on 2030-01-10, then payments.
+  await finance.payments.create(ctx, { accountId: ids.usd, amount: "4000", date: "2029-06-20" });
   await finance.openingBalances.set(ctx, ids.uzs, { amount: "5000000", date: "2030-01-10" });
   await finance.payments.create(ctx, { accountId: ids.uzs, amount: "250000", date: "2030-02-15" });
   await finance.payments.create(ctx, { accountId: ids.usd, amount: "9000", date: "2030-03-01" });
@@ -254,14 +256,22 @@ describe("receivables and payables aging", () => {
 describe("balances on a date", () => {
   it.each([
     // The day before the first entry: nothing held yet, so no account at all.
-    ["2030-01-09", []],
+    ["2029-06-19", []],
+    // The day before the opening balance: only the dollars.
+    ["2030-01-09", [["USD", "4000"]]],
     // The day of the opening balance.
-    ["2030-01-10", [["UZS", "5000000"]]],
+    [
+      "2030-01-10",
+      [
+        ["USD", "4000"],
+        ["UZS", "5000000"],
+      ],
+    ],
     // Between checkpoints: after the payment of 2030-02-15 and the dollars of 2030-03-01.
     [
       "2030-03-15",
       [
-        ["USD", "9000"],
+        ["USD", "13000"],
         ["UZS", "5250000"],
       ],
     ],
@@ -279,7 +289,7 @@ describe("balances on a date", () => {
     );
     // UZS: 5 000 000 + 250 000 + settlements in (300 000 + 40 000 + 60 000) − 100 000 out + 70 000.
     expect(report.totals).toEqual([
-      { currency: "USD", balance: "9000", accounts: 1 },
+      { currency: "USD", balance: "13000", accounts: 1 },
       { currency: "UZS", balance: "5620000", accounts: 1 },
     ]);
   });
@@ -379,5 +389,224 @@ describe("counterparty statement", () => {
         code: "VALIDATION_ERROR",
       });
     }
+  });
+});
+
+describe("comparison with other periods", () => {
+  const figure = (value: string, change: string, changePercent: string | null) => ({
+    value,
+    change,
+    changePercent,
+  });
+
+  it("income statement: June 2030 beside May 2030 (no entries) and June 2029 (dollars only)", async () => {
+    const report = await finance.reports.incomeStatement(ctx, {
+      startDate: "2030-06-01",
+      endDate: "2030-06-30",
+      compare: ["previousPeriod", "previousYear"],
+    });
+    expect(report.comparedPeriods).toEqual([
+      { compare: "previousPeriod", startDate: "2030-05-01", endDate: "2030-05-31" },
+      { compare: "previousYear", startDate: "2029-06-01", endDate: "2029-06-30" },
+    ]);
+    // June 2030, UZS: settlements 300 000 + 40 000 and a payment of 70 000 in (the reversed 10 000 is
+    // gone), 100 000 paid out. USD: nothing now, 4 000 a year ago — a section of zeros shows the fall.
+    expect(
+      report.currencies.map(({ currency, revenue, expenses, netIncome, compared }) => ({
+        currency,
+        revenue,
+        expenses,
+        netIncome,
+        compared,
+      })),
+    ).toEqual([
+      {
+        currency: "USD",
+        revenue: "0",
+        expenses: "0",
+        netIncome: "0",
+        compared: [
+          {
+            compare: "previousPeriod",
+            revenue: figure("0", "0", null),
+            expenses: figure("0", "0", null),
+            netIncome: figure("0", "0", null),
+          },
+          {
+            compare: "previousYear",
+            revenue: figure("4000", "-4000", "-100.00"),
+            expenses: figure("0", "0", null),
+            netIncome: figure("4000", "-4000", "-100.00"),
+          },
+        ],
+      },
+      {
+        currency: "UZS",
+        revenue: "410000",
+        expenses: "100000",
+        netIncome: "310000",
+        compared: [
+          {
+            compare: "previousPeriod",
+            revenue: figure("0", "410000", null),
+            expenses: figure("0", "100000", null),
+            netIncome: figure("0", "310000", null),
+          },
+          {
+            compare: "previousYear",
+            revenue: figure("0", "410000", null),
+            expenses: figure("0", "100000", null),
+            netIncome: figure("0", "310000", null),
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("income statement: a period with no entries beside one with some", async () => {
+    // April 2030 has nothing; March 2030 received 9 000 USD.
+    const report = await finance.reports.incomeStatement(ctx, {
+      startDate: "2030-04-01",
+      endDate: "2030-04-30",
+      compare: "previousPeriod",
+    });
+    expect(report.currencies).toEqual([
+      {
+        currency: "USD",
+        revenue: "0",
+        expenses: "0",
+        netIncome: "0",
+        compared: [
+          {
+            compare: "previousPeriod",
+            revenue: figure("9000", "-9000", "-100.00"),
+            expenses: figure("0", "0", null),
+            netIncome: figure("9000", "-9000", "-100.00"),
+          },
+        ],
+        revenueByCategory: [],
+        expensesByCategory: [],
+        byMonth: [],
+      },
+    ]);
+  });
+
+  it("cash flow: June 2030 beside May 2030, per account and per currency", async () => {
+    const report = await finance.reports.cashflow(ctx, {
+      startDate: "2030-06-01",
+      endDate: "2030-06-30",
+      compare: ["previousPeriod"],
+    });
+    const uzs = report.totals.find((total) => total.currency === "UZS");
+    // May: 5 250 000 throughout. June: in 410 000, out 100 000 → 5 560 000.
+    expect(uzs).toMatchObject({
+      openingBalance: "5250000",
+      closingBalance: "5560000",
+      inflows: "410000",
+      outflows: "100000",
+    });
+    expect(uzs?.compared).toEqual([
+      expect.objectContaining({
+        compare: "previousPeriod",
+        openingBalance: figure("5250000", "0", "0.00"),
+        closingBalance: figure("5250000", "310000", "5.90"),
+        inflows: figure("0", "410000", null),
+        outflows: figure("0", "100000", null),
+      }),
+    ]);
+    const account = report.accounts.find((each) => each.accountId === ids.uzs);
+    expect(account?.compared).toEqual(uzs?.compared);
+  });
+
+  it("refuses an unknown comparison", async () => {
+    for (const compare of ["lastWeek", ["previousYear", "nope"], []]) {
+      expect(
+        await failure(() =>
+          finance.reports.incomeStatement(ctx, {
+            startDate: "2030-06-01",
+            endDate: "2030-06-30",
+            compare,
+          } as never),
+        ),
+      ).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
+  });
+});
+
+/** Every body row of a sheet, formulas read as their cached results. */
+const bodyRows = (sheet: ExcelJS.Worksheet | undefined): unknown[][] =>
+  sheet
+    ? (sheet.getRows(2, sheet.rowCount - 1) ?? []).map((row) =>
+        (row.values as unknown[]).slice(1).map(cellValue),
+      )
+    : [];
+/** A money cell (two decimals here) back in minor units; empty is zero. */
+const minorOf = (value: unknown) => (typeof value === "number" ? BigInt(Math.round(value * 100)) : 0n);
+
+describe("downloads add up to the JSON", () => {
+  it("aging: each kind-and-currency block's total row is its JSON total, in the caller's language", async () => {
+    const json = await finance.reports.aging(ctx, { asOf: "2030-06-30" });
+    const book = await workbookOf(
+      await finance.exports.aging({ ...ctx, locale: "ru" }, { asOf: "2030-06-30" }),
+    );
+    const sheet = book.worksheets[0];
+    expect(sheet?.name).toBe("Старение долгов");
+    expect((sheet?.getRow(1).values as unknown[]).slice(1)).toContain("Просрочка 61–90 дней");
+    const totals = bodyRows(sheet).filter((row) => row[1] === "Итого");
+    expect(totals.map((row) => [row[2], row[3], ...row.slice(4).map(minorOf)])).toEqual(
+      json.totals.map((total) => [
+        total.currency,
+        total.debts,
+        ...[total.notDue, total.days1To30, total.days31To60, total.days61To90, total.over90, total.total].map(
+          BigInt,
+        ),
+      ]),
+    );
+  });
+
+  it("balances: per currency the accounts and their total", async () => {
+    const json = await finance.reports.balances(ctx, { date: "2030-03-15" });
+    const book = await workbookOf(
+      await finance.exports.balances({ ...ctx, locale: "uz" }, { date: "2030-03-15" }),
+    );
+    const rows = bodyRows(book.worksheets[0]);
+    expect(book.worksheets[0]?.name).toBe("Qoldiqlar");
+    expect(rows.filter((row) => row[0] === "Jami").map((row) => [row[2], minorOf(row[3])])).toEqual(
+      json.totals.map((total) => [total.currency, BigInt(total.balance)]),
+    );
+  });
+
+  it("counterparty statement: opening plus the entries is the closing row, which is the JSON's", async () => {
+    const query = { startDate: "2030-06-11", endDate: "2030-06-30" };
+    const json = await finance.reports.counterpartyStatement(ctx, ids.acme, query);
+    const book = await workbookOf(await finance.exports.counterpartyStatement(ctx, ids.acme, query));
+    const rows = bodyRows(book.worksheets[0]);
+    const closing = rows.filter((row) => row[1] === "Closing balance");
+    expect(closing.map((row) => [row[3], minorOf(row[5]), minorOf(row[6])])).toEqual(
+      json.currencies.map((c) => [c.currency, BigInt(c.closingReceivable), BigInt(c.closingPayable)]),
+    );
+    expect(rows.filter((row) => row[1] === "Settlement")).toHaveLength(1);
+  });
+
+  it("income statement with a comparison: a comparison sheet with the JSON's figures", async () => {
+    const query = { startDate: "2030-06-01", endDate: "2030-06-30", compare: "previousYear" as const };
+    const json = await finance.reports.incomeStatement(ctx, query);
+    const book = await workbookOf(await finance.exports.incomeStatement(ctx, query));
+    const sheet = book.getWorksheet("Comparison");
+    const rows = bodyRows(sheet);
+    expect(
+      rows.map((row) => [row[1], row[2], minorOf(row[4]), minorOf(row[5]), minorOf(row[6]), row[7] ?? null]),
+    ).toEqual(
+      json.currencies.flatMap((section) =>
+        (["revenue", "expenses", "netIncome"] as const).map((key) => [
+          section.currency,
+          { revenue: "Revenue", expenses: "Expenses", netIncome: "Net income" }[key],
+          BigInt(section[key]),
+          BigInt(section.compared[0]?.[key].value ?? "x"),
+          BigInt(section.compared[0]?.[key].change ?? "x"),
+          section.compared[0]?.[key].changePercent ?? null,
+        ]),
+      ),
+    );
   });
 });

@@ -88,12 +88,14 @@ describe("income statement", () => {
       startDate: "2026-01-01",
       endDate: "2026-02-28",
       accountIds: null,
+      comparedPeriods: [],
       currencies: [
         {
           currency: "USD",
           revenue: "10000",
           expenses: "0",
           netIncome: "10000",
+          compared: [],
           revenueByCategory: [{ categoryId: sales, categoryName: "Sales", amount: "10000" }],
           expensesByCategory: [],
           byMonth: [{ month: "2026-02", revenue: "10000", expenses: "0", netIncome: "10000" }],
@@ -103,6 +105,7 @@ describe("income statement", () => {
           revenue: "1500000",
           expenses: "300000",
           netIncome: "1200000",
+          compared: [],
           revenueByCategory: [
             { categoryId: sales, categoryName: "Sales", amount: "1000000" },
             { categoryId: null, categoryName: null, amount: "500000" },
@@ -166,6 +169,7 @@ describe("cash flow", () => {
     expect(byName).toEqual([
       {
         accountId: ids.bank,
+        compared: [],
         name: "Bank",
         currency: "UZS",
         openingBalance: "0",
@@ -202,6 +206,7 @@ describe("cash flow", () => {
       },
       {
         accountId: ids.cash,
+        compared: [],
         name: "Cash",
         currency: "UZS",
         openingBalance: "50000",
@@ -240,6 +245,7 @@ describe("cash flow", () => {
       },
       {
         accountId: ids.usd,
+        compared: [],
         name: "Dollars",
         currency: "USD",
         openingBalance: "0",
