@@ -11,7 +11,10 @@ import { expensesOperations, paymentsOperations } from "../payments-expenses/pay
 import { reportsOperations } from "../reports/reports.operations";
 import {
   ZAccountStatementExportQuery,
+  ZAgingQuery,
+  ZBalancesQuery,
   ZCashflowQuery,
+  ZCounterpartyStatementQuery,
   ZIncomeStatementQuery,
 } from "../reports/reports.schema";
 import {
@@ -149,4 +152,33 @@ export const exportsOperations = {
     "An account statement with running balances as .xlsx, every entry of the period",
     (exports, ctx, accountId, query) => exports.accountStatement(ctx, accountId, query),
   ),
+  aging: download(
+    "/finance/reports/aging/export",
+    ZAgingQuery,
+    reportsOperations.aging.access,
+    "Receivables and payables aging as .xlsx",
+    (exports, ctx, query) => exports.aging(ctx, query),
+  ),
+  balances: download(
+    "/finance/reports/balances/export",
+    ZBalancesQuery,
+    reportsOperations.balances.access,
+    "Balances at the end of a day as .xlsx",
+    (exports, ctx, query) => exports.balances(ctx, query),
+  ),
+  counterpartyStatement: op.download({
+    http: {
+      method: "GET",
+      path: "/finance/reports/counterparty-statement/:id/export",
+      status: 200,
+      params: { id: "counterpartyId" },
+      rest: "query",
+    },
+    input: z.object({ counterpartyId: z.uuid(), query: ZCounterpartyStatementQuery }),
+    access: reportsOperations.counterpartyStatement.access,
+    summary: "A counterparty statement as .xlsx",
+    tag,
+    call: (services, ctx, input) =>
+      services.exports.counterpartyStatement(ctx, input.counterpartyId, input.query),
+  }),
 };

@@ -5,6 +5,7 @@ import { EXPENSE, PAYMENT } from "../payments-expenses/payments-expenses.service
 import type { ReportsService } from "../reports/reports.service";
 import type { ZExportDocumentsQuery } from "./export-queries.schema";
 import { createListExports } from "./lists.export";
+import { createPartyReportExports } from "./party-reports.export";
 import { createRecordExports } from "./records.export";
 import { createReportExports } from "./reports.export";
 
@@ -15,6 +16,7 @@ export const createFinanceExports = (deps: { db: Db; clock: Clock; reports: Repo
   const lists = createListExports(deps);
   const reports = createReportExports(deps);
   const records = createRecordExports(deps);
+  const partyReports = createPartyReportExports(deps);
   return {
     payments: (ctx: TenantContext, raw: DocumentsQuery) => lists.documents(ctx, raw, PAYMENT),
     expenses: (ctx: TenantContext, raw: DocumentsQuery) => lists.documents(ctx, raw, EXPENSE),
@@ -23,6 +25,9 @@ export const createFinanceExports = (deps: { db: Db; clock: Clock; reports: Repo
     incomeStatement: reports.incomeStatement,
     cashflow: reports.cashflow,
     accountStatement: reports.accountStatement,
+    aging: partyReports.aging,
+    balances: partyReports.balances,
+    counterpartyStatement: partyReports.counterpartyStatement,
     debts: records.debts,
     counterparties: records.counterparties,
     inventory: records.inventory,

@@ -6,12 +6,14 @@ import type { z } from "zod";
 import { accountsRepository } from "../accounts/accounts.repository";
 import { type StatementExportRow, statementRows } from "../reports/account-statement.report";
 import {
+  CASHFLOW_FIGURES,
   type TAccountStatement,
   ZAccountStatementExportQuery,
   ZCashflowQuery,
   ZIncomeStatementQuery,
 } from "../reports/reports.schema";
 import type { ReportsService } from "../reports/reports.service";
+import { comparisonSheet } from "./party-report-sheets";
 import { cashflowSheets, incomeSheets } from "./report-sheets";
 import {
   exportFileName,
@@ -95,7 +97,29 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
         locale: ctx.locale,
         fileName: exportFileName(`income-statement-${query.startDate}-${query.endDate}`, today()),
         load: () => reports.incomeStatement(ctx, query),
-        sheets: (report) => incomeSheets(ctx.locale, formats, report.currencies),
+        sheets: (report) => [
+          ...incomeSheets(ctx.locale, formats, report.currencies),
+          ...(report.comparedPeriods.length === 0
+            ? []
+            : [
+                comparisonSheet(
+                  ctx.locale,
+                  formats,
+                  report.comparedPeriods,
+                  report.currencies.map((section) => ({
+                    label: sheetName(ctx.locale, "incomeStatement"),
+                    currency: section.currency,
+                    figures: {
+                      revenue: section.revenue,
+                      expenses: section.expenses,
+                      netIncome: section.netIncome,
+                    },
+                    compared: section.compared,
+                  })),
+                  (key) => rowLabel(ctx.locale, key as "revenue" | "expenses" | "netIncome"),
+                ),
+              ]),
+        ],
       });
     },
 
@@ -114,7 +138,28 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
           );
           return { report, names };
         },
-        sheets: ({ report, names }) => cashflowSheets(ctx.locale, formats, report, names),
+        sheets: ({ report, names }) => [
+          ...cashflowSheets(ctx.locale, formats, report, names),
+          ...(report.comparedPeriods.length === 0
+            ? []
+            : [
+                comparisonSheet(
+                  ctx.locale,
+                  formats,
+                  report.comparedPeriods,
+                  [
+                    ...report.accounts.map((account) => ({ label: account.name, ...account })),
+                    ...report.totals.map((total) => ({ label: rowLabel(ctx.locale, "total"), ...total })),
+                  ].map((section) => ({
+                    label: section.label,
+                    currency: section.currency,
+                    figures: Object.fromEntries(CASHFLOW_FIGURES.map((key) => [key, section[key]])),
+                    compared: section.compared,
+                  })),
+                  (key) => header(ctx.locale, key as (typeof CASHFLOW_FIGURES)[number]),
+                ),
+              ]),
+        ],
       });
     },
 

@@ -2,8 +2,14 @@ import { type Db, Prisma } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext, validationError } from "@hisob/kernel";
 import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import { accountNotFound } from "../accounts/accounts.service";
+import { comparedFigures, comparedPeriod, compareListOf } from "./comparison";
 import { accountIdsOf, OPENING, queryRaw } from "./report-sql";
-import { type TCashflowQuery, type TCashflowReport, ZCashflowQuery } from "./reports.schema";
+import {
+  CASHFLOW_FIGURES,
+  type TCashflowQuery,
+  type TCashflowReport,
+  ZCashflowQuery,
+} from "./reports.schema";
 
 const FLOW_NAMES = [
   "inflows",
@@ -61,6 +67,13 @@ const flows = (row: FlowRow) => ({
   transfersOut: row.transfers_out,
   exchangesIn: row.exchanges_in,
   exchangesOut: row.exchanges_out,
+});
+
+/** The figures of an account's or a currency's row, as the report names them. */
+const cashflowFigures = (row: FlowRow & { opening: string | null; closing: string | null }) => ({
+  openingBalance: row.opening ?? "0",
+  closingBalance: row.closing ?? "0",
+  ...flows(row),
 });
 
 /**
@@ -225,40 +238,75 @@ export const cashflowReport =
         },
       ]);
     }
-    const rows = await db.rawTx.withTenant(
+    const compared = compareListOf(query.compare).map((compare) => ({
+      compare,
+      ...comparedPeriod(compare, query.startDate, query.endDate),
+    }));
+    const periods = [{ startDate: query.startDate, endDate: query.endDate }, ...compared];
+    const [rows = [], ...comparedRows] = await db.rawTx.withTenant(
       ctx.tenantId,
-      (tx) =>
-        queryRaw<CashflowRow>(
-          tx,
-          cashflowSql({
-            tenantId: ctx.tenantId,
-            start: query.startDate,
-            end: query.endDate,
-            granularity: query.granularity,
-            ids,
-          }),
-          // The transaction's only statement: the transaction commits with it, one round trip (raw-tenant.ts).
-          { commit: true },
-        ),
+      async (tx) => {
+        const results: CashflowRow[][] = [];
+        for (const [index, period] of periods.entries()) {
+          results.push(
+            await queryRaw<CashflowRow>(
+              tx,
+              cashflowSql({
+                tenantId: ctx.tenantId,
+                start: period.startDate,
+                end: period.endDate,
+                granularity: query.granularity,
+                ids,
+              }),
+              // The transaction's last statement: the transaction commits with it, one round trip (raw-tenant.ts).
+              { commit: index === periods.length - 1 },
+            ),
+          );
+        }
+        return results;
+      },
       { readOnly: true },
     );
+    /** A compared period's figures of an account (by id) or a currency's totals (by code). */
+    const comparedOf = (
+      kind: "account" | "currency",
+      key: (row: CashflowRow) => string | null,
+      value: string,
+    ) =>
+      compared.map((period, index) => {
+        const row = comparedRows[index]?.find((other) => other.kind === kind && key(other) === value);
+        return { compare: period.compare, row };
+      });
+    const withCompared = (
+      row: CashflowRow,
+      kind: "account" | "currency",
+      key: (row: CashflowRow) => string | null,
+    ) => {
+      const figures = cashflowFigures(row);
+      return {
+        ...figures,
+        compared: comparedOf(kind, key, key(row) ?? "").map(({ compare, row: other }) => ({
+          compare,
+          ...comparedFigures(CASHFLOW_FIGURES, figures, other ? cashflowFigures(other) : undefined),
+        })),
+      };
+    };
     const accounts = rows.filter((row) => row.kind === "account");
     // A report limited to accounts names accounts of this organization: another tenant's (or an
     // unknown) id is NOT_FOUND, as the account statement answers, not an empty report.
     if (ids && accounts.length !== ids.length) throw accountNotFound();
-    const periods = rows.filter((row) => row.kind === "period");
+    const periodRows = rows.filter((row) => row.kind === "period");
     return {
       startDate: query.startDate,
       endDate: query.endDate,
       granularity: query.granularity,
+      comparedPeriods: compared,
       accounts: accounts.map((row) => ({
         accountId: row.account_id ?? "",
         name: row.name ?? "",
         currency: row.currency ?? "",
-        openingBalance: row.opening ?? "0",
-        closingBalance: row.closing ?? "0",
-        ...flows(row),
-        periods: periods
+        ...withCompared(row, "account", (account) => account.account_id),
+        periods: periodRows
           .filter((period) => period.account_id === row.account_id)
           .map((period) => {
             const first = dateOf(period.period ?? "");
@@ -278,9 +326,7 @@ export const cashflowReport =
         .filter((row) => row.kind === "currency")
         .map((row) => ({
           currency: row.currency ?? "",
-          openingBalance: row.opening ?? "0",
-          closingBalance: row.closing ?? "0",
-          ...flows(row),
+          ...withCompared(row, "currency", (total) => total.currency),
         })),
       movements: rows
         .filter((row) => row.kind === "movement")

@@ -1,8 +1,14 @@
 import { type Db, Prisma, type Tx } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { dateOf } from "@hisob/kernel/schema";
+import { comparedFigures, comparedPeriod, compareListOf } from "./comparison";
 import { accountFilter, accountIdsOf, assertAccountsExist } from "./report-sql";
-import { type TIncomeStatement, type TIncomeStatementQuery, ZIncomeStatementQuery } from "./reports.schema";
+import {
+  INCOME_FIGURES,
+  type TIncomeStatement,
+  type TIncomeStatementQuery,
+  ZIncomeStatementQuery,
+} from "./reports.schema";
 
 type IncomeRow = {
   currency: string;
@@ -76,49 +82,90 @@ const incomeStatement = async (
      GROUP BY currency, type, category_id, category_name
      ORDER BY currency, month NULLS FIRST, category_name NULLS LAST, category_id NULLS LAST`;
 
-/** Revenue and expenses per currency: totals, by month and by category. */
+/** Per currency: the income statement's figures of a compared period (the total rows only). */
+const totalsByCurrency = (rows: IncomeRow[]) =>
+  new Map(
+    rows
+      .filter((row) => row.kind === "total")
+      .map((row) => [row.currency, { revenue: row.revenue, expenses: row.expenses, netIncome: row.net }]),
+  );
+
+/**
+ * Revenue and expenses per currency: totals, by month and by category; with `compare`, each
+ * currency's totals beside those of the compared periods (the same statement run for each, in the
+ * same snapshot). A currency with entries only in a compared period gets a section of zeros, so its
+ * fall to nothing shows.
+ */
 export const incomeStatementReport =
   ({ db }: { db: Db }) =>
   async (ctx: TenantContext, raw: TIncomeStatementQuery): Promise<TIncomeStatement> => {
     requirePermission(ctx, "reports:read:all");
     const query = parseInput(ZIncomeStatementQuery, raw);
     const ids = accountIdsOf(query.accountId);
-    const rows = await db.withTenant(
+    const compared = compareListOf(query.compare).map((compare) => ({
+      compare,
+      ...comparedPeriod(compare, query.startDate, query.endDate),
+    }));
+    const { rows, comparedRows } = await db.withTenant(
       ctx.tenantId,
       async (tx) => {
         await assertAccountsExist(tx, ctx.tenantId, ids);
-        return incomeStatement(tx, ctx.tenantId, dateOf(query.startDate), dateOf(query.endDate), ids);
+        const own = await incomeStatement(
+          tx,
+          ctx.tenantId,
+          dateOf(query.startDate),
+          dateOf(query.endDate),
+          ids,
+        );
+        const others: IncomeRow[][] = [];
+        for (const period of compared) {
+          others.push(
+            await incomeStatement(tx, ctx.tenantId, dateOf(period.startDate), dateOf(period.endDate), ids),
+          );
+        }
+        return { rows: own, comparedRows: others.map(totalsByCurrency) };
       },
       { snapshot: true },
     );
-    const currencies = rows
-      .filter((row) => row.kind === "total")
-      .map((total) => {
-        const mine = rows.filter((row) => row.currency === total.currency);
-        const byCategory = (type: "income" | "expense") =>
-          mine
-            .filter((row) => row.kind === "category" && row.type === type)
-            .map((row) => ({
-              categoryId: row.category_id,
-              categoryName: row.category_name,
-              amount: type === "income" ? row.revenue : row.expenses,
-            }));
-        return {
-          currency: total.currency,
-          revenue: total.revenue,
-          expenses: total.expenses,
-          netIncome: total.net,
-          revenueByCategory: byCategory("income"),
-          expensesByCategory: byCategory("expense"),
-          byMonth: mine
-            .filter((row) => row.kind === "month")
-            .map((row) => ({
-              month: row.month ?? "",
-              revenue: row.revenue,
-              expenses: row.expenses,
-              netIncome: row.net,
-            })),
-        };
-      });
-    return { startDate: query.startDate, endDate: query.endDate, accountIds: ids, currencies };
+    const own = totalsByCurrency(rows);
+    const currencyCodes = [
+      ...new Set([...own.keys(), ...comparedRows.flatMap((totals) => [...totals.keys()])]),
+    ].sort();
+    const currencies = currencyCodes.map((currency) => {
+      const mine = rows.filter((row) => row.currency === currency);
+      const figures = own.get(currency) ?? { revenue: "0", expenses: "0", netIncome: "0" };
+      const byCategory = (type: "income" | "expense") =>
+        mine
+          .filter((row) => row.kind === "category" && row.type === type)
+          .map((row) => ({
+            categoryId: row.category_id,
+            categoryName: row.category_name,
+            amount: type === "income" ? row.revenue : row.expenses,
+          }));
+      return {
+        currency,
+        ...figures,
+        compared: compared.map((period, index) => ({
+          compare: period.compare,
+          ...comparedFigures(INCOME_FIGURES, figures, comparedRows[index]?.get(currency)),
+        })),
+        revenueByCategory: byCategory("income"),
+        expensesByCategory: byCategory("expense"),
+        byMonth: mine
+          .filter((row) => row.kind === "month")
+          .map((row) => ({
+            month: row.month ?? "",
+            revenue: row.revenue,
+            expenses: row.expenses,
+            netIncome: row.net,
+          })),
+      };
+    });
+    return {
+      startDate: query.startDate,
+      endDate: query.endDate,
+      accountIds: ids,
+      comparedPeriods: compared,
+      currencies,
+    };
   };

@@ -3,8 +3,14 @@ import { op } from "../operations";
 import {
   ZAccountStatement,
   ZAccountStatementQuery,
+  ZAgingQuery,
+  ZAgingReport,
+  ZBalancesQuery,
+  ZBalancesReport,
   ZCashflowQuery,
   ZCashflowReport,
+  ZCounterpartyStatement,
+  ZCounterpartyStatementQuery,
   ZIncomeStatement,
   ZIncomeStatementQuery,
 } from "./reports.schema";
@@ -47,5 +53,41 @@ export const reportsOperations = {
     summary: "Account statement: opening balance, each transaction with its running balance, closing balance",
     tag,
     call: (services, ctx, input) => services.reports.accountStatement(ctx, input.accountId, input.query),
+  }),
+  aging: op.query({
+    http: { method: "GET", path: "/finance/reports/aging", status: 200 },
+    input: ZAgingQuery,
+    output: ZAgingReport,
+    access: { requires: ["reports:read:all"] },
+    summary:
+      "Receivables and payables aging at the end of a day: what is left due per counterparty and currency, by days past due",
+    tag,
+    call: (services, ctx, input) => services.reports.aging(ctx, input),
+  }),
+  balances: op.query({
+    http: { method: "GET", path: "/finance/reports/balances", status: 200 },
+    input: ZBalancesQuery,
+    output: ZBalancesReport,
+    access: { requires: ["reports:read:all"] },
+    summary: "Every account's balance at the end of a day, per currency, from the balance checkpoints",
+    tag,
+    call: (services, ctx, input) => services.reports.balances(ctx, input),
+  }),
+  counterpartyStatement: op.query({
+    http: {
+      method: "GET",
+      path: "/finance/reports/counterparty-statement/:id",
+      status: 200,
+      params: { id: "counterpartyId" },
+      rest: "query",
+    },
+    input: z.object({ counterpartyId: z.uuid(), query: ZCounterpartyStatementQuery }),
+    output: ZCounterpartyStatement,
+    access: { requires: ["reports:read:all"] },
+    summary:
+      "Counterparty statement: payments, expenses, debts, settlements and write-offs in a period, with what was owed each way before and after",
+    tag,
+    call: (services, ctx, input) =>
+      services.reports.counterpartyStatement(ctx, input.counterpartyId, input.query),
   }),
 };

@@ -1,4 +1,4 @@
-import { datesInOrder, ZIsoDate } from "@hisob/kernel/schema";
+import { dateOf, datesInOrder, ZIsoDate } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 /** One id, or the same parameter repeated (`?accountId=a&accountId=b`). */
@@ -13,8 +13,17 @@ const ZPeriod = {
 };
 const endNotBeforeStart = datesInOrder("startDate", "endDate");
 
+/** The periods a report can be compared with (docs/api/finance.md, "Reports"). */
+export const COMPARE_PERIODS = ["previousPeriod", "previousYear"] as const;
+export type ComparePeriod = (typeof COMPARE_PERIODS)[number];
+/** One period, or the parameter repeated (`?compare=previousPeriod&compare=previousYear`). */
+const ZCompare = z
+  .union([z.enum(COMPARE_PERIODS), z.array(z.enum(COMPARE_PERIODS)).min(1).max(COMPARE_PERIODS.length)])
+  .optional()
+  .describe("Compare with these periods: previousPeriod, previousYear (repeat the parameter for both)");
+
 export const ZIncomeStatementQuery = z
-  .object({ ...ZPeriod, accountId: ZAccountIds })
+  .object({ ...ZPeriod, accountId: ZAccountIds, compare: ZCompare })
   .refine(...endNotBeforeStart);
 export type TIncomeStatementQuery = z.input<typeof ZIncomeStatementQuery>;
 
@@ -23,6 +32,7 @@ export const ZCashflowQuery = z
     ...ZPeriod,
     accountId: ZAccountIds,
     granularity: z.enum(["day", "week", "month"]).default("month"),
+    compare: ZCompare,
   })
   .refine(...endNotBeforeStart);
 export type TCashflowQuery = z.input<typeof ZCashflowQuery>;
@@ -56,11 +66,48 @@ export const ZAccountStatementExportQuery = z
 /** Minor units as a decimal integer string. */
 const ZAmount = z.string();
 
+/**
+ * A figure of a compared period beside the report's own: the compared period's value, the change
+ * (report − compared) and the change in percent of the compared value, two decimals, null when the
+ * compared value is zero.
+ */
+const ZComparedFigure = z.object({
+  value: ZAmount,
+  change: ZAmount,
+  changePercent: z.string().nullable().describe('e.g. "12.50", "-100.00"; null when the compared value is 0'),
+});
+/** The compared periods of a report, in the order asked. */
+const ZComparedPeriods = z
+  .array(z.object({ compare: z.enum(COMPARE_PERIODS), startDate: z.iso.date(), endDate: z.iso.date() }))
+  .describe("The periods compared with, in the order asked; empty when no comparison was asked for");
+/** Per compared period (same order as `comparedPeriods`), the figures named `keys`. */
+const comparedFigures = <K extends string>(keys: readonly K[]) =>
+  z.array(
+    z.object({
+      compare: z.enum(COMPARE_PERIODS),
+      ...(Object.fromEntries(keys.map((key) => [key, ZComparedFigure])) as Record<K, typeof ZComparedFigure>),
+    }),
+  );
+export const INCOME_FIGURES = ["revenue", "expenses", "netIncome"] as const;
+export const CASHFLOW_FIGURES = [
+  "openingBalance",
+  "closingBalance",
+  "inflows",
+  "outflows",
+  "income",
+  "expense",
+  "transfersIn",
+  "transfersOut",
+  "exchangesIn",
+  "exchangesOut",
+] as const;
+
 export const ZIncomeStatement = z
   .object({
     startDate: z.iso.date(),
     endDate: z.iso.date(),
     accountIds: z.array(z.uuid()).nullable(),
+    comparedPeriods: ZComparedPeriods,
     /** One section per currency: amounts in different currencies are never added together. */
     currencies: z.array(
       z.object({
@@ -68,6 +115,7 @@ export const ZIncomeStatement = z
         revenue: ZAmount,
         expenses: ZAmount,
         netIncome: ZAmount,
+        compared: comparedFigures(INCOME_FIGURES),
         revenueByCategory: z.array(
           z.object({ categoryId: z.uuid().nullable(), categoryName: z.string().nullable(), amount: ZAmount }),
         ),
@@ -106,6 +154,7 @@ export const ZCashflowReport = z
     startDate: z.iso.date(),
     endDate: z.iso.date(),
     granularity: z.enum(["day", "week", "month"]),
+    comparedPeriods: ZComparedPeriods,
     accounts: z.array(
       z.object({
         accountId: z.uuid(),
@@ -114,6 +163,7 @@ export const ZCashflowReport = z
         openingBalance: ZAmount,
         closingBalance: ZAmount,
         ...ZFlows,
+        compared: comparedFigures(CASHFLOW_FIGURES),
         /** Every period of the range, empty ones included, oldest first. */
         periods: z.array(
           z.object({
@@ -129,7 +179,13 @@ export const ZCashflowReport = z
     ),
     /** Per currency, over the accounts above. */
     totals: z.array(
-      z.object({ currency: z.string(), openingBalance: ZAmount, closingBalance: ZAmount, ...ZFlows }),
+      z.object({
+        currency: z.string(),
+        openingBalance: ZAmount,
+        closingBalance: ZAmount,
+        ...ZFlows,
+        compared: comparedFigures(CASHFLOW_FIGURES),
+      }),
     ),
     /** Money moved between the tenant's accounts in the period, per pair of accounts. */
     movements: z.array(
@@ -183,3 +239,141 @@ export const ZAccountStatement = z
   })
   .meta({ id: "AccountStatement" });
 export type TAccountStatement = z.infer<typeof ZAccountStatement>;
+
+/** At most this long a period for a counterparty statement (a longer one is several downloads). */
+export const MAX_STATEMENT_DAYS = 3660;
+
+export const ZAgingQuery = z
+  .object({
+    asOf: ZIsoDate.describe("The day the debts are aged at (end of day)"),
+    counterpartyId: z.uuid().optional().describe("Only this counterparty's debts"),
+  })
+  .strict();
+export type TAgingQuery = z.input<typeof ZAgingQuery>;
+
+export const ZBalancesQuery = z
+  .object({
+    date: ZIsoDate.describe("Balances at the end of this day"),
+    accountId: ZAccountIds,
+  })
+  .strict();
+export type TBalancesQuery = z.input<typeof ZBalancesQuery>;
+
+export const ZCounterpartyStatementQuery = z
+  .object({ ...ZPeriod })
+  .strict()
+  .refine(...endNotBeforeStart)
+  .refine(
+    (query) =>
+      dateOf(query.endDate).getTime() - dateOf(query.startDate).getTime() < MAX_STATEMENT_DAYS * 86_400_000,
+    {
+      message: `must be at most ${MAX_STATEMENT_DAYS} days after startDate`,
+      path: ["endDate"],
+    },
+  );
+export type TCounterpartyStatementQuery = z.input<typeof ZCounterpartyStatementQuery>;
+
+export const AGING_BUCKETS = ["notDue", "days1To30", "days31To60", "days61To90", "over90"] as const;
+const ZBuckets = {
+  notDue: ZAmount.describe("Not yet due: due on or after the as-of day, or no due date"),
+  days1To30: ZAmount,
+  days31To60: ZAmount,
+  days61To90: ZAmount,
+  over90: ZAmount,
+  total: ZAmount,
+};
+
+export const ZAgingReport = z
+  .object({
+    asOf: z.iso.date(),
+    /** Per kind (owed to us, we owe), counterparty and currency; what was left due at the end of `asOf`. */
+    rows: z.array(
+      z.object({
+        kind: z.enum(["receivable", "payable"]),
+        counterpartyId: z.uuid(),
+        counterpartyName: z.string(),
+        currency: z.string(),
+        debts: z.number().int().describe("Debts with something left due"),
+        ...ZBuckets,
+      }),
+    ),
+    /** Per kind and currency, over the rows above. */
+    totals: z.array(
+      z.object({
+        kind: z.enum(["receivable", "payable"]),
+        currency: z.string(),
+        debts: z.number().int(),
+        ...ZBuckets,
+      }),
+    ),
+  })
+  .meta({ id: "AgingReport" });
+export type TAgingReport = z.infer<typeof ZAgingReport>;
+
+export const ZBalancesReport = z
+  .object({
+    date: z.iso.date(),
+    /** Accounts with an entry (an opening balance included) on or before `date`; others are absent. */
+    accounts: z.array(
+      z.object({
+        accountId: z.uuid(),
+        name: z.string(),
+        number: z.string(),
+        currency: z.string(),
+        balance: ZAmount,
+      }),
+    ),
+    totals: z.array(z.object({ currency: z.string(), balance: ZAmount, accounts: z.number().int() })),
+  })
+  .meta({ id: "BalancesReport" });
+export type TBalancesReport = z.infer<typeof ZBalancesReport>;
+
+export const COUNTERPARTY_ENTRY_TYPES = [
+  "payment",
+  "expense",
+  "debt",
+  "settlement",
+  "writeOff",
+  "transfer",
+  "exchange",
+] as const;
+
+export const ZCounterpartyStatement = z
+  .object({
+    counterparty: z.object({ id: z.uuid(), name: z.string(), tin: z.string() }),
+    startDate: z.iso.date(),
+    endDate: z.iso.date(),
+    /** Per currency: what they owed us (receivable) and we owed them (payable) before and after the period. */
+    currencies: z.array(
+      z.object({
+        currency: z.string(),
+        openingReceivable: ZAmount,
+        openingPayable: ZAmount,
+        closingReceivable: ZAmount,
+        closingPayable: ZAmount,
+        /** What the period's entries moved: paid to us, paid by us (payments and expenses, settlements included). */
+        received: ZAmount,
+        paid: ZAmount,
+      }),
+    ),
+    /** Everything with them in the period, oldest first. */
+    entries: z.array(
+      z.object({
+        date: z.iso.date(),
+        type: z.enum(COUNTERPARTY_ENTRY_TYPES),
+        id: z.uuid().describe("The payment, expense, debt, settlement or ledger entry"),
+        debtId: z.uuid().nullable(),
+        debtKind: z.enum(["receivable", "payable"]).nullable(),
+        accountId: z.uuid().nullable(),
+        currency: z.string(),
+        /** Money: + received, − paid (transfers/exchanges through them: what left the origin). */
+        amount: ZAmount,
+        /** Change of what they owe us and of what we owe them. */
+        receivableChange: ZAmount,
+        payableChange: ZAmount,
+        description: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "CounterpartyStatement" });
+export type TCounterpartyStatement = z.infer<typeof ZCounterpartyStatement>;

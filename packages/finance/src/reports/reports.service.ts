@@ -1,6 +1,9 @@
 import type { Db } from "@hisob/db";
 import { accountStatementReport } from "./account-statement.report";
+import { agingReport } from "./aging.report";
+import { balancesReport } from "./balances.report";
 import { cashflowReport } from "./cashflow.report";
+import { counterpartyStatementReport } from "./counterparty-statement.report";
 import { incomeStatementReport } from "./income-statement.report";
 
 /**
@@ -11,6 +14,9 @@ export const createReportsService = (deps: { db: Db }) => ({
   incomeStatement: incomeStatementReport(deps),
   cashflow: cashflowReport(deps),
   accountStatement: accountStatementReport(deps),
+  aging: agingReport(deps),
+  balances: balancesReport(deps),
+  counterpartyStatement: counterpartyStatementReport(deps),
 });
 
 export type ReportsService = ReturnType<typeof createReportsService>;

@@ -4,12 +4,14 @@ import { crmModule } from "./crm.graphql";
 import { financeModule } from "./finance.graphql";
 import { hrmModule } from "./hrm.graphql";
 import { projectsModule } from "./projects.graphql";
+import { reportsModule } from "./reports.graphql";
 import { warehouseModule } from "./warehouse.graphql";
 
 /** The modules the server serves; a module adds its file and one line here. */
 export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   coreModule,
   financeModule,
+  reportsModule,
   crmModule,
   warehouseModule,
   projectsModule,

@@ -88,12 +88,14 @@ describe("income statement", () => {
       startDate: "2026-01-01",
       endDate: "2026-02-28",
       accountIds: null,
+      comparedPeriods: [],
       currencies: [
         {
           currency: "USD",
           revenue: "10000",
           expenses: "0",
           netIncome: "10000",
+          compared: [],
           revenueByCategory: [{ categoryId: sales, categoryName: "Sales", amount: "10000" }],
           expensesByCategory: [],
           byMonth: [{ month: "2026-02", revenue: "10000", expenses: "0", netIncome: "10000" }],
@@ -103,6 +105,7 @@ describe("income statement", () => {
           revenue: "1500000",
           expenses: "300000",
           netIncome: "1200000",
+          compared: [],
           revenueByCategory: [
             { categoryId: sales, categoryName: "Sales", amount: "1000000" },
             { categoryId: null, categoryName: null, amount: "500000" },
@@ -166,6 +169,7 @@ describe("cash flow", () => {
     expect(byName).toEqual([
       {
         accountId: ids.bank,
+        compared: [],
         name: "Bank",
         currency: "UZS",
         openingBalance: "0",
@@ -202,6 +206,7 @@ describe("cash flow", () => {
       },
       {
         accountId: ids.cash,
+        compared: [],
         name: "Cash",
         currency: "UZS",
         openingBalance: "50000",
@@ -240,6 +245,7 @@ describe("cash flow", () => {
       },
       {
         accountId: ids.usd,
+        compared: [],
         name: "Dollars",
         currency: "USD",
         openingBalance: "0",
@@ -621,5 +627,173 @@ describe("reports agree with the stored balances after random postings", () => {
     expect(total(uzs.revenueByCategory)).toBe(income);
     expect(total(uzs.expensesByCategory)).toBe(expense);
     expect((await get(user, "/finance/reconcile")).json().ok).toBe(true);
+  });
+});
+
+describe("aging, balances on a date, counterparty statement and comparisons over HTTP", () => {
+  const graphql = async (caller: SeededUser, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/graphql",
+      headers: { ...caller.headers, "content-type": "application/json" },
+      payload: { query, variables },
+    });
+    return res.json() as { data?: Record<string, never>; errors?: Array<{ extensions: { code: string } }> };
+  };
+
+  it("REST and GraphQL answer the same reports", async () => {
+    const customer = await post("/finance/counterparties", { name: "Customer" });
+    await post("/finance/debts", {
+      kind: "receivable",
+      counterpartyId: customer.id,
+      amount: "120000",
+      currency: "UZS",
+      dueDate: "2026-01-15",
+    });
+    const aging = await get(admin, "/finance/reports/aging?asOf=2099-01-01");
+    expect(aging.statusCode, aging.body).toBe(200);
+    expect(aging.json().totals).toEqual([
+      expect.objectContaining({ kind: "receivable", currency: "UZS", over90: "120000", total: "120000" }),
+    ]);
+    const balances = await get(admin, "/finance/reports/balances?date=2026-01-31");
+    // 31 January: cash 50 000 + 1 000 000 − 200 000, bank 500 000.
+    expect(balances.json().totals).toEqual([{ currency: "UZS", balance: "1350000", accounts: 2 }]);
+    const statement = await get(
+      admin,
+      `/finance/reports/counterparty-statement/${customer.id}?startDate=2026-01-01&endDate=2035-12-31`,
+    );
+    expect(statement.json().currencies).toEqual([
+      expect.objectContaining({ currency: "UZS", openingReceivable: "0", closingReceivable: "120000" }),
+    ]);
+    const compared = await get(
+      admin,
+      "/finance/reports/income-statement?startDate=2026-02-01&endDate=2026-02-28&compare=previousPeriod&compare=previousYear",
+    );
+    // February 2026 UZS: 0 in, 100 000 out; January: 1 500 000 in, 200 000 out.
+    expect(
+      compared.json().currencies.find((c: { currency: string }) => c.currency === "UZS").compared,
+    ).toEqual([
+      {
+        compare: "previousPeriod",
+        revenue: { value: "1500000", change: "-1500000", changePercent: "-100.00" },
+        expenses: { value: "200000", change: "-100000", changePercent: "-50.00" },
+        netIncome: { value: "1300000", change: "-1400000", changePercent: "-107.69" },
+      },
+      {
+        compare: "previousYear",
+        revenue: { value: "0", change: "0", changePercent: null },
+        expenses: { value: "0", change: "100000", changePercent: null },
+        netIncome: { value: "0", change: "-100000", changePercent: null },
+      },
+    ]);
+
+    const { data, errors } = await graphql(
+      admin,
+      `query($id: ID!) {
+        agingReport(asOf: "2099-01-01") { totals { kind currency over90 total } }
+        balancesOnDate(date: "2026-01-31") { totals { currency balance accounts } }
+        counterpartyStatement(counterpartyId: $id, startDate: "2026-01-01", endDate: "2035-12-31") {
+          currencies { currency closingReceivable }
+        }
+        incomeStatement(startDate: "2026-02-01", endDate: "2026-02-28", compare: [previousPeriod]) {
+          comparedPeriods { compare startDate endDate }
+          currencies { currency compared { compare netIncome { value change changePercent } } }
+        }
+        cashflow(startDate: "2026-02-01", endDate: "2026-02-28", compare: [previousPeriod]) {
+          totals { currency closingBalance compared { closingBalance { value change changePercent } } }
+        }
+      }`,
+      { id: customer.id },
+    );
+    expect(errors).toBeUndefined();
+    expect(data).toMatchObject({
+      agingReport: { totals: [{ kind: "receivable", currency: "UZS", over90: "120000", total: "120000" }] },
+      balancesOnDate: { totals: [{ currency: "UZS", balance: "1350000", accounts: 2 }] },
+      counterpartyStatement: { currencies: [{ currency: "UZS", closingReceivable: "120000" }] },
+      incomeStatement: {
+        comparedPeriods: [{ compare: "previousPeriod", startDate: "2026-01-01", endDate: "2026-01-31" }],
+      },
+      // UZS closed January at 1 350 000 and February at 1 882 528.
+      cashflow: {
+        totals: expect.arrayContaining([
+          {
+            currency: "UZS",
+            closingBalance: "1882528",
+            compared: [{ closingBalance: { value: "1350000", change: "532528", changePercent: "39.45" } }],
+          },
+        ]),
+      },
+    });
+  });
+
+  it("refuses bad, missing, oversized and hostile input with 400 naming the field, translated", async () => {
+    const cases: Array<[string, string]> = [
+      ["/finance/reports/aging", "asOf"],
+      ["/finance/reports/aging?asOf=2026-02-30", "asOf"],
+      ["/finance/reports/aging?asOf=2026-01-01&counterpartyId=1%27%20OR%201%3D1", "counterpartyId"],
+      [`/finance/reports/aging?asOf=${"9".repeat(5000)}`, "asOf"],
+      ["/finance/reports/balances?date=tomorrow", "date"],
+      ["/finance/reports/balances", "date"],
+      ["/finance/reports/balances?date=2026-01-01&accountId=x", "accountId"],
+      [
+        `/finance/reports/counterparty-statement/${ids.cash}?startDate=2000-01-01&endDate=2026-01-01`,
+        "endDate",
+      ],
+      [
+        `/finance/reports/counterparty-statement/${ids.cash}?startDate=2026-02-01&endDate=2026-01-01`,
+        "endDate",
+      ],
+      ["/finance/reports/counterparty-statement/%3Cscript%3E?startDate=2026-01-01&endDate=2026-01-31", "id"],
+      [`/finance/reports/income-statement?${PERIOD}&compare=lastWeek`, "compare"],
+      [`/finance/reports/cashflow?${PERIOD}&compare=previousYear&compare=DROP`, "compare"],
+    ];
+    for (const [url, field] of cases) {
+      const res = await get(admin, url);
+      expect(res.statusCode, url).toBe(400);
+      expect(
+        res.json().error.issues.map((i: { path: string }) => i.path),
+        url,
+      ).toContain(field);
+    }
+    // A Russian-speaking user reads the issue in Russian (the catalogue matches the English text).
+    const reader = await t.createUser(tenantId, "admin");
+    await t.db.withTenant(tenantId, (tx) =>
+      tx.user.update({ where: { id: reader.id }, data: { uiLanguage: "ru" } }),
+    );
+    const russian = await get(
+      reader,
+      `/finance/reports/counterparty-statement/${ids.cash}?startDate=2000-01-01&endDate=2026-01-01`,
+    );
+    expect(russian.json().error.issues).toEqual([
+      { path: "endDate", message: "должна быть не позже чем через 3660 дней после startDate" },
+    ]);
+  });
+
+  it("needs reports:read:all; another tenant's counterparty or account is 404", async () => {
+    const clerk = await t.createUser(tenantId, ["payments:create:all", "accounts:read:all"]);
+    const customer = await post("/finance/counterparties", { name: "Private" });
+    for (const url of [
+      "/finance/reports/aging?asOf=2026-01-01",
+      "/finance/reports/balances?date=2026-01-01",
+      `/finance/reports/counterparty-statement/${customer.id}?startDate=2026-01-01&endDate=2026-01-31`,
+      "/finance/reports/aging/export?asOf=2026-01-01",
+    ]) {
+      expect((await get(clerk, url)).statusCode, url).toBe(403);
+      expect((await get(null, url)).statusCode, url).toBe(401);
+    }
+    for (const url of [
+      `/finance/reports/aging?asOf=2026-01-01&counterpartyId=${customer.id}`,
+      `/finance/reports/balances?date=2026-01-01&accountId=${ids.cash}`,
+      `/finance/reports/counterparty-statement/${customer.id}?startDate=2026-01-01&endDate=2026-01-31`,
+      `/finance/reports/counterparty-statement/${customer.id}/export?startDate=2026-01-01&endDate=2026-01-31`,
+    ]) {
+      expect((await get(other, url)).statusCode, url).toBe(404);
+    }
+    const download = await get(
+      admin,
+      `/finance/reports/counterparty-statement/${customer.id}/export?startDate=2026-01-01&endDate=2026-01-31`,
+    );
+    expect(download.statusCode).toBe(200);
+    expect(download.headers["content-disposition"]).toMatch(/counterparty-statement-2026-01-01-2026-01-31/);
   });
 });
