@@ -56,7 +56,7 @@ const failure = async (call: () => Promise<unknown>) => {
 };
 
 /** The workbook a download writes. */
-export const workbookOf = async (file: PreparedExport) => {
+const workbookOf = async (file: PreparedExport) => {
   await file.open();
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
@@ -69,8 +69,8 @@ export const workbookOf = async (file: PreparedExport) => {
   return workbook;
 };
 
-/** The numeric (money) cells of a sheet's body rows, as minor units, per row. */
-export const cellValue = (cell: ExcelJS.CellValue): unknown =>
+/** A cell's value; a formula cell's cached result. */
+const cellValue = (cell: unknown): unknown =>
   cell && typeof cell === "object" && "result" in cell ? cell.result : cell;
 
 beforeAll(async () => {
