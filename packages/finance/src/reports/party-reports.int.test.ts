@@ -56,7 +56,7 @@ const failure = async (call: () => Promise<unknown>) => {
 };
 
 /** The workbook a download writes. */
-export const workbookOf = async (file: PreparedExport) => {
+const workbookOf = async (file: PreparedExport) => {
   await file.open();
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
@@ -69,8 +69,8 @@ export const workbookOf = async (file: PreparedExport) => {
   return workbook;
 };
 
-/** The numeric (money) cells of a sheet's body rows, as minor units, per row. */
-export const cellValue = (cell: ExcelJS.CellValue): unknown =>
+/** A cell's value; a formula cell's cached result. */
+const cellValue = (cell: unknown): unknown =>
   cell && typeof cell === "object" && "result" in cell ? cell.result : cell;
 
 beforeAll(async () => {
@@ -608,5 +608,21 @@ describe("downloads add up to the JSON", () => {
         ]),
       ),
     );
+  });
+
+  it("cash flow with a comparison: every figure of every account and currency beside the compared one", async () => {
+    const query = { startDate: "2030-06-01", endDate: "2030-06-30", compare: "previousPeriod" as const };
+    const json = await finance.reports.cashflow(ctx, query);
+    const book = await workbookOf(await finance.exports.cashflow({ ...ctx, locale: "uz" }, query));
+    const rows = bodyRows(book.getWorksheet("Taqqoslash"));
+    expect(rows).toHaveLength((json.accounts.length + json.totals.length) * 10);
+    const closing = rows.find((row) => row[0] === "Jami" && row[1] === "UZS" && row[2] === "Yakuniy qoldiq");
+    const uzs = json.totals.find((total) => total.currency === "UZS");
+    expect([minorOf(closing?.[4]), minorOf(closing?.[5]), minorOf(closing?.[6]), closing?.[7]]).toEqual([
+      BigInt(uzs?.closingBalance ?? "x"),
+      BigInt(uzs?.compared[0]?.closingBalance.value ?? "x"),
+      BigInt(uzs?.compared[0]?.closingBalance.change ?? "x"),
+      uzs?.compared[0]?.closingBalance.changePercent,
+    ]);
   });
 });
