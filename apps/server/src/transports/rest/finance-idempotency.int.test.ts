@@ -1,6 +1,6 @@
 import { newId } from "@hisob/kernel";
 import type { AppRouter } from "@hisob/trpc";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { caller, expectError, TODAY, unique } from "../../testing/finance-records";
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
@@ -565,6 +565,35 @@ describe("tRPC and GraphQL", () => {
       const settled = await client().debts.settle.mutate(settlement);
       expect(await client().debts.settle.mutate(settlement)).toEqual(settled);
       expect(await balance(som)).toBe("1267000");
+    });
+
+    it("in a batch each call names its own key: both post once, and the repeated batch replays both", async () => {
+      const cash = await account("UZS");
+      const batched = createTRPCClient<AppRouter>({
+        links: [httpBatchLink({ url: trpcUrl, headers: user.headers })],
+      });
+      const [first, second] = [newId(), newId()];
+      const calls = () =>
+        Promise.all([
+          batched.payments.create.mutate({
+            accountId: cash,
+            amount: "7",
+            date: TODAY,
+            idempotencyKey: first,
+          }),
+          batched.payments.create.mutate({
+            accountId: cash,
+            amount: "8",
+            date: TODAY,
+            idempotencyKey: second,
+          }),
+        ]);
+      const before = await count("payment");
+      const posted = await calls();
+      expect(await calls()).toEqual(posted);
+      expect(posted[0].id).not.toBe(posted[1].id);
+      expect(await count("payment")).toBe(before + 2);
+      expect(await balance(cash)).toBe("15");
     });
 
     it("a key in the field and another in the header is 400, naming the field; a malformed key too", async () => {
