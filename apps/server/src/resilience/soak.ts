@@ -198,16 +198,19 @@ try {
     }
   };
 
+  // All instances at once: one after another, each pausing its instance for ~30 s under load, the
+  // last "warm" snapshot fell near the end of the run.
   const snapshotAll = async (label: string) => {
-    const files: string[] = [];
-    const afterGc: number[] = [];
-    for (const [index, inspector] of inspectors.entries()) {
-      afterGc.push(await inspector.heapAfterGcMiB());
-      if (!SNAPSHOTS) continue;
-      const file = path.join(OUT, `instance-${index + 1}-${label}.heapsnapshot`);
-      await inspector.snapshot(file);
-      files.push(file);
-    }
+    const taken = await Promise.all(
+      inspectors.map(async (inspector, index) => {
+        const afterGc = await inspector.heapAfterGcMiB();
+        const file = path.join(OUT, `instance-${index + 1}-${label}.heapsnapshot`);
+        if (SNAPSHOTS) await inspector.snapshot(file);
+        return { afterGc, file };
+      }),
+    );
+    const files = SNAPSHOTS ? taken.map((one) => one.file) : [];
+    const afterGc = taken.map((one) => one.afterGc);
     say(
       `${label} (${Math.round((Date.now() - started) / 1000)} s): heap after a full GC ${afterGc.map((m) => m.toFixed(1)).join("/")} MiB, RSS ${cluster.instances.map((i) => cluster.rssMiB(i).toFixed(0)).join("/")} MiB`,
     );
