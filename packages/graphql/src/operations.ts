@@ -3,8 +3,7 @@ import {
   parseIdempotencyKey,
   parseInput,
   type QueryOrMutation,
-  type TenantContext,
-  validationError,
+  withIdempotencyKey,
 } from "@hisob/kernel";
 import type { z } from "zod";
 import { callerOf, type GraphqlContext } from "./context";
@@ -22,32 +21,20 @@ export const runOperation = <S, P extends Permission, I extends z.ZodType, O ext
   /** A posting's `idempotencyKey` argument (null or absent: the Idempotency-Key header's, if any). */
   idempotencyKey?: string | null,
 ): Promise<z.input<O>> => {
-  const caller = withIdempotencyKey(callerOf(context), idempotencyKey);
+  // The argument names the posting's intent as the header does (docs/decisions/0018-one-posting-per-intent.md);
+  // its quoted structured-field form is accepted as the header's is.
+  const caller = withIdempotencyKey(
+    callerOf(context),
+    typeof idempotencyKey === "string" ? unquoted(idempotencyKey) : idempotencyKey,
+  );
   if (!operation.input) throw new Error(`${operation.http.path}: an operation without input`);
   return operation.call(services, caller, parseInput(operation.input, input));
 };
 
-/**
- * The argument names the posting's intent as the header does (docs/decisions/0018-one-posting-per-intent.md);
- * both at once must agree, since a client that sends two keys cannot mean both.
- */
-const withIdempotencyKey = (caller: TenantContext, argument: string | null | undefined): TenantContext => {
-  if (argument === undefined || argument === null) return caller;
-  const key = parseIdempotencyKeyArgument(argument);
-  if (caller.idempotencyKey !== undefined && caller.idempotencyKey !== key) {
-    throw validationError([
-      { path: "idempotencyKey", message: "differs from the Idempotency-Key header: send one key" },
-    ]);
-  }
-  return { ...caller, idempotencyKey: key };
-};
-
-const parseIdempotencyKeyArgument = (argument: string): string => {
+const unquoted = (argument: string): string => {
   try {
     return parseIdempotencyKey(argument) as string;
   } catch {
-    throw validationError([
-      { path: "idempotencyKey", message: "must be one value of 1 to 255 visible ASCII characters" },
-    ]);
+    return argument; // withIdempotencyKey refuses it, naming the argument
   }
 };

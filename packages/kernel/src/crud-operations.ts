@@ -37,6 +37,7 @@ export const crudOperationsOf = <S, P extends Permission>() => {
     C extends z.ZodType,
     U extends z.ZodType,
     D extends z.ZodType,
+    K extends true | undefined = undefined,
   >(def: {
     path: string;
     tag: string;
@@ -45,7 +46,7 @@ export const crudOperationsOf = <S, P extends Permission>() => {
     access: Record<Verb, AccessOf<P>>;
     summaries: Record<Verb, string>;
     /** Creating posts money or a debt: once per Idempotency-Key (the service makes it so). */
-    idempotentCreate?: true;
+    idempotentCreate?: K;
   }) => {
     const { path, tag, service, schemas, access, summaries } = def;
     const item = `${path}/:id`;
@@ -66,7 +67,7 @@ export const crudOperationsOf = <S, P extends Permission>() => {
         access: accessOf(access.create),
         summary: summaries.create,
         tag,
-        ...(def.idempotentCreate ? { idempotent: true as const } : {}),
+        idempotent: def.idempotentCreate,
         call: (services, ctx, input) => service(services).create(ctx, input),
       }),
       get: op.query({

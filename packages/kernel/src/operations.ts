@@ -94,6 +94,9 @@ export type Download<S, P extends Permission, I extends z.ZodType, F> = Operatio
   call: (services: S, ctx: TenantContext, input: z.output<I>) => Promise<F>;
 };
 
+/** An operation declared `idempotent: true` says so in its type. */
+export type IdempotentMark<K> = [K] extends [true] ? { idempotent: true } : unknown;
+
 /** Any operation, its types erased: what the transports iterate over. */
 export type AnyOperation = OperationBase<Permission, z.ZodType> &
   ({ kind: "query" | "mutation"; output: z.ZodType } | { kind: "download" }) & {
@@ -112,9 +115,11 @@ export const operationsOf = <S, P extends Permission>() => ({
   query: <O extends z.ZodType, I extends z.ZodType = NoInput>(
     op: Omit<QueryOrMutation<S, P, I, O>, "kind">,
   ): QueryOrMutation<S, P, I, O> & { kind: "query" } => ({ ...op, kind: "query" }),
-  mutation: <O extends z.ZodType, I extends z.ZodType = NoInput>(
-    op: Omit<QueryOrMutation<S, P, I, O>, "kind">,
-  ): QueryOrMutation<S, P, I, O> & { kind: "mutation" } => ({ ...op, kind: "mutation" }),
+  // `idempotent: true` stays in the type: tRPC's procedure then takes an `idempotencyKey` field.
+  mutation: <O extends z.ZodType, I extends z.ZodType = NoInput, K extends true | undefined = undefined>(
+    op: Omit<QueryOrMutation<S, P, I, O>, "kind" | "idempotent"> & { idempotent?: K },
+  ): QueryOrMutation<S, P, I, O> & { kind: "mutation" } & IdempotentMark<K> =>
+    ({ ...op, kind: "mutation" }) as QueryOrMutation<S, P, I, O> & { kind: "mutation" } & IdempotentMark<K>,
   download: <F, I extends z.ZodType = NoInput>(
     op: Omit<Download<S, P, I, F>, "kind">,
   ): Download<S, P, I, F> & { kind: "download" } => ({ ...op, kind: "download" }),

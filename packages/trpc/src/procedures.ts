@@ -8,6 +8,8 @@ import {
   operationUrl,
   type QueryOrMutation,
   type TenantContext,
+  withIdempotencyKey,
+  ZIdempotencyKeyField,
 } from "@hisob/kernel";
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import { z } from "zod";
@@ -47,14 +49,43 @@ type ProcedureOf<Op> =
     : // biome-ignore lint/suspicious/noExplicitAny: as above
       Op extends QueryOrMutation<any, any, infer I, infer O> & { kind: infer K }
       ? K extends "mutation"
-        ? TRPCMutationProcedure<ProcedureDef<InputOf<I>, z.output<O>>>
+        ? TRPCMutationProcedure<
+            ProcedureDef<
+              Op extends { idempotent: true }
+                ? InputOf<I> & z.input<typeof ZIdempotencyKeyField>
+                : InputOf<I>,
+              z.output<O>
+            >
+          >
         : TRPCQueryProcedure<ProcedureDef<InputOf<I>, z.output<O>>>
       : { [Key in keyof Op]: ProcedureOf<Op[Key]> };
 
 export type ProceduresOf<C> = { [Key in keyof C]: ProcedureOf<C[Key]> };
 
+/**
+ * A posting's input may name its intent in `idempotencyKey` besides the operation's own fields, for a
+ * client that cannot set a header per call (docs/decisions/0083-idempotency-key-in-the-input.md).
+ * tRPC reads the input with both schemas and merges what they answer; the service gets its own fields.
+ */
+const takesKeyField = (operation: AnyOperation) =>
+  operation.kind === "mutation" && operation.idempotent === true;
+
+/** The operation's own schema reads the input without the key (a strict schema would refuse it). */
+const withoutKeyField = (schema: z.ZodType): z.ZodType =>
+  z.preprocess((value) => {
+    if (typeof value !== "object" || value === null || !("idempotencyKey" in value)) return value;
+    const { idempotencyKey: _key, ...own } = value as Record<string, unknown>;
+    return own;
+  }, schema);
+
 const procedureOf = (operation: AnyOperation, services: (all: ApiServices) => unknown) => {
-  const base = operation.input ? authed.input(inputOf(operation.input)) : authed;
+  // Typed as `authed`: tRPC's merged input type is not needed here, ProcedureOf states what callers send.
+  const keyed = takesKeyField(operation)
+    ? (authed.input(ZIdempotencyKeyField) as unknown as typeof authed)
+    : authed;
+  const own =
+    operation.input && takesKeyField(operation) ? withoutKeyField(operation.input) : operation.input;
+  const base = own ? keyed.input(inputOf(own)) : keyed;
   if (operation.kind === "download") {
     // Preparing the download checks permission, input and ids exactly as the REST route will (so
     // the app hears a 403/400/404 here, typed); the answer is the route's URL, from the catalog.
@@ -76,7 +107,11 @@ const procedureOf = (operation: AnyOperation, services: (all: ApiServices) => un
   }: {
     ctx: { caller: TenantContext; services: ApiServices };
     input: unknown;
-  }) => operation.call(services(ctx.services), ctx.caller, input);
+  }) => {
+    if (!takesKeyField(operation)) return operation.call(services(ctx.services), ctx.caller, input);
+    const { idempotencyKey, ...own } = input as { idempotencyKey?: string };
+    return operation.call(services(ctx.services), withIdempotencyKey(ctx.caller, idempotencyKey), own);
+  };
   return operation.kind === "mutation" ? typed.mutation(resolve) : typed.query(resolve);
 };
 

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectPostgres, freePort, waitForPort } from "@hisob/db/testing";
+import { connectPostgres, freePort, startPgBouncer, waitForPort } from "@hisob/db/testing";
 import { startTcpProxy } from "../testing/tcp-proxy";
 
 /*
@@ -23,6 +23,7 @@ import { startTcpProxy } from "../testing/tcp-proxy";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER = path.resolve(here, "../../dist/main.mjs");
 const NGINX_SITE = path.resolve(here, "../../../../deploy/nginx/hisob.conf");
+const ROOT_PACKAGE = path.resolve(here, "../../../../package.json");
 export const ADMIN_EMAIL = "admin@resilience.test";
 export const ADMIN_PASSWORD = "Resilience-Passw0rd!";
 
@@ -42,9 +43,35 @@ const stopChild = async (child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"
   await exited;
 };
 
-export type Instance = { port: number; process: ChildProcess; url: string };
+/**
+ * `npm start`'s command without npm: its environment (the allocator's settings) and node's flags
+ * (the young generation's size, --expose-gc). The memory an instance keeps depends on both, so the
+ * cluster runs what operators run (deploy/hisob.service and the Containerfile say the same).
+ */
+const npmStart = (): { env: Record<string, string>; nodeArgs: string[] } => {
+  const { scripts } = JSON.parse(readFileSync(ROOT_PACKAGE, "utf8")) as { scripts: { start: string } };
+  const words = scripts.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? "")) {
+    const [name = "", ...value] = (words.shift() ?? "").split("=");
+    env[name] = value.join("=");
+  }
+  if (words.shift() !== "node") throw new Error(`npm start is not a node command: ${scripts.start}`);
+  return { env, nodeArgs: words.filter((word) => word.startsWith("--")) };
+};
 
-export const startCluster = async (options: { instances: number; adminUrl: string }) => {
+export type Instance = { port: number; process: ChildProcess; url: string; inspectorPort: number | null };
+
+export const startCluster = async (options: {
+  instances: number;
+  adminUrl: string;
+  /** The instances reach PostgreSQL through PgBouncer in transaction pooling mode (decision 0030). */
+  pgbouncer?: boolean;
+  /** Each instance opens the inspector on a loopback port of its own (the soak's heap figures and snapshots). */
+  inspect?: boolean;
+  /** `node main.mjs` without `npm start`'s allocator settings and flags (to compare; the soak's SOAK_PLAIN_NODE=1). */
+  plainNode?: boolean;
+}) => {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build:server first`);
   const dir = mkdtempSync(path.join(tmpdir(), "hisob-cluster-"));
   const children: ChildProcess[] = [];
@@ -60,6 +87,11 @@ export const startCluster = async (options: { instances: number; adminUrl: strin
   const databaseUrl = new URL(options.adminUrl);
   databaseUrl.host = `127.0.0.1:${proxy.port}`;
   databaseUrl.pathname = `/${database}`;
+  // PgBouncer sits behind the cuttable proxy's port as PostgreSQL's clients see it; migrations go direct.
+  const pgbouncer = options.pgbouncer
+    ? await startPgBouncer({ server: { host: "127.0.0.1", port: proxy.port }, poolSize: 10 })
+    : null;
+  const pooledUrl = pgbouncer ? pgbouncer.via(databaseUrl.toString()) : null;
 
   const redisPort = await freePort();
   const redis = spawn(
@@ -73,12 +105,15 @@ export const startCluster = async (options: { instances: number; adminUrl: strin
   const nginxPort = await freePort();
   const base = `http://127.0.0.1:${nginxPort}`;
   const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
+  const production = options.plainNode ? { env: {}, nodeArgs: [] } : npmStart();
   const env = (port: number): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
+    ...production.env,
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),
-    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_URL: pooledUrl ?? databaseUrl.toString(),
+    ...(pooledUrl ? { DATABASE_DIRECT_URL: databaseUrl.toString() } : {}),
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     OIDC_CRYPTO_KEY: "resilience-test crypto key, comfortably over 32 chars",
     OIDC_ISSUER_URL: base,
@@ -99,17 +134,36 @@ export const startCluster = async (options: { instances: number; adminUrl: strin
   const instances: Instance[] = [];
   const start = async (index: number): Promise<number> => {
     const port = ports[index] ?? 0;
-    const child = spawn(process.execPath, [SERVER], {
-      env: env(port),
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      // The inspector opens once the instance serves (SIGUSR1 below), on a port the system picks then:
+      // one picked earlier could be another instance's port, not yet bound.
+      [...production.nodeArgs, ...(options.inspect ? ["--inspect-port=127.0.0.1:0"] : []), SERVER],
+      { env: env(port), stdio: ["ignore", "ignore", options.inspect ? "pipe" : "inherit"] },
+    );
     children.push(child);
-    instances[index] = { port, process: child, url: `http://127.0.0.1:${port}` };
-    return waitUntil(
+    const instance: Instance = { port, process: child, url: `http://127.0.0.1:${port}`, inspectorPort: null };
+    instances[index] = instance;
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString();
+      const announced = /Debugger listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(text);
+      if (announced) instance.inspectorPort ??= Number(announced[1]);
+      else if (!text.startsWith("For help")) process.stderr.write(text);
+    });
+    const readyMs = await waitUntil(
       `instance ${index + 1} ready`,
       async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
       60_000,
     );
+    if (options.inspect) {
+      child.kill("SIGUSR1");
+      await waitUntil(
+        `instance ${index + 1}'s inspector`,
+        async () => instance.inspectorPort !== null,
+        10_000,
+      );
+    }
+    return readyMs;
   };
   // The first start migrates and creates the administrator; the others then start together.
   await start(0);
@@ -207,6 +261,7 @@ export const startCluster = async (options: { instances: number; adminUrl: strin
       ),
     stop: async () => {
       for (const child of children.reverse()) await stopChild(child).catch(() => {});
+      await pgbouncer?.stop();
       await proxy.close();
       const cleanup = await connectPostgres(options.adminUrl);
       await cleanup.exec(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});

@@ -1,4 +1,6 @@
 import { newId } from "@hisob/kernel";
+import type { AppRouter } from "@hisob/trpc";
+import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { caller, expectError, TODAY, unique } from "../../testing/finance-records";
 import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
@@ -14,6 +16,7 @@ import { codeOf, gql, listen } from "../graphql/graphql-test-kit";
 
 let t: TestApp;
 let graphqlUrl: string;
+let trpcUrl: string;
 let user: SeededUser;
 let tenantId: string;
 const call = caller(() => t);
@@ -44,7 +47,9 @@ const balance = async (id: string): Promise<string> =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ httpUrl: graphqlUrl } = await listen(t));
+  const listening = await listen(t);
+  graphqlUrl = listening.httpUrl;
+  trpcUrl = `http://127.0.0.1:${listening.port}/trpc`;
   tenantId = (await t.createTenant()).id;
   user = await t.createUser(tenantId, "admin");
   const res = await call(user, "PUT", "/tenant/currencies", { codes: ["UZS", "USD"] });
@@ -453,5 +458,173 @@ describe("tRPC and GraphQL", () => {
     });
     expect(codeOf(malformed)).toBe("VALIDATION_ERROR");
     expect(await count("expense")).toBe(before + 1);
+  });
+
+  describe("tRPC: the key as the posting's idempotencyKey field (decision 0083)", () => {
+    /** The app's typed client over real HTTP, as the signed-in user; `headers` besides the token. */
+    const client = (headers: Record<string, string> = {}) =>
+      createTRPCClient<AppRouter>({
+        links: [httpLink({ url: trpcUrl, headers: { ...user.headers, ...headers } })],
+      });
+    const refusal = async (call: Promise<unknown>) => {
+      const error = await call.then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(TRPCClientError);
+      return (error as TRPCClientError<AppRouter>).data as unknown as {
+        httpStatus: number;
+        reason: string;
+        issues?: Array<{ path: string; message: string }>;
+      };
+    };
+
+    it("the same key and body post once and answer the first posting; another body under it is 422", async () => {
+      const cash = await account("UZS");
+      const input = { accountId: cash, amount: "250", date: TODAY, comment: unique("tRPC field") };
+      const idempotencyKey = newId();
+      const before = await count("payment");
+      const first = await client().payments.create.mutate({ ...input, idempotencyKey });
+      const again = await client().payments.create.mutate({ ...input, idempotencyKey });
+      expect(again).toEqual(first);
+      expect(await count("payment")).toBe(before + 1);
+      expect(await balance(cash)).toBe("250");
+      // The field and the header name one key: the header's repeat is the same request.
+      expect(await client({ "idempotency-key": idempotencyKey }).payments.create.mutate(input)).toEqual(
+        first,
+      );
+      const other = await refusal(
+        client().payments.create.mutate({ ...input, amount: "251", idempotencyKey }),
+      );
+      expect(other).toMatchObject({ httpStatus: 422, reason: "idempotency.key_reused" });
+      expect(await count("payment")).toBe(before + 1);
+      // Without a key every call is a posting of its own, as before.
+      await client().payments.create.mutate(input);
+      expect(await count("payment")).toBe(before + 2);
+    });
+
+    it("two calls at the same moment with one key post once", async () => {
+      const cash = await account("UZS", "1000");
+      const input = { accountId: cash, amount: "100", date: TODAY, comment: unique("tRPC at once") };
+      const idempotencyKey = newId();
+      const before = await count("expense");
+      const [a, b] = await Promise.all([
+        client().expenses.create.mutate({ ...input, idempotencyKey }),
+        client().expenses.create.mutate({ ...input, idempotencyKey }),
+      ]);
+      expect(b.id).toBe(a.id);
+      expect(await count("expense")).toBe(before + 1);
+      expect(await balance(cash)).toBe("900");
+    });
+
+    it("every idempotent posting takes the field: transfers, exchanges, debts and their reversals", async () => {
+      const from = await account("USD", "1000");
+      const to = await account("USD");
+      const som = await account("UZS");
+      const transfer = {
+        fromAccountId: from,
+        toAccountId: to,
+        amount: "100",
+        date: TODAY,
+        idempotencyKey: newId(),
+      };
+      const moved = await client().transfers.create.mutate(transfer);
+      expect(await client().transfers.create.mutate(transfer)).toEqual(moved);
+      const reversal = { id: moved.id, data: { reason: unique("Wrong account") }, idempotencyKey: newId() };
+      const reversed = await client().transfers.reverse.mutate(reversal);
+      // The retry gets the reversal back (without a key it would be 409 already_reversed).
+      expect(await client().transfers.reverse.mutate(reversal)).toEqual(reversed);
+      const exchange = {
+        fromAccountId: from,
+        toAccountId: som,
+        amount: "100",
+        marketRate: { base: "USD", quote: "UZS", rate: "12650" },
+        date: TODAY,
+        idempotencyKey: newId(),
+      };
+      const exchanged = await client().exchanges.create.mutate(exchange);
+      expect(await client().exchanges.create.mutate(exchange)).toEqual(exchanged);
+      expect(await balance(from)).toBe("900");
+      expect(await balance(to)).toBe("0");
+      const party = await call(user, "POST", "/finance/counterparties", { name: unique("Client") });
+      expect(party.statusCode, party.body).toBe(201);
+      const debt = {
+        kind: "receivable" as const,
+        counterpartyId: party.json().id as string,
+        amount: "5000",
+        currency: "UZS",
+        idempotencyKey: newId(),
+      };
+      const owed = await client().debts.create.mutate(debt);
+      expect(await client().debts.create.mutate(debt)).toEqual(owed);
+      const settlement = {
+        id: owed.id,
+        data: { accountId: som, amount: "2000", date: TODAY },
+        idempotencyKey: newId(),
+      };
+      const settled = await client().debts.settle.mutate(settlement);
+      expect(await client().debts.settle.mutate(settlement)).toEqual(settled);
+      expect(await balance(som)).toBe("1267000");
+    });
+
+    it("in a batch each call names its own key: both post once, and the repeated batch replays both", async () => {
+      const cash = await account("UZS");
+      const batched = createTRPCClient<AppRouter>({
+        links: [httpBatchLink({ url: trpcUrl, headers: user.headers })],
+      });
+      const [first, second] = [newId(), newId()];
+      const calls = () =>
+        Promise.all([
+          batched.payments.create.mutate({
+            accountId: cash,
+            amount: "7",
+            date: TODAY,
+            idempotencyKey: first,
+          }),
+          batched.payments.create.mutate({
+            accountId: cash,
+            amount: "8",
+            date: TODAY,
+            idempotencyKey: second,
+          }),
+        ]);
+      const before = await count("payment");
+      const posted = await calls();
+      expect(await calls()).toEqual(posted);
+      expect(posted[0].id).not.toBe(posted[1].id);
+      expect(await count("payment")).toBe(before + 2);
+      expect(await balance(cash)).toBe("15");
+    });
+
+    it("a key in the field and another in the header is 400, naming the field; a malformed key too", async () => {
+      const cash = await account("UZS");
+      const input = { accountId: cash, amount: "10", date: TODAY, comment: unique("two keys") };
+      const before = await count("payment");
+      const differing = await refusal(
+        client({ "idempotency-key": newId() }).payments.create.mutate({ ...input, idempotencyKey: newId() }),
+      );
+      expect(differing.httpStatus).toBe(400);
+      expect(differing.issues).toEqual([
+        { path: "idempotencyKey", message: "differs from the Idempotency-Key header: send one key" },
+      ]);
+      const malformed = await refusal(
+        client().payments.create.mutate({ ...input, idempotencyKey: "with spaces" }),
+      );
+      expect(malformed.httpStatus).toBe(400);
+      expect(malformed.issues?.map((issue) => issue.path)).toEqual(["idempotencyKey"]);
+      expect(await count("payment")).toBe(before);
+    });
+
+    it("only postings take it: a change that posts nothing has no such field", async () => {
+      const cash = await account("UZS");
+      const payment = await client().payments.create.mutate({ accountId: cash, amount: "5", date: TODAY });
+      await client().payments.update.mutate({
+        id: payment.id,
+        data: { comment: "edited" },
+        // @ts-expect-error an update is not a posting: its input has no idempotencyKey
+        idempotencyKey: newId(),
+      });
+      expect((await client().payments.get.query({ id: payment.id })).comment).toBe("edited");
+    });
   });
 });
