@@ -137,6 +137,8 @@ export const DebtCreateForm = (props: {
           <Select
             {...field}
             id="debt-currency"
+            showSearch
+            optionFilterProp="label"
             status={status}
             style={{ width: "100%" }}
             loading={currencies.isPending}

@@ -12,11 +12,13 @@ import { DateField } from "../../components/date-input";
 import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
 import { CategoryPicker } from "../../components/pickers";
-import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
+import { checkWith, onReasonField, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
 
 type Values = { amount: string; accountId: string; date: string; categoryId: string | null; comment: string };
 const FIELDS = ["amount", "accountId", "date", "categoryId", "comment"] as const;
 const COMMENT_MAX = maxLengthOf(ZSettleDebtInput.shape.comment);
+/** The refusals about one field that the server gives as a reason only. */
+const REASON_FIELDS = { "finance.debt_over_settlement": "amount" };
 
 /**
  * Settles all or part of a debt from (we owe) or into (owed to us) an account in its currency; the
@@ -74,7 +76,7 @@ export const DebtSettleForm = (props: { debt: TDebtDetailDto; onClose: () => voi
       void message.success(t("debts.settledMessage"));
       props.onClose();
     } catch (error) {
-      showFailure(describeFailure(error, t), form, FIELDS, setFormError);
+      showFailure(onReasonField(describeFailure(error, t), REASON_FIELDS), form, FIELDS, setFormError);
     }
   });
 
@@ -121,6 +123,8 @@ export const DebtSettleForm = (props: { debt: TDebtDetailDto; onClose: () => voi
           <Select
             {...field}
             id="settle-account"
+            showSearch
+            optionFilterProp="label"
             status={status}
             style={{ width: "100%" }}
             loading={accounts.isPending}
