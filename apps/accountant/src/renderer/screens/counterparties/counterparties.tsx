@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { KEYS, useApi } from "../../api-context";
+import { EmptyText } from "../debts/debt-parts";
 import { CounterpartyForm } from "./counterparty-form";
 
 const PAGE_SIZE = 20;
@@ -83,7 +84,7 @@ export const CounterpartiesScreen = () => {
             rowKey="id"
             dataSource={data.items}
             data-testid="counterparties-table"
-            locale={{ emptyText: t("counterparties.empty") }}
+            locale={{ emptyText: <EmptyText text={t("counterparties.empty")} /> }}
             pagination={{
               current: page,
               pageSize: PAGE_SIZE,

@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { KEYS, useAllAccounts, useApi, useMoney } from "../../api-context";
 import { DebtCreateForm } from "../debts/debt-create-form";
+import { EmptyText } from "../debts/debt-parts";
 import { DebtsTable } from "../debts/debts";
 import { CounterpartyForm } from "./counterparty-form";
 
@@ -131,7 +132,11 @@ const CounterpartyDocuments = ({
             dataSource={data.items}
             pagination={false}
             locale={{
-              emptyText: t(kind === "payments" ? "counterparties.noPayments" : "counterparties.noExpenses"),
+              emptyText: (
+                <EmptyText
+                  text={t(kind === "payments" ? "counterparties.noPayments" : "counterparties.noExpenses")}
+                />
+              ),
             }}
             columns={[
               {

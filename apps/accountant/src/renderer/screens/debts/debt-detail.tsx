@@ -11,6 +11,7 @@ import { DebtHistory } from "./debt-history";
 import {
   DebtKindTag,
   DebtStatusTag,
+  EmptyText,
   formatDateTime,
   useCounterpartyNames,
   useDebtHistoryQuery,
@@ -147,7 +148,7 @@ const Settlements = ({ debt }: { debt: TDebtDetailDto }) => {
         data-testid="settlements"
         dataSource={debt.settlements}
         pagination={false}
-        locale={{ emptyText: t("debts.noSettlements") }}
+        locale={{ emptyText: <EmptyText text={t("debts.noSettlements")} /> }}
         columns={[
           { title: t("debts.date"), dataIndex: "date", render: (date: string) => formatDate(date, locale) },
           { title: t("debts.account"), dataIndex: "accountId", render: (id: string) => accountName(id) },

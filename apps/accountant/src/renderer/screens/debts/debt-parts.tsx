@@ -68,3 +68,6 @@ export const useDebtHistoryQuery = (id: string) => {
     queryFn: () => api.debts.history.query({ id }),
   });
 };
+
+/** A table's empty text, dark enough to read (antd's default grey fails WCAG AA contrast on white). */
+export const EmptyText = ({ text }: { text: string }) => <span style={{ color: "#595959" }}>{text}</span>;

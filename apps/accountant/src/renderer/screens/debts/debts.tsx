@@ -9,7 +9,7 @@ import { KEYS, useApi, useCurrencies, useMoney } from "../../api-context";
 import { DateInput } from "../../components/date-input";
 import { CounterpartyPicker } from "../../components/pickers";
 import { DebtCreateForm } from "./debt-create-form";
-import { DebtKindTag, DebtStatusTag, useCounterpartyNames } from "./debt-parts";
+import { DebtKindTag, DebtStatusTag, EmptyText, useCounterpartyNames } from "./debt-parts";
 
 const PAGE_SIZE = 20;
 
@@ -104,7 +104,7 @@ export const DebtsScreen = () => {
         </div>
         <Select
           aria-label={t("debts.currency")}
-          style={{ width: 150 }}
+          style={{ width: 190 }}
           value={filters.currency ?? ""}
           onChange={(value) => filter({ currency: value || undefined })}
           options={[
@@ -168,7 +168,7 @@ export const DebtsTable = (props: {
       rowKey="id"
       dataSource={props.debts}
       data-testid="debts-table"
-      locale={{ emptyText: props.empty ?? t("debts.empty") }}
+      locale={{ emptyText: <EmptyText text={props.empty ?? t("debts.empty")} /> }}
       pagination={props.pagination === false ? false : { ...props.pagination, showSizeChanger: false }}
       columns={[
         ...(withCounterparty
