@@ -29,6 +29,9 @@ const APP_SCREENS = (ids: Books["ids"]) =>
     ["payments", "/app/payments", "documents-count"],
     ["expenses", "/app/expenses", "documents-count"],
     ["transfers", "/app/transfers", null],
+    ["debts", "/app/debts", "debts-table"],
+    ["counterparties", "/app/counterparties", "counterparties-table"],
+    ["counterparty", `/app/counterparties/${ids.client}`, "counterparty-debts"],
   ] as const;
 
 const ADMIN_SCREENS = [

@@ -42,6 +42,18 @@ const DocumentsScreen = lazy(() =>
 const TransfersScreen = lazy(() =>
   import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
 );
+const DebtsScreen = lazy(() => import("./screens/debts/debts").then((m) => ({ default: m.DebtsScreen })));
+const DebtDetailScreen = lazy(() =>
+  import("./screens/debts/debt-detail").then((m) => ({ default: m.DebtDetailScreen })),
+);
+const CounterpartiesScreen = lazy(() =>
+  import("./screens/counterparties/counterparties").then((m) => ({ default: m.CounterpartiesScreen })),
+);
+const CounterpartyDetailScreen = lazy(() =>
+  import("./screens/counterparties/counterparty-detail").then((m) => ({
+    default: m.CounterpartyDetailScreen,
+  })),
+);
 
 /** Client-side checks (the server's schemas) speak the user's language too (see form-locale.ts). */
 const useFormLocale = (locale: Locale) => {
@@ -166,6 +178,8 @@ const NAV = [
   { key: "payments", href: "/payments" },
   { key: "expenses", href: "/expenses" },
   { key: "transfers", href: "/transfers" },
+  { key: "debts", href: "/debts" },
+  { key: "counterparties", href: "/counterparties" },
 ] as const;
 
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
@@ -224,6 +238,10 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/payments" element={<DocumentsScreen key="payments" kind="payments" />} />
           <Route path="/expenses" element={<DocumentsScreen key="expenses" kind="expenses" />} />
           <Route path="/transfers" element={<TransfersScreen />} />
+          <Route path="/debts" element={<DebtsScreen />} />
+          <Route path="/debts/:id" element={<DebtDetailScreen />} />
+          <Route path="/counterparties" element={<CounterpartiesScreen />} />
+          <Route path="/counterparties/:id" element={<CounterpartyDetailScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

@@ -10,7 +10,7 @@ import { type ApiFailure, DATE_RANGE } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import { describe, expect, it } from "vitest";
 import { setFormLocale } from "./form-locale";
-import { checkWith, showFailure } from "./forms";
+import { checkWith, onReasonField, showFailure } from "./forms";
 
 /** A form's setError/setFocus and alert, recording what showFailure did to them. */
 const recorder = () => {
@@ -78,6 +78,31 @@ describe("showFailure", () => {
     const r = recorder();
     showFailure(failure, r.form, FIELDS, r.setFormError, toForm);
     expect(r.result()).toEqual(shown);
+  });
+});
+
+describe("onReasonField", () => {
+  const overSettled = {
+    ...failure("The amount is more than what is outstanding"),
+    reason: "finance.debt_over_settlement",
+  };
+  const fields = { "finance.debt_over_settlement": "amount" };
+
+  it("a business rule about one field puts its message next to that field, not in the alert", () => {
+    const r = recorder();
+    showFailure(onReasonField(overSettled, fields), r.form, FIELDS, r.setFormError);
+    expect(r.result()).toEqual({
+      errors: { amount: "The amount is more than what is outstanding" },
+      focused: ["amount"],
+      alert: null,
+    });
+  });
+
+  it("leaves other reasons, and failures that already name their fields, as they are", () => {
+    const other = { ...failure("Insufficient balance"), reason: "finance.insufficient_funds" };
+    expect(onReasonField(other, fields)).toBe(other);
+    const named = { ...overSettled, issues: [{ path: "comment", message: "Too long" }] };
+    expect(onReasonField(named, fields)).toBe(named);
   });
 });
 

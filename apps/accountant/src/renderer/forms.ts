@@ -52,6 +52,17 @@ export const failureErrors = (failure: ApiFailure): Record<string, string> =>
   Object.fromEntries(failure.issues.map((issue) => [issue.path, issue.message]));
 
 /**
+ * A business-rule refusal that is about one field (the server names no issue for it, only its reason,
+ * e.g. a settlement over what is outstanding): its message goes next to that field, like a check's.
+ */
+export const onReasonField = (failure: ApiFailure, fieldOf: Record<string, string>): ApiFailure => {
+  const field = fieldOf[failure.reason];
+  return field && failure.issues.length === 0
+    ? { ...failure, issues: [{ path: field, message: failure.message }] }
+    : failure;
+};
+
+/**
  * The server refused a save: its field issues go next to the fields of `fields` that show them (the
  * first of those, in `fields`' order, gets the focus; otherwise focus stays where it was, in the field
  * Enter was pressed in), and the form's alert shows its message when an issue has no field here or it

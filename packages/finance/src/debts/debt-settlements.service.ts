@@ -121,7 +121,10 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
             const detail = await detailOrThrow(tx, tenantId, id);
             const settlement = detail.settlements.find((candidate) => candidate.id === settlementId);
             if (!settlement) throw new Error("settlement vanished within its transaction");
-            await audit(tx, ctx, "debt", id, "settle", { after: { settlementId, amount: input.amount } });
+            // The date and account go along: the debt's history shows them (debt-history.ts).
+            await audit(tx, ctx, "debt", id, "settle", {
+              after: { settlementId, amount: input.amount, date: input.date, accountId: input.accountId },
+            });
             await raise(tx, ctx, "DebtSettled", {
               debtId: id,
               settlementId,

@@ -4,6 +4,7 @@ import {
   ZCreateDebtInput,
   ZDebtDetailDto,
   ZDebtDto,
+  ZDebtHistoryEntryDto,
   ZDebtSettlementResult,
   ZListDebtsQuery,
   ZSettleDebtInput,
@@ -43,6 +44,16 @@ export const debtsOperations = {
         "Change a debt: anything while pending; amount (above what is settled), due date and description once partly settled; due date and description when closed",
       delete: "Delete a pending debt (nothing settled, not written off)",
     },
+  }),
+  history: op.query({
+    http: { method: "GET", path: `${path}/:id/history`, status: 200 },
+    input: z.object({ id: z.uuid() }),
+    output: z.array(ZDebtHistoryEntryDto),
+    access: { requires: ["debts:read:all"] },
+    summary:
+      "A debt's history, oldest first: created, edited, each settlement and its reversal, the write-off, each with who and when",
+    tag,
+    call: (services, ctx, input) => services.debts.history(ctx, input.id),
   }),
   settle: op.mutation({
     idempotent: true,

@@ -24,6 +24,9 @@ const debtSelect = {
 
 export type DebtRow = Prisma.DebtGetPayload<{ select: typeof debtSelect }>;
 
+const OPEN_STATUSES: DebtRow["status"][] = ["pending", "partial"];
+const CLOSED_STATUSES: DebtRow["status"][] = ["settled", "written_off"];
+
 type DebtFilters = Omit<z.output<typeof ZListDebtsQuery>, "limit" | "offset">;
 
 /** The list's filters (shared with its download). */
@@ -33,6 +36,10 @@ export const debtsWhere = (tenantId: string, query: DebtFilters): Prisma.DebtWhe
   ...(query.kind ? { kind: query.kind } : {}),
   ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
   ...(query.currency ? { currencyCode: query.currency } : {}),
+  // Beside `status`, never instead of it: both given, both apply.
+  ...(query.open === undefined
+    ? {}
+    : { AND: [{ status: { in: query.open ? OPEN_STATUSES : CLOSED_STATUSES } }] }),
   ...(query.dueBefore || query.dueAfter
     ? {
         dueDate: {
@@ -197,7 +204,7 @@ export const debtsRepository = {
   findSettlement: (tx: Tx, tenantId: string, debtId: string, id: string) =>
     tx.debtSettlement.findFirst({
       where: { tenantId, debtId, id },
-      select: { amount: true, paymentId: true, expenseId: true },
+      select: { amount: true, date: true, paymentId: true, expenseId: true },
     }),
 
   insertSettlement: async (tx: Tx, data: Prisma.DebtSettlementUncheckedCreateInput): Promise<void> => {

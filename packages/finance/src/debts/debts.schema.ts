@@ -1,4 +1,11 @@
-import { ZCurrencyCode, ZIsoDate, ZPagination, ZPositiveMinorAmount, ZText } from "@hisob/kernel/schema";
+import {
+  ZCurrencyCode,
+  ZIsoDate,
+  ZPagination,
+  ZPositiveMinorAmount,
+  ZQueryBoolean,
+  ZText,
+} from "@hisob/kernel/schema";
 import { z } from "zod";
 
 /*
@@ -80,6 +87,10 @@ export const ZListDebtsQuery = ZPagination.extend({
   currency: ZCurrencyCode.optional(),
   dueBefore: ZIsoDate.optional().describe("Due strictly before this date"),
   dueAfter: ZIsoDate.optional().describe("Due strictly after this date"),
+  /** With dueBefore = today: what is overdue (the app's "overdue" filter). */
+  open: ZQueryBoolean.optional().describe(
+    "Only debts still open (pending or partial): true; only closed ones: false",
+  ),
 }).refine(...debtsDueRangeInOrder);
 export type TListDebtsQuery = z.input<typeof ZListDebtsQuery>;
 
@@ -144,3 +155,33 @@ export const ZDebtSettlementResult = z
   })
   .meta({ id: "DebtSettlementResult" });
 export type TDebtSettlementResult = z.infer<typeof ZDebtSettlementResult>;
+
+/** What happened to a debt, as its history shows it (read from the audit log, oldest first). */
+export const DEBT_HISTORY_ACTIONS = [
+  "created",
+  "updated",
+  "settled",
+  "settlement_reversed",
+  "written_off",
+] as const;
+
+export const ZDebtHistoryEntryDto = z
+  .object({
+    id: z.uuid(),
+    action: z.enum(DEBT_HISTORY_ACTIONS),
+    at: z.iso.datetime(),
+    /** Who did it: the user's id and name (email when the name is empty); null when unknown. */
+    userId: z.uuid().nullable(),
+    userName: z.string().nullable(),
+    /** Minor units of the debt's currency: the amount created, settled, reversed or written off. */
+    amount: z.string().nullable(),
+    /** The settlement's date (settled, settlement_reversed), when recorded. */
+    date: z.iso.date().nullable(),
+    settlementId: z.uuid().nullable(),
+    /** Why it was written off. */
+    reason: z.string().nullable(),
+    /** The fields an edit changed. */
+    fields: z.array(z.string()),
+  })
+  .meta({ id: "DebtHistoryEntry" });
+export type TDebtHistoryEntryDto = z.infer<typeof ZDebtHistoryEntryDto>;

@@ -11,6 +11,7 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { dateOf } from "@hisob/kernel/schema";
+import { readDebtHistory } from "./debt-history";
 import { createDebtSettlementsService } from "./debt-settlements.service";
 import { debtsRepository as repository } from "./debts.repository";
 import {
@@ -27,6 +28,7 @@ import {
   type TCreateDebtInput,
   type TDebtDetailDto,
   type TDebtDto,
+  type TDebtHistoryEntryDto,
   type TListDebtsQuery,
   type TUpdateDebtInput,
   ZCreateDebtInput,
@@ -57,6 +59,15 @@ export const createDebtsService = (deps: DebtsDeps) => {
     get: async (ctx: TenantContext, id: string): Promise<TDebtDetailDto> => {
       requirePermission(ctx, "debts:read:all");
       return db.withTenant(ctx.tenantId, (tx) => detailOrThrow(tx, ctx.tenantId, id));
+    },
+
+    /** Who created, settled, reversed, wrote off or edited the debt, and when (oldest first). */
+    history: async (ctx: TenantContext, id: string): Promise<TDebtHistoryEntryDto[]> => {
+      requirePermission(ctx, "debts:read:all");
+      return db.withTenant(ctx.tenantId, async (tx) => {
+        if (!(await repository.findDetail(tx, ctx.tenantId, id))) throw debtNotFound();
+        return readDebtHistory(tx, ctx.tenantId, id);
+      });
     },
 
     create: async (ctx: TenantContext, raw: TCreateDebtInput): Promise<TDebtDetailDto> => {

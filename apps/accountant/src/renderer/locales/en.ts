@@ -1,3 +1,5 @@
+import { DEBTS_EN } from "./debts";
+
 /** The accountant app's strings (namespace "app"). ru and uz have exactly these keys (a test compares them). */
 export const en = {
   appName: "Hisob",
@@ -7,6 +9,8 @@ export const en = {
     payments: "Payments",
     expenses: "Expenses",
     transfers: "Transfers and exchanges",
+    debts: "Debts",
+    counterparties: "Counterparties",
   },
   dashboard: {
     title: "Dashboard",
@@ -167,6 +171,8 @@ export const en = {
     sameCurrency: "A transfer needs accounts in the same currency (use an exchange)",
     differentCurrency: "An exchange needs accounts in different currencies (use a transfer)",
   },
+  debts: DEBTS_EN.debts,
+  counterparties: DEBTS_EN.counterparties,
   signIn: {
     title: "Signing you in…",
     failed: "Sign-in did not complete",

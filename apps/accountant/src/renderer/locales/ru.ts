@@ -1,3 +1,4 @@
+import { DEBTS_RU } from "./debts";
 import type { AppMessages } from "./en";
 
 export const ru: AppMessages = {
@@ -8,6 +9,8 @@ export const ru: AppMessages = {
     payments: "Поступления",
     expenses: "Расходы",
     transfers: "Переводы и обмен",
+    debts: "Долги",
+    counterparties: "Контрагенты",
   },
   dashboard: {
     title: "Обзор",
@@ -169,6 +172,8 @@ export const ru: AppMessages = {
     sameCurrency: "Для перевода нужны счета в одной валюте (для разных валют — обмен)",
     differentCurrency: "Для обмена нужны счета в разных валютах (для одной валюты — перевод)",
   },
+  debts: DEBTS_RU.debts,
+  counterparties: DEBTS_RU.counterparties,
   signIn: {
     title: "Выполняется вход…",
     failed: "Вход не завершён",

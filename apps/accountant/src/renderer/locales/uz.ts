@@ -1,3 +1,4 @@
+import { DEBTS_UZ } from "./debts";
 import type { AppMessages } from "./en";
 
 export const uz: AppMessages = {
@@ -8,6 +9,8 @@ export const uz: AppMessages = {
     payments: "Tushumlar",
     expenses: "Xarajatlar",
     transfers: "Oʻtkazma va ayirboshlash",
+    debts: "Qarzlar",
+    counterparties: "Kontragentlar",
   },
   dashboard: {
     title: "Umumiy koʻrinish",
@@ -167,6 +170,8 @@ export const uz: AppMessages = {
     sameCurrency: "Oʻtkazma uchun bir xil valyutadagi hisobvaraqlar kerak (aks holda ayirboshlash)",
     differentCurrency: "Ayirboshlash uchun turli valyutadagi hisobvaraqlar kerak (aks holda oʻtkazma)",
   },
+  debts: DEBTS_UZ.debts,
+  counterparties: DEBTS_UZ.counterparties,
   signIn: {
     title: "Kirilmoqda…",
     failed: "Kirish yakunlanmadi",
