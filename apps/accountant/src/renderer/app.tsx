@@ -39,6 +39,7 @@ const StatementPrintScreen = lazy(() =>
 const DocumentsScreen = lazy(() =>
   import("./screens/documents").then((m) => ({ default: m.DocumentsScreen })),
 );
+const ReportsSection = lazy(() => import("./screens/reports").then((m) => ({ default: m.ReportsSection })));
 const TransfersScreen = lazy(() =>
   import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
 );
@@ -166,6 +167,7 @@ const NAV = [
   { key: "payments", href: "/payments" },
   { key: "expenses", href: "/expenses" },
   { key: "transfers", href: "/transfers" },
+  { key: "reports", href: "/reports", label: "reports.nav" },
 ] as const;
 
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
@@ -208,7 +210,11 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
       appName={t("appName")}
       organization={me.data?.tenant.name ?? ""}
       user={user}
-      nav={NAV.map((item) => ({ key: item.key, href: `/app${item.href}`, label: t(`nav.${item.key}`) }))}
+      nav={NAV.map((item) => ({
+        key: item.key,
+        href: `/app${item.href}`,
+        label: t("label" in item ? item.label : `nav.${item.key}`),
+      }))}
       selectedKey={section}
       onNavigate={(href) => navigate(href.slice("/app".length) || "/")}
       locale={locale}
@@ -224,6 +230,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/payments" element={<DocumentsScreen key="payments" kind="payments" />} />
           <Route path="/expenses" element={<DocumentsScreen key="expenses" kind="expenses" />} />
           <Route path="/transfers" element={<TransfersScreen />} />
+          <Route path="/reports/*" element={<ReportsSection />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

@@ -1,0 +1,25 @@
+import type { ReactNode } from "react";
+
+/* A report's table as plain HTML: paper repeats its header on every page (print.css), unlike a virtual list. */
+
+export const CELL = { padding: "4px 8px", borderBottom: "1px solid #e5e5e5" } as const;
+export const NUM = { ...CELL, textAlign: "right", whiteSpace: "nowrap" } as const;
+
+export const ReportTable = (props: { head: string[]; children: ReactNode; testId?: string }) => (
+  <table
+    className="report-table"
+    data-testid={props.testId}
+    style={{ width: "100%", borderCollapse: "collapse", marginBottom: 16 }}
+  >
+    <thead>
+      <tr>
+        {props.head.map((label, index) => (
+          <th key={label} style={index === 0 ? { ...CELL, textAlign: "left" } : NUM} scope="col">
+            {label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+    <tbody>{props.children}</tbody>
+  </table>
+);
