@@ -47,7 +47,7 @@ export const CashflowReport = () => {
   });
   useRestoredScroll(cashflow.isSuccess);
   return (
-    <div data-testid="report-cashflow">
+    <div data-testid="report-cashflow" className="report-wide">
       <ReportControls report={report} onChange={setReport} account="optional" granularity />
       <ReportHeading
         kind="cashflow"

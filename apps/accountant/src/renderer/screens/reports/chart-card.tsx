@@ -26,6 +26,8 @@ export const ChartCard = (props: {
     <Card
       title={props.title}
       size="small"
+      // Paper carries the report's tables (the same figures): a chart drawn for the screen's width would not fit.
+      className="no-print"
       data-testid={props.testId}
       style={{ marginBottom: 16, breakInside: "avoid" }}
       extra={

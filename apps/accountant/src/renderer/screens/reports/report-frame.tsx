@@ -100,7 +100,7 @@ export const ReportControls = (props: {
         <Select
           aria-label={t("reports.granularity")}
           data-testid="report-granularity"
-          style={{ width: 140 }}
+          style={{ width: 180 }}
           value={report.granularity}
           onChange={(value: Granularity) => onChange({ granularity: value })}
           options={GRANULARITIES.map((value) => ({ value, label: t(`reports.by.${value}`) }))}

@@ -5,21 +5,28 @@ import type { ReactNode } from "react";
 export const CELL = { padding: "4px 8px", borderBottom: "1px solid #e5e5e5" } as const;
 export const NUM = { ...CELL, textAlign: "right", whiteSpace: "nowrap" } as const;
 
+/** Headers wrap (long Russian and Uzbek words); a table wider than the screen scrolls inside its card. */
 export const ReportTable = (props: { head: string[]; children: ReactNode; testId?: string }) => (
-  <table
-    className="report-table"
-    data-testid={props.testId}
-    style={{ width: "100%", borderCollapse: "collapse", marginBottom: 16 }}
-  >
-    <thead>
-      <tr>
-        {props.head.map((label, index) => (
-          <th key={label} style={index === 0 ? { ...CELL, textAlign: "left" } : NUM} scope="col">
-            {label}
-          </th>
-        ))}
-      </tr>
-    </thead>
-    <tbody>{props.children}</tbody>
-  </table>
+  <div style={{ overflowX: "auto" }}>
+    <table
+      className="report-table"
+      data-testid={props.testId}
+      style={{ width: "100%", borderCollapse: "collapse", marginBottom: 16 }}
+    >
+      <thead>
+        <tr>
+          {props.head.map((label, index) => (
+            <th
+              key={label}
+              style={index === 0 ? { ...CELL, textAlign: "left" } : { ...NUM, whiteSpace: "normal" }}
+              scope="col"
+            >
+              {label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  </div>
 );
