@@ -75,7 +75,14 @@ const ReportChart = (props: {
         />
         <Legend verticalAlign="top" />
         {props.series.map((series) => (
-          <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} />
+          // No growing animation: a screenshot or a printout never catches a bar half drawn.
+          <Bar
+            key={series.key}
+            dataKey={series.key}
+            name={series.name}
+            fill={series.color}
+            isAnimationActive={false}
+          />
         ))}
       </BarChart>
     </ResponsiveContainer>

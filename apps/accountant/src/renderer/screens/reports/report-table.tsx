@@ -11,7 +11,7 @@ export const ReportTable = (props: { head: string[]; children: ReactNode; testId
     <table
       className="report-table"
       data-testid={props.testId}
-      style={{ width: "100%", borderCollapse: "collapse", marginBottom: 16 }}
+      style={{ width: "100%", borderCollapse: "collapse", marginBottom: 16, fontSize: 13 }}
     >
       <thead>
         <tr>
