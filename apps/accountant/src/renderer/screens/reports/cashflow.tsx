@@ -151,6 +151,10 @@ const AccountSection = ({ account, report }: { account: AccountFlow; report: Rep
         ? documentsHref("expenses", dates)
         : accountHref(account.accountId, { start: period.startDate, end: period.endDate });
   };
+  // Exchange columns only for an account that exchanged money in the period (most never do).
+  const flows = FLOWS.filter(
+    (flow) => !flow.startsWith("exchange") || account.exchangesIn !== "0" || account.exchangesOut !== "0",
+  );
   return (
     <Card
       title={`${account.name} (${account.currency})`}
@@ -162,7 +166,7 @@ const AccountSection = ({ account, report }: { account: AccountFlow; report: Rep
         head={[
           t("reports.periodColumn"),
           t("reports.opening"),
-          ...FLOWS.map((flow) => t(`reports.flows.${flow}`)),
+          ...flows.map((flow) => t(`reports.flows.${flow}`)),
           t("reports.closing"),
         ]}
       >
@@ -172,7 +176,7 @@ const AccountSection = ({ account, report }: { account: AccountFlow; report: Rep
               {periodLabel(period, report.granularity, locale)}
             </td>
             <td style={NUM}>{amount(period.openingBalance)}</td>
-            {FLOWS.map((flow) => (
+            {flows.map((flow) => (
               <td key={flow} style={NUM}>
                 {period[flow] === "0" ? (
                   amount(period[flow])

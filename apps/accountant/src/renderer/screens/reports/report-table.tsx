@@ -7,7 +7,7 @@ export const NUM = { ...CELL, textAlign: "right", whiteSpace: "nowrap" } as cons
 
 /** Headers wrap (long Russian and Uzbek words); a table wider than the screen scrolls inside its card. */
 export const ReportTable = (props: { head: string[]; children: ReactNode; testId?: string }) => (
-  <div style={{ overflowX: "auto" }}>
+  <div className="report-table-scroll" style={{ overflowX: "auto" }}>
     <table
       className="report-table"
       data-testid={props.testId}
