@@ -86,6 +86,7 @@ export const AccountStatementReport = () => {
                 ) : null}
                 <ReportTable
                   testId="statement-table"
+                  textColumns={3}
                   head={[
                     t("documents.date"),
                     t("accounts.type"),

@@ -6,7 +6,13 @@ export const CELL = { padding: "4px 8px", borderBottom: "1px solid #e5e5e5" } as
 export const NUM = { ...CELL, textAlign: "right", whiteSpace: "nowrap" } as const;
 
 /** Headers wrap (long Russian and Uzbek words); a table wider than the screen scrolls inside its card. */
-export const ReportTable = (props: { head: string[]; children: ReactNode; testId?: string }) => (
+export const ReportTable = (props: {
+  head: string[];
+  children: ReactNode;
+  testId?: string;
+  /** How many leading columns hold text (left-aligned); the rest are figures. */
+  textColumns?: number;
+}) => (
   <div className="report-table-scroll" style={{ overflowX: "auto" }}>
     <table
       className="report-table"
@@ -18,7 +24,11 @@ export const ReportTable = (props: { head: string[]; children: ReactNode; testId
           {props.head.map((label, index) => (
             <th
               key={label}
-              style={index === 0 ? { ...CELL, textAlign: "left" } : { ...NUM, whiteSpace: "normal" }}
+              style={
+                index < (props.textColumns ?? 1)
+                  ? { ...CELL, textAlign: "left" }
+                  : { ...NUM, whiteSpace: "normal" }
+              }
               scope="col"
             >
               {label}
