@@ -3,6 +3,7 @@ import path from "node:path";
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from "electron";
 import { createDesktopAuth } from "./auth";
 import { registerIpc } from "./ipc";
+import { saveAsPdf } from "./print-pdf";
 import { APP_ORIGIN, contentSecurityPolicy, isExternalWebUrl, secureContents } from "./security";
 import { createTokenStore } from "./token-store";
 
@@ -111,18 +112,21 @@ const start = async () => {
       await writeFile(target.filePath, bytes);
       return true;
     },
-    "hisob:printToPdf": async (name) => {
-      const window = BrowserWindow.getFocusedWindow();
-      if (!window) return false;
-      const target = await dialog.showSaveDialog({
-        defaultPath: name,
-        filters: [{ name: "PDF", extensions: ["pdf"] }],
-      });
-      if (target.canceled || !target.filePath) return false;
-      const { writeFile } = await import("node:fs/promises");
-      await writeFile(target.filePath, await window.webContents.printToPDF({ printBackground: true }));
-      return true;
-    },
+    "hisob:printToPdf": async (name) =>
+      saveAsPdf(name, {
+        window: BrowserWindow.getFocusedWindow(),
+        choosePath: async (defaultPath) => {
+          const target = await dialog.showSaveDialog({
+            defaultPath,
+            filters: [{ name: "PDF", extensions: ["pdf"] }],
+          });
+          return target.canceled || !target.filePath ? null : target.filePath;
+        },
+        writeFile: async (filePath, bytes) => {
+          const { writeFile } = await import("node:fs/promises");
+          await writeFile(filePath, bytes);
+        },
+      }),
   });
   createWindow();
   app.on("activate", () => {

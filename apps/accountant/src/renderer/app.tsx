@@ -39,6 +39,7 @@ const StatementPrintScreen = lazy(() =>
 const DocumentsScreen = lazy(() =>
   import("./screens/documents").then((m) => ({ default: m.DocumentsScreen })),
 );
+const ReportsSection = lazy(() => import("./screens/reports").then((m) => ({ default: m.ReportsSection })));
 const TransfersScreen = lazy(() =>
   import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
 );
@@ -180,6 +181,7 @@ const NAV = [
   { key: "transfers", href: "/transfers" },
   { key: "debts", href: "/debts" },
   { key: "counterparties", href: "/counterparties" },
+  { key: "reports", href: "/reports", label: "reports.nav" },
 ] as const;
 
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
@@ -222,7 +224,11 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
       appName={t("appName")}
       organization={me.data?.tenant.name ?? ""}
       user={user}
-      nav={NAV.map((item) => ({ key: item.key, href: `/app${item.href}`, label: t(`nav.${item.key}`) }))}
+      nav={NAV.map((item) => ({
+        key: item.key,
+        href: `/app${item.href}`,
+        label: t("label" in item ? item.label : `nav.${item.key}`),
+      }))}
       selectedKey={section}
       onNavigate={(href) => navigate(href.slice("/app".length) || "/")}
       locale={locale}
@@ -242,6 +248,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/debts/:id" element={<DebtDetailScreen />} />
           <Route path="/counterparties" element={<CounterpartiesScreen />} />
           <Route path="/counterparties/:id" element={<CounterpartyDetailScreen />} />
+          <Route path="/reports/*" element={<ReportsSection />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

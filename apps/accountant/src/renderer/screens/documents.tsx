@@ -7,6 +7,7 @@ import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Tag, Ty
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router-dom";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { DateField, DateInput } from "../components/date-input";
 import { DownloadButton } from "../components/downloads";
@@ -14,6 +15,7 @@ import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
+import { readDocumentFilters } from "./reports/report-query";
 
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
 
@@ -44,7 +46,17 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
   const accounts = useAllAccounts();
   const accountName = (id: string) => accounts.data?.items.find((a) => a.id === id)?.name ?? "";
   const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<Filters>({ sortBy: "date", order: "desc" });
+  // The filters live in the address, so a report's figure opens this list filtered as it counts
+  // (screens/reports/report-query.ts) and a reload or a bookmark keeps them; the sort is the screen's.
+  const [params, setParams] = useSearchParams();
+  const [sort, setSort] = useState<Pick<Filters, "sortBy" | "order">>({ sortBy: "date", order: "desc" });
+  const filters: Filters = { ...sort, ...readDocumentFilters(params) };
+  const setFilters = (update: (current: Filters) => Filters) => {
+    const { sortBy, order, ...rest } = update(filters);
+    setSort({ sortBy, order });
+    const kept = Object.entries(rest).filter((entry): entry is [string, string] => Boolean(entry[1]));
+    setParams(Object.fromEntries(kept), { replace: true });
+  };
   const [editing, setEditing] = useState<TDocumentDto | "new" | null>(null);
   const query = {
     limit: PAGE_SIZE,

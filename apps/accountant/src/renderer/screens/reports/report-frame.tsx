@@ -1,0 +1,167 @@
+import { formatDate, todayIso, useLocale } from "@hisob/ui";
+import { useQuery } from "@tanstack/react-query";
+import { Select, Space, Typography } from "antd";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router-dom";
+import { KEYS, useAllAccounts, useApi } from "../../api-context";
+import { DateInput } from "../../components/date-input";
+import { PrintButton } from "../../components/downloads";
+import {
+  GRANULARITIES,
+  type Granularity,
+  REPORT_PRESETS,
+  type ReportParams,
+  type ReportPreset,
+  readReportParams,
+  reportPresetOf,
+  reportPresetPeriod,
+  reportSearch,
+} from "./report-query";
+
+/*
+ * What every report shares: its filter bar (period with presets, account, step) written to the
+ * address, and one layout for paper: organization, report name, period, filters and when it was made,
+ * in the user's language (the page numbers and repeated table headers come from print.css).
+ */
+
+export type ReportKind = "income" | "cashflow" | "statement";
+
+/** The report in the address, and a setter that writes it back (replacing, so Back leaves the report). */
+export const useReportParams = (): [ReportParams, (change: Partial<ReportParams>) => void] => {
+  const [params, setParams] = useSearchParams();
+  const report = readReportParams(params, todayIso());
+  const update = (change: Partial<ReportParams>) =>
+    setParams(new URLSearchParams(reportSearch({ ...report, ...change })), { replace: true });
+  return [report, update];
+};
+
+export const ReportControls = (props: {
+  report: ReportParams;
+  onChange: (change: Partial<ReportParams>) => void;
+  /** The statement needs one account; the other reports take one or all. */
+  account: "optional" | "required";
+  granularity?: boolean;
+}) => {
+  const { t } = useTranslation();
+  const accounts = useAllAccounts();
+  const { report, onChange } = props;
+  const today = todayIso();
+  const preset = reportPresetOf(report, today);
+  return (
+    <Space
+      wrap
+      className="no-print"
+      role="search"
+      aria-label={t("reports.filters")}
+      style={{ marginBottom: 16 }}
+    >
+      <Select
+        aria-label={t("reports.period")}
+        data-testid="report-preset"
+        style={{ width: 190 }}
+        value={preset}
+        onChange={(key: ReportPreset | "custom") =>
+          key !== "custom" && onChange(reportPresetPeriod(key, today))
+        }
+        options={[
+          ...REPORT_PRESETS.map((key) => ({ value: key, label: t(`reports.presets.${key}`) })),
+          { value: "custom", label: t("reports.presets.custom"), disabled: true },
+        ]}
+      />
+      <label htmlFor="report-from">{t("documents.from")}</label>
+      <DateInput
+        id="report-from"
+        width={140}
+        value={report.start}
+        onChange={(date) => date && date <= report.end && onChange({ start: date })}
+      />
+      <label htmlFor="report-to">{t("documents.to")}</label>
+      <DateInput
+        id="report-to"
+        width={140}
+        value={report.end}
+        onChange={(date) => date && date >= report.start && onChange({ end: date })}
+      />
+      <Select
+        aria-label={t("reports.account")}
+        data-testid="report-account"
+        style={{ width: 220 }}
+        showSearch={{ optionFilterProp: "label" }}
+        value={report.accountId ?? ""}
+        onChange={(value: string) => onChange({ accountId: value || null })}
+        options={[
+          ...(props.account === "optional" ? [{ value: "", label: t("reports.allAccounts") }] : []),
+          ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
+        ]}
+        placeholder={t("reports.chooseAccount")}
+      />
+      {props.granularity ? (
+        <Select
+          aria-label={t("reports.granularity")}
+          data-testid="report-granularity"
+          style={{ width: 180 }}
+          value={report.granularity}
+          onChange={(value: Granularity) => onChange({ granularity: value })}
+          options={GRANULARITIES.map((value) => ({ value, label: t(`reports.by.${value}`) }))}
+        />
+      ) : null}
+    </Space>
+  );
+};
+
+/** The report's heading, on screen and on paper: whose, what, which period, which filters, when. */
+export const ReportHeading = (props: { kind: ReportKind; report: ReportParams; actions: ReactNode }) => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const api = useApi();
+  const accounts = useAllAccounts();
+  const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
+  const account = accounts.data?.items.find((a) => a.id === props.report.accountId);
+  const now = new Date();
+  const time = now.toLocaleTimeString(locale === "uz" ? "ru" : locale, {
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  const filters = [
+    account ? `${t("reports.account")}: ${account.name} (${account.currency})` : t("reports.allAccounts"),
+    ...(props.kind === "cashflow"
+      ? [`${t("reports.granularity")}: ${t(`reports.by.${props.report.granularity}`)}`]
+      : []),
+  ];
+  return (
+    <header data-testid="report-heading" style={{ marginBottom: 16 }}>
+      <Space style={{ width: "100%", justifyContent: "space-between" }} wrap align="start">
+        <div>
+          <Typography.Text strong data-testid="report-organization">
+            {me.data?.tenant.name ?? ""}
+          </Typography.Text>
+          <Typography.Title level={1} style={{ margin: "4px 0" }}>
+            {t(`reports.titles.${props.kind}`)}
+          </Typography.Title>
+          <Typography.Text data-testid="report-period">
+            {t("reports.periodLine", {
+              start: formatDate(props.report.start, locale),
+              end: formatDate(props.report.end, locale),
+            })}
+          </Typography.Text>
+          <br />
+          <Typography.Text type="secondary" data-testid="report-filters">
+            {filters.join(" · ")}
+          </Typography.Text>
+          <br />
+          <Typography.Text type="secondary" data-testid="report-generated">
+            {t("reports.generatedAt", { date: `${formatDate(todayIso(), locale)} ${time}` })}
+          </Typography.Text>
+        </div>
+        <Space className="no-print" wrap>
+          {props.actions}
+          <PrintButton
+            name={`${t(`reports.titles.${props.kind}`)} ${props.report.start}—${props.report.end}.pdf`}
+            testId="report-print"
+          />
+        </Space>
+      </Space>
+    </header>
+  );
+};
