@@ -92,11 +92,12 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
       const oldest = touched.keys().next().value;
       if (oldest !== undefined) touched.delete(oldest);
     }
-    touched.set(caller.sessionId, now.getTime());
     const via = caller.kind === "oidc" ? "oidc" : credentials.bearerToken ? "api" : "browser";
-    await deps.db.system
+    // Remember the time the database holds (ours, or another instance's newer one): the next write is due a minute after it.
+    const stored = await deps.db.system
       .touchSession({ sessionId: caller.sessionId, via, tokenHash }, now)
-      .catch(() => touched.delete(caller.sessionId));
+      .catch(() => null);
+    if (stored) touched.set(caller.sessionId, stored.getTime());
   };
 
   const live = (caller: ResolvedCaller | null): caller is ResolvedCaller =>
