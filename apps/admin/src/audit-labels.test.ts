@@ -170,6 +170,21 @@ describe("sign-out and OIDC grant entries", () => {
 });
 
 describe("references by name", () => {
+  it("names the server resolved win, so a target off this page still shows by name", () => {
+    const names = auditNames([
+      {
+        userId: "u1",
+        userEmail: null,
+        entityId: "r1",
+        before: null,
+        after: { name: "old" },
+        names: { r1: "Cashiers", u2: "b@firm.uz" },
+      },
+    ]);
+    expect(names).toMatchObject({ r1: "Cashiers", u2: "b@firm.uz" });
+    expect(auditFieldValue("en", "userId", "u2", {}, names)).toBe("b@firm.uz");
+  });
+
   it("shows an account and a user by the name and email the log knows, other ids as recorded", () => {
     const names = auditNames([
       { userId: "u1", userEmail: "owner@firm.uz", entityId: "s1", before: null, after: null },

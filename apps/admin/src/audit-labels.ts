@@ -705,6 +705,8 @@ type NamedEntry = {
   entityId: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /** Names the server resolved for the ids this entry mentions (they win: they are current). */
+  names?: Readonly<Record<string, string>>;
 };
 
 /**
@@ -718,6 +720,7 @@ export const auditNames = (entries: readonly NamedEntry[]): Record<string, strin
     const name = entry.after?.name ?? entry.before?.name ?? entry.after?.email ?? entry.before?.email;
     if (entry.entityId && typeof name === "string" && name) names[entry.entityId] = name;
   }
+  for (const entry of entries) Object.assign(names, entry.names);
   return names;
 };
 

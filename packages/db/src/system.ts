@@ -92,6 +92,35 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactio
     return row?.found === true;
   },
 
+  /**
+   * A session was used (decision 0055): its last access and what used it — "browser" (the cookie),
+   * "api" (its token as a bearer), or for an OIDC access token the client its grant belongs to. Only
+   * when the stored time is a minute old or more, so at most one write per session a minute whatever
+   * the number of instances; answers the stored last access (null when the session is gone).
+   */
+  touchSession: async (
+    touch: { sessionId: string; via: "browser" | "api" | "oidc"; tokenHash: string },
+    now: Date,
+  ): Promise<Date | null> => {
+    const [row] = await raw.withSystem((tx) =>
+      tx.query<{ at: Date | null }>(
+        `WITH touched AS (
+           UPDATE sessions SET last_access_at = $3::timestamptz,
+                  last_client = CASE WHEN $2 = 'oidc'
+                    THEN COALESCE((SELECT g.client_id FROM oidc_tokens t JOIN oidc_grants g ON g.id = t.grant_id
+                                    WHERE t.token_hash = $4), 'api')
+                    ELSE $2 END
+            WHERE id = $1::uuid AND last_access_at <= $3::timestamptz - interval '1 minute'
+            RETURNING last_access_at)
+         SELECT COALESCE((SELECT last_access_at FROM touched),
+                         (SELECT last_access_at FROM sessions WHERE id = $1::uuid)) AS at`,
+        [touch.sessionId, touch.via, now, touch.tokenHash],
+        { prepared: true, commit: true },
+      ),
+    );
+    return row?.at ? new Date(row.at) : null;
+  },
+
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
   hasPlatformTenant: async (): Promise<boolean> => {
     // On the driver: every start asks, and an idle server should not hold Prisma's query compiler.

@@ -50,6 +50,8 @@ export type ApiContext = {
   rateLimited: { retryAfterSeconds: number } | null;
   /** The host could not reach the database to resolve the caller: every call is refused (503). */
   callerUnavailable?: boolean;
+  /** Why the host refused the caller's bearer token (decision 0038): its reason and message replace the generic 401's. */
+  callerRefused?: { reason: string; message: string; wwwAuthenticate: string } | null;
 };
 
 /**
@@ -197,7 +199,13 @@ export const authed = t.procedure.use(mapErrors).use(({ ctx, next, type }) => {
       params: { retryAfterSeconds: ctx.rateLimited.retryAfterSeconds },
     });
   }
-  if (!ctx.caller) throw new AppError("UNAUTHENTICATED");
+  if (!ctx.caller) {
+    const refused = ctx.callerRefused;
+    throw new AppError(
+      "UNAUTHENTICATED",
+      refused ? { reason: refused.reason, message: refused.message } : {},
+    );
+  }
   if (type === "mutation" && ctx.csrfRefused) {
     throw new AppError("FORBIDDEN", {
       reason: "auth.csrf_required",

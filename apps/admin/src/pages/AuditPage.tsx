@@ -26,6 +26,7 @@ type Entry = {
   action: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  names: Record<string, string>;
 };
 
 /** Before → after of each changed field, one line per field. */
@@ -154,7 +155,7 @@ export const AuditPage = () => {
                   style={{ padding: 0 }}
                   onClick={() => filter({ userId: entry.userId ?? undefined })}
                 >
-                  {entry.userEmail ?? entry.userId}
+                  {entry.userEmail ?? names[entry.userId] ?? entry.userId}
                 </Button>
               ) : (
                 <Typography.Text type="secondary">{t("audit.system")}</Typography.Text>
@@ -173,6 +174,7 @@ export const AuditPage = () => {
                   {auditEntityLabel(language, entry.entity)}{" "}
                   {entry.tenantId === null && <Tag color="purple">{t("audit.platform")}</Tag>}
                 </span>
+                {entry.entityId && names[entry.entityId] && <span>{names[entry.entityId]}</span>}
                 {entry.entityId && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {entry.entityId}

@@ -6,7 +6,15 @@ import { describeDevice, ipNetwork, shortId } from "../devices";
 import { useFormatDate, useT } from "../i18n";
 import { useCan, useMe } from "../session";
 
-type Session = { id: string; ip: string; userAgent: string; createdAt: string; expiresAt: string };
+type Session = {
+  id: string;
+  ip: string;
+  userAgent: string;
+  createdAt: string;
+  expiresAt: string;
+  lastAccessAt: string;
+  client: { kind: "browser" | "api" | "oidc"; clientId: string | null; name: string | null };
+};
 
 /** A user's live sessions; ending one also ends the OIDC grants made from it. */
 export const SessionsModal = (props: { user: { id: string; email: string }; onClose: () => void }) => {
@@ -67,6 +75,22 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
             title: t("sessions.created"),
             dataIndex: "createdAt",
             render: (value: string) => formatDate(value),
+          },
+          {
+            title: t("sessions.lastAccess"),
+            dataIndex: "lastAccessAt",
+            render: (value: string) => formatDate(value),
+          },
+          {
+            title: t("sessions.client"),
+            dataIndex: "client",
+            // An OIDC client by its name (its client_id when it is gone); our own ways in by their words.
+            render: (client: Session["client"]) =>
+              client.kind === "oidc" ? (
+                <span title={client.clientId ?? ""}>{client.name ?? client.clientId}</span>
+              ) : (
+                t(`sessions.client.${client.kind}`)
+              ),
           },
           {
             title: t("sessions.expires"),

@@ -50,5 +50,10 @@ export const ZAuditEntryDto = z.object({
   action: z.string(),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * Names of the ids this entry mentions (its actor, its target, ids in its changes) as they are now,
+   * resolved server-side so a screen need not find them on the same page; unknown ids are absent.
+   */
+  names: z.record(z.string(), z.string()),
 });
 export type TAuditEntryDto = z.infer<typeof ZAuditEntryDto>;

@@ -45,7 +45,7 @@ const SELECT = {
   after: true,
 } satisfies Prisma.AuditEntrySelect;
 type Row = Prisma.AuditEntryGetPayload<{ select: typeof SELECT }>;
-type RowWithEmail = Row & { userEmail: string | null };
+type RowWithEmail = Row & { userEmail: string | null; names: Record<string, string> };
 
 const auditWhere = (ctx: TenantContext, query: TAuditFilters): Prisma.AuditEntryWhereInput => {
   if (query.platform === true && ctx.isPlatformAdmin !== true) {
@@ -77,15 +77,66 @@ const auditWhere = (ctx: TenantContext, query: TAuditFilters): Prisma.AuditEntry
   };
 };
 
-/** The acting users' emails, one query per page (users of other tenants stay unknown: RLS). */
-const withEmails = async (tx: Tx, tenantId: string, rows: Row[]): Promise<RowWithEmail[]> => {
-  const ids = [...new Set(rows.map((row) => row.userId).filter((id): id is string => id !== null))];
-  const users =
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The ids an entry mentions: its actor, its target and the id-valued fields of its changes. */
+const mentionedIds = (row: Row): string[] => {
+  const ids = [row.userId, row.entityId];
+  for (const change of [row.before, row.after]) {
+    if (change && typeof change === "object" && !Array.isArray(change))
+      for (const value of Object.values(change)) if (typeof value === "string") ids.push(value);
+  }
+  return ids.filter((id): id is string => typeof id === "string" && UUID.test(id));
+};
+
+/**
+ * The acting users' emails and the names of every id the page mentions (users, roles, groups, money
+ * accounts): one query per kind per page. Another tenant's rows stay unknown (RLS).
+ */
+const withNames = async (tx: Tx, ctx: TenantContext, rows: Row[]): Promise<RowWithEmail[]> => {
+  const ids = [...new Set(rows.flatMap(mentionedIds))];
+  const where = { tenantId: ctx.tenantId, id: { in: ids } };
+  const select = { id: true, name: true } as const;
+  const [users, roles, groups, accounts] =
     ids.length === 0
-      ? []
-      : await tx.user.findMany({ where: { tenantId, id: { in: ids } }, select: { id: true, email: true } });
+      ? [[], [], [], []]
+      : await Promise.all([
+          tx.user.findMany({ where, select: { id: true, email: true } }),
+          tx.role.findMany({ where, select }),
+          tx.group.findMany({ where, select }),
+          tx.moneyAccount.findMany({ where, select }),
+        ]);
   const emails = new Map(users.map((user) => [user.id, user.email]));
-  return rows.map((row) => ({ ...row, userEmail: row.userId ? (emails.get(row.userId) ?? null) : null }));
+  const known = new Map<string, string>([
+    ...[...roles, ...groups, ...accounts].map((row): [string, string] => [row.id, row.name]),
+    ...emails,
+  ]);
+  return rows.map((row) => ({
+    ...row,
+    userEmail: row.userId ? (emails.get(row.userId) ?? null) : null,
+    names: Object.fromEntries(
+      mentionedIds(row).flatMap((id) => (known.has(id) ? [[id, known.get(id) as string]] : [])),
+    ),
+  }));
+};
+
+/** Organizations' names for a platform administrator's page (after its tenant transaction: one at a time). */
+const withOrganizationNames = async (db: Db, page: Page<TAuditEntryDto>): Promise<Page<TAuditEntryDto>> => {
+  const ids = [
+    ...new Set(
+      page.items.flatMap((entry) => (entry.entityId && entry.entity === "tenant" ? [entry.entityId] : [])),
+    ),
+  ];
+  if (ids.length === 0) return page;
+  const tenants = await db.withPlatform((tx) =>
+    tx.tenant.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
+  );
+  const names = new Map(tenants.map((tenant) => [tenant.id, tenant.name]));
+  const items = page.items.map((entry) => {
+    const name = entry.entityId ? names.get(entry.entityId) : undefined;
+    return name && entry.entityId ? { ...entry, names: { ...entry.names, [entry.entityId]: name } } : entry;
+  });
+  return { ...page, items };
 };
 
 /** Protected fields (a salary) masked for a reader who may not see them (see protectAuditFields). */
@@ -131,14 +182,15 @@ export const createAuditService = (deps: { db: Db }) => ({
     const query = parseInput(ZListAuditQuery, raw);
     const where = auditWhere(ctx, query);
     const orderBy = [{ occurredAt: query.order }, { id: query.order }];
-    return deps.db.withTenant(ctx.tenantId, async (tx) => {
+    const page = await deps.db.withTenant(ctx.tenantId, async (tx) => {
       const [rows, total] = await Promise.all([
         tx.auditEntry.findMany({ where, orderBy, skip: query.offset, take: query.limit, select: SELECT }),
         tx.auditEntry.count({ where }),
       ]);
-      const items = (await withEmails(tx, ctx.tenantId, rows)).map((row) => toDto(readable(ctx, row)));
+      const items = (await withNames(tx, ctx, rows)).map((row) => toDto(readable(ctx, row)));
       return { items, total, limit: query.limit, offset: query.offset };
     });
+    return ctx.isPlatformAdmin === true ? withOrganizationNames(deps.db, page) : page;
   },
 
   /** The same query as .xlsx, checked before the first byte is written. */
@@ -151,13 +203,9 @@ export const createAuditService = (deps: { db: Db }) => ({
       where,
       after: (last) => afterInOrder("occurredAt", last, query.order),
       find: async (tx, args) =>
-        (
-          await withEmails(
-            tx,
-            ctx.tenantId,
-            await tx.auditEntry.findMany({ ...args, select: SELECT, orderBy }),
-          )
-        ).map((row) => readable(ctx, row)),
+        (await withNames(tx, ctx, await tx.auditEntry.findMany({ ...args, select: SELECT, orderBy }))).map(
+          (row) => readable(ctx, row),
+        ),
       limit: query.limit,
       offset: query.offset,
     });

@@ -111,6 +111,8 @@ export const createAuthService = (deps: AuthDeps) => {
       `${$(client.userAgent.slice(0, 512))}::text`,
       `${$(now)}::timestamptz`,
       `${$(new Date(now.getTime() + lifetimeMs))}::timestamptz`,
+      // Signing in is its first use.
+      `${$(now)}::timestamptz`,
     ].join(", ");
     const signedIn = stageAudit(
       params,
@@ -126,7 +128,7 @@ export const createAuthService = (deps: AuthDeps) => {
     const [session] = await deps.db.rawTx.withTenant(candidate.tenantId, (tx) =>
       tx.query<LoginResult["session"]>(
         `WITH created AS (
-           INSERT INTO sessions (id, tenant_id, user_id, token_hash, ip, user_agent, created_at, expires_at)
+           INSERT INTO sessions (id, tenant_id, user_id, token_hash, ip, user_agent, created_at, expires_at, last_access_at)
            VALUES (${values})
            RETURNING id, user_id, tenant_id, expires_at, created_at
          ), signed_in AS (${signedIn})
@@ -251,16 +253,28 @@ export const createAuthService = (deps: AuthDeps) => {
       return ended > 0;
     },
 
-    /** Ends login sessions by id (RP-initiated logout); unknown ids are ignored. */
-    endSessions: async (sessionIds: readonly string[]): Promise<number> => {
+    /**
+     * Ends login sessions by id (RP-initiated logout); unknown ids are ignored. Each ended session is
+     * audited as its owner's sign-out, as the REST logout is.
+     */
+    endSessions: async (
+      sessionIds: readonly string[],
+      from: Pick<AuditWho, "requestId" | "client"> = {},
+    ): Promise<number> => {
       let ended = 0;
       for (const id of new Set(sessionIds)) {
         if (!/^[0-9a-f-]{36}$/i.test(id)) continue;
         const tenantId = await deps.db.system.findSessionTenant(id);
         if (!tenantId) continue;
-        ended += await deps.db.withTenant(tenantId, (tx) =>
-          endSessionsWhere(tx, deps.outbox, tenantId, { id }),
-        );
+        ended += await deps.db.withTenant(tenantId, async (tx) => {
+          const owner = await tx.session.findFirst({ where: { id, tenantId }, select: { userId: true } });
+          const count = await endSessionsWhere(tx, deps.outbox, tenantId, { id });
+          if (count > 0 && owner) {
+            const who: AuditWho = { tenantId, actor: { userId: owner.userId }, ...from };
+            await audit(tx, who, "session", id, "sign_out");
+          }
+          return count;
+        });
       }
       return ended;
     },

@@ -25,6 +25,8 @@ export type LiveContext = { ctx: TenantContext; caller: ResolvedCaller };
 /** How long a resolved caller may be served from memory; every use is still confirmed (CallerCheck). */
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** A session's last access is written at most this often (decision 0055): reads stay cheap. */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 
 type Kinds = ReadonlyArray<"session" | "oidc">;
 
@@ -74,6 +76,29 @@ export const sameCaller = (a: ResolvedCaller, b: ResolvedCaller): boolean =>
  */
 export const createContextService = (deps: { db: Db; clock: Clock }) => {
   const cache = new Map<string, { caller: ResolvedCaller; derived: Derived; until: number }>();
+  /** When this instance last wrote each session's last access: most requests then need no statement. */
+  const touched = new Map<string, number>();
+
+  /**
+   * Records a use of the caller's session, once a minute at most (here and in the statement, which
+   * also holds across instances). Never fails the request: the time is a hint, not a control.
+   */
+  const touch = async (caller: ResolvedCaller, tokenHash: string, credentials: Credentials) => {
+    const now = deps.clock.now();
+    const last = touched.get(caller.sessionId);
+    if (last !== undefined && now.getTime() - last < SESSION_TOUCH_INTERVAL_MS) return;
+    touched.delete(caller.sessionId);
+    if (touched.size >= CACHE_MAX_ENTRIES) {
+      const oldest = touched.keys().next().value;
+      if (oldest !== undefined) touched.delete(oldest);
+    }
+    const via = caller.kind === "oidc" ? "oidc" : credentials.bearerToken ? "api" : "browser";
+    // Remember the time the database holds (ours, or another instance's newer one): the next write is due a minute after it.
+    const stored = await deps.db.system
+      .touchSession({ sessionId: caller.sessionId, via, tokenHash }, now)
+      .catch(() => null);
+    if (stored) touched.set(caller.sessionId, stored.getTime());
+  };
 
   const live = (caller: ResolvedCaller | null): caller is ResolvedCaller =>
     caller?.usable === true && caller.expiresAt.getTime() > deps.clock.now().getTime();
@@ -115,6 +140,7 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
       cache.delete(found.key);
       return null;
     }
+    await touch(caller, found.tokenHash, credentials);
     return { ctx: toContext(caller, remember(found.key, caller), credentials), caller };
   };
   /** `resolveLive` for many credentials in one statement; each answer in order, null where it is dead. */
@@ -167,6 +193,7 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
         return ctx ? { ctx, check: null, recheck: async () => true } : null;
       }
       const cached = entry.caller;
+      await touch(cached, found.tokenHash, credentials);
       const confirm = (fresh: ResolvedCaller | null): boolean => {
         if (live(fresh) && sameCaller(fresh, cached)) return true;
         cache.delete(found.key);

@@ -9,6 +9,8 @@ export const SESSION_SELECT = {
   userAgent: true,
   createdAt: true,
   expiresAt: true,
+  lastAccessAt: true,
+  lastClient: true,
 } as const;
 
 /**

@@ -1,12 +1,21 @@
-import { ZIdInput } from "@hisob/kernel";
+import { ZIdInput, ZPage } from "@hisob/kernel";
 import { z } from "zod";
 import { op } from "../operations";
-import { ZSessionDto } from "./sessions.schema";
+import { ZListSessionsQuery, ZSessionDto } from "./sessions.schema";
 
 const tag = "sessions";
 
 /** Login sessions: list a user's, end one or all (ending one ends its OIDC grants too). */
 export const sessionsOperations = {
+  listForTenant: op.query({
+    http: { method: "GET", path: "/sessions", status: 200 },
+    input: ZListSessionsQuery,
+    output: ZPage(ZSessionDto),
+    access: { requires: ["sessions:read:all"], wording: "sessions:read:all" },
+    summary: "The organization's live sessions, most recently used first (optionally one user's)",
+    tag,
+    call: (services, ctx, input) => services.sessions.listForTenant(ctx, input),
+  }),
   listForUser: op.query({
     http: { method: "GET", path: "/users/:id/sessions", status: 200 },
     input: ZIdInput,

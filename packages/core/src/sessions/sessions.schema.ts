@@ -11,4 +11,21 @@ export const ZSessionDto = z.object({
   userAgent: z.string(),
   createdAt: z.date().transform((date) => date.toISOString()),
   expiresAt: z.date().transform((date) => date.toISOString()),
+  /** When it was last used, to the minute (decision 0055). */
+  lastAccessAt: z.date().transform((date) => date.toISOString()),
+  /** What used it last: the browser (its cookie), the API (its token as a bearer) or an OIDC client. */
+  client: z.object({
+    kind: z.enum(["browser", "api", "oidc"]),
+    /** The OIDC client_id and its name, for kind "oidc" (the name null once the client is gone). */
+    clientId: z.string().nullable(),
+    name: z.string().nullable(),
+  }),
 });
+
+/** GET /sessions: the organization's live sessions, most recently used first, optionally one user's. */
+export const ZListSessionsQuery = z.object({
+  userId: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+export type TListSessionsQuery = z.input<typeof ZListSessionsQuery>;

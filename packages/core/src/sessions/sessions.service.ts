@@ -1,9 +1,16 @@
-import { audit, type Db, type Outbox } from "@hisob/db";
-import { AppError, type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { audit, type Db, type Outbox, type Tx } from "@hisob/db";
+import {
+  AppError,
+  type Clock,
+  type Page,
+  parseInput,
+  requirePermission,
+  type TenantContext,
+} from "@hisob/kernel";
 import { z } from "zod";
 import { endSessionsWhere, SESSION_SELECT } from "./end-sessions";
 import { hashToken, looksLikeToken } from "./session-token";
-import { ZSessionRef } from "./sessions.schema";
+import { type TListSessionsQuery, ZListSessionsQuery, ZSessionRef } from "./sessions.schema";
 
 /** A session as anyone may see it: addressed by its public id, never by its secret token. */
 export type TSessionDto = {
@@ -13,7 +20,11 @@ export type TSessionDto = {
   userAgent: string;
   createdAt: Date;
   expiresAt: Date;
+  lastAccessAt: Date;
+  client: { kind: "browser" | "api" | "oidc"; clientId: string | null; name: string | null };
 };
+
+type SessionRow = Omit<TSessionDto, "client"> & { lastClient: string };
 
 export { ZSessionRef };
 
@@ -22,14 +33,37 @@ const notFound = () =>
 
 const userNotFound = () => new AppError("NOT_FOUND", { reason: "user.not_found", message: "User not found" });
 
-const toDto = (row: TSessionDto): TSessionDto => ({
+const clientOf = (lastClient: string, names: ReadonlyMap<string, string>): TSessionDto["client"] =>
+  lastClient === "browser" || lastClient === "api"
+    ? { kind: lastClient, clientId: null, name: null }
+    : { kind: "oidc", clientId: lastClient, name: names.get(lastClient) ?? null };
+
+const toDto = (row: SessionRow, names: ReadonlyMap<string, string> = new Map()): TSessionDto => ({
   id: row.id,
   userId: row.userId,
   ip: row.ip,
   userAgent: row.userAgent,
   createdAt: row.createdAt,
   expiresAt: row.expiresAt,
+  lastAccessAt: row.lastAccessAt,
+  client: clientOf(row.lastClient, names),
 });
+
+/** Sessions as the API shows them, with the names of the OIDC clients that used them last (one query). */
+const toDtos = async (tx: Tx, rows: SessionRow[]): Promise<TSessionDto[]> => {
+  const clientIds = [...new Set(rows.map((row) => row.lastClient))].filter(
+    (id) => id !== "browser" && id !== "api",
+  );
+  const clients =
+    clientIds.length === 0
+      ? []
+      : await tx.oidcClient.findMany({
+          where: { clientId: { in: clientIds } },
+          select: { clientId: true, name: true },
+        });
+  const names = new Map(clients.map((client) => [client.clientId, client.name]));
+  return rows.map((row) => toDto(row, names));
+};
 
 /**
  * Listing and ending sessions. Everyone may list and end their own; ending another user's session (of
@@ -46,7 +80,7 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: 100,
       });
-      return rows.map(toDto);
+      return toDtos(tx, rows);
     }),
 
   /** A user's live sessions, newest first: one's own, or anyone's in the tenant with `sessions:read:all`. */
@@ -61,7 +95,31 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: 100,
       });
-      return rows.map(toDto);
+      return toDtos(tx, rows);
+    });
+  },
+
+  /** The organization's live sessions, most recently used first; `userId` narrows to one user's. */
+  listForTenant: async (ctx: TenantContext, raw: TListSessionsQuery): Promise<Page<TSessionDto>> => {
+    requirePermission(ctx, "sessions:read:all");
+    const query = parseInput(ZListSessionsQuery, raw);
+    return deps.db.withTenant(ctx.tenantId, async (tx) => {
+      const where = {
+        tenantId: ctx.tenantId,
+        expiresAt: { gt: deps.clock.now() },
+        ...(query.userId ? { userId: query.userId } : {}),
+      };
+      const [rows, total] = await Promise.all([
+        tx.session.findMany({
+          where,
+          select: SESSION_SELECT,
+          orderBy: [{ lastAccessAt: "desc" }, { id: "desc" }],
+          skip: query.offset,
+          take: query.limit,
+        }),
+        tx.session.count({ where }),
+      ]);
+      return { items: await toDtos(tx, rows), total, limit: query.limit, offset: query.offset };
     });
   },
 
@@ -92,8 +150,10 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
       if (!session) throw notFound();
       if (session.userId !== ctx.actor.userId) requirePermission(ctx, "sessions:delete:all");
       await endSessionsWhere(tx, deps.outbox, ctx.tenantId, { id: session.id });
-      await audit(tx, ctx, "session", session.id, "end", { before: toDto(session) });
-      return toDto(session);
+      const [ended] = await toDtos(tx, [session]);
+      const { client: _client, lastAccessAt: _last, ...recorded } = ended as TSessionDto;
+      await audit(tx, ctx, "session", session.id, "end", { before: recorded });
+      return ended as TSessionDto;
     });
   },
 });

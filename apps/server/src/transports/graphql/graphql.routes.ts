@@ -24,6 +24,7 @@ import { safeNextPath } from "../../pages/form-security";
 import { connectRedis } from "../../redis";
 import {
   bearerOf,
+  bearerRefusalProblem,
   clearSessionCookie,
   isNonSimple,
   isSecureRequest,
@@ -291,30 +292,15 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     }
     const bearer = bearerOf(request.headers.authorization);
     if (bearer !== undefined && !request.ctx) {
-      // A valid token of a third-party application is told apart from a dead or forged one.
-      const refusal = bearer
-        ? await services.context.bearerRefusal(bearer).catch(() => "invalid")
-        : "invalid";
-      const otherApi = refusal === "not_for_this_api";
+      // A valid token of a third-party application is told apart from a dead or forged one (the auth hook asked).
+      const refused = bearerRefusalProblem(request.bearerRefusal);
       return refuse(
-        reply.header(
-          "www-authenticate",
-          otherApi
-            ? 'Bearer error="invalid_token", error_description="The token was issued to another application"'
-            : 'Bearer error="invalid_token"',
-        ),
+        reply.header("www-authenticate", refused.wwwAuthenticate),
         request,
         401,
         new AppError("UNAUTHENTICATED", {
-          reason:
-            bearer === null
-              ? "auth.unsupported_scheme"
-              : otherApi
-                ? "auth.token_not_for_this_api"
-                : "auth.invalid_credentials",
-          message: otherApi
-            ? "The token is valid but was issued to another application, not for this API"
-            : "Unauthorized",
+          reason: bearer === null ? "auth.unsupported_scheme" : refused.reason,
+          message: refused.message,
         }),
       );
     }

@@ -224,4 +224,39 @@ describe("third-party access tokens", () => {
     expectRestUnauthenticated(await getAccount(tokens.access_token));
     expect((await kit.userinfo(tokens.access_token)).statusCode).toBe(200);
   });
+
+  it("REST and tRPC give the same reason as GraphQL: token_not_for_this_api (decision 0038), localized", async () => {
+    const tokens = await kit.tokensFor(thirdParty, user.token);
+    const headers = { ...asBearer(tokens.access_token), "accept-language": "ru" };
+    const rest = await t.app.inject({ method: "GET", url: "/account", headers });
+    expect(rest.statusCode).toBe(401);
+    expect(rest.headers["www-authenticate"]).toContain("issued to another application");
+    expect(rest.json().error).toMatchObject({
+      code: "UNAUTHENTICATED",
+      reason: "auth.token_not_for_this_api",
+      message: "Токен действителен, но выдан другому приложению и не подходит для этого API.",
+    });
+    const trpc = await t.app.inject({ method: "GET", url: "/trpc/currencies.selected", headers });
+    expect(trpc.statusCode).toBe(401);
+    expect(trpc.headers["www-authenticate"]).toContain("issued to another application");
+    expect(trpc.json().error.data).toMatchObject({
+      appCode: "UNAUTHENTICATED",
+      reason: "auth.token_not_for_this_api",
+    });
+    expect(trpc.json().error.message).toBe(
+      "Токен действителен, но выдан другому приложению и не подходит для этого API.",
+    );
+    // A forged token and a revoked first-party token stay plain invalid credentials on both.
+    for (const token of ["garbage", "a".repeat(43)]) {
+      const forgedRest = await t.app.inject({ method: "GET", url: "/account", headers: asBearer(token) });
+      expect(forgedRest.json().error.reason).toBe("auth.invalid_credentials");
+      const forgedTrpc = await t.app.inject({
+        method: "GET",
+        url: "/trpc/currencies.selected",
+        headers: asBearer(token),
+      });
+      expect(forgedTrpc.statusCode).toBe(401);
+      expect(forgedTrpc.json().error.data.reason).toBe("auth.invalid_credentials");
+    }
+  });
 });

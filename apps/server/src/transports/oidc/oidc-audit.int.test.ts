@@ -78,6 +78,34 @@ describe("audit entries of sign-out and OIDC grants", () => {
     expect(again).toHaveLength(1);
   });
 
+  it("an RP-initiated logout (end_session) records the sign-out as the REST logout does", async () => {
+    const other = await t.createUser(tenantId, []);
+    const session = await kit.newSession(other);
+    const { tokens } = await signIn(session);
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/oidc/end_session?id_token_hint=${encodeURIComponent(tokens.id_token as string)}`,
+      headers: { "user-agent": "audit-test/2.0" },
+    });
+    expect(res.statusCode).toBe(302);
+    const signOuts = (await entries(`userId=${other.id}&entity=session`)).filter(
+      (e) => e.action === "sign_out",
+    );
+    expect(signOuts).toHaveLength(1);
+    expect(signOuts[0]).toMatchObject({
+      userId: other.id,
+      ip: expect.any(String),
+      requestId: expect.any(String),
+    });
+    // The session is gone: a second logout with the same hint records nothing more.
+    await t.app.inject({
+      method: "GET",
+      url: `/oidc/end_session?id_token_hint=${encodeURIComponent(tokens.id_token as string)}`,
+    });
+    const again = (await entries(`userId=${other.id}&entity=session`)).filter((e) => e.action === "sign_out");
+    expect(again).toHaveLength(1);
+  });
+
   it("a code exchange and a refresh record the grant, the application and its scopes", async () => {
     const { config, tokens } = await signIn(user.token);
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string);

@@ -227,7 +227,10 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
     const cookie = request.cookies[SESSION_COOKIE];
     const browserSession = cookie ? await services.auth.resolveSessionToken(cookie) : null;
     const outcome = await oidc.endSession(params, browserSession?.sessionId ?? null);
-    await services.auth.endSessions(outcome.sessionIds);
+    await services.auth.endSessions(outcome.sessionIds, {
+      requestId: request.id,
+      client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
+    });
     clearSessionCookie(reply, isSecureRequest(request, oidc.config.issuer));
     const location = outcome.type === "redirect" ? outcome.location : "/login";
     return reply.headers(NO_STORE).redirect(location, 302);

@@ -28,6 +28,7 @@ type Entry = {
   action: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  names: Record<string, string>;
 };
 
 const json = (user: SeededUser, method: "POST" | "PUT" | "DELETE", url: string, payload?: unknown) =>
@@ -93,6 +94,22 @@ describe("writing", () => {
     });
     // Unchanged fields stay out of the diff.
     expect(Object.keys(update?.after ?? {})).toEqual(["name"]);
+  });
+
+  it("names the actor and the target as they are now, even alone on a page (resolved server-side)", async () => {
+    const created = await json(adminA, "POST", "/roles", { name: "Auditor", permissions: [] });
+    const roleId = created.json().id as string;
+    await json(adminA, "PUT", `/roles/${roleId}`, { name: "Senior auditor" });
+    // Only the creation on this page: its target's current name still comes with it.
+    const { items } = await entries(adminA, `entity=role&entityId=${roleId}&order=asc&limit=1`);
+    expect(items).toHaveLength(1);
+    expect(items[0]?.names).toEqual({ [adminA.id]: adminA.email, [roleId]: "Senior auditor" });
+    // A platform administrator's own events name organizations; ids nobody knows stay unnamed.
+    const tenant = await json(platformAdmin, "POST", "/tenants", { name: "Named Org", currencies: ["UZS"] });
+    expect(tenant.statusCode, tenant.body).toBe(201);
+    const tenantId = tenant.json().id as string;
+    const platformItems = (await entries(platformAdmin, `entity=tenant&entityId=${tenantId}`)).items;
+    expect(platformItems[0]?.names[tenantId]).toBe("Named Org");
   });
 
   it("a refused change leaves no entry", async () => {

@@ -22,6 +22,11 @@ declare module "fastify" {
     cachedCaller: CachedContext | null;
     /** The database could not be reached to resolve the caller, on an `ownUnavailable` route (tRPC, GraphQL). */
     callerUnavailable: boolean;
+    /**
+     * Why a bearer token resolved to no caller: a live token of a third-party application is "not for
+     * this API" (decision 0038), anything else is invalid. Asked once, on this failure path only.
+     */
+    bearerRefusal: BearerRefusal | null;
   }
   /**
    * Each route's policy, declared where the route is (or by the plugin that registers it), never
@@ -53,6 +58,23 @@ declare module "fastify" {
     ownUnavailable?: boolean;
   }
 }
+
+export type BearerRefusal = "not_for_this_api" | "invalid";
+
+/** The 401 every transport gives a refused bearer (decision 0038): the reason and the RFC 6750 header. */
+export const bearerRefusalProblem = (refusal: BearerRefusal | null) =>
+  refusal === "not_for_this_api"
+    ? {
+        reason: "auth.token_not_for_this_api",
+        message: "The token is valid but was issued to another application, not for this API",
+        wwwAuthenticate:
+          'Bearer error="invalid_token", error_description="The token was issued to another application"',
+      }
+    : {
+        reason: "auth.invalid_credentials",
+        message: "Unauthorized",
+        wwwAuthenticate: 'Bearer error="invalid_token"',
+      };
 
 export const SESSION_COOKIE = "session";
 /** Any value in this header makes a request non-simple: browsers send it cross-origin only after a preflight we never allow. */
@@ -137,6 +159,7 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
   app.decorateRequest("authMethod", null);
   app.decorateRequest("cachedCaller", null);
   app.decorateRequest("callerUnavailable", false);
+  app.decorateRequest("bearerRefusal", null);
 
   // A read that started from a cached caller is confirmed by its first transaction (see CallerCheck);
   // if the caller changed — or it was refused, or opened no transaction, and the caller changed —
@@ -170,7 +193,7 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
     } as RouteHandlerMethod;
   });
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     // Resolving an API context there would only repeat the route's own work.
     if (request.routeOptions.config?.ownAuthentication === true) return;
     const bearer = bearerOf(request.headers.authorization);
@@ -191,6 +214,11 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
         return;
       }
       request.authMethod = request.ctx ? (credentials.bearerToken ? "bearer" : "cookie") : null;
+      if (!request.ctx && credentials.bearerToken) {
+        request.bearerRefusal = await deps.context
+          .bearerRefusal(credentials.bearerToken)
+          .catch((): BearerRefusal => "invalid");
+      }
     }
     // A change's Idempotency-Key rides on the context, the same for REST, GraphQL and tRPC: the
     // posting services make one posting per key (packages/db/src/idempotency.ts).
@@ -204,10 +232,15 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
     }
     if (isPublicRoute(request)) return;
     if (!request.ctx) {
+      if (request.bearerRefusal) {
+        const refused = bearerRefusalProblem(request.bearerRefusal);
+        reply.header("www-authenticate", refused.wwwAuthenticate);
+        throw new AppError("UNAUTHENTICATED", { reason: refused.reason, message: refused.message });
+      }
       const reason =
         bearer === null
           ? "auth.unsupported_scheme"
-          : bearer || cookie
+          : cookie
             ? "auth.invalid_credentials"
             : "auth.unauthenticated";
       throw new AppError("UNAUTHENTICATED", { reason, message: "Unauthorized" });

@@ -72,10 +72,14 @@ describe("GET /finance/accounts", () => {
     // The list page is read without the ORM (db.rawTx.withTenant, read only): the scoping statement
     // and the page are reported (one transaction: on PostgreSQL one round trip),
     // the page carries its total (count(*) OVER ()). Cold: the caller by its token hash first (one
-    // statement, no transaction), then the read.
-    expect(cold).toHaveLength(3);
+    // statement, no transaction), the session's last access (decision 0055: once per session a minute
+    // on each instance; here it only reads the stored time, written at sign-in), then the read.
+    // The last access is a system transaction of its own: its scoping statement and the update.
+    expect(cold).toHaveLength(5);
     expect(cold[0]).toContain("hisob_resolve_caller");
-    expect(cold[1]).not.toContain("hisob_resolve_caller");
+    expect(cold[1]).toContain("set_config('role', 'hisob_system'");
+    expect(cold[2]).toContain("UPDATE sessions SET last_access_at");
+    expect(cold[3]).not.toContain("hisob_resolve_caller");
     // Warm: no statement before the transaction; its scoping statement also resolves the caller.
     expect(warm).toHaveLength(2);
     expect(warm[0]).toMatch(/set_config\('role'.*hisob_resolve_caller/s);

@@ -4,7 +4,7 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/a
 import type { FastifyPluginAsync } from "fastify";
 import type { AppServices } from "../../app-services";
 import { trpcCalls } from "../shared/api-rate-limit";
-import { isNonSimple, routePolicy } from "../shared/auth-context";
+import { bearerRefusalProblem, isNonSimple, routePolicy } from "../shared/auth-context";
 import { localizeProblem, withStatus } from "../shared/errors";
 import { requestLocale } from "../shared/locale";
 import { desktopCors } from "./desktop-cors";
@@ -34,6 +34,7 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
         calls: trpcCalls(req),
         rateLimited: req.apiRateLimited,
         callerUnavailable: req.callerUnavailable,
+        callerRefused: req.bearerRefusal ? bearerRefusalProblem(req.bearerRefusal) : null,
         services,
         describe: (failure) => {
           const problem = localizeProblem(withStatus(failure), requestLocale(req));
@@ -47,10 +48,14 @@ export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (
         },
       }),
       // A call that may be retried (the database is away, the service busy) says when, as REST does.
-      responseMeta: ({ errors }) =>
-        errors.some((error) => error.code === "SERVICE_UNAVAILABLE")
-          ? { headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } }
-          : {},
+      // A refused bearer is named in WWW-Authenticate (RFC 6750), as on REST and GraphQL.
+      responseMeta: ({ errors, ctx }) => {
+        if (errors.some((error) => error.code === "SERVICE_UNAVAILABLE"))
+          return { headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } };
+        if (ctx?.callerRefused && errors.some((error) => error.code === "UNAUTHORIZED"))
+          return { headers: { "www-authenticate": ctx.callerRefused.wwwAuthenticate } };
+        return {};
+      },
       onError: ({ error, req, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR")
           req.log.error({ err: error.cause ?? error, path }, "tRPC failure");
