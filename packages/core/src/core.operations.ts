@@ -6,6 +6,7 @@ import {
   ZSelectCurrenciesInput,
   ZUpdateCurrencyInput,
 } from "./currencies/currencies.schema";
+import { consentsOperations } from "./consents/consents.operations";
 import { groupsOperations } from "./groups/groups.operations";
 import { op } from "./operations";
 import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
@@ -95,4 +96,5 @@ export const coreOperations = {
   groups: groupsOperations,
   tenants: tenantsOperations,
   sessions: sessionsOperations,
+  consents: consentsOperations,
 };
