@@ -1,12 +1,12 @@
 import { ZCurrencyCode } from "@hisob/kernel";
 import { z } from "zod";
+import { consentsOperations } from "./consents/consents.operations";
 import {
   ZCreateCurrencyInput,
   ZCurrencyDto,
   ZSelectCurrenciesInput,
   ZUpdateCurrencyInput,
 } from "./currencies/currencies.schema";
-import { consentsOperations } from "./consents/consents.operations";
 import { groupsOperations } from "./groups/groups.operations";
 import { op } from "./operations";
 import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
