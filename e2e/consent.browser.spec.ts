@@ -122,7 +122,8 @@ describe.skipIf(skipReason !== undefined)("the consent page, in a real browser",
   )("ui_locales=%s: names the app, Allow returns a code, the next request asks nothing", async (lang) => {
     const { page } = await openPage();
     const first = authorizationRequest(lang, "openid profile email");
-    await page.goto(first.url);
+    // prompt=consent: an earlier language's Allow is remembered; this one must still see the page.
+    await page.goto(`${first.url}&prompt=consent`);
     await signIn(page, lang);
     const text = MESSAGES[lang].consent;
     expect(await page.locator("html").getAttribute("lang")).toBe(lang);

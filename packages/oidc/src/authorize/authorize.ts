@@ -36,7 +36,7 @@ export type ConsentPrompt = {
 /** Why a consent decision was refused before it reached the client (a page, never a redirect). */
 export type ConsentRefusal = "malformed" | "expired" | "other_session";
 
-export type ConsentOutcome = AuthorizeOutcome | { type: "refused"; reason: ConsentRefusal };
+export type ConsentOutcome = AuthorizeOutcome | { type: "refused"; why: ConsentRefusal };
 
 /** Where a consent decision came from, for its audit entry. */
 export type RequestOrigin = Pick<AuditWho, "requestId" | "client">;
@@ -356,10 +356,10 @@ export const createAuthorize = (deps: {
     origin: RequestOrigin;
   }): Promise<ConsentOutcome> => {
     const opened = deps.interactions.open(input.interaction, Math.floor(deps.clock.now().getTime() / 1000));
-    if (!opened.ok) return { type: "refused", reason: opened.reason };
+    if (!opened.ok) return { type: "refused", why: opened.why };
     const { session } = input;
     if (!session || session.sessionId !== opened.interaction.sid)
-      return { type: "refused", reason: "other_session" };
+      return { type: "refused", why: "other_session" };
     const checked = await check(paramsOfQuery(opened.interaction.q));
     if (!checked.ok) return checked.outcome;
     const { request, back } = checked;

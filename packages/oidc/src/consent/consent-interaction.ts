@@ -25,7 +25,7 @@ export type ConsentInteraction = z.infer<typeof ZInteraction>;
 
 export type InteractionCheck =
   | { ok: true; interaction: ConsentInteraction }
-  | { ok: false; reason: "malformed" | "expired" };
+  | { ok: false; why: "malformed" | "expired" };
 
 export const createConsentInteractions = (cryptoKey: string) => {
   const key = Buffer.from(hkdfSync("sha256", Buffer.from(cryptoKey, "utf8"), HKDF_SALT, HKDF_INFO, 32));
@@ -39,22 +39,22 @@ export const createConsentInteractions = (cryptoKey: string) => {
     /** The interaction when the seal is ours and it has not expired; the caller checks the session. */
     open: (value: unknown, nowSeconds: number): InteractionCheck => {
       if (typeof value !== "string" || value.length > MAX_INTERACTION_LENGTH)
-        return { ok: false, reason: "malformed" };
+        return { ok: false, why: "malformed" };
       const [body, signature, extra] = value.split(".");
-      if (!body || !signature || extra !== undefined) return { ok: false, reason: "malformed" };
+      if (!body || !signature || extra !== undefined) return { ok: false, why: "malformed" };
       const expected = mac(body);
       const actual = Buffer.from(signature, "base64url");
       if (actual.length !== expected.length || !timingSafeEqual(actual, expected))
-        return { ok: false, reason: "malformed" };
+        return { ok: false, why: "malformed" };
       let parsed: unknown;
       try {
         parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
       } catch {
-        return { ok: false, reason: "malformed" };
+        return { ok: false, why: "malformed" };
       }
       const interaction = ZInteraction.safeParse(parsed);
-      if (!interaction.success) return { ok: false, reason: "malformed" };
-      if (interaction.data.exp < nowSeconds) return { ok: false, reason: "expired" };
+      if (!interaction.success) return { ok: false, why: "malformed" };
+      if (interaction.data.exp < nowSeconds) return { ok: false, why: "expired" };
       return { ok: true, interaction: interaction.data };
     },
   };

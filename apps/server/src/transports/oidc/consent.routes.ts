@@ -126,7 +126,7 @@ export const consentRoutes: FastifyPluginAsync<{
       });
       switch (outcome.type) {
         case "refused":
-          return refuse(reply, locale, outcome.reason);
+          return refuse(reply, locale, outcome.why);
         case "redirect":
           return reply.headers(NO_STORE).redirect(outcome.location, 303);
         case "error":
