@@ -61,6 +61,8 @@ describe.skipIf(skipReason !== undefined)("the login page in the authorize flow,
         "--name",
         "Partner app",
         "--public",
+        // First-party: this suite is about the login page; the consent page has its own (consent.browser.spec.ts).
+        "--first-party",
         "--redirect-uri",
         REDIRECT,
         "--scopes",

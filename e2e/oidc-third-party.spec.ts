@@ -107,8 +107,23 @@ describe("a third-party app signs a user in", () => {
       body: new URLSearchParams({ email: adminEmail, password: adminPassword, _csrf: csrf, next }).toString(),
     });
     expect(posted.status).toBe(303);
-    const back = await browse(new URL(posted.headers.get("location") ?? "", server.base).href);
-    expect(back.status).toBe(302);
+    // A third-party app: the consent page (docs/decisions/0036-oidc-consent.md), answered with Allow.
+    const consent = await browse(new URL(posted.headers.get("location") ?? "", server.base).href);
+    expect(consent.status).toBe(200);
+    const consentHtml = await consent.text();
+    expect(consentHtml).toContain("Partner app");
+    const hidden = (name: string) =>
+      (new RegExp(`name="${name}" value="([^"]+)"`).exec(consentHtml)?.[1] ?? "").replace(/&amp;/g, "&");
+    const back = await browse(`${server.base}/oidc/consent`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.base },
+      body: new URLSearchParams({
+        _csrf: hidden("_csrf"),
+        interaction: hidden("interaction"),
+        decision: "allow",
+      }).toString(),
+    });
+    expect(back.status).toBe(303);
     const callback = new URL(back.headers.get("location") ?? "");
     expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
     expect(callback.searchParams.get("iss")).toBe(server.base);

@@ -42,6 +42,7 @@ export const AUDIT_ENTITIES = [
   "project_stage",
   "employee",
   "oidc_grant",
+  "oidc_consent",
 ] as const;
 
 export const AUDIT_ENTITY_LABELS: Labels = {
@@ -78,6 +79,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project_stage: "Project stage",
     employee: "Employee",
     oidc_grant: "App access (OIDC)",
+    oidc_consent: "App consent (OIDC)",
   },
   ru: {
     user: "Пользователь",
@@ -112,6 +114,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project_stage: "Этап проекта",
     employee: "Сотрудник",
     oidc_grant: "Доступ приложения (OIDC)",
+    oidc_consent: "Согласие для приложения (OIDC)",
   },
   uz: {
     user: "Foydalanuvchi",
@@ -146,6 +149,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     project_stage: "Loyiha bosqichi",
     employee: "Xodim",
     oidc_grant: "Ilovaga ruxsat (OIDC)",
+    oidc_consent: "Ilova uchun rozilik (OIDC)",
   },
 };
 
@@ -182,6 +186,7 @@ export const AUDIT_ACTIONS = [
   "issue",
   "refresh",
   "revoke_replay",
+  "deny",
 ] as const;
 
 export const AUDIT_ACTION_LABELS: Labels = {
@@ -218,6 +223,7 @@ export const AUDIT_ACTION_LABELS: Labels = {
     issue: "tokens issued",
     refresh: "tokens refreshed",
     revoke_replay: "revoked: credential used twice",
+    deny: "denied",
   },
   ru: {
     create: "создание",
@@ -252,6 +258,7 @@ export const AUDIT_ACTION_LABELS: Labels = {
     issue: "выдача токенов",
     refresh: "обновление токенов",
     revoke_replay: "отзыв: повторное использование",
+    deny: "отказ",
   },
   uz: {
     create: "yaratish",
@@ -286,6 +293,7 @@ export const AUDIT_ACTION_LABELS: Labels = {
     issue: "tokenlar berildi",
     refresh: "tokenlar yangilandi",
     revoke_replay: "qaytarib olindi: takror ishlatilgan",
+    deny: "rad etildi",
   },
 };
 

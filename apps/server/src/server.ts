@@ -126,6 +126,7 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
     services,
     issuerUrl: env.oidc.issuerUrl,
     ...(externalSignIn ? { external: { name: externalSignIn.name } } : {}),
+    ...(oidc ? { appNameFor: authorizingAppName(oidc) } : {}),
   });
   if (externalSignIn) {
     await app.register(externalSignInRoutes, { externalSignIn, issuerUrl: env.oidc.issuerUrl });
@@ -133,14 +134,14 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   // Routes derived from the operation catalogs: core's administration here (users, roles, groups,
   // tenants), sessions after the audit log, the rest after the hand-written routes (the OpenAPI
   // document lists them in this order).
-  const { profile, currencies, sessions, ...administration } = coreOperations;
+  const { profile, currencies, sessions, consents, ...administration } = coreOperations;
   await app.register(async (scope: App) => registerOperationRoutes(scope, administration, services));
   await app.register(auditRoutes, { services });
   await app.register(async (scope: App) => registerOperationRoutes(scope, { sessions }, services));
   await app.register(uploadsRoutes, { services });
   // Core's account and currencies; all of finance, CRM, Warehouse, Projects and HRM.
   await app.register(async (scope: App) => {
-    registerOperationRoutes(scope, { profile, currencies }, services);
+    registerOperationRoutes(scope, { profile, consents, currencies }, services);
     registerOperationRoutes(scope, financeOperations, services.finance);
     registerOperationRoutes(scope, crmOperations, services.crm);
     registerOperationRoutes(scope, warehouseOperations, services.warehouse);
@@ -159,6 +160,14 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   });
   if (oidc) await app.register(oidcRoutes, { services, oidc, env, clock });
   if (oidc) await app.register(oidcAdminRoutes, { oidc });
+};
+
+/** The login page names the application whose authorize request it continues (docs/decisions/0036-oidc-consent.md). */
+const authorizingAppName = (oidc: OidcProvider) => async (next: string) => {
+  const url = new URL(next, oidc.config.issuer);
+  const clientId = url.searchParams.get("client_id");
+  if (url.pathname !== "/oidc/authorize" || !clientId || clientId.length > 200) return undefined;
+  return (await oidc.clients.findActive(clientId))?.name;
 };
 
 /** The upstream OpenID sign-in when EXTERNAL_OIDC_* is set (it seals its flow cookie with OIDC_CRYPTO_KEY). */

@@ -4,6 +4,7 @@ import { createAuditService } from "./audit/audit.service";
 import { createCoreBudgets, type ThrottleStore } from "./auth/attempt-budget";
 import { createAuthService, type PasswordVerifier } from "./auth/auth.service";
 import { createContextService } from "./auth/context.service";
+import { createConsentsService } from "./consents/consents.service";
 import { createCurrenciesService } from "./currencies/currencies.service";
 import { createGroupsService } from "./groups/groups.service";
 import { createProfileService } from "./profile/profile.service";
@@ -48,6 +49,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     context: createContextService({ db, clock }),
     users: createUsersService({ db, outbox, emailTakenBudget: budgets.emailTaken }),
     sessions: createSessionsService({ db, outbox, clock }),
+    consents: createConsentsService({ db, outbox, clock }),
     roles: createRolesService({ db, outbox, clock }),
     groups: createGroupsService({ db, outbox, clock }),
     profile: createProfileService({ db, outbox, currentPasswordBudget: budgets.currentPassword }),

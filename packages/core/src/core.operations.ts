@@ -1,5 +1,6 @@
 import { ZCurrencyCode } from "@hisob/kernel";
 import { z } from "zod";
+import { consentsOperations } from "./consents/consents.operations";
 import {
   ZCreateCurrencyInput,
   ZCurrencyDto,
@@ -95,4 +96,5 @@ export const coreOperations = {
   groups: groupsOperations,
   tenants: tenantsOperations,
   sessions: sessionsOperations,
+  consents: consentsOperations,
 };

@@ -16,7 +16,14 @@ export {
   ZSigningKeyDto,
   ZUpdateClientInput,
 } from "./admin/oidc-admin.schema";
-export { type AuthorizeOutcome, type LoginSession, redirectTo } from "./authorize/authorize";
+export {
+  type AuthorizeOutcome,
+  type ConsentOutcome,
+  type ConsentPrompt,
+  type ConsentRefusal,
+  type LoginSession,
+  redirectTo,
+} from "./authorize/authorize";
 export {
   type CreatedClient,
   type OidcClientRecord,

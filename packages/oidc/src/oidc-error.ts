@@ -15,6 +15,7 @@ export type OidcErrorCode =
   | "invalid_token"
   | "access_denied"
   | "login_required"
+  | "consent_required"
   | "server_error"
   | "temporarily_unavailable";
 
@@ -29,6 +30,7 @@ const STATUS: Record<OidcErrorCode, number> = {
   invalid_token: 401,
   access_denied: 400,
   login_required: 400,
+  consent_required: 400,
   server_error: 500,
   temporarily_unavailable: 503,
 };

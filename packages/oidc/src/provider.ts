@@ -10,6 +10,7 @@ import {
   discoveryDocument,
   type OidcConfig,
 } from "./config";
+import { createConsentInteractions } from "./consent/consent-interaction";
 import { createEndSession } from "./end-session";
 import { createIntrospect } from "./introspect";
 import { createSigningKeys } from "./keys";
@@ -64,7 +65,13 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
     admin,
     verifyAccessToken,
     discovery: () => discoveryDocument(config),
-    authorize: createAuthorize({ db, clients, config, clock }),
+    authorize: createAuthorize({
+      db,
+      clients,
+      config,
+      clock,
+      interactions: createConsentInteractions(deps.cryptoKey),
+    }),
     token: createTokenEndpoint({ db, outbox, clients, config, clock, signer: keys }),
     userinfo: createUserinfo({ config, verifyAccessToken }),
     revoke: createRevoke({ db, outbox, clients, clock }),

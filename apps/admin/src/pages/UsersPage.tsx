@@ -29,6 +29,7 @@ import {
   useRefs,
 } from "../list-screen-parts";
 import { useCan, useMe } from "../session";
+import { ConnectedAppsButton } from "./ConsentsDialog";
 import { SessionsModal } from "./SessionsModal";
 
 type User = {
@@ -228,6 +229,7 @@ export const UsersPage = () => {
                       {t("users.sessions")}
                     </Button>
                   )}
+                  <ConnectedAppsButton user={user} />
                 </RowActions>
               );
             },

@@ -24,6 +24,11 @@ a.button:hover{background:#eef4fb}
 nav{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #d9e2ec}
 nav ul{display:flex;flex-wrap:wrap;justify-content:center;gap:.5rem 1.25rem;margin:0;padding:0;list-style:none}
 nav a[aria-current]{color:var(--ink);font-weight:600;text-decoration:none}
+ul.scopes{margin:0 0 1.5rem;padding-left:1.25rem}
+ul.scopes li{margin:.25rem 0}
+button.secondary{background:#fff;color:var(--brand);border:1px solid var(--brand)}
+button.secondary:hover{background:#eef4fb}
+.hint{margin:1rem 0 0;font-size:.875rem}
 </style>`;
 
 const STYLE_HASH = createHash("sha256")

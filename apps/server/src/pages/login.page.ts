@@ -19,6 +19,8 @@ export type LoginPageInput = {
   action?: string | undefined;
   /** The language switcher's link for `locale`; default: this page with `ui_locales`. */
   localeHref?: ((locale: Locale) => string) | undefined;
+  /** The application that asks the user to sign in (an OIDC client's name), shown above the form. */
+  app?: string | undefined;
   /** Sign-in through the configured upstream provider: a "Sign in with <name>" link to `href`. */
   external?: { name: string; href: string } | undefined;
 };
@@ -59,6 +61,7 @@ export const renderLoginPage = (input: LoginPageInput): SafeHtml => {
     title: t(locale, "login.title"),
     body: html`<main aria-labelledby="heading">
 <h1 id="heading">${t(locale, "login.heading")}</h1>
+${input.app ? html`<p class="for-app">${t(locale, "login.forApp", { app: input.app })}</p>` : ""}
 <p>${t(locale, "login.intro")}</p>
 ${invalid ? html`<div class="error" role="alert" id="form-error">${error}</div>` : ""}
 <form method="post" action="${action}">

@@ -74,6 +74,9 @@ export const en = {
       invalid: "validation error",
     },
     not_found: "Not found.",
+    consent: {
+      not_found: "This application has no access to take back.",
+    },
     session: {
       not_found: "Session not found.",
     },
@@ -590,10 +593,36 @@ export const en = {
       "Nothing is wrong with your account. The application's developer must fix its settings; please tell them.",
     detail: "Technical detail:",
   },
+  consent: {
+    title: "Allow {{app}}? — Hisob",
+    heading: "{{app}} wants to use your Hisob account",
+    signedInAs: "Signed in as {{user}} in {{organization}}.",
+    asks: "If you allow it, {{app}} will be able to:",
+    alreadyAllowed: "already allowed",
+    allow: "Allow",
+    deny: "Deny",
+    revokeHint: "You can take this permission back at any time on your account page.",
+    scope: {
+      openid: "Know that it is you (your Hisob user ID)",
+      profile: "See your name, photo and when you last changed them",
+      email: "See your email address",
+      offline_access: "Keep working for you when you are not signed in, until you take this back",
+    },
+    refused: {
+      title: "This request cannot be answered — Hisob",
+      heading: "This request cannot be answered",
+      malformed: "The page was changed or is not from Hisob. Go back to the application and sign in again.",
+      expired: "The page was open too long. Go back to the application and sign in again.",
+      other_session:
+        "This page was shown to another signed-in account or session. Go back to the application and sign in again.",
+      csrf: "The form has expired or was sent from another site. Go back to the application and try again.",
+    },
+  },
   login: {
     title: "Sign in — Hisob",
     heading: "Sign in to Hisob",
     intro: "Enter your work email and password.",
+    forApp: "{{app}} asks you to sign in with your Hisob account.",
     email: "Email",
     password: "Password",
     submit: "Sign in",

@@ -1,7 +1,9 @@
-import type { Db } from "@hisob/db";
+import { type AuditWho, audit, type Db } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
 import { type Clients, type OidcClientRecord, redirectUriMatches } from "../clients/clients";
 import { type OidcConfig, SUPPORTED_SCOPES } from "../config";
+import { CONSENT_INTERACTION_SECONDS, type ConsentInteractions } from "../consent/consent-interaction";
+import { grantedScopes, recordConsent, scopesToAsk } from "../consent/consents";
 import { type FormParams, singleParam } from "../form-params";
 import { OidcError } from "../oidc-error";
 import { newOpaqueToken, sha256Hex } from "../opaque-token";
@@ -15,7 +17,29 @@ export type AuthorizeOutcome =
   /** A code, or an error sent back to the client's redirect_uri with state and iss (RFC 9207). */
   | { type: "redirect"; location: string }
   /** No session: the login page, which comes back to `returnTo` afterwards. */
-  | { type: "login"; returnTo: string; reauthenticate: boolean };
+  | { type: "login"; returnTo: string; reauthenticate: boolean }
+  /** A third-party client asks for scopes the user has not allowed yet: the consent page. */
+  | { type: "consent"; consent: ConsentPrompt };
+
+export type ConsentPrompt = {
+  client: { clientId: string; name: string };
+  /** Every scope the client asks for, and those the user has not allowed it yet (the ones asked now). */
+  scopes: string[];
+  newScopes: string[];
+  /** The sealed interaction id the page posts back (consent-interaction.ts). */
+  interaction: string;
+  /** Who is signed in, and in which organization: the page names both. */
+  user: { name: string; email: string };
+  organization: string;
+};
+
+/** Why a consent decision was refused before it reached the client (a page, never a redirect). */
+export type ConsentRefusal = "malformed" | "expired" | "other_session";
+
+export type ConsentOutcome = AuthorizeOutcome | { type: "refused"; why: ConsentRefusal };
+
+/** Where a consent decision came from, for its audit entry. */
+export type RequestOrigin = Pick<AuditWho, "requestId" | "client">;
 
 type Params = Record<string, string | undefined>;
 type Validated = {
@@ -121,7 +145,13 @@ const checkPkce = (
   return { codeChallenge: challenge, codeChallengeMethod: method };
 };
 
-type Prompt = { none: boolean; login: boolean; maxAge: number | undefined; authAfter: number | undefined };
+type Prompt = {
+  none: boolean;
+  login: boolean;
+  consent: boolean;
+  maxAge: number | undefined;
+  authAfter: number | undefined;
+};
 
 /** OIDC Core §3.1.2.1: prompt (none | login | consent | select_account) and max_age. */
 const checkPrompt = (params: Params): Prompt => {
@@ -142,6 +172,7 @@ const checkPrompt = (params: Params): Prompt => {
   return {
     none: values.has("none"),
     login: values.has("login"),
+    consent: values.has("consent"),
     maxAge: integer("max_age", params.max_age),
     authAfter: integer("auth_after", params.auth_after),
   };
@@ -152,7 +183,27 @@ const checkLengths = (params: Params) => {
   if (params.state && params.state.length > 2048) throw new OidcError("invalid_request", "state is too long");
 };
 
-export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcConfig; clock: Clock }) => {
+/** The request's parameters as FormParams again (a repeated one stays repeated, so it is refused again). */
+const paramsOfQuery = (query: string): FormParams => {
+  const params: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(query)) {
+    const seen = params[name];
+    params[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return params;
+};
+
+type Checked =
+  | { ok: false; outcome: AuthorizeOutcome }
+  | { ok: true; request: Validated; back: (error: OidcError) => AuthorizeOutcome };
+
+export const createAuthorize = (deps: {
+  db: Db;
+  clients: Clients;
+  config: OidcConfig;
+  clock: Clock;
+  interactions: ConsentInteractions;
+}) => {
   const { config } = deps;
 
   /** Stores a single-use code (hashed) bound to everything the token request must repeat. */
@@ -180,10 +231,8 @@ export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcCo
     return code;
   };
 
-  return async (
-    rawParams: Record<string, string | string[] | undefined>,
-    context: { session: LoginSession | null; returnTo: string },
-  ): Promise<AuthorizeOutcome> => {
+  /** Every check of the request, in order; errors after the redirect_uri is trusted go back to it. */
+  const check = async (rawParams: FormParams): Promise<Checked> => {
     let client: OidcClientRecord;
     let redirectUri: string;
     let params: Params;
@@ -192,7 +241,7 @@ export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcCo
       client = await checkClient(deps.clients, params);
       redirectUri = checkRedirectUri(client, params);
     } catch (error) {
-      if (error instanceof OidcError) return { type: "error", error };
+      if (error instanceof OidcError) return { ok: false, outcome: { type: "error", error } };
       throw error;
     }
     const state = params.state;
@@ -205,18 +254,38 @@ export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcCo
         iss: config.issuer,
       }),
     });
-    let request: Validated;
     try {
       checkResponseType(client, params);
       const scope = checkScope(client, params);
       const pkce = checkPkce(client, params);
       const prompt = checkPrompt(params);
       checkLengths(params);
-      request = { client, redirectUri, state, scope, nonce: params.nonce, prompt, ...pkce };
+      return {
+        ok: true,
+        request: { client, redirectUri, state, scope, nonce: params.nonce, prompt, ...pkce },
+        back,
+      };
     } catch (error) {
-      if (error instanceof OidcError) return back(error);
+      if (error instanceof OidcError) return { ok: false, outcome: back(error) };
       throw error;
     }
+  };
+
+  const codeFor = async (request: Validated, session: LoginSession): Promise<AuthorizeOutcome> => {
+    const code = await issueCode(request, session);
+    return {
+      type: "redirect",
+      location: redirectTo(request.redirectUri, { code, state: request.state, iss: config.issuer }),
+    };
+  };
+
+  const authorize = async (
+    rawParams: FormParams,
+    context: { session: LoginSession | null; returnTo: string },
+  ): Promise<AuthorizeOutcome> => {
+    const checked = await check(rawParams);
+    if (!checked.ok) return checked.outcome;
+    const { request, back } = checked;
     const nowMs = deps.clock.now().getTime();
     const nowSeconds = Math.floor(nowMs / 1000);
     const { prompt } = request;
@@ -233,15 +302,89 @@ export const createAuthorize = (deps: { db: Db; clients: Clients; config: OidcCo
         (prompt.authAfter !== undefined && authMs <= prompt.authAfter));
     if (!session || stale) {
       if (prompt.none) return back(new OidcError("login_required", "The user must sign in"));
-      // Come back without prompt=login, but with the time the new sign-in must follow.
+      // Come back without prompt=login (prompt=consent stays: it still asks), with the time the new
+      // sign-in must follow.
       const returnTo = new URL(context.returnTo, config.issuer);
-      returnTo.searchParams.delete("prompt");
+      if (prompt.consent) returnTo.searchParams.set("prompt", "consent");
+      else returnTo.searchParams.delete("prompt");
       if (stale) returnTo.searchParams.set("auth_after", String(prompt.authAfter ?? nowMs));
       return { type: "login", returnTo: `${returnTo.pathname}${returnTo.search}`, reauthenticate: stale };
     }
-    const code = await issueCode(request, session);
-    return { type: "redirect", location: redirectTo(redirectUri, { code, state, iss: config.issuer }) };
+    // Our own apps act for the user as the user; others ask once per scope set (docs/decisions/0036-oidc-consent.md).
+    if (request.client.isFirstParty) return codeFor(request, session);
+    const key = { tenantId: session.tenantId, userId: session.userId, clientId: request.client.clientId };
+    const granted = await deps.db.withTenant(session.tenantId, (tx) => grantedScopes(tx, key));
+    const newScopes = scopesToAsk(request.scope, granted, prompt.consent);
+    if (newScopes.length === 0) return codeFor(request, session);
+    if (prompt.none) return back(new OidcError("consent_required", "The user has not allowed these scopes"));
+    const { user, tenant } = await deps.db.withTenant(session.tenantId, async (tx) => ({
+      user: await tx.user.findFirst({
+        where: { tenantId: session.tenantId, id: session.userId },
+        select: { firstName: true, lastName: true, email: true },
+      }),
+      tenant: await tx.tenant.findUnique({ where: { id: session.tenantId }, select: { name: true } }),
+    }));
+    const query = new URL(context.returnTo, config.issuer).search.slice(1);
+    return {
+      type: "consent",
+      consent: {
+        client: { clientId: request.client.clientId, name: request.client.name },
+        scopes: request.scope,
+        newScopes,
+        interaction: deps.interactions.seal({
+          sid: session.sessionId,
+          q: query,
+          exp: nowSeconds + CONSENT_INTERACTION_SECONDS,
+        }),
+        user: {
+          name: `${user?.firstName ?? ""} ${user?.lastName ?? ""}`.trim(),
+          email: user?.email ?? "",
+        },
+        organization: tenant?.name ?? "",
+      },
+    };
   };
+
+  /**
+   * The consent page's Allow or Deny. The sealed interaction names the session that saw the page and the
+   * request, which is checked again as it is now (the client may have been deactivated meanwhile).
+   */
+  const decide = async (input: {
+    interaction: unknown;
+    allow: boolean;
+    session: LoginSession | null;
+    origin: RequestOrigin;
+  }): Promise<ConsentOutcome> => {
+    const opened = deps.interactions.open(input.interaction, Math.floor(deps.clock.now().getTime() / 1000));
+    if (!opened.ok) return { type: "refused", why: opened.why };
+    const { session } = input;
+    if (!session || session.sessionId !== opened.interaction.sid)
+      return { type: "refused", why: "other_session" };
+    const checked = await check(paramsOfQuery(opened.interaction.q));
+    if (!checked.ok) return checked.outcome;
+    const { request, back } = checked;
+    const key = { tenantId: session.tenantId, userId: session.userId, clientId: request.client.clientId };
+    const who = { tenantId: session.tenantId, actor: { userId: session.userId }, ...input.origin };
+    if (!input.allow) {
+      await deps.db.withTenant(session.tenantId, (tx) =>
+        audit(tx, who, "oidc_consent", request.client.clientId, "deny", {
+          after: { clientId: request.client.clientId, scopes: request.scope },
+        }),
+      );
+      return back(new OidcError("access_denied", "The user denied the request"));
+    }
+    await deps.db.withTenant(session.tenantId, async (tx) => {
+      const before = await grantedScopes(tx, key);
+      const after = await recordConsent(tx, key, request.scope);
+      await audit(tx, who, "oidc_consent", request.client.clientId, "grant", {
+        before: before.length > 0 ? { clientId: key.clientId, scopes: before } : null,
+        after: { clientId: key.clientId, scopes: after },
+      });
+    });
+    return codeFor(request, session);
+  };
+
+  return Object.assign(authorize, { decide });
 };
 
 export type Authorize = ReturnType<typeof createAuthorize>;

@@ -706,7 +706,12 @@ describe("loopback redirect URIs (RFC 8252 §7.3): public native clients only, e
   });
 
   it("a confidential web client registered with a loopback URI gets no port leniency", async () => {
-    const web = await kit.register({ name: "Loopback web", redirectUris: ["http://127.0.0.1/callback"] });
+    // First-party: the code comes at once, without the consent page.
+    const web = await kit.register({
+      name: "Loopback web",
+      isFirstParty: true,
+      redirectUris: ["http://127.0.0.1/callback"],
+    });
     const params = { client_id: web.clientId, response_type: "code", scope: "openid" };
     expectAuthorizeJsonError(
       await kit.authorize({ ...params, redirect_uri: "http://127.0.0.1:8080/callback" }, user.token),

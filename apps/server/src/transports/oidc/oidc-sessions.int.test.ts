@@ -59,13 +59,19 @@ beforeAll(async () => {
   t = await createTestApp({ clock });
   const tenant = await t.createTenant("Sessions Co");
   user = await t.createUser(tenant.id, []);
+  // First-party, so these flows are not about the consent page (oidc-consent.int.test.ts is).
   const created = await t.oidc.clients.create({
     name: "RP",
+    isFirstParty: true,
     redirectUris: [CALLBACK],
     postLogoutRedirectUris: [LOGGED_OUT],
   });
   rp = { clientId: created.client.clientId, secret: created.clientSecret ?? "" };
-  const second = await t.oidc.clients.create({ name: "Other RP", redirectUris: [CALLBACK] });
+  const second = await t.oidc.clients.create({
+    name: "Other RP",
+    isFirstParty: true,
+    redirectUris: [CALLBACK],
+  });
   other = { clientId: second.client.clientId, secret: second.clientSecret ?? "" };
 });
 

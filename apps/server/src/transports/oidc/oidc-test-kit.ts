@@ -179,15 +179,61 @@ export const createOidcKit = (t: TestApp) => {
       headers,
     });
 
+  /** The consent page's form (docs/decisions/0036-oidc-consent.md): its CSRF cookie and hidden fields. */
+  const consentFormOf = (page: InjectResponse) => {
+    const field = (name: string) =>
+      unescapeHtml(
+        new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(page.body)?.[1] ?? "",
+      );
+    return {
+      csrf: page.cookies.find((cookie) => cookie.name === "csrf")?.value ?? "",
+      _csrf: field("_csrf"),
+      interaction: field("interaction"),
+    };
+  };
+
+  const isConsentPage = (res: InjectResponse) =>
+    res.statusCode === 200 && res.body.includes('action="/oidc/consent"');
+
+  /** Allow or Deny on a consent page, as the browser of `session` posts it. */
+  const answerConsent = (
+    page: InjectResponse,
+    session: string,
+    decision: "allow" | "deny",
+    overrides: { csrf?: string; form?: FormValues; headers?: Record<string, string> } = {},
+  ) => {
+    const form = consentFormOf(page);
+    return t.app.inject({
+      method: "POST",
+      url: "/oidc/consent",
+      headers: { "content-type": FORM, origin: ISSUER, ...overrides.headers },
+      cookies: { session, csrf: overrides.csrf ?? form.csrf },
+      payload: encodeForm({ _csrf: form._csrf, interaction: form.interaction, decision, ...overrides.form }),
+    });
+  };
+
+  /** A third-party client's consent page, answered with Allow (what a user who agrees does). */
+  const allowIfAsked = async (res: InjectResponse, session: string): Promise<InjectResponse> => {
+    return isConsentPage(res) ? answerConsent(res, session, "allow") : res;
+  };
+
   /** Follows an authorization URL (from openid-client) as a signed-in browser: the callback URL. */
   const follow = async (url: URL, session: string): Promise<URL> => {
-    const res = await t.app.inject({
-      method: "GET",
-      url: `${url.pathname}${url.search}`,
-      cookies: { session },
-    });
+    const res = await allowIfAsked(
+      await t.app.inject({
+        method: "GET",
+        url: `${url.pathname}${url.search}`,
+        cookies: { session },
+      }),
+      session,
+    );
     const location = res.headers.location;
-    if (res.statusCode !== 302 || typeof location !== "string" || !/^[a-z][a-z0-9+.-]*:/i.test(location)) {
+    // 302 from the authorize endpoint, 303 from the consent form's post.
+    if (
+      ![302, 303].includes(res.statusCode) ||
+      typeof location !== "string" ||
+      !/^[a-z][a-z0-9+.-]*:/i.test(location)
+    ) {
       throw new Error(`authorize did not answer the client: ${res.statusCode} ${location ?? res.body}`);
     }
     return new URL(location);
@@ -203,7 +249,7 @@ export const createOidcKit = (t: TestApp) => {
     const pkce = options.pkce ?? "S256";
     const challenge = pkce === "S256" ? pkceS256(verifier) : verifier;
     const redirectUri = options.redirectUri ?? client.redirectUri;
-    const res = await authorize(
+    const asked = await authorize(
       {
         client_id: client.clientId,
         redirect_uri: redirectUri,
@@ -216,9 +262,10 @@ export const createOidcKit = (t: TestApp) => {
       },
       session,
     );
+    const res = await allowIfAsked(asked, session);
     const location = typeof res.headers.location === "string" ? new URL(res.headers.location) : undefined;
     const code = location?.searchParams.get("code");
-    if (res.statusCode !== 302 || !location || !code) {
+    if (![302, 303].includes(res.statusCode) || !location || !code) {
       throw new Error(`no code: ${res.statusCode} ${res.headers.location ?? res.body}`);
     }
     return { code, verifier, challenge, redirectUri, callback: location };
@@ -369,6 +416,8 @@ export const createOidcKit = (t: TestApp) => {
     desktop,
     rp,
     authorize,
+    isConsentPage,
+    answerConsent,
     follow,
     issueCode,
     clientAuth,

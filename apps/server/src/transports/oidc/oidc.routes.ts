@@ -9,6 +9,7 @@ import { authorizeErrorPage } from "../../pages/authorize-error.page";
 import { sendPage } from "../../pages/layout";
 import { clearSessionCookie, isSecureRequest, routePolicy, SESSION_COOKIE } from "../shared/auth-context";
 import { requestLocale } from "../shared/locale";
+import { consentRoutes, sendConsentPage } from "./consent.routes";
 import { oidcCors } from "./oidc-cors";
 import { oidcRateLimit } from "./oidc-rate-limit";
 
@@ -151,6 +152,8 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
         return sendOidcError(reply, outcome.error);
       }
       if (outcome.type === "redirect") return reply.headers(NO_STORE).redirect(outcome.location, 302);
+      if (outcome.type === "consent")
+        return sendConsentPage(request, reply.headers(NO_STORE), oidc.config.issuer, outcome.consent);
       const uiLocales =
         typeof query.ui_locales === "string" ? `&ui_locales=${encodeURIComponent(query.ui_locales)}` : "";
       const again = outcome.reauthenticate ? "&prompt=login" : "";
@@ -159,6 +162,8 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
         .redirect(`/login?next=${encodeURIComponent(outcome.returnTo)}${uiLocales}${again}`, 302);
     },
   );
+
+  await app.register(consentRoutes, { oidc, loginSession });
 
   app.post(
     "/oidc/token",

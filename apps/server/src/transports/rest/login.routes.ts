@@ -90,7 +90,9 @@ export const loginRoutes: FastifyPluginAsyncZod<{
   issuerUrl: string;
   /** The configured upstream OpenID provider: the page shows "Sign in with <name>". */
   external?: { name: string };
-}> = async (app, { services, issuerUrl, external }) => {
+  /** The name of the application whose authorize request `next` continues, if it is one. */
+  appNameFor?: (next: string) => Promise<string | undefined>;
+}> = async (app, { services, issuerUrl, external, appNameFor }) => {
   // HTML forms post here (and only here and to the OIDC endpoints): form bodies are parsed in this
   // scope alone, so the JSON API (POST /auth/login above all) never accepts what a cross-site form sends.
   await app.register(fastifyFormbody);
@@ -100,13 +102,14 @@ export const loginRoutes: FastifyPluginAsyncZod<{
     isSameOriginPost(request, issuerUrl) &&
     isValidCsrfToken(request, formField(request.body, CSRF_FIELD), secure(request));
 
-  const showLogin = (
+  const showLogin = async (
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
     page: { locale: Locale; next: string; error?: string; email?: string },
   ) => {
     const csrfToken = issueCsrfToken(request, reply, secure(request));
+    const appName = appNameFor ? await appNameFor(page.next) : undefined;
     return sendPage(
       reply,
       status,
@@ -114,6 +117,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{
       renderLoginPage({
         ...page,
         csrfToken,
+        app: appName,
         ...(external ? { external: { name: external.name, href: startHref(page.next, page.locale) } } : {}),
       }),
     );
