@@ -167,6 +167,15 @@ export const en = {
     sameCurrency: "A transfer needs accounts in the same currency (use an exchange)",
     differentCurrency: "An exchange needs accounts in different currencies (use a transfer)",
   },
+  session: {
+    signedOut: "You have been signed out",
+    reason: {
+      ended:
+        "Your session was ended elsewhere: an administrator ended it, you signed out on another device, or your organization was deactivated.",
+      refused:
+        "The server no longer accepts this sign-in (it was revoked or has expired). Sign in again to go on.",
+    },
+  },
   signIn: {
     title: "Signing you in…",
     failed: "Sign-in did not complete",

@@ -167,6 +167,15 @@ export const uz: AppMessages = {
     sameCurrency: "Oʻtkazma uchun bir xil valyutadagi hisobvaraqlar kerak (aks holda ayirboshlash)",
     differentCurrency: "Ayirboshlash uchun turli valyutadagi hisobvaraqlar kerak (aks holda oʻtkazma)",
   },
+  session: {
+    signedOut: "Siz tizimdan chiqdingiz",
+    reason: {
+      ended:
+        "Seansingiz boshqa joyda yakunlandi: uni administrator yakunladi, siz boshqa qurilmada chiqdingiz yoki tashkilotingiz faolsizlantirildi.",
+      refused:
+        "Server bu kirishni endi qabul qilmaydi (u bekor qilingan yoki muddati oʻtgan). Davom etish uchun qayta kiring.",
+    },
+  },
   signIn: {
     title: "Kirilmoqda…",
     failed: "Kirish yakunlanmadi",
