@@ -42,6 +42,9 @@ const StatementPrintScreen = lazy(() =>
 const DocumentsScreen = lazy(() =>
   import("./screens/documents").then((m) => ({ default: m.DocumentsScreen })),
 );
+const CategoriesScreen = lazy(() =>
+  import("./screens/categories").then((m) => ({ default: m.CategoriesScreen })),
+);
 const TransfersScreen = lazy(() =>
   import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
 );
@@ -190,6 +193,7 @@ const NAV = [
   { key: "payments", href: "/payments" },
   { key: "expenses", href: "/expenses" },
   { key: "transfers", href: "/transfers" },
+  { key: "categories", href: "/categories" },
 ] as const;
 
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
@@ -248,6 +252,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/payments" element={<DocumentsScreen key="payments" kind="payments" />} />
           <Route path="/expenses" element={<DocumentsScreen key="expenses" kind="expenses" />} />
           <Route path="/transfers" element={<TransfersScreen />} />
+          <Route path="/categories" element={<CategoriesScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>
