@@ -161,7 +161,7 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
               kind.users === "payments"
                 ? "finance.category_used_by_payments"
                 : "finance.category_used_by_expenses",
-            message: `${kind.users[0]?.toUpperCase()}${kind.users.slice(1)} using the category: ${count ?? "some"}; move them to another category first`,
+            message: `${kind.users === "payments" ? "Payments" : "Expenses"} using the category: ${count ?? "some"}. Move them to another category first.`,
             params: { count: count ?? 0 },
           });
         }
