@@ -61,7 +61,7 @@ describe.skipIf(skipReason !== undefined)("categories in the app", () => {
   const addCategory = async (name: string, under?: string) => {
     if (under) await row(under).getByRole("button", { name: appEn.categories.addChild }).click();
     else await page.getByTestId("new-category").click();
-    await page.getByRole("dialog").getByLabel(appEn.categories.name).fill(name);
+    await page.getByRole("dialog").getByLabel(appEn.categories.name, { exact: true }).fill(name);
     await saveDialog();
     await row(name).waitFor();
   };
@@ -126,7 +126,7 @@ describe.skipIf(skipReason !== undefined)("categories in the app", () => {
     );
     await shot("in-use-en");
     await row("Consulting").getByRole("button", { name: appEn.categories.rename }).click();
-    await page.getByRole("dialog").getByLabel(appEn.categories.name).fill("Advisory");
+    await page.getByRole("dialog").getByLabel(appEn.categories.name, { exact: true }).fill("Advisory");
     await saveDialog();
     await row("Advisory").waitFor();
     await addCategory("Spare", "Income");
