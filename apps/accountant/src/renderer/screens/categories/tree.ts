@@ -9,8 +9,9 @@ export const toTree = (categories: readonly TCategoryDto[]): CategoryNode[] => {
   const roots: CategoryNode[] = [];
   for (const node of nodes.values()) {
     const parent = node.parentId ? nodes.get(node.parentId) : undefined;
-    if (parent) (parent.children ??= []).push(node);
-    else roots.push(node);
+    if (!parent) roots.push(node);
+    else if (parent.children) parent.children.push(node);
+    else parent.children = [node];
   }
   const sort = (level: CategoryNode[]) => {
     level.sort((a, b) => a.name.localeCompare(b.name));
