@@ -6,7 +6,12 @@ import { RENDERER_CHUNKS } from "./vite.chunks";
 // CommonJS file that only requires "electron"), and the same renderer the server serves at /app.
 export default defineConfig({
   main: {
-    build: { outDir: "dist/electron/main", rollupOptions: { input: "src/main/index.ts" } },
+    build: {
+      outDir: "dist/electron/main",
+      rollupOptions: { input: "src/main/index.ts" },
+      // Bundled, so the desktop package carries no node_modules (electron-builder.json excludes them).
+      externalizeDeps: { exclude: ["oauth4webapi", "zod"] },
+    },
   },
   preload: {
     build: {

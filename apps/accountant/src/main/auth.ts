@@ -92,6 +92,12 @@ export const createDesktopAuth = (deps: DesktopAuthDeps) => {
       }
     },
 
+    /** Forgets the tokens (ended elsewhere or refused: nothing is left to revoke), also on disk. */
+    forgetSession: async (): Promise<void> => {
+      tokens = null;
+      await deps.store.clear();
+    },
+
     /** Revokes both tokens, forgets them, and ends the provider's login session in the system browser. */
     signOut: async (): Promise<void> => {
       const ending = tokens;

@@ -72,6 +72,7 @@ describe("the Electron main process", () => {
     expect([...ipc.keys()].sort()).toEqual([
       "hisob:accessToken",
       "hisob:appVersion",
+      "hisob:forgetSession",
       "hisob:openExternal",
       "hisob:printToPdf",
       "hisob:restoreSession",

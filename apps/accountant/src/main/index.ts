@@ -104,6 +104,7 @@ const start = async () => {
       await auth.signOut();
       for (const window of BrowserWindow.getAllWindows()) window.reload();
     },
+    "hisob:forgetSession": () => auth.forgetSession(),
     "hisob:openExternal": (url) => openExternal(url),
     "hisob:saveFile": async (name, bytes) => {
       const target = await dialog.showSaveDialog({ defaultPath: name });

@@ -38,13 +38,14 @@ describe("IPC: allow-listed channels, trusted senders, validated arguments", () 
         "hisob:signIn",
         "hisob:accessToken",
         "hisob:signOut",
+        "hisob:forgetSession",
         "hisob:openExternal",
         "hisob:saveFile",
         "hisob:printToPdf",
       ].map((channel) => [channel, vi.fn(async () => channel)]),
     ) as unknown as IpcHandlers;
     registerIpc({ handle: (channel, listener) => registered.set(channel, listener as never) }, handlers);
-    expect(registered.size).toBe(9);
+    expect(registered.size).toBe(10);
     const open = registered.get("hisob:openExternal");
     await expect(open?.(app, "https://hisob.uz/")).resolves.toBe("hisob:openExternal");
     await expect(open?.(app, "javascript:alert(1)")).rejects.toThrow(/refused: invalid arguments/);

@@ -19,6 +19,7 @@ export const IPC_CHANNELS = {
   "hisob:signIn": ZNoArgs,
   "hisob:accessToken": ZNoArgs,
   "hisob:signOut": ZNoArgs,
+  "hisob:forgetSession": ZNoArgs,
   "hisob:openExternal": z.tuple([z.url({ protocol: /^https?$/ }).max(2048)]),
   "hisob:saveFile": z.tuple([
     z.string().min(1).max(200).refine(isPlainFileName, "a file name without a path"),

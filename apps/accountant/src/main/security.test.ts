@@ -13,7 +13,7 @@ describe("the window's policy", () => {
     const csp = contentSecurityPolicy("https://hisob.example:8443/");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
-    expect(csp).toContain("connect-src 'self' https://hisob.example:8443");
+    expect(csp).toContain("connect-src 'self' https://hisob.example:8443 wss://hisob.example:8443");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
   });

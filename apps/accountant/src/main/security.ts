@@ -14,7 +14,8 @@ export const contentSecurityPolicy = (serverUrl: string): string =>
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    `connect-src 'self' ${new URL(serverUrl).origin}`,
+    // The server's origin over HTTP, and over WebSocket for the live sign-out (GraphQL subscriptions).
+    `connect-src 'self' ${new URL(serverUrl).origin} ${new URL(serverUrl).origin.replace(/^http/, "ws")}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'none'",

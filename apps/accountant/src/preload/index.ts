@@ -19,6 +19,7 @@ const bridge: HisobBridge = {
   signIn: call("hisob:signIn"),
   accessToken: call("hisob:accessToken"),
   signOut: call("hisob:signOut"),
+  forgetSession: call("hisob:forgetSession"),
   openExternal: call("hisob:openExternal"),
   saveFile: call("hisob:saveFile"),
   printToPdf: call("hisob:printToPdf"),

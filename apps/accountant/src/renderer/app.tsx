@@ -24,6 +24,9 @@ import type { HisobBridge, SessionInfo } from "../shared/bridge";
 import { ApiContext, HostContext, KEYS, useApi } from "./api-context";
 import { setFormLocale } from "./form-locale";
 import { APP_MESSAGES } from "./locales";
+import type { SignedOutReason } from "./session/live-session";
+import { SignedOut } from "./session/signed-out";
+import { useLiveSession } from "./session/use-live-session";
 
 // Each screen is its own chunk, fetched when first opened (the shell and the first screen come first).
 const DashboardScreen = lazy(() =>
@@ -40,6 +43,9 @@ const DocumentsScreen = lazy(() =>
   import("./screens/documents").then((m) => ({ default: m.DocumentsScreen })),
 );
 const ReportsSection = lazy(() => import("./screens/reports").then((m) => ({ default: m.ReportsSection })));
+const CategoriesScreen = lazy(() =>
+  import("./screens/categories").then((m) => ({ default: m.CategoriesScreen })),
+);
 const TransfersScreen = lazy(() =>
   import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
 );
@@ -64,6 +70,7 @@ const useFormLocale = (locale: Locale) => {
 type Start =
   | { state: "starting" }
   | { state: "signed-in"; session: SessionInfo }
+  | { state: "signed-out"; reason: SignedOutReason }
   | { state: "failed"; message: string };
 
 /** Signs in (or resumes the session) through the bridge, then shows the app. */
@@ -89,7 +96,18 @@ export const Root = ({ bridge, i18n }: { bridge: HisobBridge; i18n: I18n }) => {
     <I18nProvider i18n={i18n}>
       <AntApp>
         {start.state === "signed-in" ? (
-          <SignedIn bridge={bridge} session={start.session} />
+          <SignedIn
+            bridge={bridge}
+            session={start.session}
+            onSignedOut={(reason) => setStart({ state: "signed-out", reason })}
+          />
+        ) : start.state === "signed-out" ? (
+          <SignedOut
+            reason={start.reason}
+            onSignIn={() =>
+              void bridge.signIn().then((session) => session && setStart({ state: "signed-in", session }))
+            }
+          />
         ) : start.state === "failed" ? (
           <SignInFailed message={start.message} onRetry={() => void bridge.signIn()} />
         ) : (
@@ -135,7 +153,15 @@ const SignInFailed = ({ message, onRetry }: { message: string; onRetry: () => vo
   );
 };
 
-const SignedIn = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
+const SignedIn = ({
+  bridge,
+  session,
+  onSignedOut,
+}: {
+  bridge: HisobBridge;
+  session: SessionInfo;
+  onSignedOut: (reason: SignedOutReason) => void;
+}) => {
   const [queryClient] = useState(
     () =>
       new QueryClient({
@@ -159,6 +185,7 @@ const SignedIn = ({ bridge, session }: { bridge: HisobBridge; session: SessionIn
     [bridge, serverUrl],
   );
   const host = useMemo(() => (serverUrl === null ? null : { bridge, serverUrl }), [bridge, serverUrl]);
+  useLiveSession(bridge, session, serverUrl, onSignedOut);
   if (!api || !host) return <Starting />;
   return (
     <QueryClientProvider client={queryClient}>
@@ -182,6 +209,7 @@ const NAV = [
   { key: "debts", href: "/debts" },
   { key: "counterparties", href: "/counterparties" },
   { key: "reports", href: "/reports", label: "reports.nav" },
+  { key: "categories", href: "/categories" },
 ] as const;
 
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
@@ -249,6 +277,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/counterparties" element={<CounterpartiesScreen />} />
           <Route path="/counterparties/:id" element={<CounterpartyDetailScreen />} />
           <Route path="/reports/*" element={<ReportsSection />} />
+          <Route path="/categories" element={<CategoriesScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

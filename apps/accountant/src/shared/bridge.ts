@@ -5,7 +5,8 @@
  */
 
 export type SessionInfo = {
-  user: { sub: string; name?: string; email?: string };
+  /** `sid`: the login session's public id (what `sessionDeleted` names when it ends). */
+  user: { sub: string; name?: string; email?: string; sid?: string };
   /** Epoch milliseconds when the current access token expires (the host refreshes before). */
   expiresAt: number;
 };
@@ -27,6 +28,11 @@ export type HisobBridge = {
   accessToken(): Promise<string | null>;
   /** Revokes the tokens, ends the provider's login session, forgets everything. */
   signOut(): Promise<void>;
+  /**
+   * Forgets the tokens here without asking the provider (they were ended elsewhere, or refused) and
+   * stays on the page, so the app can say why it signed out.
+   */
+  forgetSession(): Promise<void>;
   openExternal(url: string): Promise<void>;
   /** Saves bytes under a name the user confirms; false when they cancel. */
   saveFile(name: string, bytes: Uint8Array): Promise<boolean>;

@@ -23,7 +23,8 @@ export type Tokens = {
   expiresAt: number;
   refreshToken: string | null;
   idToken: string;
-  claims: { sub: string; name?: string; email?: string };
+  /** `sid`: the provider's login session these tokens live on (its end signs the app out). */
+  claims: { sub: string; name?: string; email?: string; sid?: string };
 };
 
 /** Plain http is allowed only for a loopback or local development issuer (the embedded default). */
@@ -81,6 +82,7 @@ const toTokens = (result: oauth.TokenEndpointResponse, previous?: Tokens): Token
           sub: claims.sub,
           name: typeof claims.name === "string" ? claims.name : undefined,
           email: typeof claims.email === "string" ? claims.email : undefined,
+          sid: typeof claims.sid === "string" ? claims.sid : undefined,
         }
       : (previous?.claims ?? { sub: "" }),
   };

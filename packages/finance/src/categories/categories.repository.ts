@@ -119,6 +119,12 @@ export const categoriesRepository = (table: CategoryTable) => {
       await delegate(tx).updateMany({ where: { tenantId, id }, data });
     },
 
+    /** How many documents (payments or expenses, as the tree's kind) refer to the category. */
+    countUses: (tx: Tx, tenantId: string, id: string): Promise<number> =>
+      table === "payment_categories"
+        ? tx.payment.count({ where: { tenantId, categoryId: id } })
+        : tx.expense.count({ where: { tenantId, categoryId: id } }),
+
     /** False when there is no such category; a foreign-key error while subcategories or documents use it. */
     delete: async (tx: Tx, tenantId: string, id: string): Promise<boolean> =>
       (await delegate(tx).deleteMany({ where: { tenantId, id } })).count > 0,

@@ -152,9 +152,17 @@ export const createCategoriesService = (kind: CategoryKind, deps: { db: Db; cloc
           });
         }
         if (constraint !== null) {
+          // Named with their number, so the user knows what to move first.
+          const count = await db
+            .withTenant(ctx.tenantId, (tx) => repository.countUses(tx, ctx.tenantId, id))
+            .catch(() => null);
           throw new AppError("CONFLICT", {
-            reason: "finance.category_in_use",
-            message: `The category is used by ${kind.users}; it cannot be deleted`,
+            reason:
+              kind.users === "payments"
+                ? "finance.category_used_by_payments"
+                : "finance.category_used_by_expenses",
+            message: `${kind.users === "payments" ? "Payments" : "Expenses"} using the category: ${count ?? "some"}. Move them to another category first.`,
+            params: { count: count ?? 0 },
           });
         }
         throw error;

@@ -205,7 +205,10 @@ export const en = {
         "validation error: {{field}} is not a category of this kind in this organization",
       category_cycle: "validation error: {{field}} cannot be the category itself or one of its subcategories",
       category_has_children: "The category has subcategories; move or delete them first.",
-      category_in_use: "The category is in use and cannot be deleted.",
+      category_used_by_payments:
+        "Payments using the category: {{count}}. Move them to another category first.",
+      category_used_by_expenses:
+        "Expenses using the category: {{count}}. Move them to another category first.",
       debt_not_found: "Debt not found.",
       debt_already_settled: "The debt is already settled.",
       debt_written_off: "The debt was written off.",

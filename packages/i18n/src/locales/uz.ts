@@ -215,7 +215,10 @@ export const uz: Messages = {
       category_cycle:
         "Kiritilgan maʼlumotlarda xato: {{field}} moddaning oʻzi yoki uning quyi moddasi boʻlishi mumkin emas",
       category_has_children: "Moddaning quyi moddalari bor; avval ularni koʻchiring yoki oʻchiring.",
-      category_in_use: "Modda ishlatilmoqda, uni oʻchirib boʻlmaydi.",
+      category_used_by_payments:
+        "Bu moddadagi toʻlovlar: {{count}} ta. Avval ularni boshqa moddaga oʻtkazing.",
+      category_used_by_expenses:
+        "Bu moddadagi xarajatlar: {{count}} ta. Avval ularni boshqa moddaga oʻtkazing.",
       debt_not_found: "Qarz topilmadi.",
       debt_already_settled: "Qarz allaqachon toʻlangan.",
       debt_written_off: "Qarz hisobdan chiqarilgan.",

@@ -97,6 +97,10 @@ export const createBrowserBridge = (): HisobBridge => {
       window.location.assign(endSessionUrl(current, ending, `${origin}/app/`).toString());
     },
 
+    forgetSession: async () => {
+      tokens = null;
+    },
+
     openExternal: async (url) => {
       window.open(url, "_blank", "noopener,noreferrer");
     },

@@ -11,6 +11,7 @@ export const en = {
     transfers: "Transfers and exchanges",
     debts: "Debts",
     counterparties: "Counterparties",
+    categories: "Categories",
   },
   dashboard: {
     title: "Dashboard",
@@ -173,6 +174,37 @@ export const en = {
   },
   debts: DEBTS_EN.debts,
   counterparties: DEBTS_EN.counterparties,
+  categories: {
+    title: "Categories",
+    kind: "Kind of category",
+    payments: "Payment categories",
+    expenses: "Expense categories",
+    new: "New category",
+    createTitle: "New category",
+    renameTitle: "Rename category",
+    moveTitle: "Move category",
+    name: "Name",
+    parent: "Parent category",
+    topLevel: "None (top level)",
+    actions: "Actions",
+    addChild: "Add subcategory",
+    rename: "Rename",
+    move: "Move",
+    delete: "Delete",
+    confirmDelete: "Delete the category “{{name}}”?",
+    saved: "Category saved",
+    deleted: "Category deleted",
+    empty: "No categories yet",
+  },
+  session: {
+    signedOut: "You have been signed out",
+    reason: {
+      ended:
+        "Your session was ended elsewhere: an administrator ended it, you signed out on another device, or your organization was deactivated.",
+      refused:
+        "The server no longer accepts this sign-in (it was revoked or has expired). Sign in again to go on.",
+    },
+  },
   signIn: {
     title: "Signing you in…",
     failed: "Sign-in did not complete",

@@ -11,6 +11,7 @@ export const ru: AppMessages = {
     transfers: "Переводы и обмен",
     debts: "Долги",
     counterparties: "Контрагенты",
+    categories: "Статьи",
   },
   dashboard: {
     title: "Обзор",
@@ -174,6 +175,37 @@ export const ru: AppMessages = {
   },
   debts: DEBTS_RU.debts,
   counterparties: DEBTS_RU.counterparties,
+  categories: {
+    title: "Статьи",
+    kind: "Вид статей",
+    payments: "Статьи поступлений",
+    expenses: "Статьи расходов",
+    new: "Новая статья",
+    createTitle: "Новая статья",
+    renameTitle: "Переименовать статью",
+    moveTitle: "Перенести статью",
+    name: "Название",
+    parent: "Родительская статья",
+    topLevel: "Нет (верхний уровень)",
+    actions: "Действия",
+    addChild: "Добавить подстатью",
+    rename: "Переименовать",
+    move: "Перенести",
+    delete: "Удалить",
+    confirmDelete: "Удалить статью «{{name}}»?",
+    saved: "Статья сохранена",
+    deleted: "Статья удалена",
+    empty: "Статей пока нет",
+  },
+  session: {
+    signedOut: "Вы вышли из системы",
+    reason: {
+      ended:
+        "Ваш сеанс завершён в другом месте: его завершил администратор, вы вышли на другом устройстве или организация деактивирована.",
+      refused:
+        "Сервер больше не принимает этот вход (он отозван или истёк). Войдите снова, чтобы продолжить.",
+    },
+  },
   signIn: {
     title: "Выполняется вход…",
     failed: "Вход не завершён",

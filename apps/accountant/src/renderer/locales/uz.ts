@@ -11,6 +11,7 @@ export const uz: AppMessages = {
     transfers: "Oʻtkazma va ayirboshlash",
     debts: "Qarzlar",
     counterparties: "Kontragentlar",
+    categories: "Moddalar",
   },
   dashboard: {
     title: "Umumiy koʻrinish",
@@ -172,6 +173,37 @@ export const uz: AppMessages = {
   },
   debts: DEBTS_UZ.debts,
   counterparties: DEBTS_UZ.counterparties,
+  categories: {
+    title: "Moddalar",
+    kind: "Moddalar turi",
+    payments: "Tushum moddalari",
+    expenses: "Xarajat moddalari",
+    new: "Yangi modda",
+    createTitle: "Yangi modda",
+    renameTitle: "Moddani qayta nomlash",
+    moveTitle: "Moddani koʻchirish",
+    name: "Nomi",
+    parent: "Yuqori modda",
+    topLevel: "Yoʻq (yuqori daraja)",
+    actions: "Amallar",
+    addChild: "Quyi modda qoʻshish",
+    rename: "Qayta nomlash",
+    move: "Koʻchirish",
+    delete: "Oʻchirish",
+    confirmDelete: "“{{name}}” moddasini oʻchirasizmi?",
+    saved: "Modda saqlandi",
+    deleted: "Modda oʻchirildi",
+    empty: "Hozircha moddalar yoʻq",
+  },
+  session: {
+    signedOut: "Siz tizimdan chiqdingiz",
+    reason: {
+      ended:
+        "Seansingiz boshqa joyda yakunlandi: uni administrator yakunladi, siz boshqa qurilmada chiqdingiz yoki tashkilotingiz faolsizlantirildi.",
+      refused:
+        "Server bu kirishni endi qabul qilmaydi (u bekor qilingan yoki muddati oʻtgan). Davom etish uchun qayta kiring.",
+    },
+  },
   signIn: {
     title: "Kirilmoqda…",
     failed: "Kirish yakunlanmadi",

@@ -354,11 +354,11 @@ describe.each([
       categoryId: child.id,
     });
     expect(doc.statusCode, doc.body).toBe(201);
-    expectError(
-      await call(adminA, "DELETE", `${path}/${child.id}`),
-      409,
-      "CONFLICT",
-      "finance.category_in_use",
+    const inUse = await call(adminA, "DELETE", `${path}/${child.id}`);
+    const refusal = expectError(inUse, 409, "CONFLICT", `finance.category_used_by_${kind}s`);
+    // The answer names what uses the category, and how many.
+    expect(refusal.message).toMatch(
+      kind === "payment" ? /^Payments using the category: 1\b/ : /^Expenses using the category: 1\b/,
     );
     // A document cannot use the other kind's category.
     const wrong = await call(

@@ -1,0 +1,137 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en as appEn } from "../apps/accountant/src/renderer/locales/en";
+import { ru as appRu } from "../apps/accountant/src/renderer/locales/ru";
+import { uz as appUz } from "../apps/accountant/src/renderer/locales/uz";
+import { en as serverEn } from "../packages/i18n/src/locales/en";
+import { ru as serverRu } from "../packages/i18n/src/locales/ru";
+import { uz as serverUz } from "../packages/i18n/src/locales/uz";
+import { type Books, signIn, startBooks } from "./books-session";
+import { browserSkipReason } from "./browser";
+import { ROOT } from "./server-process";
+
+// Categories as trees in the app, in a real browser against the real server with a month of books
+// (the payment category "Sales" is used by payments): subcategories made, one moved under another
+// parent, a move that would make a cycle refused with the server's words, a used category's deletion
+// refused naming what uses it, a rename; the screen and the refusal in en, ru and uz.
+
+const SCREENSHOTS = path.join(ROOT, ".tmp/screenshots");
+const APP = { en: appEn, ru: appRu, uz: appUz } as const;
+const SERVER = { en: serverEn, ru: serverRu, uz: serverUz } as const;
+
+const skipReason = browserSkipReason();
+if (skipReason) console.warn(`app-categories.browser.spec.ts skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== undefined)("categories in the app", () => {
+  let session: Awaited<ReturnType<typeof startBooks>>;
+  let books: Books;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    session = await startBooks("hisob-e2e-categories-");
+    books = session.books;
+    const context = await session.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: "en-US",
+    });
+    page = await context.newPage();
+    await signIn(page, books.base);
+  }, 180_000);
+
+  afterAll(async () => {
+    await session?.stop();
+  });
+
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(SCREENSHOTS, `app-categories-${name}.png`), fullPage: true });
+  // By the name cell's text: a parent's cell also holds its expand button, which its accessible name includes.
+  const row = (name: string) =>
+    page.locator(".ant-table-row").filter({ has: page.locator("td").getByText(name, { exact: true }) });
+  const levelOf = async (name: string) =>
+    Number((await row(name).getAttribute("class"))?.match(/ant-table-row-level-(\d+)/)?.[1]);
+  /** Saves the open dialog with Enter in its first field and waits for it to close. */
+  const saveDialog = async () => {
+    const dialog = page.getByRole("dialog");
+    await dialog.locator("input").first().press("Enter");
+    await dialog.waitFor({ state: "detached" });
+  };
+  const addCategory = async (name: string, under?: string) => {
+    if (under) await row(under).getByRole("button", { name: appEn.categories.addChild }).click();
+    else await page.getByTestId("new-category").click();
+    await page.getByRole("dialog").getByLabel(appEn.categories.name, { exact: true }).fill(name);
+    await saveDialog();
+    await row(name).waitFor();
+  };
+  /** Opens "Move" for `name` and picks `parent` in the tree picker. */
+  const moveUnder = async (name: string, parent: string, lang: keyof typeof APP = "en") => {
+    await row(name).getByRole("button", { name: APP[lang].categories.move }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(APP[lang].categories.parent).click();
+    await page
+      .locator(".ant-select-dropdown:visible .ant-select-tree-title", { hasText: parent })
+      .first()
+      .click();
+    await dialog.locator(".ant-modal-footer button.ant-btn-primary").click();
+  };
+
+  it("builds a tree and moves a category under another parent", async () => {
+    await page.getByRole("navigation").getByRole("link", { name: appEn.nav.categories, exact: true }).click();
+    await page.getByRole("heading", { name: appEn.categories.title }).waitFor();
+    await row("Sales").waitFor();
+    await addCategory("Income");
+    await addCategory("Services", "Income");
+    await addCategory("Consulting", "Services");
+    expect(await levelOf("Consulting")).toBe(2);
+    expect(await levelOf("Sales")).toBe(0);
+    await moveUnder("Sales", "Consulting");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    await expect.poll(() => levelOf("Sales")).toBe(3);
+    await shot("tree-en");
+  });
+
+  it("refuses a move that would make a cycle, with the server's message, in each language", async () => {
+    for (const lang of ["en", "ru", "uz"] as const) {
+      expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBeLessThan(300);
+      await page.goto(`${books.base}/app/categories`);
+      await page.getByRole("heading", { name: APP[lang].categories.title }).waitFor();
+      await row("Income").waitFor();
+      await moveUnder("Income", "Consulting", lang);
+      const error = page.getByTestId("category-parent-error");
+      await error.waitFor();
+      expect(await error.innerText()).toBe(SERVER[lang].issues.category_cycle);
+      await shot(`cycle-${lang}`);
+      await page.getByRole("dialog").press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      // Nothing moved.
+      expect(await levelOf("Income")).toBe(0);
+    }
+    expect((await books.call("PUT", "/account", { uiLanguage: "en" })).status).toBeLessThan(300);
+  });
+
+  it("refuses to delete a category that payments use, naming them and how many; renames and deletes an unused one", async () => {
+    await page.goto(`${books.base}/app/categories`);
+    await row("Sales").waitFor();
+    await row("Sales").getByRole("button", { name: appEn.categories.delete }).click();
+    await page.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
+    const refusal = page.locator(".ant-message-notice", { hasText: "Payments using the category" });
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toContain(
+      serverEn.errors.finance.category_used_by_payments.replace(
+        "{{count}}",
+        String(books.payments.salesCount),
+      ),
+    );
+    await shot("in-use-en");
+    await row("Consulting").getByRole("button", { name: appEn.categories.rename }).click();
+    await page.getByRole("dialog").getByLabel(appEn.categories.name, { exact: true }).fill("Advisory");
+    await saveDialog();
+    await row("Advisory").waitFor();
+    await addCategory("Spare", "Income");
+    await row("Spare").getByRole("button", { name: appEn.categories.delete }).click();
+    await page.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
+    await row("Spare").waitFor({ state: "detached" });
+  });
+});
