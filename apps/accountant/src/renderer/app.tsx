@@ -42,6 +42,10 @@ const DocumentsScreen = lazy(() =>
 const TransfersScreen = lazy(() =>
   import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
 );
+const InventoryScreen = lazy(() =>
+  import("./screens/inventory").then((m) => ({ default: m.InventoryScreen })),
+);
+const SetupScreen = lazy(() => import("./screens/setup/setup").then((m) => ({ default: m.SetupScreen })));
 
 /** Client-side checks (the server's schemas) speak the user's language too (see form-locale.ts). */
 const useFormLocale = (locale: Locale) => {
@@ -166,6 +170,7 @@ const NAV = [
   { key: "payments", href: "/payments" },
   { key: "expenses", href: "/expenses" },
   { key: "transfers", href: "/transfers" },
+  { key: "inventory", href: "/inventory" },
 ] as const;
 
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
@@ -224,6 +229,8 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/payments" element={<DocumentsScreen key="payments" kind="payments" />} />
           <Route path="/expenses" element={<DocumentsScreen key="expenses" kind="expenses" />} />
           <Route path="/transfers" element={<TransfersScreen />} />
+          <Route path="/inventory" element={<InventoryScreen />} />
+          <Route path="/setup" element={<SetupScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>
