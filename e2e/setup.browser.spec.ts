@@ -173,7 +173,12 @@ describe.skipIf(skipReason !== undefined)("first-run setup and inventory in the 
       await page.fill("#movement-comment", "To the office");
       await page.getByTestId("record-movement").click();
       const error = page.getByTestId("movement-quantity-error");
-      await expect.poll(() => error.innerText()).toBe(SERVER[lang].errors.finance.insufficient_stock);
+      // English keeps the service's own sentence (with what is there); ru and uz translate the reason.
+      const refusal =
+        lang === "en"
+          ? `Not enough in stock: 5 pcs of "Paper en"`
+          : SERVER[lang].errors.finance.insufficient_stock;
+      await expect.poll(() => error.innerText()).toBe(refusal);
       await shot(page, `inventory-refused-${lang}`);
       // Within the stock it is recorded: 5 − 3 = 2 left.
       await page.fill("#movement-quantity", "3");
