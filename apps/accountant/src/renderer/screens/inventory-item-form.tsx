@@ -11,6 +11,7 @@ import { useApi, useCurrencies, useMinorUnits } from "../api-context";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
+import { useSetupProgress } from "../setup-progress";
 import { INVENTORY_KEY, QuantityInput, quantityRules } from "./inventory-quantity";
 
 type Values = {
@@ -43,13 +44,16 @@ export const InventoryItemForm = ({ onClose }: { onClose: () => void }) => {
   const numberRule = useNumberRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
+  // The base currency chosen at setup, when it is still among the organization's currencies.
+  const base = useSetupProgress().progress?.base;
+  const firstCurrency = currencies.data?.find((c) => c.code === base)?.code ?? currencies.data?.[0]?.code;
   const form = useForm<Values>({
     mode: "onTouched",
     defaultValues: {
       name: "",
       sku: "",
       unit: t("inventory.defaultUnit"),
-      currency: currencies.data?.[0]?.code ?? "",
+      currency: firstCurrency ?? "",
       unitPrice: "",
       quantity: "",
       description: "",
