@@ -184,6 +184,7 @@ describe.skipIf(skipReason !== undefined)("first-run setup and inventory in the 
       await page.fill("#movement-quantity", "3");
       await page.getByTestId("record-movement").click();
       await expect.poll(() => page.getByTestId("item-stock").innerText()).toMatch(/^2 /);
+      await expect.poll(() => page.locator(".ant-drawer .ant-table-row").count()).toBe(2);
       await shot(page, `inventory-movements-${lang}`);
       await page.context().close();
     });
