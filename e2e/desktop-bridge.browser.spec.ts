@@ -128,6 +128,19 @@ describe.skipIf(skipReason !== undefined)(
       const launching = launchChromium();
       launching.catch(() => undefined);
       server = await startServer(env);
+      // Books with an account: the app opens on its dashboard (an empty one opens on the setup).
+      const login = await fetch(`${server.base}/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+      const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      const account = await fetch(`${server.base}/finance/accounts`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ name: "Kassa", currency: "UZS" }),
+      });
+      expect(account.status).toBe(201);
       browser = await launching;
       systemBrowser = await browser.newContext();
     }, 150_000);

@@ -22,8 +22,15 @@ export const appRouter = router({
         /** One's own name, language (the app's language switch) or password (PUT /account). */
         update: coreOperations.profile.update,
       },
-      /** The organization's currencies, what accounts may use (GET /tenant/currencies). */
-      currencies: { selected: coreOperations.currencies.selected },
+      /**
+       * The organization's currencies, what accounts may use (GET /tenant/currencies); the global list
+       * and the selection's replacement are what the app's first-run setup chooses them with.
+       */
+      currencies: {
+        selected: coreOperations.currencies.selected,
+        all: coreOperations.currencies.all,
+        select: coreOperations.currencies.select,
+      },
     },
     (services) => services,
   ),

@@ -61,6 +61,10 @@ const CounterpartyDetailScreen = lazy(() =>
     default: m.CounterpartyDetailScreen,
   })),
 );
+const InventoryScreen = lazy(() =>
+  import("./screens/inventory").then((m) => ({ default: m.InventoryScreen })),
+);
+const SetupScreen = lazy(() => import("./screens/setup/setup").then((m) => ({ default: m.SetupScreen })));
 
 /** Client-side checks (the server's schemas) speak the user's language too (see form-locale.ts). */
 const useFormLocale = (locale: Locale) => {
@@ -210,6 +214,7 @@ const NAV = [
   { key: "counterparties", href: "/counterparties" },
   { key: "reports", href: "/reports", label: "reports.nav" },
   { key: "categories", href: "/categories" },
+  { key: "inventory", href: "/inventory" },
 ] as const;
 
 const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo }) => {
@@ -278,6 +283,8 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/counterparties/:id" element={<CounterpartyDetailScreen />} />
           <Route path="/reports/*" element={<ReportsSection />} />
           <Route path="/categories" element={<CategoriesScreen />} />
+          <Route path="/inventory" element={<InventoryScreen />} />
+          <Route path="/setup" element={<SetupScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

@@ -14,6 +14,7 @@ import { useTranslation } from "react-i18next";
 import { KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { DownloadButton, PrintButton } from "../components/downloads";
 import { PrintHeader } from "../components/print-header";
+import { SetupGate } from "../components/setup-gate";
 
 const CARD_HEIGHT = 300;
 
@@ -31,6 +32,7 @@ export const DashboardScreen = () => {
   const { t } = useTranslation();
   return (
     <div>
+      <SetupGate />
       <PrintHeader printOnly />
       <div
         style={{ display: "flex", justifyContent: "space-between", alignItems: "center", marginBottom: 16 }}
