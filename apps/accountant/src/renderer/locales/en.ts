@@ -205,6 +205,7 @@ export const en = {
       refused:
         "The server no longer accepts this sign-in (it was revoked or has expired). Sign in again to go on.",
     },
+  },
   inventory: {
     defaultUnit: "pcs",
     title: "Inventory",

@@ -206,6 +206,7 @@ export const ru: AppMessages = {
       refused:
         "Сервер больше не принимает этот вход (он отозван или истёк). Войдите снова, чтобы продолжить.",
     },
+  },
   inventory: {
     defaultUnit: "шт",
     title: "Склад",

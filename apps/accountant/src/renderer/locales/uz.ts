@@ -204,6 +204,7 @@ export const uz: AppMessages = {
       refused:
         "Server bu kirishni endi qabul qilmaydi (u bekor qilingan yoki muddati oʻtgan). Davom etish uchun qayta kiring.",
     },
+  },
   inventory: {
     defaultUnit: "dona",
     title: "Ombor",
