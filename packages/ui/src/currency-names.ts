@@ -37,3 +37,9 @@ export const currencyName = (code: string, locale: Locale, fallback: string): st
     return fallback;
   }
 };
+
+/** A currency as a picker offers it: "UZS — Oʻzbek soʻmi", the code first (what people type to find it). */
+export const currencyOption = (currency: { code: string; name: string }, locale: Locale) => ({
+  value: currency.code,
+  label: `${currency.code} — ${currencyName(currency.code, locale, currency.name)}`,
+});

@@ -7,7 +7,7 @@ export {
   type FieldIssue,
 } from "./api";
 export { AppFrame, type NavItem } from "./app-frame";
-export { currencyName } from "./currency-names";
+export { currencyName, currencyOption } from "./currency-names";
 export {
   DATE_RANGE,
   type DateProblem,

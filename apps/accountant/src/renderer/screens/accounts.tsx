@@ -5,7 +5,7 @@ import {
   ZListMoneyAccountsQuery,
   ZUpdateMoneyAccountInput,
 } from "@hisob/finance/schema";
-import { currencyName, describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { currencyOption, describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -342,10 +342,7 @@ const AccountFormFields = ({
             status={status}
             style={{ width: "100%" }}
             showSearch
-            options={(currencies.data ?? []).map((c) => ({
-              value: c.code,
-              label: `${c.code} — ${currencyName(c.code, locale, c.name)}`,
-            }))}
+            options={(currencies.data ?? []).map((c) => currencyOption(c, locale))}
           />
         )}
       />

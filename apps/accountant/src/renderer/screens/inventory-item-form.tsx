@@ -1,5 +1,5 @@
 import { ZCreateInventoryItemInput } from "@hisob/finance/schema";
-import { currencyName, describeFailure, useLocale } from "@hisob/ui";
+import { currencyOption, describeFailure, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import { AmountInput, amountRules, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { useQueryClient } from "@tanstack/react-query";
@@ -147,10 +147,7 @@ export const InventoryItemForm = ({ onClose }: { onClose: () => void }) => {
             id="item-currency"
             status={status}
             style={{ width: "100%" }}
-            options={(currencies.data ?? []).map((c) => ({
-              value: c.code,
-              label: `${c.code} — ${currencyName(c.code, locale, c.name)}`,
-            }))}
+            options={(currencies.data ?? []).map((c) => currencyOption(c, locale))}
           />
         )}
       />

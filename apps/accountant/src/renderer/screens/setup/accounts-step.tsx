@@ -1,5 +1,5 @@
 import { type TMoneyAccountDto, ZCreateMoneyAccountInput } from "@hisob/finance/schema";
-import { currencyName, describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { currencyOption, describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import { AmountInput, amountRules, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { useQueryClient } from "@tanstack/react-query";
@@ -201,10 +201,7 @@ const NewAccountForm = ({ base }: { base: string | null }) => {
               status={status}
               disabled={!!created}
               style={{ width: "100%" }}
-              options={(currencies.data ?? []).map((c) => ({
-                value: c.code,
-                label: `${c.code} — ${currencyName(c.code, locale, c.name)}`,
-              }))}
+              options={(currencies.data ?? []).map((c) => currencyOption(c, locale))}
             />
           )}
         />

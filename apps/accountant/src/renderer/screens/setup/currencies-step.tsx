@@ -1,5 +1,5 @@
 import { ZSelectCurrenciesInput } from "@hisob/core/schema";
-import { currencyName, describeFailure, QueryState, useLocale } from "@hisob/ui";
+import { currencyOption, describeFailure, QueryState, useLocale } from "@hisob/ui";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Select, Space, Typography } from "antd";
 import { useState } from "react";
@@ -59,10 +59,7 @@ const CurrenciesForm = (props: {
   const [base, setBase] = useState<string | undefined>(initialBase);
   const [others, setOthers] = useState<string[]>(props.selected.filter((code) => code !== initialBase));
   const [error, setError] = useState<string | null>(null);
-  const options = props.all.map((currency) => ({
-    value: currency.code,
-    label: `${currency.code} — ${currencyName(currency.code, locale, currency.name)}`,
-  }));
+  const options = props.all.map((currency) => currencyOption(currency, locale));
 
   const save = () =>
     once.run(async () => {
