@@ -244,6 +244,9 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     const rpPage = await cashierContext.newPage();
     const confinement = await confineToLocal(rpPage, { allowed: [base()], stubbed: [RP_ORIGIN] });
     await rpPage.goto(url.href);
+    // A client registered here is a third-party app: the cashier is asked once (decision 0036).
+    await rpPage.getByRole("heading", { name: "Partner portal wants to use your Hisob account" }).waitFor();
+    await rpPage.getByRole("button", { name: "Allow", exact: true }).click();
     await rpPage.waitForURL(/^https:\/\/rp\.example\/callback/);
     expect(confinement.blocked).toEqual([]);
     const tokens = await client.authorizationCodeGrant(config, new URL(rpPage.url()), {
