@@ -529,6 +529,8 @@ describe("every procedure checks the caller", () => {
     ],
     ["expenseCategories.delete", (api) => api.expenseCategories.delete.mutate({ id: ID })],
     ["debts.get", (api) => api.debts.get.query({ id: ID })],
+    ["debts.history", (api) => api.debts.history.query({ id: ID })],
+    ["currencies.select", (api) => api.currencies.select.mutate({ codes: ["UZS"] })],
     ["debts.update", (api) => api.debts.update.mutate({ id: ID, data: { description: "N" } })],
     ["debts.delete", (api) => api.debts.delete.mutate({ id: ID })],
     ["inventory.get", (api) => api.inventory.get.query({ id: ID })],
@@ -592,8 +594,8 @@ describe("every procedure checks the caller", () => {
 
   it("the sweep covers every procedure that needs a permission", () => {
     // Signed-in users may read who they are, change their own language or name, and read their
-    // organization's currencies without one.
-    const open = new Set(["session.me", "session.update", "currencies.selected"]);
+    // organization's currencies and the global currency list without one.
+    const open = new Set(["session.me", "session.update", "currencies.selected", "currencies.all"]);
     const swept = new Set(calls.map(([name]) => name));
     const missing = Object.keys(appRouter._def.procedures).filter(
       (name) => !open.has(name) && !swept.has(name),
