@@ -357,6 +357,8 @@ export const oidcPeerBench: Bench = {
       const { client, clientSecret } = await oidc.clients.create({
         name: "Bench RP",
         redirectUris: [REDIRECT_URI],
+        // First-party: authorize answers with a code, no consent page (the peer's grants are made directly too).
+        isFirstParty: true,
       });
       if (!clientSecret) throw new Error("expected a confidential client");
       const oursSide: Side = {

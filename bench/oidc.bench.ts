@@ -153,6 +153,8 @@ export const oidcBench: Bench = {
       const { client, clientSecret } = await oidc.clients.create({
         name: "Bench RP",
         redirectUris: [REDIRECT_URI],
+        // First-party: authorize answers with a code, no consent page (decision 0036).
+        isFirstParty: true,
       });
       if (!clientSecret) throw new Error("expected a confidential client");
       const basic = `Basic ${Buffer.from(

@@ -72,7 +72,11 @@ try {
   const base = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
   try {
     const { token: session } = await benchTenantAdmin(db, outbox, services, "profile@example.com");
-    const { client, clientSecret } = await oidc.clients.create({ name: "RP", redirectUris: [REDIRECT_URI] });
+    const { client, clientSecret } = await oidc.clients.create({
+      name: "RP",
+      redirectUris: [REDIRECT_URI],
+      isFirstParty: true, // no consent page between authorize and the code
+    });
     const basic = `Basic ${Buffer.from(`${client.clientId}:${clientSecret}`).toString("base64")}`;
     const [{ name: database } = { name: "" }] = await db.rawTx.withPlatform((tx) =>
       tx.query<{ name: string }>("SELECT current_database() AS name"),

@@ -171,6 +171,8 @@ describe.runIf(adminUrl?.startsWith("postgres"))("three instances behind nginx",
     const client = await api("POST", "/oidc-clients", {
       name: "Resilience app",
       redirectUris: [CALLBACK],
+      // Plays the accountant app (first-party: no consent page between authorize and the callback).
+      isFirstParty: true,
       isPublic: true,
       requirePkce: true,
       applicationType: "native",

@@ -78,6 +78,8 @@ try {
   const client = await api("POST", "/oidc-clients", {
     name: "Soak app",
     redirectUris: [CALLBACK],
+    // Plays the accountant app (first-party: no consent page between authorize and the callback).
+    isFirstParty: true,
     isPublic: true,
     requirePkce: true,
     applicationType: "native",
