@@ -83,10 +83,12 @@ describe.skipIf(skipReason !== undefined)("report comparison, filters and charts
     lang: Lang,
     currency: string,
     figures: Record<string, string>,
-    compared: Record<string, { value: string; change: string; changePercent: string | null }>,
+    // The compared entry of the JSON: `compare` and a figure per key.
+    compared: object,
   ) => {
+    const byKey = compared as Record<string, { value: string; change: string; changePercent: string | null }>;
     for (const [key, value] of Object.entries(figures)) {
-      const figure = compared[key];
+      const figure = byKey[key];
       if (!figure) throw new Error(`no compared ${key}`);
       expect(await text(`${testId}-current-${key}`)).toBe(money(value, currency, lang));
       expect(await text(`${testId}-compared-${key}`)).toBe(money(figure.value, currency, lang));

@@ -36,16 +36,18 @@ export const AccountsFilter = ({ value, onChange }: MultiProps) => {
   );
 };
 
-/** The categories of both kinds, by name: an organization keeps tens of each. */
-export const useReportCategories = () => {
+/** The categories of both kinds, by name (an organization keeps tens of each); `enabled`: when needed. */
+export const useReportCategories = (enabled = true) => {
   const api = useApi();
   const list = { limit: PAGE, sortBy: "name" as const, order: "asc" as const };
   const payments = useQuery({
     queryKey: [...KEYS.paymentCategories, "report-filter"],
+    enabled,
     queryFn: () => api.paymentCategories.list.query(list),
   });
   const expenses = useQuery({
     queryKey: [...KEYS.expenseCategories, "report-filter"],
+    enabled,
     queryFn: () => api.expenseCategories.list.query(list),
   });
   return { payments: payments.data?.items ?? [], expenses: expenses.data?.items ?? [] };

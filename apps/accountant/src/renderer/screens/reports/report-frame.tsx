@@ -162,7 +162,8 @@ export const ReportHeading = (props: {
   const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
   const account = accounts.data?.items.find((a) => a.id === props.report.accountId);
   const chosen = accountsOf(props.report);
-  const categories = useReportCategories();
+  // Names for the filter line, asked for only when the report is limited to categories.
+  const categories = useReportCategories((props.report.categoryIds?.length ?? 0) > 0);
   const counterparties = useCounterpartyNames(props.report.counterpartyIds ?? []);
   const categoryNames = new Map([...categories.payments, ...categories.expenses].map((c) => [c.id, c.name]));
   const named = (label: string, ids: string[] | undefined, names: (id: string) => string | undefined) =>
