@@ -32,6 +32,10 @@ const APP_SCREENS = (ids: Books["ids"]) =>
     ["debts", "/app/debts", "debts-table"],
     ["counterparties", "/app/counterparties", "counterparties-table"],
     ["counterparty", `/app/counterparties/${ids.client}`, "counterparty-debts"],
+    // The reports with their comparison tables, filters and charts.
+    ["report-income", "/app/reports/income?compare=previousPeriod", "income-compare-UZS"],
+    ["report-cashflow", "/app/reports/cashflow?compare=previousYear", "cashflow-compare-UZS"],
+    ["report-statement", `/app/reports/statement?account=${ids.kassa}`, "chart-balance"],
   ] as const;
 
 const ADMIN_SCREENS = [

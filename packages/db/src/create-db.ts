@@ -57,7 +57,39 @@ export type TxOptions = {
    * queries then adds up even while postings commit around it.
    */
   snapshot?: boolean;
+  /**
+   * The request's: when it aborts (the client went away), no further statement starts and, on
+   * PostgreSQL, the one running is cancelled (docs/decisions/0088-report-filters-and-comparison.md).
+   */
+  signal?: AbortSignal | undefined;
 };
+
+/**
+ * `fn` in a transaction whose running statement is cancelled when `signal` aborts: the backend's pid
+ * is read first (the real backend's, behind PgBouncer too), and on abort another connection of the
+ * pool asks `pg_cancel_backend` of it; the transaction waits for that ask to finish before it ends, so
+ * a late cancel never reaches the next user of the connection. An error after the abort is the
+ * abort's reason.
+ */
+const cancelledWith =
+  <T>(pool: pg.Pool, signal: AbortSignal, fn: (tx: Tx) => Promise<T>) =>
+  async (tx: Tx): Promise<T> => {
+    const [backend] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+    let cancelling: Promise<unknown> | undefined;
+    const cancel = () => {
+      cancelling = pool.query("SELECT pg_cancel_backend($1)", [backend?.pid]).catch(() => {});
+    };
+    signal.addEventListener("abort", cancel, { once: true });
+    try {
+      signal.throwIfAborted();
+      return await fn(tx);
+    } catch (error) {
+      throw signal.aborted ? signal.reason : error;
+    } finally {
+      signal.removeEventListener("abort", cancel);
+      await cancelling;
+    }
+  };
 
 export type Db = {
   readonly kind: "pglite" | "postgres";
@@ -227,6 +259,8 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     options: TxOptions = {},
   ): Promise<T> => {
     let hooks: Array<() => void> = [];
+    options.signal?.throwIfAborted();
+    if (pool && options.signal) fn = cancelledWith(pool, options.signal, fn);
     // The scoping statement (tenant-scope.ts), written with validated literals so that on
     // PostgreSQL it can travel with the BEGIN in one round trip (deferred-begin.ts).
     const scoped = scopeStatement(role, tenantId);

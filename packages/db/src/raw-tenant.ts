@@ -57,7 +57,11 @@ export type RawTransactions = {
   withTenant<T>(
     tenantId: string,
     fn: (tx: RawTenantTx) => Promise<T>,
-    options?: { readOnly?: boolean },
+    /**
+     * `signal`: the request's; when it aborts no further statement starts and, on PostgreSQL
+     * connected directly, the running one is cancelled (docs/decisions/0088-report-filters-and-comparison.md).
+     */
+    options?: { readOnly?: boolean; signal?: AbortSignal | undefined },
   ): Promise<T>;
   /**
    * The same as `hisob_system` (the outbox dispatcher's statements); no tenant rows are visible.
@@ -102,7 +106,7 @@ export const sqlParams = (): SqlParams => {
   };
 };
 
-type Mode = { lazyCommit: boolean; readOnly: boolean };
+type Mode = { lazyCommit: boolean; readOnly: boolean; signal?: AbortSignal | undefined };
 /**
  * How a transaction is scoped, built afresh for each transaction opened (a later one no longer
  * confirms a caller the first confirmed): its statements after BEGIN, and what to do with the last
@@ -129,6 +133,7 @@ const transactions = (run: ScopedRun, once: RawTransactions["once"]): RawTransac
     run(tenantId, roleScope(DB_ROLES.tenant, tenantId), fn, {
       ...plain,
       readOnly: options?.readOnly === true,
+      signal: options?.signal,
     }),
   withSystem: (fn, options) =>
     run("", roleScope(DB_ROLES.system, null), fn, { ...plain, lazyCommit: options?.lazyCommit === true }),
@@ -276,7 +281,19 @@ export const postgresRawTransactions = (
       // Scoping is checked (a tenant UUID, a credential hash) before a connection is taken.
       let scope: Scope | undefined = scopeOf(settings(mode));
       const hooks: Array<() => void> = [];
+      const { signal } = mode;
+      signal?.throwIfAborted();
       const client = await pool.connect();
+      // The request went away: its running statement is cancelled (the key is the backend's pid when
+      // connected directly; behind PgBouncer it is the pooler's own, so there only no further
+      // statement starts). The ask is awaited before the connection is released, so a late cancel
+      // never reaches its next user.
+      let cancelling: Promise<unknown> | undefined;
+      const processID = (client as unknown as { processID: number | null }).processID;
+      const cancel = () => {
+        cancelling = pool.query("SELECT pg_cancel_backend($1)", [processID]).catch(() => {});
+      };
+      if (signal && namedStatements && processID) signal.addEventListener("abort", cancel, { once: true });
       // A connection that failed mid-transaction is not handed to the next request.
       let broken: Error | undefined;
       let open = false;
@@ -295,6 +312,7 @@ export const postgresRawTransactions = (
           result = await fn({
             tenantId,
             query: async <T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) => {
+              signal?.throwIfAborted();
               const name = options?.prepared && namedStatements ? statementName(text) : undefined;
               let rows: T[];
               if (open) {
@@ -332,18 +350,22 @@ export const postgresRawTransactions = (
             },
           });
         } catch (error) {
+          signal?.removeEventListener("abort", cancel);
+          await cancelling;
           if (open) {
             await client.query("ROLLBACK").catch((rollbackError: Error) => {
               broken = rollbackError;
             });
           }
-          throw error;
+          throw signal?.aborted ? signal.reason : error;
         }
         // A transaction that sent no statement never began: nothing to commit.
         if (open) await commit();
         else runHooks(hooks.splice(0));
         return result;
       } finally {
+        signal?.removeEventListener("abort", cancel);
+        await cancelling;
         client.release(broken);
       }
     },
@@ -367,6 +389,9 @@ export const pgliteRawTransactions = (pglite: PGlite, onQuery?: (sql: string) =>
         return fn({
           tenantId,
           query: async <T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) => {
+            // The embedded database runs one statement at a time in this process: none starts
+            // once the request went away.
+            mode.signal?.throwIfAborted();
             onQuery?.(text);
             const rowMode = options?.rowMode ? { rowMode: options.rowMode } : {};
             return (await ptx.query<T>(text, [...params], rowMode)).rows;

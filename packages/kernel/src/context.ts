@@ -27,4 +27,10 @@ export type TenantContext = {
    * once, a repeat answered with the first answer (packages/db/src/idempotency.ts).
    */
   idempotencyKey?: string;
+  /**
+   * Aborted when the client goes away before its answer is complete (HTTP: REST, tRPC, downloads):
+   * long reads pass it to the database, which then cancels the running statement
+   * (docs/decisions/0088-report-filters-and-comparison.md).
+   */
+  signal?: AbortSignal;
 };

@@ -23,6 +23,7 @@ export { browserLocale, createI18n, I18nProvider, isLocale, LOCALE_NAMES, LOCALE
 export { ListPage, useListData, usePaging } from "./list-page";
 export {
   formatMoney,
+  formatPercent,
   type Locale,
   minorToDecimal,
   numberLocale,

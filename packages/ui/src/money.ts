@@ -40,6 +40,20 @@ export const formatMoney = (
   return format.format(minorToDecimal(value, minorUnits) as unknown as number);
 };
 
+/**
+ * A percentage the server wrote as a decimal string ("12.50", "-100.00") as the language writes it:
+ * "12.50%" in en, "12,50 %" in ru and uz; exact (Intl formats the string, no float).
+ */
+export const formatPercent = (value: string, locale: Locale): string => {
+  const loc = numberLocale(locale);
+  const number = new Intl.NumberFormat(loc, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    value as unknown as number,
+  );
+  // The language's percent pattern ("1%", "1 %"), its number replaced by ours.
+  const pattern = new Intl.NumberFormat(loc, { style: "percent" }).formatToParts(0.01);
+  return pattern.map((part) => (part.type === "integer" ? number : part.value)).join("");
+};
+
 /** Totals per currency (never across currencies), in first-seen order. */
 export const totalsByCurrency = <T>(
   rows: readonly T[],

@@ -243,19 +243,23 @@ export const createReportExports = (deps: { db: Db; clock: Clock; reports: Repor
         yield [edgeRow(period.startDate, "opening", head.openingBalance)];
         for await (const batch of keysetBatches<StatementExportRow>(
           (after, take) =>
-            db.withTenant(ctx.tenantId, (tx) =>
-              statementRows(tx, {
-                tenantId: ctx.tenantId,
-                accountId,
-                start,
-                end,
-                from: {
-                  balance: after ? after.running : head.openingBalance,
-                  after: after ? { date: after.date, id: after.id } : null,
-                },
-                limit: take,
-                offset: 0,
-              }),
+            db.withTenant(
+              ctx.tenantId,
+              (tx) =>
+                statementRows(tx, {
+                  tenantId: ctx.tenantId,
+                  accountId,
+                  start,
+                  end,
+                  from: {
+                    balance: after ? after.running : head.openingBalance,
+                    after: after ? { date: after.date, id: after.id } : null,
+                  },
+                  limit: take,
+                  offset: 0,
+                }),
+              // The download stops with its reader: the batch running is cancelled.
+              { signal: ctx.signal },
             ),
           EXPORT_MAX_ROWS,
         )) {

@@ -265,7 +265,7 @@ export const cashflowReport =
         }
         return results;
       },
-      { readOnly: true },
+      { readOnly: true, signal: ctx.signal },
     );
     /** A compared period's figures of an account (by id) or a currency's totals (by code). */
     const comparedOf = (

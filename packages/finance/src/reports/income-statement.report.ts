@@ -2,7 +2,13 @@ import { type Db, Prisma, type Tx } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { dateOf } from "@hisob/kernel/schema";
 import { comparedFigures, comparedPeriod, compareListOf } from "./comparison";
-import { accountFilter, accountIdsOf, assertAccountsExist } from "./report-sql";
+import {
+  accountFilter,
+  accountIdsOf,
+  assertAccountsExist,
+  assertCategoriesExist,
+  assertCounterpartiesExist,
+} from "./report-sql";
 import {
   INCOME_FIGURES,
   type TIncomeStatement,
@@ -22,12 +28,58 @@ type IncomeRow = {
   net: string;
 };
 
+/** What the statement is limited to besides the period: accounts, categories, counterparties. */
+type Filters = { ids: string[] | null; categoryIds: string[] | null; counterpartyIds: string[] | null };
+
+/** `AND` the document `d`'s category and counterparty are among those asked for (nothing when none are). */
+const documentFilter = (d: string, filters: Filters) => {
+  const column = (name: string) => Prisma.raw(`${d}.${name}`);
+  return Prisma.sql`${
+    filters.categoryIds
+      ? Prisma.sql`AND ${column("category_id")} = ANY(${filters.categoryIds}::uuid[])`
+      : Prisma.empty
+  } ${
+    filters.counterpartyIds
+      ? Prisma.sql`AND ${column("counterparty_id")} = ANY(${filters.counterpartyIds}::uuid[])`
+      : Prisma.empty
+  }`;
+};
+
+/**
+ * Per account, type and day: from the ledger alone — or, limited to categories or counterparties
+ * (which only the payments and expenses carry), from those documents, each of which carries its
+ * ledger entry's account, amount and date (docs/decisions/0088-report-filters-and-comparison.md).
+ */
+const perAccountDay = (tenantId: string, start: Date, end: Date, filters: Filters) =>
+  filters.categoryIds || filters.counterpartyIds
+    ? Prisma.sql`
+      SELECT d.account_id, d.type, d.date, sum(d.amount) AS amount
+        FROM (SELECT p.account_id, 'income' AS type, p.date, p.amount
+                FROM payments p
+               WHERE p.tenant_id = ${tenantId}::uuid AND p.date BETWEEN ${start}::date AND ${end}::date
+                 ${accountFilter(Prisma.sql`p.account_id`, filters.ids)} ${documentFilter("p", filters)}
+              UNION ALL
+              SELECT e.account_id, 'expense', e.date, e.amount
+                FROM expenses e
+               WHERE e.tenant_id = ${tenantId}::uuid AND e.date BETWEEN ${start}::date AND ${end}::date
+                 ${accountFilter(Prisma.sql`e.account_id`, filters.ids)} ${documentFilter("e", filters)}) d
+       GROUP BY 1, 2, 3`
+    : Prisma.sql`
+      SELECT COALESCE(t.destination_account_id, t.origin_account_id) AS account_id, t.type, t.date,
+             sum(t.amount) AS amount
+        FROM transactions t
+       WHERE t.tenant_id = ${tenantId}::uuid
+         AND t.type IN ('income', 'expense')
+         AND t.date BETWEEN ${start}::date AND ${end}::date
+         ${accountFilter(Prisma.sql`COALESCE(t.destination_account_id, t.origin_account_id)`, filters.ids)}
+       GROUP BY 1, 2, 3`;
+
 const incomeStatement = async (
   tx: Tx,
   tenantId: string,
   start: Date,
   end: Date,
-  ids: string[] | null,
+  filters: Filters,
 ): Promise<IncomeRow[]> =>
   // Totals and months from the ledger; the category split from the documents (a payment or expense
   // carries its entry's amount and date, which reconcile checks), so no per-entry joins are needed.
@@ -37,14 +89,7 @@ const incomeStatement = async (
       -- planner can estimate these groups (it cannot estimate a join on COALESCE), so it hashes them
       -- in parallel instead of sorting every entry; the month label and the grouping sets then work on
       -- at most accounts × 2 × days rows (same sums).
-      SELECT COALESCE(t.destination_account_id, t.origin_account_id) AS account_id, t.type, t.date,
-             sum(t.amount) AS amount
-        FROM transactions t
-       WHERE t.tenant_id = ${tenantId}::uuid
-         AND t.type IN ('income', 'expense')
-         AND t.date BETWEEN ${start}::date AND ${end}::date
-         ${accountFilter(Prisma.sql`COALESCE(t.destination_account_id, t.origin_account_id)`, ids)}
-       GROUP BY 1, 2, 3
+      ${perAccountDay(tenantId, start, end, filters)}
     ), entries AS (
       SELECT a.currency_code AS currency, p.type, sum(p.amount) AS amount, to_char(p.date, 'YYYY-MM') AS month
         FROM per_account p
@@ -56,14 +101,14 @@ const incomeStatement = async (
         JOIN money_accounts a ON a.tenant_id = p.tenant_id AND a.id = p.account_id
         LEFT JOIN payment_categories c ON c.tenant_id = p.tenant_id AND c.id = p.category_id
        WHERE p.tenant_id = ${tenantId}::uuid AND p.date BETWEEN ${start}::date AND ${end}::date
-         ${accountFilter(Prisma.sql`a.id`, ids)}
+         ${accountFilter(Prisma.sql`a.id`, filters.ids)} ${documentFilter("p", filters)}
       UNION ALL
       SELECT a.currency_code, 'expense', e.amount, e.category_id, c.name
         FROM expenses e
         JOIN money_accounts a ON a.tenant_id = e.tenant_id AND a.id = e.account_id
         LEFT JOIN expense_categories c ON c.tenant_id = e.tenant_id AND c.id = e.category_id
        WHERE e.tenant_id = ${tenantId}::uuid AND e.date BETWEEN ${start}::date AND ${end}::date
-         ${accountFilter(Prisma.sql`a.id`, ids)}
+         ${accountFilter(Prisma.sql`a.id`, filters.ids)} ${documentFilter("e", filters)}
     )
     SELECT currency, CASE WHEN GROUPING(month) = 0 THEN 'month' ELSE 'total' END AS kind, month,
            NULL AS type, NULL AS category_id, NULL AS category_name,
@@ -102,6 +147,11 @@ export const incomeStatementReport =
     requirePermission(ctx, "reports:read:all");
     const query = parseInput(ZIncomeStatementQuery, raw);
     const ids = accountIdsOf(query.accountId);
+    const filters: Filters = {
+      ids,
+      categoryIds: accountIdsOf(query.categoryId),
+      counterpartyIds: accountIdsOf(query.counterpartyId),
+    };
     const compared = compareListOf(query.compare).map((compare) => ({
       compare,
       ...comparedPeriod(compare, query.startDate, query.endDate),
@@ -110,22 +160,30 @@ export const incomeStatementReport =
       ctx.tenantId,
       async (tx) => {
         await assertAccountsExist(tx, ctx.tenantId, ids);
+        await assertCategoriesExist(tx, ctx.tenantId, filters.categoryIds);
+        await assertCounterpartiesExist(tx, ctx.tenantId, filters.counterpartyIds);
         const own = await incomeStatement(
           tx,
           ctx.tenantId,
           dateOf(query.startDate),
           dateOf(query.endDate),
-          ids,
+          filters,
         );
         const others: IncomeRow[][] = [];
         for (const period of compared) {
           others.push(
-            await incomeStatement(tx, ctx.tenantId, dateOf(period.startDate), dateOf(period.endDate), ids),
+            await incomeStatement(
+              tx,
+              ctx.tenantId,
+              dateOf(period.startDate),
+              dateOf(period.endDate),
+              filters,
+            ),
           );
         }
         return { rows: own, comparedRows: others.map(totalsByCurrency) };
       },
-      { snapshot: true },
+      { snapshot: true, signal: ctx.signal },
     );
     const own = totalsByCurrency(rows);
     const currencyCodes = [

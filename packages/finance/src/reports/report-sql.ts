@@ -1,5 +1,6 @@
 import { Prisma, type QueryOptions, type RawTenantTx, type Tx } from "@hisob/db";
 import { accountNotFound } from "../accounts/accounts.service";
+import { notFound } from "../finance-errors";
 
 /*
  * Reports are SQL aggregates over indexed date ranges of the ledger, per currency: a fixed handful
@@ -21,6 +22,22 @@ export const assertAccountsExist = async (tx: Tx, tenantId: string, ids: string[
   if (!ids) return;
   const found = await tx.moneyAccount.count({ where: { tenantId, id: { in: ids } } });
   if (found !== ids.length) throw accountNotFound();
+};
+
+/**
+ * Categories (payment or expense ones) and counterparties a report is limited to are this
+ * organization's: another tenant's (or an unknown) id is NOT_FOUND, as for accounts.
+ */
+export const assertCategoriesExist = async (tx: Tx, tenantId: string, ids: string[] | null) => {
+  if (!ids) return;
+  const where = { tenantId, id: { in: ids } };
+  const found = (await tx.paymentCategory.count({ where })) + (await tx.expenseCategory.count({ where }));
+  if (found !== ids.length) throw notFound("finance.category_not_found", "Category not found");
+};
+export const assertCounterpartiesExist = async (tx: Tx, tenantId: string, ids: string[] | null) => {
+  if (!ids) return;
+  const found = await tx.counterparty.count({ where: { tenantId, id: { in: ids } } });
+  if (found !== ids.length) throw notFound("finance.counterparty_not_found", "Counterparty not found");
 };
 
 /** `AND <column> = ANY(ids)` when the report is limited to some accounts. */

@@ -2,10 +2,12 @@ import { dateOf, datesInOrder, ZIsoDate } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 /** One id, or the same parameter repeated (`?accountId=a&accountId=b`). */
-const ZAccountIds = z
-  .union([z.uuid(), z.array(z.uuid()).min(1).max(100)])
-  .optional()
-  .describe("Limit the report to these accounts (repeat the parameter for several)");
+const ZIds = (description: string) =>
+  z
+    .union([z.uuid(), z.array(z.uuid()).min(1).max(100)])
+    .optional()
+    .describe(description);
+const ZAccountIds = ZIds("Limit the report to these accounts (repeat the parameter for several)");
 
 const ZPeriod = {
   startDate: ZIsoDate.describe("First day, inclusive"),
@@ -23,7 +25,19 @@ const ZCompare = z
   .describe("Compare with these periods: previousPeriod, previousYear (repeat the parameter for both)");
 
 export const ZIncomeStatementQuery = z
-  .object({ ...ZPeriod, accountId: ZAccountIds, compare: ZCompare })
+  .object({
+    ...ZPeriod,
+    accountId: ZAccountIds,
+    // docs/decisions/0088-report-filters-and-comparison.md: with either, the figures come from the
+    // payments and expenses, which carry the category and counterparty the ledger entries do not.
+    categoryId: ZIds(
+      "Only payments and expenses of these categories, payment or expense categories (repeat the parameter for several)",
+    ),
+    counterpartyId: ZIds(
+      "Only payments and expenses with these counterparties (repeat the parameter for several)",
+    ),
+    compare: ZCompare,
+  })
   .refine(...endNotBeforeStart);
 export type TIncomeStatementQuery = z.input<typeof ZIncomeStatementQuery>;
 

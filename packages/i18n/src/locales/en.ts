@@ -201,6 +201,7 @@ export const en = {
       counterparty_in_use: "Payments, expenses or debts refer to the counterparty; it cannot be deleted.",
       payment_category_not_found: "Payment category not found.",
       expense_category_not_found: "Expense category not found.",
+      category_not_found: "Category not found.",
       unknown_parent_category:
         "validation error: {{field}} is not a category of this kind in this organization",
       category_cycle: "validation error: {{field}} cannot be the category itself or one of its subcategories",

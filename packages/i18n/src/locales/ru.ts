@@ -198,6 +198,7 @@ export const ru: Messages = {
       counterparty_in_use: "На контрагента ссылаются поступления, расходы или долги; его нельзя удалить.",
       payment_category_not_found: "Статья поступлений не найдена.",
       expense_category_not_found: "Статья расходов не найдена.",
+      category_not_found: "Статья не найдена.",
       unknown_parent_category:
         "Ошибка проверки данных: {{field}} не является статьёй этого вида в этой организации",
       category_cycle: "Ошибка проверки данных: {{field}} не может быть самой статьёй или её подстатьёй",

@@ -210,6 +210,7 @@ export const uz: Messages = {
         "Kontragentga tushumlar, xarajatlar yoki qarzlar bogʻlangan; uni oʻchirib boʻlmaydi.",
       payment_category_not_found: "Tushumlar moddasi topilmadi.",
       expense_category_not_found: "Xarajatlar moddasi topilmadi.",
+      category_not_found: "Modda topilmadi.",
       unknown_parent_category:
         "Kiritilgan maʼlumotlarda xato: {{field}} bu tashkilotning shu turdagi moddasi emas",
       category_cycle:

@@ -89,6 +89,19 @@ export const routePolicy =
     route.config = { ...route.config, ...policy };
   };
 
+/**
+ * A signal aborted when the response closes before it was complete: the client went away (closed
+ * tab, cancelled download, aborted fetch). Long reads hand it to the database, which cancels the
+ * running statement (docs/decisions/0088-report-filters-and-comparison.md).
+ */
+const clientGoneSignal = (reply: FastifyReply): AbortSignal => {
+  const gone = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) gone.abort(new Error("the client closed the request"));
+  });
+  return gone.signal;
+};
+
 /** The authenticated caller's context, or UNAUTHENTICATED. */
 export const ctxOf = (request: FastifyRequest): TenantContext => {
   if (!request.ctx) throw new AppError("UNAUTHENTICATED");
@@ -183,7 +196,9 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
       }
       request.cachedCaller = null;
       const credentials = credentialsOf(request);
-      request.ctx = credentials ? await deps.context.resolveContext(credentials) : null;
+      const signal = request.ctx?.signal;
+      const fresh = credentials ? await deps.context.resolveContext(credentials) : null;
+      request.ctx = fresh && signal ? { ...fresh, signal } : fresh;
       if (!request.ctx)
         throw new AppError("UNAUTHENTICATED", {
           reason: "auth.invalid_credentials",
@@ -230,6 +245,7 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
         throw validationError([{ path: "Idempotency-Key", message: "names one operation, not a batch" }]);
       request.ctx = { ...request.ctx, idempotencyKey };
     }
+    if (request.ctx) request.ctx = { ...request.ctx, signal: clientGoneSignal(reply) };
     if (isPublicRoute(request)) return;
     if (!request.ctx) {
       if (request.bearerRefusal) {

@@ -1,14 +1,16 @@
-import { formatDate, QueryState, useLocale } from "@hisob/ui";
+import { formatDate, minorToDecimal, QueryState, useLocale } from "@hisob/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Empty, Pagination } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { KEYS, useApi, useMoney } from "../../api-context";
+import { KEYS, useApi, useMinorUnits, useMoney } from "../../api-context";
+import { periodLabel } from "./cashflow";
+import { ChartCard } from "./chart-card";
 import { DrillLink, useRestoredScroll } from "./drill";
 import { ReportExport } from "./report-export";
 import { ReportControls, ReportHeading, useReportParams } from "./report-frame";
-import { accountHref, documentsHref } from "./report-query";
+import { accountHref, documentsHref, type Granularity, type ReportParams } from "./report-query";
 import { CELL, NUM, ReportTable } from "./report-table";
 
 /*
@@ -17,6 +19,50 @@ import { CELL, NUM, ReportTable } from "./report-table";
  */
 
 const PAGE = 500;
+
+const DAY_MS = 86_400_000;
+/** The balance chart's step: days over two months, weeks over a year, months beyond. */
+export const balanceStep = (start: string, end: string): Granularity => {
+  const days = (Date.parse(end) - Date.parse(start)) / DAY_MS + 1;
+  return days <= 62 ? "day" : days <= 371 ? "week" : "month";
+};
+
+/**
+ * The account's balance at the end of each day, week or month of the period: the closing balances the
+ * server's cash flow report gives per period for this one account (nothing summed here).
+ */
+const BalanceChart = ({ accountId, report }: { accountId: string; report: ReportParams }) => {
+  const { t } = useTranslation();
+  const api = useApi();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const minorUnits = useMinorUnits();
+  const granularity = balanceStep(report.start, report.end);
+  const query = { startDate: report.start, endDate: report.end, granularity, accountId };
+  const cashflow = useQuery({
+    queryKey: [...KEYS.reports, "cashflow", query],
+    queryFn: () => api.reports.cashflow.query(query),
+  });
+  const account = cashflow.data?.accounts[0];
+  if (!account) return null;
+  const { currency } = account;
+  const rows = account.periods.map((period) => ({
+    label: periodLabel(period, granularity, locale),
+    values: { balance: Number(minorToDecimal(BigInt(period.closingBalance), minorUnits(currency))) },
+    texts: { balance: money(period.closingBalance, currency) },
+  }));
+  return (
+    <ChartCard
+      title={t("reports.charts.balance", { account: `${account.name} (${currency})` })}
+      testId="chart-balance"
+      type="line"
+      rows={rows}
+      series={[{ key: "balance", name: t("reports.balance"), color: "#0f6e5c" }]}
+      xLabel={t("reports.periodColumn")}
+      yLabel={t("reports.amountIn", { currency })}
+    />
+  );
+};
 
 export const AccountStatementReport = () => {
   const { t } = useTranslation();
@@ -84,6 +130,7 @@ export const AccountStatementReport = () => {
                     title={t("reports.statementPages", { count: data.total, page: PAGE })}
                   />
                 ) : null}
+                <BalanceChart accountId={data.account.id} report={report} />
                 <ReportTable
                   testId="statement-table"
                   textColumns={3}

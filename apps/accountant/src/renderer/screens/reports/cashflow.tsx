@@ -5,10 +5,11 @@ import { Card, Empty } from "antd";
 import { useTranslation } from "react-i18next";
 import { KEYS, useApi, useMinorUnits, useMoney } from "../../api-context";
 import { ChartCard } from "./chart-card";
+import { ComparisonTable } from "./comparison-table";
 import { DrillLink, useRestoredScroll } from "./drill";
 import { ReportExport } from "./report-export";
 import { ReportControls, ReportHeading, useReportParams } from "./report-frame";
-import { accountHref, documentsHref, type ReportParams } from "./report-query";
+import { accountHref, documentsHref, type ReportParams, reportFilters } from "./report-query";
 import { CELL, NUM, ReportTable } from "./report-table";
 
 /* Cash in and out per account and per day, week or month, each period between its opening and closing. */
@@ -22,8 +23,47 @@ const toQuery = (report: ReportParams) => ({
   startDate: report.start,
   endDate: report.end,
   granularity: report.granularity,
-  ...(report.accountId ? { accountId: report.accountId } : {}),
+  ...reportFilters(report, { compare: true }),
 });
+
+type Compared = TCashflowReport["comparedPeriods"][number];
+type WithCompared = Pick<
+  AccountFlow,
+  "openingBalance" | "inflows" | "outflows" | "closingBalance" | "compared"
+>;
+const COMPARED_FIGURES = ["openingBalance", "inflows", "outflows", "closingBalance"] as const;
+const COMPARED_LABELS = {
+  openingBalance: "reports.opening",
+  inflows: "reports.inflows",
+  outflows: "reports.outflows",
+  closingBalance: "reports.closing",
+} as const;
+
+/** An account's or a currency's opening, in, out and closing beside the compared period's. */
+const Comparison = (props: {
+  testId: string;
+  currency: string;
+  report: ReportParams;
+  compared: Compared;
+  figures: WithCompared;
+}) => {
+  const { t } = useTranslation();
+  const entry = props.figures.compared.find((c) => c.compare === props.compared.compare);
+  return (
+    <ComparisonTable
+      testId={props.testId}
+      currency={props.currency}
+      period={{ startDate: props.report.start, endDate: props.report.end }}
+      compared={props.compared}
+      columns={COMPARED_FIGURES.map((key) => ({
+        key,
+        label: t(COMPARED_LABELS[key]),
+        value: props.figures[key],
+        figure: entry?.[key],
+      }))}
+    />
+  );
+};
 
 export const periodLabel = (
   row: Pick<PeriodFlow, "startDate" | "endDate">,
@@ -48,10 +88,18 @@ export const CashflowReport = () => {
   useRestoredScroll(cashflow.isSuccess);
   return (
     <div data-testid="report-cashflow" className="report-wide">
-      <ReportControls report={report} onChange={setReport} account="optional" granularity />
+      <ReportControls
+        report={report}
+        onChange={setReport}
+        account="optional"
+        accounts="multiple"
+        granularity
+        compare
+      />
       <ReportHeading
         kind="cashflow"
         report={report}
+        compared={cashflow.data?.comparedPeriods[0]}
         actions={<ReportExport prepare={() => api.exports.cashflow.query(query)} />}
       />
       <QueryState query={cashflow} rows={8}>
@@ -62,7 +110,12 @@ export const CashflowReport = () => {
             <>
               <Totals data={data} report={report} />
               {data.accounts.map((account) => (
-                <AccountSection key={account.accountId} account={account} report={report} />
+                <AccountSection
+                  key={account.accountId}
+                  account={account}
+                  report={report}
+                  compared={data.comparedPeriods[0]}
+                />
               ))}
             </>
           )
@@ -119,6 +172,15 @@ const Totals = ({ data, report }: { data: TCashflowReport; report: ReportParams 
                 </td>
               </tr>
             </ReportTable>
+            {data.comparedPeriods[0] ? (
+              <Comparison
+                testId={`cashflow-compare-${currency}`}
+                currency={currency}
+                report={report}
+                compared={data.comparedPeriods[0]}
+                figures={total}
+              />
+            ) : null}
             <ChartCard
               title={t("reports.charts.cash", { currency })}
               testId={`chart-cash-${currency}`}
@@ -137,7 +199,15 @@ const Totals = ({ data, report }: { data: TCashflowReport; report: ReportParams 
   );
 };
 
-const AccountSection = ({ account, report }: { account: AccountFlow; report: ReportParams }) => {
+const AccountSection = ({
+  account,
+  report,
+  compared,
+}: {
+  account: AccountFlow;
+  report: ReportParams;
+  compared: Compared | undefined;
+}) => {
   const { t } = useTranslation();
   const locale = useLocale();
   const money = useMoney(locale);
@@ -191,6 +261,15 @@ const AccountSection = ({ account, report }: { account: AccountFlow; report: Rep
           </tr>
         ))}
       </ReportTable>
+      {compared ? (
+        <Comparison
+          testId={`cashflow-compare-${account.accountId}`}
+          currency={account.currency}
+          report={report}
+          compared={compared}
+          figures={account}
+        />
+      ) : null}
     </Card>
   );
 };

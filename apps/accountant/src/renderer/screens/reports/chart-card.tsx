@@ -17,6 +17,7 @@ export const ChartCard = (props: {
   xLabel: string;
   yLabel: string;
   layout?: "horizontal" | "vertical";
+  type?: "bar" | "line";
 }) => {
   const { t } = useTranslation();
   const locale = useLocale();

@@ -5,10 +5,11 @@ import { Card, Empty } from "antd";
 import { useTranslation } from "react-i18next";
 import { KEYS, useApi, useMinorUnits, useMoney } from "../../api-context";
 import { ChartCard } from "./chart-card";
+import { ComparisonTable } from "./comparison-table";
 import { DrillLink, useRestoredScroll } from "./drill";
 import { ReportExport } from "./report-export";
 import { ReportControls, ReportHeading, useReportParams } from "./report-frame";
-import { documentsHref, monthWithin, type ReportParams } from "./report-query";
+import { documentsHref, monthWithin, type ReportParams, reportFilters } from "./report-query";
 import { CELL, NUM, ReportTable } from "./report-table";
 
 /* Revenue, expenses and net income over a period: one section per currency, by category and by month. */
@@ -16,10 +17,11 @@ import { CELL, NUM, ReportTable } from "./report-table";
 type Section = TIncomeStatement["currencies"][number];
 type CategoryLine = Section["revenueByCategory"][number];
 
+/** The JSON's and the .xlsx's query: period, accounts, categories, counterparties, comparison. */
 const toQuery = (report: ReportParams) => ({
   startDate: report.start,
   endDate: report.end,
-  ...(report.accountId ? { accountId: report.accountId } : {}),
+  ...reportFilters(report, { categories: true, counterparties: true, compare: true }),
 });
 
 export const IncomeStatementReport = () => {
@@ -34,10 +36,19 @@ export const IncomeStatementReport = () => {
   useRestoredScroll(statement.isSuccess);
   return (
     <div data-testid="report-income">
-      <ReportControls report={report} onChange={setReport} account="optional" />
+      <ReportControls
+        report={report}
+        onChange={setReport}
+        account="optional"
+        accounts="multiple"
+        categories
+        counterparties
+        compare
+      />
       <ReportHeading
         kind="income"
         report={report}
+        compared={statement.data?.comparedPeriods[0]}
         actions={<ReportExport prepare={() => api.exports.incomeStatement.query(query)} />}
       />
       <QueryState query={statement} rows={8}>
@@ -46,7 +57,12 @@ export const IncomeStatementReport = () => {
             <Empty description={t("reports.nothing")} />
           ) : (
             data.currencies.map((section) => (
-              <CurrencySection key={section.currency} section={section} report={report} />
+              <CurrencySection
+                key={section.currency}
+                section={section}
+                report={report}
+                compared={data.comparedPeriods[0]}
+              />
             ))
           )
         }
@@ -55,7 +71,15 @@ export const IncomeStatementReport = () => {
   );
 };
 
-const CurrencySection = ({ section, report }: { section: Section; report: ReportParams }) => {
+const CurrencySection = ({
+  section,
+  report,
+  compared,
+}: {
+  section: Section;
+  report: ReportParams;
+  compared: TIncomeStatement["comparedPeriods"][number] | undefined;
+}) => {
   const { t } = useTranslation();
   const locale = useLocale();
   const money = useMoney(locale);
@@ -128,6 +152,20 @@ const CurrencySection = ({ section, report }: { section: Section; report: Report
           </th>
         </tr>
       </ReportTable>
+      {compared ? (
+        <ComparisonTable
+          testId={`income-compare-${currency}`}
+          currency={currency}
+          period={{ startDate: report.start, endDate: report.end }}
+          compared={compared}
+          columns={(["revenue", "expenses", "netIncome"] as const).map((key) => ({
+            key,
+            label: t(`reports.${key}`),
+            value: section[key],
+            figure: section.compared.find((entry) => entry.compare === compared.compare)?.[key],
+          }))}
+        />
+      ) : null}
       <ReportTable
         testId={`income-months-${currency}`}
         head={[t("reports.month"), t("reports.revenue"), t("reports.expenses"), t("reports.netIncome")]}

@@ -8,6 +8,15 @@ import { KEYS, useAllAccounts, useApi } from "../../api-context";
 import { DateInput } from "../../components/date-input";
 import { PrintButton } from "../../components/downloads";
 import {
+  AccountsFilter,
+  CategoriesFilter,
+  CompareFilter,
+  CounterpartiesFilter,
+  useCounterpartyNames,
+  useReportCategories,
+} from "./report-filters";
+import {
+  accountsOf,
   GRANULARITIES,
   type Granularity,
   REPORT_PRESETS,
@@ -17,6 +26,7 @@ import {
   reportPresetOf,
   reportPresetPeriod,
   reportSearch,
+  withAccounts,
 } from "./report-query";
 
 /*
@@ -31,8 +41,11 @@ export type ReportKind = "income" | "cashflow" | "statement";
 export const useReportParams = (): [ReportParams, (change: Partial<ReportParams>) => void] => {
   const [params, setParams] = useSearchParams();
   const report = readReportParams(params, todayIso());
-  const update = (change: Partial<ReportParams>) =>
-    setParams(new URLSearchParams(reportSearch({ ...report, ...change })), { replace: true });
+  const update = (change: Partial<ReportParams>) => {
+    // One account chosen replaces several.
+    const accounts = "accountId" in change && !("accountIds" in change) ? { accountIds: undefined } : {};
+    setParams(new URLSearchParams(reportSearch({ ...report, ...accounts, ...change })), { replace: true });
+  };
   return [report, update];
 };
 
@@ -42,6 +55,11 @@ export const ReportControls = (props: {
   /** The statement needs one account; the other reports take one or all. */
   account: "optional" | "required";
   granularity?: boolean;
+  /** Several accounts at once instead of one or all; the filters and comparison a report takes. */
+  accounts?: "multiple";
+  categories?: boolean;
+  counterparties?: boolean;
+  compare?: boolean;
 }) => {
   const { t } = useTranslation();
   const accounts = useAllAccounts();
@@ -83,19 +101,38 @@ export const ReportControls = (props: {
         value={report.end}
         onChange={(date) => date && date >= report.start && onChange({ end: date })}
       />
-      <Select
-        aria-label={t("reports.account")}
-        data-testid="report-account"
-        style={{ width: 220 }}
-        showSearch={{ optionFilterProp: "label" }}
-        value={report.accountId ?? ""}
-        onChange={(value: string) => onChange({ accountId: value || null })}
-        options={[
-          ...(props.account === "optional" ? [{ value: "", label: t("reports.allAccounts") }] : []),
-          ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
-        ]}
-        placeholder={t("reports.chooseAccount")}
-      />
+      {props.accounts === "multiple" ? (
+        <AccountsFilter value={accountsOf(report)} onChange={(ids) => onChange(withAccounts(ids))} />
+      ) : (
+        <Select
+          aria-label={t("reports.account")}
+          data-testid="report-account"
+          style={{ width: 220 }}
+          showSearch={{ optionFilterProp: "label" }}
+          value={report.accountId ?? ""}
+          onChange={(value: string) => onChange({ accountId: value || null })}
+          options={[
+            ...(props.account === "optional" ? [{ value: "", label: t("reports.allAccounts") }] : []),
+            ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
+          ]}
+          placeholder={t("reports.chooseAccount")}
+        />
+      )}
+      {props.categories ? (
+        <CategoriesFilter
+          value={report.categoryIds ?? []}
+          onChange={(ids) => onChange({ categoryIds: ids.length > 0 ? ids : undefined })}
+        />
+      ) : null}
+      {props.counterparties ? (
+        <CounterpartiesFilter
+          value={report.counterpartyIds ?? []}
+          onChange={(ids) => onChange({ counterpartyIds: ids.length > 0 ? ids : undefined })}
+        />
+      ) : null}
+      {props.compare ? (
+        <CompareFilter value={report.compare} onChange={(compare) => onChange({ compare })} />
+      ) : null}
       {props.granularity ? (
         <Select
           aria-label={t("reports.granularity")}
@@ -111,20 +148,51 @@ export const ReportControls = (props: {
 };
 
 /** The report's heading, on screen and on paper: whose, what, which period, which filters, when. */
-export const ReportHeading = (props: { kind: ReportKind; report: ReportParams; actions: ReactNode }) => {
+export const ReportHeading = (props: {
+  kind: ReportKind;
+  report: ReportParams;
+  actions: ReactNode;
+  /** The period the report is compared with, as the server answered it. */
+  compared?: { startDate: string; endDate: string } | undefined;
+}) => {
   const { t } = useTranslation();
   const locale = useLocale();
   const api = useApi();
   const accounts = useAllAccounts();
   const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
   const account = accounts.data?.items.find((a) => a.id === props.report.accountId);
+  const chosen = accountsOf(props.report);
+  // Names for the filter line, asked for only when the report is limited to categories.
+  const categories = useReportCategories((props.report.categoryIds?.length ?? 0) > 0);
+  const counterparties = useCounterpartyNames(props.report.counterpartyIds ?? []);
+  const categoryNames = new Map([...categories.payments, ...categories.expenses].map((c) => [c.id, c.name]));
+  const named = (label: string, ids: string[] | undefined, names: (id: string) => string | undefined) =>
+    ids && ids.length > 0 ? [`${label}: ${ids.map((id) => names(id) ?? "…").join(", ")}`] : [];
   const now = new Date();
   const time = now.toLocaleTimeString(locale === "uz" ? "ru" : locale, {
     hour: "2-digit",
     minute: "2-digit",
   });
   const filters = [
-    account ? `${t("reports.account")}: ${account.name} (${account.currency})` : t("reports.allAccounts"),
+    chosen.length > 1
+      ? `${t("reports.accounts")}: ${chosen
+          .map((id) => accounts.data?.items.find((a) => a.id === id))
+          .map((a) => (a ? `${a.name} (${a.currency})` : "…"))
+          .join(", ")}`
+      : account
+        ? `${t("reports.account")}: ${account.name} (${account.currency})`
+        : t("reports.allAccounts"),
+    ...named(t("reports.categories"), props.report.categoryIds, (id) => categoryNames.get(id)),
+    ...named(t("reports.counterparties"), props.report.counterpartyIds, (id) => counterparties.get(id)),
+    ...(props.report.compare && props.compared
+      ? [
+          t("reports.compare.line", {
+            what: t(`reports.compare.${props.report.compare}`),
+            start: formatDate(props.compared.startDate, locale),
+            end: formatDate(props.compared.endDate, locale),
+          }),
+        ]
+      : []),
     ...(props.kind === "cashflow"
       ? [`${t("reports.granularity")}: ${t(`reports.by.${props.report.granularity}`)}`]
       : []),

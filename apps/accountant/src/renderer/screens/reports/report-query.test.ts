@@ -1,15 +1,21 @@
 import { describe, expect, it } from "vitest";
 import {
+  accountsOf,
   documentsHref,
   monthWithin,
   readDocumentFilters,
   readReportParams,
+  reportFilters,
   reportPresetOf,
   reportPresetPeriod,
   reportSearch,
+  withAccounts,
 } from "./report-query";
 
 const ACCOUNT = "0b7c1f4e-2d3a-4c5b-8e9f-0a1b2c3d4e5f";
+const OTHER = "0b7c1f4e-2d3a-4c5b-8e9f-0a1b2c3d4e60";
+const CATEGORY = "1b7c1f4e-2d3a-4c5b-8e9f-0a1b2c3d4e5f";
+const COUNTERPARTY = "2b7c1f4e-2d3a-4c5b-8e9f-0a1b2c3d4e5f";
 
 describe("a report in the address", () => {
   it("reads each preset's dates on any day, the last quarter across a new year too", () => {
@@ -44,6 +50,41 @@ describe("a report in the address", () => {
       start: "2026-02-01",
       end: "2026-02-28",
       accountId: null,
+      granularity: "month",
+    });
+  });
+
+  it("round-trips several accounts, categories, counterparties and the comparison; drops what it cannot read", () => {
+    const report = {
+      start: "2026-01-01",
+      end: "2026-01-31",
+      ...withAccounts([ACCOUNT, OTHER]),
+      granularity: "month" as const,
+      categoryIds: [CATEGORY],
+      counterpartyIds: [COUNTERPARTY],
+      compare: "previousYear" as const,
+    };
+    const search = reportSearch(report);
+    expect(search).toBe(
+      `?start=2026-01-01&end=2026-01-31&account=${ACCOUNT}&account=${OTHER}&category=${CATEGORY}&counterparty=${COUNTERPARTY}&compare=previousYear`,
+    );
+    expect(readReportParams(new URLSearchParams(search), "2026-02-10")).toEqual(report);
+    expect(accountsOf(report)).toEqual([ACCOUNT, OTHER]);
+    // The server's query: each filter as a list of ids, only those the report takes.
+    expect(reportFilters(report, { categories: true, compare: true })).toEqual({
+      accountId: [ACCOUNT, OTHER],
+      categoryId: [CATEGORY],
+      compare: "previousYear",
+    });
+    expect(reportFilters({ ...report, ...withAccounts([]) })).toEqual({});
+    // One account is the single-account form every report reads; junk is dropped, repeats once.
+    const junk = new URLSearchParams(
+      `start=2026-01-01&end=2026-01-31&account=${ACCOUNT}&account=${ACCOUNT}&category=x&counterparty=1;drop&compare=tomorrow`,
+    );
+    expect(readReportParams(junk, "2026-02-10")).toEqual({
+      start: "2026-01-01",
+      end: "2026-01-31",
+      accountId: ACCOUNT,
       granularity: "month",
     });
   });

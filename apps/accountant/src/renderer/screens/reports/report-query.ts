@@ -1,8 +1,9 @@
 import { type Period, presetPeriod } from "../../components/period";
 
 /*
- * What a report shows, as it lives in the address: the period (`start`, `end`), one account or all
- * (`account`) and the cash flow's step (`by`). Pure functions, so a bookmark, a reload and a shared
+ * What a report shows, as it lives in the address: the period (`start`, `end`), one account, several
+ * (`account` repeated) or all, the categories and counterparties it is limited to (`category`,
+ * `counterparty`, repeated), the period it is compared with (`compare`) and the cash flow's step (`by`). Pure functions, so a bookmark, a reload and a shared
  * link read the same report, and the drill-down links say exactly what a figure counts.
  */
 
@@ -18,12 +19,33 @@ export type ReportPreset = (typeof REPORT_PRESETS)[number];
 export const GRANULARITIES = ["day", "week", "month"] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
+/** What a report can be compared with (the server's `compare`). */
+export const COMPARE_PERIODS = ["previousPeriod", "previousYear"] as const;
+export type ComparePeriod = (typeof COMPARE_PERIODS)[number];
+
 export type ReportParams = {
   start: string;
   end: string;
+  /** The one account, or the first of several. */
   accountId: string | null;
   granularity: Granularity;
+  /** Several accounts (set only when more than one is chosen; see `accountsOf`). */
+  accountIds?: string[];
+  /** Payment and expense categories the report is limited to (set only when some are). */
+  categoryIds?: string[];
+  counterpartyIds?: string[];
+  compare?: ComparePeriod;
 };
+
+/** Every account the report is limited to (none: all). */
+export const accountsOf = (report: Pick<ReportParams, "accountId" | "accountIds">): string[] =>
+  report.accountIds ?? (report.accountId ? [report.accountId] : []);
+
+/** The change that limits a report to `ids` (none: all accounts). */
+export const withAccounts = (ids: string[]): Pick<ReportParams, "accountId" | "accountIds"> => ({
+  accountId: ids[0] ?? null,
+  accountIds: ids.length > 1 ? ids : undefined,
+});
 type DatedPeriod = { start: string; end: string };
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -55,21 +77,47 @@ export const readReportParams = (params: URLSearchParams, today: string): Report
   const end = params.get("end") ?? "";
   const dated = ISO_DATE.test(start) && ISO_DATE.test(end) && start <= end;
   const period = dated ? { start, end } : reportPresetPeriod("thisMonth", today);
-  const account = params.get("account") ?? "";
+  const ids = (key: string) => [...new Set(params.getAll(key).filter((id) => UUID.test(id)))].slice(0, 100);
   const by = params.get("by");
+  const compare = COMPARE_PERIODS.find((value) => value === params.get("compare"));
+  const categoryIds = ids("category");
+  const counterpartyIds = ids("counterparty");
   return {
     ...period,
-    accountId: UUID.test(account) ? account : null,
+    ...withAccounts(ids("account")),
     granularity: GRANULARITIES.find((value) => value === by) ?? "month",
+    ...(categoryIds.length > 0 ? { categoryIds } : {}),
+    ...(counterpartyIds.length > 0 ? { counterpartyIds } : {}),
+    ...(compare ? { compare } : {}),
   };
 };
 
 /** The address of a report: every field that is not its default. */
 export const reportSearch = (report: ReportParams): string => {
   const params = new URLSearchParams({ start: report.start, end: report.end });
-  if (report.accountId) params.set("account", report.accountId);
+  for (const id of accountsOf(report)) params.append("account", id);
+  for (const id of report.categoryIds ?? []) params.append("category", id);
+  for (const id of report.counterpartyIds ?? []) params.append("counterparty", id);
+  if (report.compare) params.set("compare", report.compare);
   if (report.granularity !== "month") params.set("by", report.granularity);
   return `?${params.toString()}`;
+};
+
+/**
+ * The server's query filters of a report: accounts, categories and counterparties (each one id or
+ * several) and the comparison — the same for its JSON and its .xlsx.
+ */
+export const reportFilters = (
+  report: ReportParams,
+  fits: { categories?: boolean; counterparties?: boolean; compare?: boolean } = {},
+) => {
+  const accounts = accountsOf(report);
+  return {
+    ...(accounts.length > 0 ? { accountId: accounts } : {}),
+    ...(fits.categories && report.categoryIds ? { categoryId: report.categoryIds } : {}),
+    ...(fits.counterparties && report.counterpartyIds ? { counterpartyId: report.counterpartyIds } : {}),
+    ...(fits.compare && report.compare ? { compare: report.compare } : {}),
+  };
 };
 
 /** A month ("2026-11") as the dates it covers within the report's period. */
