@@ -4,10 +4,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Checkbox, Select, Space, Table, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { KEYS, useApi, useCurrencies, useMoney } from "../../api-context";
 import { DateInput } from "../../components/date-input";
 import { CounterpartyPicker } from "../../components/pickers";
+import { debtFiltersSearch, readDebtFilters } from "../reports/party-report-query";
 import { DebtCreateForm } from "./debt-create-form";
 import { DebtKindTag, DebtStatusTag, EmptyText, useCounterpartyNames } from "./debt-parts";
 
@@ -21,6 +22,8 @@ type Filters = {
   dueAfter?: string;
   dueBefore?: string;
   overdue?: boolean;
+  /** Pending or partly settled (an aging figure read today links to these). */
+  open?: boolean;
 };
 
 /** The filters as the server's list takes them: "overdue" is open and due before today. */
@@ -41,7 +44,9 @@ export const DebtsScreen = () => {
   const navigate = useNavigate();
   const currencies = useCurrencies();
   const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<Filters>({});
+  // The filters live in the address: a report's figure links here filtered, and Back keeps them.
+  const [params, setParams] = useSearchParams();
+  const filters = readDebtFilters(params) as Filters;
   const [creating, setCreating] = useState(false);
   const query = {
     ...toQuery(filters),
@@ -56,7 +61,7 @@ export const DebtsScreen = () => {
     placeholderData: keepPreviousData,
   });
   const filter = (change: Partial<Filters>) => {
-    setFilters((current) => ({ ...current, ...change }));
+    setParams(debtFiltersSearch({ ...filters, ...change }), { replace: true });
     setPage(1);
   };
 
@@ -134,6 +139,13 @@ export const DebtsScreen = () => {
           data-testid="filter-overdue"
         >
           {t("debts.overdueOnly")}
+        </Checkbox>
+        <Checkbox
+          checked={filters.open ?? false}
+          onChange={(event) => filter({ open: event.target.checked })}
+          data-testid="filter-open"
+        >
+          {t("debts.openOnly")}
         </Checkbox>
       </Space>
       <QueryState query={list} rows={8}>
