@@ -90,7 +90,8 @@ const CurrencySection = ({ currency, report }: { currency: string; report: TAgin
   return (
     <Card
       title={t("reports.inCurrency", { currency })}
-      style={{ marginBottom: 24 }}
+      // On paper a currency's section starts on a page where it fits, never leaving its title behind.
+      style={{ marginBottom: 24, breakInside: "avoid" }}
       data-testid={`aging-${currency}`}
     >
       {KINDS.map((kind) => {

@@ -63,7 +63,8 @@ const CurrencySection = ({
   return (
     <Card
       title={t("reports.inCurrency", { currency })}
-      style={{ marginBottom: 24 }}
+      // On paper a currency's section starts on a page where it fits, never leaving its title behind.
+      style={{ marginBottom: 24, breakInside: "avoid" }}
       data-testid={`balances-${currency}`}
     >
       <ReportTable
