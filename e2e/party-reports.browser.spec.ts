@@ -328,6 +328,20 @@ describe.skipIf(skipReason !== undefined)(
       await page.getByTestId(`aging-total-payable-UZS-total`).waitFor();
       await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 10_000 }).toBe(scrolled);
       expect(page.url()).toBe(reportUrl);
+      // "Not yet due" counts the debts without a due date too: the list's own filter says so.
+      const usd = report.rows.find((r) => r.kind === "payable" && r.currency === "USD");
+      const notDue = page.getByTestId(`aging-payable-USD-${supplier}-notDue`);
+      expect(plain(await notDue.innerText())).toBe(money(usd?.notDue ?? "", "USD", "en"));
+      await notDue.evaluate((element: HTMLElement) => element.click());
+      await page.waitForURL(/\/app\/debts\?/);
+      expect(new URL(page.url()).searchParams.get("notDueOn")).toBe(today());
+      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
+      expect(plain(await rows.first().innerText())).toContain("Spare parts");
+      expect(plain(await page.getByTestId("filter-not-due").innerText())).toBe(
+        appEn.debts.notDueOn.replace("{{date}}", formatDate(today(), "en")),
+      );
+      await page.goBack();
+      await page.waitForURL(reportUrl);
     });
 
     it("a balance opens the account's statement ending that day, which closes on it", async () => {

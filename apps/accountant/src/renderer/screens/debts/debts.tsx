@@ -1,7 +1,7 @@
 import { DEBT_KINDS, DEBT_STATUSES, type TDebtDto, type TListDebtsQuery } from "@hisob/finance/schema";
 import { formatDate, QueryState, todayIso, useLocale } from "@hisob/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Button, Checkbox, Select, Space, Table, Typography } from "antd";
+import { Button, Checkbox, Select, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
@@ -24,6 +24,8 @@ type Filters = {
   overdue?: boolean;
   /** Pending or partly settled (an aging figure read today links to these). */
   open?: boolean;
+  /** Not yet due at the end of this day (the aging's first bucket links to these). */
+  notDueOn?: string;
 };
 
 /** The filters as the server's list takes them: "overdue" is open and due before today. */
@@ -40,6 +42,7 @@ const toQuery = ({ overdue, ...filters }: Filters): TListDebtsQuery => {
 
 export const DebtsScreen = () => {
   const { t } = useTranslation();
+  const locale = useLocale();
   const api = useApi();
   const navigate = useNavigate();
   const currencies = useCurrencies();
@@ -147,6 +150,11 @@ export const DebtsScreen = () => {
         >
           {t("debts.openOnly")}
         </Checkbox>
+        {filters.notDueOn ? (
+          <Tag closable onClose={() => filter({ notDueOn: undefined })} data-testid="filter-not-due">
+            {t("debts.notDueOn", { date: formatDate(filters.notDueOn, locale) })}
+          </Tag>
+        ) : null}
       </Space>
       <QueryState query={list} rows={8}>
         {(data) => (

@@ -55,7 +55,7 @@ describe("the aging, balances and counterparty reports' addresses", () => {
       dueBefore: "2026-09-30",
     });
     expect(bucketDueRange("over90", "2026-11-29")).toEqual({ dueBefore: "2026-08-31" });
-    expect(bucketDueRange("notDue", "2026-11-29")).toEqual({ dueAfter: "2026-11-28" });
+    expect(bucketDueRange("notDue", "2026-11-29")).toEqual({ notDueOn: "2026-11-29" });
     expect(bucketDueRange("total", "2026-11-29")).toEqual({});
   });
 
@@ -98,6 +98,19 @@ describe("the aging, balances and counterparty reports' addresses", () => {
       open: true,
     });
     expect(readDebtFilters(debtFiltersSearch(filters))).toEqual(filters);
+    expect(
+      readDebtFilters(
+        params(
+          agingDebtsHref({
+            kind: "receivable",
+            currency: "USD",
+            bucket: "notDue",
+            asOf: "2026-11-29",
+            today: "2026-11-29",
+          }).split("?")[1] ?? "",
+        ),
+      ),
+    ).toEqual({ kind: "receivable", currency: "USD", notDueOn: "2026-11-29", open: true });
     expect(
       readDebtFilters(params("kind=owed&status=gone&currency=uzs&dueAfter=yesterday&counterpartyId=7")),
     ).toEqual({});

@@ -35,16 +35,16 @@ export type AgingBucket = (typeof AGING_BUCKETS)[number];
 /**
  * The due dates a bucket holds at the end of `asOf`, as the debts list's strict bounds (due after,
  * due before). Days past due = `asOf` − due date, as the server buckets them: 1–30 days is a due date
- * from `asOf` − 30 to `asOf` − 1. "Not yet due" is due on `asOf` or later — the list cannot add the
- * debts without a due date, which that bucket also counts.
+ * from `asOf` − 30 to `asOf` − 1. "Not yet due" is the list's own filter: due on `asOf` or later, or
+ * without a due date.
  */
 export const bucketDueRange = (
   bucket: AgingBucket | "total",
   asOf: string,
-): { dueAfter?: string; dueBefore?: string } => {
+): { dueAfter?: string; dueBefore?: string; notDueOn?: string } => {
   switch (bucket) {
     case "notDue":
-      return { dueAfter: addDays(asOf, -1) };
+      return { notDueOn: asOf };
     case "days1To30":
       return { dueAfter: addDays(asOf, -31), dueBefore: asOf };
     case "days31To60":
@@ -75,6 +75,7 @@ export const agingDebtsHref = (drill: AgingDrill): string => {
   const range = bucketDueRange(drill.bucket, drill.asOf);
   if (range.dueAfter) params.set("dueAfter", range.dueAfter);
   if (range.dueBefore) params.set("dueBefore", range.dueBefore);
+  if (range.notDueOn) params.set("notDueOn", range.notDueOn);
   if (drill.asOf >= drill.today) params.set("open", "true");
   return `/debts?${params.toString()}`;
 };
@@ -116,18 +117,19 @@ export type DebtListFilters = {
   currency?: string;
   dueAfter?: string;
   dueBefore?: string;
+  notDueOn?: string;
   open?: boolean;
   overdue?: boolean;
 };
 
-const KEYS = ["status", "kind", "counterpartyId", "currency", "dueAfter", "dueBefore"] as const;
+const KEYS = ["status", "kind", "counterpartyId", "currency", "dueAfter", "dueBefore", "notDueOn"] as const;
 
 export const readDebtFilters = (params: URLSearchParams): DebtListFilters => {
   const filters: DebtListFilters = {};
   for (const key of KEYS) {
     const value = params.get(key);
     if (!value) continue;
-    if ((key === "dueAfter" || key === "dueBefore") && !ISO_DATE.test(value)) continue;
+    if ((key === "dueAfter" || key === "dueBefore" || key === "notDueOn") && !ISO_DATE.test(value)) continue;
     if (key === "counterpartyId" && !UUID.test(value)) continue;
     if (key === "currency" && !/^[A-Z]{3}$/.test(value)) continue;
     if (key === "status" && !(DEBT_STATUSES as readonly string[]).includes(value)) continue;
