@@ -15,7 +15,7 @@ import type {
 } from "../packages/finance/src/reports/reports.schema";
 import { formatDate } from "../packages/ui/src/dates";
 import { formatMoney } from "../packages/ui/src/money";
-import { type Books, dayOf, ORGANIZATION, settled, signIn, startBooks } from "./books-session";
+import { axeViolations, type Books, dayOf, ORGANIZATION, settled, signIn, startBooks } from "./books-session";
 import { browserSkipReason } from "./browser";
 import { ROOT } from "./server-process";
 
@@ -132,7 +132,7 @@ describe.skipIf(skipReason !== undefined)(
       page = await context.newPage();
       page.on("pageerror", (error) => pageErrors.push(String(error)));
       await signIn(page, books.base);
-    }, 240_000);
+    }, 420_000);
 
     afterAll(async () => {
       await session?.stop();
@@ -207,6 +207,12 @@ describe.skipIf(skipReason !== undefined)(
         await page.locator(".recharts-bar-rectangle").first().waitFor();
         await settled(page);
         await shot(`aging-${lang}`);
+        // A narrower window: the six reports' switcher and the wide table scroll in their boxes, the page does not.
+        await page.setViewportSize({ width: 1024, height: 800 });
+        await settled(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+        await shot(`aging-${lang}-1024`);
+        await page.setViewportSize(VIEWPORT);
       });
 
       it(`the balances on a date (${lang}): every account at the end of the day, per currency`, async () => {
@@ -394,6 +400,25 @@ describe.skipIf(skipReason !== undefined)(
       });
       await page.goBack();
       await page.getByTestId("closing-receivable-UZS").waitFor();
+    });
+
+    it("the three reports have no accessibility violations (axe, WCAG 2.1 AA)", async () => {
+      const violations: string[] = [];
+      for (const [name, url, ready] of [
+        ["aging", `/app/reports/aging?date=${today()}`, "aging-total-payable-UZS-total"],
+        ["balances", `/app/reports/balances?date=${balancesDay}`, "balances-total-UZS"],
+        [
+          "counterparty",
+          `/app/reports/counterparty?start=${start}&end=${end}&counterparty=${supplier}`,
+          "closing-payable-UZS",
+        ],
+      ] as const) {
+        await open("en", url);
+        await page.getByTestId(ready).waitFor();
+        await settled(page);
+        violations.push(...(await axeViolations(page, name)));
+      }
+      expect(violations).toEqual([]);
     });
 
     it("prints the aging as paper: heading, both ways per currency, no navigation, page numbers", async () => {

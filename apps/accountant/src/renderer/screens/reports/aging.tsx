@@ -99,7 +99,7 @@ const CurrencySection = ({ currency, report }: { currency: string; report: TAgin
         if (!total) return null;
         const rows = report.rows.filter((row) => row.kind === kind && row.currency === currency);
         return (
-          <section key={kind} aria-label={t(`partyReports.kinds.${kind}`)}>
+          <section key={kind} aria-label={`${t(`partyReports.kinds.${kind}`)}, ${currency}`}>
             <Typography.Title level={2} style={{ fontSize: 16, margin: "0 0 8px" }}>
               {t(`partyReports.kinds.${kind}`)}
             </Typography.Title>

@@ -90,7 +90,7 @@ const CurrencySection = ({
           ))}
         <tr>
           <th style={{ ...CELL, textAlign: "left" }} colSpan={2}>
-            {t("partyReports.total")} ({t("partyReports.accounts")}: {total.accounts})
+            {t("partyReports.totalAccounts", { n: total.accounts })}
           </th>
           <th style={NUM} data-testid={`balances-total-${currency}`}>
             {money(total.balance, currency)}

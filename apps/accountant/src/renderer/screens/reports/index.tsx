@@ -35,7 +35,8 @@ export const ReportsSection = () => {
     <div>
       <Segmented
         className="no-print"
-        style={{ marginBottom: 16 }}
+        // Six reports: on a narrow window the switcher scrolls rather than widening the page.
+        style={{ marginBottom: 16, maxWidth: "100%", overflowX: "auto" }}
         aria-label={t("reports.nav")}
         value={current}
         // Switching report keeps the period, the account, the day and the counterparty.
