@@ -67,21 +67,25 @@ const CurrencySection = ({ currency, report }: { currency: string; report: TAgin
   const totals = report.totals.filter((line) => line.currency === currency);
   const totalOf = (kind: Kind) => totals.find((line) => line.kind === kind);
   const number = (minor: string) => Number(minorToDecimal(BigInt(minor), minorUnits(currency)));
-  const figure = (line: Line | Row, bucket: AgingBucket | "total", testId: string) => (
-    <DrillLink
-      to={agingDebtsHref({
-        kind: line.kind,
-        currency,
-        bucket,
-        asOf: report.asOf,
-        today,
-        counterpartyId: "counterpartyId" in line ? line.counterpartyId : null,
-      })}
-      testId={testId}
-    >
-      {money(line[bucket], currency)}
-    </DrillLink>
-  );
+  /** A figure opens the debts behind it; a zero has none, and stays plain text. */
+  const figure = (line: Line | Row, bucket: AgingBucket | "total", testId: string) => {
+    const text = <span data-testid={testId}>{money(line[bucket], currency)}</span>;
+    if (line[bucket] === "0") return text;
+    return (
+      <DrillLink
+        to={agingDebtsHref({
+          kind: line.kind,
+          currency,
+          bucket,
+          asOf: report.asOf,
+          today,
+          counterpartyId: "counterpartyId" in line ? line.counterpartyId : null,
+        })}
+      >
+        {text}
+      </DrillLink>
+    );
+  };
   const chartRows = COLUMNS.filter((bucket) => bucket !== "total").map((bucket) => ({
     label: t(`partyReports.bucketsShort.${bucket}`),
     values: Object.fromEntries(KINDS.map((kind) => [kind, number(totalOf(kind)?.[bucket] ?? "0")])),
