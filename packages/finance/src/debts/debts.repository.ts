@@ -36,10 +36,19 @@ export const debtsWhere = (tenantId: string, query: DebtFilters): Prisma.DebtWhe
   ...(query.kind ? { kind: query.kind } : {}),
   ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
   ...(query.currency ? { currencyCode: query.currency } : {}),
-  // Beside `status`, never instead of it: both given, both apply.
-  ...(query.open === undefined
+  // Beside `status` and the due range, never instead of them: all given, all apply.
+  ...(query.open === undefined && !query.notDueOn
     ? {}
-    : { AND: [{ status: { in: query.open ? OPEN_STATUSES : CLOSED_STATUSES } }] }),
+    : {
+        AND: [
+          ...(query.open === undefined
+            ? []
+            : [{ status: { in: query.open ? OPEN_STATUSES : CLOSED_STATUSES } }]),
+          ...(query.notDueOn
+            ? [{ OR: [{ dueDate: null }, { dueDate: { gte: dateOf(query.notDueOn) } }] }]
+            : []),
+        ],
+      }),
   ...(query.dueBefore || query.dueAfter
     ? {
         dueDate: {

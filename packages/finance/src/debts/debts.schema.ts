@@ -87,6 +87,10 @@ export const ZListDebtsQuery = ZPagination.extend({
   currency: ZCurrencyCode.optional(),
   dueBefore: ZIsoDate.optional().describe("Due strictly before this date"),
   dueAfter: ZIsoDate.optional().describe("Due strictly after this date"),
+  /** The aging's first bucket (decision 0087): what it counts, so its figure opens these debts. */
+  notDueOn: ZIsoDate.optional().describe(
+    "Not yet due at the end of this date: due on or after it, or without a due date",
+  ),
   /** With dueBefore = today: what is overdue (the app's "overdue" filter). */
   open: ZQueryBoolean.optional().describe(
     "Only debts still open (pending or partial): true; only closed ones: false",

@@ -1,4 +1,5 @@
 import { DEBTS_EN } from "./debts";
+import { PARTY_REPORTS_EN } from "./party-reports";
 
 /** The accountant app's strings (namespace "app"). ru and uz have exactly these keys (a test compares them). */
 export const en = {
@@ -175,6 +176,7 @@ export const en = {
   },
   debts: DEBTS_EN.debts,
   counterparties: DEBTS_EN.counterparties,
+  partyReports: PARTY_REPORTS_EN.partyReports,
   categories: {
     title: "Categories",
     kind: "Kind of category",

@@ -1,5 +1,6 @@
 import { DEBTS_RU } from "./debts";
 import type { AppMessages } from "./en";
+import { PARTY_REPORTS_RU } from "./party-reports";
 
 export const ru: AppMessages = {
   appName: "Hisob",
@@ -176,6 +177,7 @@ export const ru: AppMessages = {
   },
   debts: DEBTS_RU.debts,
   counterparties: DEBTS_RU.counterparties,
+  partyReports: PARTY_REPORTS_RU.partyReports,
   categories: {
     title: "Статьи",
     kind: "Вид статей",

@@ -1,5 +1,6 @@
 import { DEBTS_UZ } from "./debts";
 import type { AppMessages } from "./en";
+import { PARTY_REPORTS_UZ } from "./party-reports";
 
 export const uz: AppMessages = {
   appName: "Hisob",
@@ -174,6 +175,7 @@ export const uz: AppMessages = {
   },
   debts: DEBTS_UZ.debts,
   counterparties: DEBTS_UZ.counterparties,
+  partyReports: PARTY_REPORTS_UZ.partyReports,
   categories: {
     title: "Moddalar",
     kind: "Moddalar turi",

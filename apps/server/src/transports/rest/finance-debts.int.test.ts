@@ -645,6 +645,10 @@ describe("listing debts", () => {
       b.id,
       a.id,
     ]);
+    // Not yet due at the end of Feb 10: due that day or later, or never (the aging's first bucket).
+    expect(await ids("notDueOn=2026-02-10&sortBy=dueDate&order=asc")).toEqual([b.id, d.id, c.id]);
+    expect(await ids("notDueOn=2026-02-11&open=true&sortBy=dueDate&order=asc")).toEqual([d.id, c.id]);
+    expect(await ids("notDueOn=2026-02-10&dueBefore=2026-03-01&sortBy=dueDate&order=asc")).toEqual([b.id]);
     // Undated debts come last in either direction.
     expect(await ids("sortBy=dueDate&order=asc")).toEqual([a.id, b.id, d.id, c.id]);
     expect(await ids("sortBy=dueDate&order=desc")).toEqual([d.id, b.id, a.id, c.id]);
@@ -661,6 +665,7 @@ describe("listing debts", () => {
     ["currency=usd", "currency"],
     ["dueBefore=2026-02-30", "dueBefore"],
     ["dueAfter=tomorrow", "dueAfter"],
+    ["notDueOn=2026-13-01", "notDueOn"],
     ["dueAfter=2026-02-01&dueBefore=2026-02-01", "dueBefore"],
     ["sortBy=status", "sortBy"],
     ["limit=101", "limit"],

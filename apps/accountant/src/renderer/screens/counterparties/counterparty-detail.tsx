@@ -9,6 +9,7 @@ import { KEYS, useAllAccounts, useApi, useMoney } from "../../api-context";
 import { DebtCreateForm } from "../debts/debt-create-form";
 import { EmptyText } from "../debts/debt-parts";
 import { DebtsTable } from "../debts/debts";
+import { counterpartyStatementHref } from "../reports/party-report-query";
 import { CounterpartyForm } from "./counterparty-form";
 
 const LIMIT = 50;
@@ -42,7 +43,14 @@ export const CounterpartyDetailScreen = () => {
               <Typography.Title level={1} style={{ margin: 0 }} data-testid="counterparty-title">
                 {row.name}
               </Typography.Title>
-              <Space>
+              <Space wrap>
+                {/* Their statement (decision 0087), this month: everything with them and what is owed each way. */}
+                <Button
+                  onClick={() => navigate(counterpartyStatementHref(id))}
+                  data-testid="counterparty-statement"
+                >
+                  {t("partyReports.openStatement")}
+                </Button>
                 <Button onClick={() => setDialog("edit")} data-testid="edit-counterparty">
                   {t("ui:edit")}
                 </Button>

@@ -1,13 +1,14 @@
 import { DEBT_KINDS, DEBT_STATUSES, type TDebtDto, type TListDebtsQuery } from "@hisob/finance/schema";
 import { formatDate, QueryState, todayIso, useLocale } from "@hisob/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Button, Checkbox, Select, Space, Table, Typography } from "antd";
+import { Button, Checkbox, Select, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { KEYS, useApi, useCurrencies, useMoney } from "../../api-context";
 import { DateInput } from "../../components/date-input";
 import { CounterpartyPicker } from "../../components/pickers";
+import { debtFiltersSearch, readDebtFilters } from "../reports/party-report-query";
 import { DebtCreateForm } from "./debt-create-form";
 import { DebtKindTag, DebtStatusTag, EmptyText, useCounterpartyNames } from "./debt-parts";
 
@@ -21,6 +22,10 @@ type Filters = {
   dueAfter?: string;
   dueBefore?: string;
   overdue?: boolean;
+  /** Pending or partly settled (an aging figure read today links to these). */
+  open?: boolean;
+  /** Not yet due at the end of this day (the aging's first bucket links to these). */
+  notDueOn?: string;
 };
 
 /** The filters as the server's list takes them: "overdue" is open and due before today. */
@@ -37,11 +42,14 @@ const toQuery = ({ overdue, ...filters }: Filters): TListDebtsQuery => {
 
 export const DebtsScreen = () => {
   const { t } = useTranslation();
+  const locale = useLocale();
   const api = useApi();
   const navigate = useNavigate();
   const currencies = useCurrencies();
   const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<Filters>({});
+  // The filters live in the address: a report's figure links here filtered, and Back keeps them.
+  const [params, setParams] = useSearchParams();
+  const filters = readDebtFilters(params) as Filters;
   const [creating, setCreating] = useState(false);
   const query = {
     ...toQuery(filters),
@@ -56,7 +64,7 @@ export const DebtsScreen = () => {
     placeholderData: keepPreviousData,
   });
   const filter = (change: Partial<Filters>) => {
-    setFilters((current) => ({ ...current, ...change }));
+    setParams(debtFiltersSearch({ ...filters, ...change }), { replace: true });
     setPage(1);
   };
 
@@ -135,6 +143,18 @@ export const DebtsScreen = () => {
         >
           {t("debts.overdueOnly")}
         </Checkbox>
+        <Checkbox
+          checked={filters.open ?? false}
+          onChange={(event) => filter({ open: event.target.checked })}
+          data-testid="filter-open"
+        >
+          {t("debts.openOnly")}
+        </Checkbox>
+        {filters.notDueOn ? (
+          <Tag closable onClose={() => filter({ notDueOn: undefined })} data-testid="filter-not-due">
+            {t("debts.notDueOn", { date: formatDate(filters.notDueOn, locale) })}
+          </Tag>
+        ) : null}
       </Space>
       <QueryState query={list} rows={8}>
         {(data) => (

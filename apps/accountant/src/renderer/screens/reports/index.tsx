@@ -2,14 +2,29 @@ import { Segmented } from "antd";
 import { useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router-dom";
 import { AccountStatementReport } from "./account-statement";
+import { AgingReport } from "./aging";
+import { BalancesReport } from "./balances";
 import { CashflowReport } from "./cashflow";
+import { CounterpartyStatementReport } from "./counterparty-statement";
 import { IncomeStatementReport } from "./income-statement";
+import type { PartyReportKind } from "./party-report-frame";
 import type { ReportKind } from "./report-frame";
 import "./print.css";
 
-/* The Reports section: income statement, cash flow and account statement, one address each. */
+/*
+ * The Reports section: income statement, cash flow and account statement, and (decision 0087) the
+ * aging, the balances on a date and the counterparty statement, one address each.
+ */
 
-const KINDS: ReportKind[] = ["income", "cashflow", "statement"];
+const KINDS: (ReportKind | PartyReportKind)[] = [
+  "income",
+  "cashflow",
+  "statement",
+  "aging",
+  "balances",
+  "counterparty",
+];
+const PARTY_KINDS: string[] = ["aging", "balances", "counterparty"] satisfies PartyReportKind[];
 
 export const ReportsSection = () => {
   const { t } = useTranslation();
@@ -20,17 +35,24 @@ export const ReportsSection = () => {
     <div>
       <Segmented
         className="no-print"
-        style={{ marginBottom: 16 }}
+        // Six reports: on a narrow window the switcher scrolls rather than widening the page.
+        style={{ marginBottom: 16, maxWidth: "100%", overflowX: "auto" }}
         aria-label={t("reports.nav")}
         value={current}
-        // Switching report keeps the period and the account.
+        // Switching report keeps the period, the account, the day and the counterparty.
         onChange={(kind) => navigate(`/reports/${kind}${location.search}`)}
-        options={KINDS.map((kind) => ({ value: kind, label: t(`reports.titles.${kind}`) }))}
+        options={KINDS.map((kind) => ({
+          value: kind,
+          label: PARTY_KINDS.includes(kind) ? t(`partyReports.nav.${kind}`) : t(`reports.titles.${kind}`),
+        }))}
       />
       <Routes>
         <Route path="income" element={<IncomeStatementReport />} />
         <Route path="cashflow" element={<CashflowReport />} />
         <Route path="statement" element={<AccountStatementReport />} />
+        <Route path="aging" element={<AgingReport />} />
+        <Route path="balances" element={<BalancesReport />} />
+        <Route path="counterparty" element={<CounterpartyStatementReport />} />
         <Route path="*" element={<Navigate to="income" replace />} />
       </Routes>
     </div>
