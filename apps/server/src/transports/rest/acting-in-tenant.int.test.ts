@@ -306,6 +306,36 @@ describe("who may name an organization", () => {
     const res = await t.app.inject({ method: "GET", url: "/account", headers: as(platformAdmin, orgB) });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.issues).toEqual([{ path: "x-tenant-id", message: "is not taken by this route" }]);
+    // Nor do the books, GraphQL or tRPC take it: only organization administration does.
+    for (const [method, url] of [
+      ["GET", "/tenant/currencies"],
+      ["POST", "/api/graphql"],
+      ["GET", "/trpc/users.list"],
+    ] as const) {
+      const refused = await t.app.inject({
+        method,
+        url,
+        headers: { ...as(platformAdmin, orgB), "content-type": "application/json" },
+        ...(method === "POST" ? { payload: { query: "{ __typename }" } } : {}),
+      });
+      expect(refused.statusCode, url).toBe(400);
+    }
+  });
+
+  it("another user's connected applications are administration too: listed in that organization", async () => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/users/${adminB.id}/consents`,
+      headers: as(platformAdmin, orgB),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+    const elsewhere = await t.app.inject({
+      method: "GET",
+      url: `/users/${adminB.id}/consents`,
+      headers: as(platformAdmin),
+    });
+    expect(elsewhere.statusCode).toBe(404);
   });
 });
 
