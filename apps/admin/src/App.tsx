@@ -1,8 +1,10 @@
 import { AppFrame, I18nProvider, isLocale, type Locale, RestError } from "@hisob/ui";
-import { App as AntApp, Button, Result, Skeleton, Spin } from "antd";
+import { App as AntApp, Button, Result, Skeleton, Space, Spin, Tag } from "antd";
 import { type ComponentType, lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
-import { api } from "./api";
+import { orgSearch, useActingTenantId } from "./acting";
+import { ownApi } from "./api";
 import { i18n, type MessageKey, useT } from "./i18n";
+import { OrganizationPicker } from "./OrganizationPicker";
 import { BASE, navigate, usePath } from "./router";
 import { type Me, MeContext } from "./session";
 
@@ -19,24 +21,33 @@ const lazyScreen = (load: () => Promise<ComponentType>) => {
   return { Page: lazy(preload), preload };
 };
 
-type Screen = { path: string; label: MessageKey; permission: string } & ReturnType<typeof lazyScreen>;
+/**
+ * `inOrganization`: the screen works in the organization the platform administrator picked (decision
+ * 0084); the others are the platform's own and are shown only in one's own organization.
+ */
+type Screen = { path: string; label: MessageKey; permission: string; inOrganization?: true } & ReturnType<
+  typeof lazyScreen
+>;
 const SCREENS: Screen[] = [
   {
     path: "/users",
     label: "nav.users",
     permission: "users:read:all",
+    inOrganization: true,
     ...lazyScreen(() => import("./pages/UsersPage").then((m) => m.UsersPage)),
   },
   {
     path: "/roles",
     label: "nav.roles",
     permission: "roles:read:all",
+    inOrganization: true,
     ...lazyScreen(() => import("./pages/RolesPage").then((m) => m.RolesPage)),
   },
   {
     path: "/groups",
     label: "nav.groups",
     permission: "groups:read:all",
+    inOrganization: true,
     ...lazyScreen(() => import("./pages/GroupsPage").then((m) => m.GroupsPage)),
   },
   {
@@ -55,6 +66,7 @@ const SCREENS: Screen[] = [
     path: "/audit",
     label: "nav.audit",
     permission: "audit:read:all",
+    inOrganization: true,
     ...lazyScreen(() => import("./pages/AuditPage").then((m) => m.AuditPage)),
   },
   {
@@ -102,10 +114,11 @@ const Screens = () => {
   const [me, setMe] = useState<Me | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const path = usePath();
+  const org = useActingTenantId();
 
   const load = useCallback(() => {
     setFailed(null);
-    api<Me>("GET", "/account")
+    ownApi<Me>("GET", "/account")
       .then(async (account) => {
         if (isLocale(account.uiLanguage)) await i18n.changeLanguage(account.uiLanguage);
         setMe(account);
@@ -120,9 +133,15 @@ const Screens = () => {
     load();
   }, [load]);
 
+  // Acting in another organization (`?org=`, platform administrators only): its screens alone.
+  const acting =
+    me && org && org !== me.tenant.id && me.permissions.includes("tenants:read:all") ? org : null;
   const visible = useMemo(
-    () => SCREENS.filter((screen) => me?.permissions.includes(screen.permission)),
-    [me],
+    () =>
+      SCREENS.filter(
+        (screen) => me?.permissions.includes(screen.permission) && (!acting || screen.inOrganization),
+      ),
+    [me, acting],
   );
   const title = t("app.title");
   useEffect(() => {
@@ -132,10 +151,10 @@ const Screens = () => {
   // The language is the user's own setting: saved with PUT /account, so every device follows.
   const changeLanguage = async (next: Locale) => {
     await i18n.changeLanguage(next);
-    await api("PUT", "/account", { uiLanguage: next });
+    await ownApi("PUT", "/account", { uiLanguage: next });
   };
   const signOut = async () => {
-    await api("POST", "/logout");
+    await ownApi("POST", "/logout");
     window.location.assign(`/login?next=${encodeURIComponent(`${BASE}/`)}`);
   };
 
@@ -153,13 +172,32 @@ const Screens = () => {
 
   const screen = visible.find((candidate) => path.startsWith(candidate.path)) ?? visible[0];
   const name = `${me.firstName} ${me.lastName}`.trim() || me.email;
+  const search = orgSearch(acting);
+  // Another organization: its own screen (users where the platform's own screen has none), in it.
+  const switchOrganization = (tenantId: string) => {
+    const next = tenantId === me.tenant.id ? null : tenantId;
+    const stays = screen && (!next || screen.inOrganization) ? screen.path : "/users";
+    navigate(`${stays}${orgSearch(next)}`);
+  };
+  const organization = me.permissions.includes("tenants:read:all") ? (
+    <Space size={8}>
+      <OrganizationPicker own={me.tenant} value={acting ?? me.tenant.id} onChange={switchOrganization} />
+      {acting && <Tag color="purple">{t("header.acting")}</Tag>}
+    </Space>
+  ) : (
+    me.tenant.name
+  );
   return (
     <MeContext.Provider value={me}>
       <AppFrame
         appName={t("app.short")}
-        organization={me.tenant.name}
+        organization={organization}
         user={{ name, email: me.email }}
-        nav={visible.map((item) => ({ key: item.path, label: t(item.label), href: `${BASE}${item.path}` }))}
+        nav={visible.map((item) => ({
+          key: item.path,
+          label: t(item.label),
+          href: `${BASE}${item.path}${search}`,
+        }))}
         selectedKey={screen?.path ?? ""}
         onNavigate={(href) => navigate(href.slice(BASE.length))}
         locale={isLocale(i18n.language) ? i18n.language : "en"}
@@ -168,7 +206,8 @@ const Screens = () => {
       >
         {screen ? (
           <Suspense fallback={<ScreenLoading />}>
-            <screen.Page />
+            {/* A new organization is a new screen: nothing of the last one's state carries over. */}
+            <screen.Page key={acting ?? "own"} />
           </Suspense>
         ) : (
           <Result status="403" title={t("common.forbidden")} />

@@ -21,6 +21,8 @@ const en = {
   "tenants.firstAdmin": "First administrator",
   "tenants.firstAdminHelp":
     "Gets the organization's admin role. Without a password they cannot sign in until you set one later.",
+  "tenants.firstAdminHelpUpstream":
+    "Gets the organization's admin role. Without a password they are invited: they sign in with their email through {{provider}}, or you set a password later.",
   "tenants.adminPasswordHelp": "Optional; give it to them yourself",
   "currencies.title": "Currencies",
   "currencies.code": "Code",
@@ -38,6 +40,8 @@ const en = {
   "nav.audit": "Audit log",
   "header.language": "Language",
   "header.signOut": "Sign out",
+  "header.organization": "Organization",
+  "header.acting": "As platform administrator",
   "common.loading": "Loading…",
   "common.error": "Something went wrong",
   "common.retry": "Retry",
@@ -193,6 +197,8 @@ const ru: Messages = {
   "tenants.firstAdmin": "Первый администратор",
   "tenants.firstAdminHelp":
     "Получит роль admin организации. Без пароля он не сможет войти, пока вы не зададите пароль позже.",
+  "tenants.firstAdminHelpUpstream":
+    "Получит роль admin организации. Без пароля он приглашён: входит по своему email через {{provider}}, или пароль задаётся позже.",
   "tenants.adminPasswordHelp": "Необязательно; передайте его сами",
   "currencies.title": "Валюты",
   "currencies.code": "Код",
@@ -210,6 +216,8 @@ const ru: Messages = {
   "nav.audit": "Журнал аудита",
   "header.language": "Язык",
   "header.signOut": "Выйти",
+  "header.organization": "Организация",
+  "header.acting": "Как администратор платформы",
   "common.loading": "Загрузка…",
   "common.error": "Что-то пошло не так",
   "common.retry": "Повторить",
@@ -364,6 +372,8 @@ const uz: Messages = {
   "tenants.firstAdmin": "Birinchi administrator",
   "tenants.firstAdminHelp":
     "Tashkilotning admin rolini oladi. Parolsiz u keyinroq parol oʻrnatmaguningizcha kira olmaydi.",
+  "tenants.firstAdminHelpUpstream":
+    "Tashkilotning admin rolini oladi. Parolsiz u taklif qilinadi: {{provider}} orqali oʻz emaili bilan kiradi yoki parol keyinroq oʻrnatiladi.",
   "tenants.adminPasswordHelp": "Ixtiyoriy; uni oʻzingiz yetkazing",
   "currencies.title": "Valyutalar",
   "currencies.code": "Kod",
@@ -381,6 +391,8 @@ const uz: Messages = {
   "nav.audit": "Audit jurnali",
   "header.language": "Til",
   "header.signOut": "Chiqish",
+  "header.organization": "Tashkilot",
+  "header.acting": "Platforma administratori sifatida",
   "common.loading": "Yuklanmoqda…",
   "common.error": "Nimadir xato ketdi",
   "common.retry": "Qayta urinish",

@@ -121,7 +121,11 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   const externalSignIn = createConfiguredExternalSignIn(app, services, env, clock);
   await registerAuthContext(app, { context: services.context });
   await app.register(apiRateLimit, { limits: env.apiRateLimit, redisUrl: env.redis.url, clock });
-  await app.register(accountRoutes, { services, issuerUrl: env.oidc.issuerUrl });
+  await app.register(accountRoutes, {
+    services,
+    issuerUrl: env.oidc.issuerUrl,
+    ...(externalSignIn ? { external: { name: externalSignIn.name } } : {}),
+  });
   await app.register(loginRoutes, {
     services,
     issuerUrl: env.oidc.issuerUrl,
@@ -135,13 +139,22 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   // tenants), sessions after the audit log, the rest after the hand-written routes (the OpenAPI
   // document lists them in this order).
   const { profile, currencies, sessions, consents, ...administration } = coreOperations;
-  await app.register(async (scope: App) => registerOperationRoutes(scope, administration, services));
+  // A platform administrator may run these in another organization (decision 0084).
+  const actsInTenant = { actsInTenant: true };
+  await app.register(async (scope: App) =>
+    registerOperationRoutes(scope, administration, services, actsInTenant),
+  );
   await app.register(auditRoutes, { services });
-  await app.register(async (scope: App) => registerOperationRoutes(scope, { sessions }, services));
+  await app.register(async (scope: App) =>
+    registerOperationRoutes(scope, { sessions }, services, actsInTenant),
+  );
   await app.register(uploadsRoutes, { services });
   // Core's account and currencies; all of finance, CRM, Warehouse, Projects and HRM.
   await app.register(async (scope: App) => {
-    registerOperationRoutes(scope, { profile, consents, currencies }, services);
+    // Another user's consents (under /users) are administration too; one's own (/account) are not.
+    registerOperationRoutes(scope, { profile, consents, currencies }, services, {
+      actsInTenant: (operation) => operation.http.path.startsWith("/users/"),
+    });
     registerOperationRoutes(scope, financeOperations, services.finance);
     registerOperationRoutes(scope, crmOperations, services.crm);
     registerOperationRoutes(scope, warehouseOperations, services.warehouse);

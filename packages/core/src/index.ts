@@ -7,6 +7,7 @@ export {
   ZListAuditQuery,
 } from "./audit/audit.schema";
 export { type AuditService, createAuditService, ZExportAuditQuery } from "./audit/audit.service";
+export { ACT_IN_TENANT_HEADER } from "./auth/act-in-tenant";
 export {
   type AttemptBudget,
   createAttemptBudget,

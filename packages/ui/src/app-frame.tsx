@@ -8,7 +8,8 @@ export type NavItem = { key: string; label: string; href: string };
 
 type Props = {
   appName: string;
-  organization: string;
+  /** The organization's name, or a control to choose one (the platform administrator's picker). */
+  organization: ReactNode;
   user: { name: string; email: string };
   nav: readonly NavItem[];
   selectedKey: string;

@@ -31,6 +31,8 @@ export type RestClientOptions = {
   accessToken?: () => Promise<string | null>;
   /** Called on a 401 (signed out, session ended elsewhere) before the RestError is thrown. */
   onUnauthenticated?: () => void;
+  /** Headers of the moment for every request (the admin's `x-tenant-id` while acting in an organization). */
+  headers?: () => Record<string, string>;
 };
 
 type ErrorBody = { error?: { code: string; reason: string; message: string; issues?: FieldIssue[] } };
@@ -38,6 +40,7 @@ type ErrorBody = { error?: { code: string; reason: string; message: string; issu
 export const createRestClient = (options: RestClientOptions) =>
   async function rest<T>(method: RestMethod, url: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {
+      ...options.headers?.(),
       accept: "application/json",
       "accept-language": options.language(),
     };

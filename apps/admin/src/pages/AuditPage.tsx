@@ -2,6 +2,7 @@ import { ListPage, type Page, queryString, useListData, useLocale, usePaging } f
 import { Button, DatePicker, Input, Select, Space, Table, Tag, Typography } from "antd";
 import type { Dayjs } from "dayjs";
 import { useCallback, useMemo, useState } from "react";
+import { useActingTenantId } from "../acting";
 import { api } from "../api";
 import {
   AUDIT_ENTITIES,
@@ -55,6 +56,7 @@ export const AuditPage = () => {
   const t = useT();
   const language = useLocale();
   const formatDate = useFormatDate();
+  const acting = useActingTenantId();
   const [filters, setFilters] = useState<{
     entity?: string;
     entityId?: string;
@@ -86,9 +88,12 @@ export const AuditPage = () => {
       error={error}
       onRetry={load}
       action={
-        <Button href={`/audit/export${queryString(filterQuery)}`} download>
-          {t("common.export")}
-        </Button>
+        // A download cannot name another organization (decision 0084): only one's own log exports.
+        acting ? undefined : (
+          <Button href={`/audit/export${queryString(filterQuery)}`} download>
+            {t("common.export")}
+          </Button>
+        )
       }
       filters={
         <>

@@ -3,7 +3,7 @@ import { currencyName, ListPage, type Page, useListData, useLocale, usePaging } 
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import { Button, Divider, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../api";
+import { api, ownApi } from "../api";
 import { useFormatDate, useT } from "../i18n";
 import { EditorModal, NewButton, RowActions, StatusTag } from "../list-screen-parts";
 import { useCan } from "../session";
@@ -140,6 +140,20 @@ const TenantModal = (props: {
   const adminEmail = Form.useWatch(["admin", "email"], form) as string | undefined;
   const adminRequired = Boolean(adminEmail?.trim());
   const { tenant } = props;
+  // An invited administrator (no password) can sign in only through an upstream provider: the help
+  // says so only when one is configured.
+  const [upstream, setUpstream] = useState<string | null>(null);
+  useEffect(() => {
+    if (tenant) return;
+    let live = true;
+    ownApi<{ external: { name: string } | null }>("GET", "/auth/methods").then(
+      (methods) => live && setUpstream(methods.external?.name ?? null),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [tenant]);
   const { save, saving, banner } = useFormSave<Values>(
     form,
     ["name", "domain", "currencies", "admin"],
@@ -214,8 +228,10 @@ const TenantModal = (props: {
           <Divider titlePlacement="start" plain style={{ margin: "8px 0" }}>
             {t("tenants.firstAdmin")}
           </Divider>
-          <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>
-            {t("tenants.firstAdminHelp")}
+          <Typography.Paragraph type="secondary" style={{ marginTop: 0 }} data-testid="first-admin-help">
+            {upstream
+              ? t("tenants.firstAdminHelpUpstream", { provider: upstream })
+              : t("tenants.firstAdminHelp")}
           </Typography.Paragraph>
           <Form.Item
             name={["admin", "email"]}

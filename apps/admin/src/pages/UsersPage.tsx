@@ -13,6 +13,7 @@ import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import { Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from "antd";
 import type { SorterResult } from "antd/es/table/interface";
 import { useCallback, useEffect, useState } from "react";
+import { useActingTenantId } from "../acting";
 import { api } from "../api";
 import { useFormatDate, useT } from "../i18n";
 import {
@@ -72,6 +73,7 @@ export const UsersPage = () => {
   const formatDate = useFormatDate();
   const can = useCan();
   const me = useMe();
+  const acting = useActingTenantId();
   const [filters, setFilters] = useState<Filters>({ email: "", name: "" });
   const [sort, setSort] = useState<Sort>({ sortBy: "createdAt", order: "desc" });
   const paging = usePaging(20);
@@ -113,9 +115,12 @@ export const UsersPage = () => {
       onRetry={load}
       action={
         <Space>
-          <Button href={`/users/export${queryString(listQuery)}`} download>
-            {t("common.export")}
-          </Button>
+          {/* A download cannot name another organization (decision 0084): only one's own exports. */}
+          {!acting && (
+            <Button href={`/users/export${queryString(listQuery)}`} download>
+              {t("common.export")}
+            </Button>
+          )}
           <NewButton permission="users:create:all" onClick={() => setEditing("new")}>
             {t("users.new")}
           </NewButton>

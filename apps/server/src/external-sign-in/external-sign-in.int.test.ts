@@ -137,6 +137,13 @@ describe("googleAuthenticate: sign-in through an upstream OpenID provider", () =
       .find((line) => line.startsWith("session="))
       ?.split(";")[0];
 
+  it("tells a signed-in administrator which upstream provider is configured (GET /auth/methods)", async () => {
+    const admin = await testApp.createUser(tenantId, "admin");
+    const res = await testApp.app.inject({ method: "GET", url: "/auth/methods", headers: admin.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ password: true, external: { name: "Firm SSO" } });
+  });
+
   it("returns the upstream authorization URL with state, nonce and PKCE S256, and binds it to this browser", async () => {
     const started = await start("/users");
     expect(started.provider).toBe("Firm SSO");

@@ -139,6 +139,39 @@ const withOrganizationNames = async (db: Db, page: Page<TAuditEntryDto>): Promis
   return { ...page, items };
 };
 
+/**
+ * The emails of platform administrators who acted in this organization (decision 0084): their users
+ * are not the organization's, so its transaction cannot see them. Read in the platform tenant's own
+ * transaction, afterwards, and only for the actors of this page that stayed unknown.
+ */
+const withPlatformActors = async (db: Db, page: Page<TAuditEntryDto>): Promise<Page<TAuditEntryDto>> => {
+  const ids = [
+    ...new Set(
+      page.items.flatMap((entry) => (entry.userId && entry.userEmail === null ? [entry.userId] : [])),
+    ),
+  ];
+  if (ids.length === 0) return page;
+  const platform = await db.withPlatform((tx) =>
+    tx.tenant.findFirst({ where: { isPlatform: true }, select: { id: true } }),
+  );
+  if (!platform) return page;
+  const users = await db.withTenant(platform.id, (tx) =>
+    tx.user.findMany({
+      where: { tenantId: platform.id, id: { in: ids } },
+      select: { id: true, email: true },
+    }),
+  );
+  if (users.length === 0) return page;
+  const emails = new Map(users.map((user) => [user.id, user.email]));
+  const items = page.items.map((entry) => {
+    const email = entry.userId ? emails.get(entry.userId) : undefined;
+    return email && entry.userId
+      ? { ...entry, userEmail: email, names: { ...entry.names, [entry.userId]: email } }
+      : entry;
+  });
+  return { ...page, items };
+};
+
 /** Protected fields (a salary) masked for a reader who may not see them (see protectAuditFields). */
 const readable = (ctx: TenantContext, row: RowWithEmail): RowWithEmail => {
   const mask = (change: unknown) =>
@@ -190,7 +223,8 @@ export const createAuditService = (deps: { db: Db }) => ({
       const items = (await withNames(tx, ctx, rows)).map((row) => toDto(readable(ctx, row)));
       return { items, total, limit: query.limit, offset: query.offset };
     });
-    return ctx.isPlatformAdmin === true ? withOrganizationNames(deps.db, page) : page;
+    const named = await withPlatformActors(deps.db, page);
+    return ctx.isPlatformAdmin === true ? withOrganizationNames(deps.db, named) : named;
   },
 
   /** The same query as .xlsx, checked before the first byte is written. */

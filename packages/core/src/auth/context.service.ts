@@ -1,6 +1,7 @@
 import { CallerChangedError, type CallerCheck, type Db, type ResolvedCaller } from "@hisob/db";
 import { type Clock, isPlatformOnlyPermission, type TenantContext, ZLocale } from "@hisob/kernel";
 import { hashToken, looksLikeToken } from "../sessions/session-token";
+import { actInTenant } from "./act-in-tenant";
 
 export type Credentials = {
   sessionToken?: string | undefined;
@@ -172,6 +173,10 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
      */
     resolveLive,
     resolveLiveMany,
+
+    /** The caller acting in the organization a request names (decision 0084): see act-in-tenant.ts. */
+    actInTenant: (ctx: TenantContext, tenantId: string, intent: "read" | "change") =>
+      actInTenant(deps.db, ctx, tenantId, intent),
 
     /**
      * Why a bearer that resolved to no caller is refused: a valid OIDC access token issued to a

@@ -149,6 +149,7 @@ export const en = {
       redirect_uri_refused: "validation error: {{field}} is not a redirect URI this client may use",
     },
     tenant: {
+      act_forbidden: "Only a platform administrator may act in another organization.",
       domain_taken: "This domain is already used by another organization.",
       not_found: "Organization not found.",
       platform_cannot_deactivate: "The platform organization cannot be deactivated.",
@@ -389,6 +390,8 @@ export const en = {
     unknown_or_inactive: "unknown or inactive: {{values}}",
     has_unknown_values: "has unknown values: {{values}}",
     platform_only: "may be granted only in the platform tenant: {{values}}",
+    tenant_header: "must be an organization id (a UUID)",
+    tenant_header_not_taken: "is not taken by this route",
     not_multipart: "is not valid multipart/form-data: {{detail}}",
     not_account: "is not an account of this organization",
     not_counterparty: "is not a counterparty of this organization",

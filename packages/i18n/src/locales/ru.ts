@@ -144,6 +144,7 @@ export const ru: Messages = {
         "Ошибка проверки данных: {{field}} — недопустимый адрес возврата для этого клиента",
     },
     tenant: {
+      act_forbidden: "Действовать в другой организации может только администратор платформы.",
       domain_taken: "Этот домен уже занят другой организацией.",
       not_found: "Организация не найдена.",
       platform_cannot_deactivate: "Организацию платформы нельзя деактивировать.",
@@ -380,6 +381,8 @@ export const ru: Messages = {
     unknown_or_inactive: "неизвестны или неактивны: {{values}}",
     has_unknown_values: "содержит несуществующие значения: {{values}}",
     platform_only: "можно выдавать только в организации платформы: {{values}}",
+    tenant_header: "должен быть идентификатором организации (UUID)",
+    tenant_header_not_taken: "этот маршрут не принимает",
     not_multipart: "не является корректными данными multipart/form-data: {{detail}}",
     not_account: "не является счётом этой организации",
     not_counterparty: "не является контрагентом этой организации",

@@ -151,6 +151,7 @@ export const uz: Messages = {
         "Kiritilgan maʼlumotlarda xato: {{field}} bu mijoz uchun yaroqli qaytish manzili emas",
     },
     tenant: {
+      act_forbidden: "Boshqa tashkilotda faqat platforma administratori ishlay oladi.",
       domain_taken: "Bu domen boshqa tashkilot tomonidan band qilingan.",
       not_found: "Tashkilot topilmadi.",
       platform_cannot_deactivate: "Platforma tashkilotini faolsizlantirib boʻlmaydi.",
@@ -397,6 +398,8 @@ export const uz: Messages = {
     unknown_or_inactive: "nomaʼlum yoki faol emas: {{values}}",
     has_unknown_values: "mavjud boʻlmagan qiymatlar bor: {{values}}",
     platform_only: "faqat platforma tashkilotida berilishi mumkin: {{values}}",
+    tenant_header: "tashkilot identifikatori (UUID) boʻlishi kerak",
+    tenant_header_not_taken: "bu yoʻnalish qabul qilmaydi",
     not_multipart: "yaroqli multipart/form-data emas: {{detail}}",
     not_account: "bu tashkilotning hisobi emas",
     not_counterparty: "bu tashkilotning kontragenti emas",

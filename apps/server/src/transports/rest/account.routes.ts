@@ -7,11 +7,35 @@ export const ZLoginResponse = z
   .object({ sessionId: z.uuid(), userId: z.uuid(), tenantId: z.uuid(), expiresAt: z.iso.datetime() })
   .meta({ id: "LoginResult" });
 
+/** How people may sign in: always a password; an upstream OpenID provider when one is configured. */
+export const ZSignInMethods = z
+  .object({
+    password: z.literal(true),
+    /** The upstream provider (EXTERNAL_OIDC_*) by its name on the login page, or null when none is configured. */
+    external: z.object({ name: z.string() }).nullable(),
+  })
+  .meta({ id: "SignInMethods" });
+
 /** JSON login (GET/PUT /account come from the core operation catalog). */
-export const accountRoutes: FastifyPluginAsyncZod<{ services: CoreServices; issuerUrl: string }> = async (
-  app,
-  { services, issuerUrl },
-) => {
+export const accountRoutes: FastifyPluginAsyncZod<{
+  services: CoreServices;
+  issuerUrl: string;
+  /** The configured upstream OpenID provider, if any. */
+  external?: { name: string };
+}> = async (app, { services, issuerUrl, external }) => {
+  // The admin's new-organization form speaks of the upstream provider only when there is one.
+  app.get(
+    "/auth/methods",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "How people sign in here: a password, and the upstream provider when one is configured",
+        response: { 200: ZSignInMethods },
+      },
+    },
+    async () => ({ password: true as const, external: external ? { name: external.name } : null }),
+  );
+
   app.post(
     "/auth/login",
     {

@@ -24,6 +24,8 @@ export const auditRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = as
         querystring: ZListAuditQuery,
         response: { 200: ZPage(ZAuditEntryDto) },
       },
+      // A platform administrator may read another organization's log (decision 0084).
+      config: { actsInTenant: true },
     },
     (request) => services.audit.list(ctxOf(request), request.query),
   );
@@ -37,7 +39,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ services: CoreServices }> = as
         querystring: ZExportAuditQuery,
         produces: [XLSX_CONTENT_TYPE],
       },
-      config: { freshCaller: true },
+      config: { freshCaller: true, actsInTenant: true },
     },
     (request, reply) => sendXlsx(request, reply, services.audit.prepareExport(ctxOf(request), request.query)),
   );

@@ -23,6 +23,16 @@ const IDEMPOTENCY_KEY_HEADER = {
   },
 };
 
+/** The header a platform administrator names another organization with (decision 0084). */
+const TENANT_HEADER_PROPERTY = {
+  "x-tenant-id": {
+    type: "string",
+    format: "uuid",
+    description:
+      "Platform administrators only: run this call in the organization with this id, as its own administrator would (tenants:read:all to read, tenants:update:all to change). Anyone else naming another organization gets 403.",
+  },
+};
+
 /**
  * Publishes the OpenAPI 3.1 document built from the routes' zod schemas, and the Swagger UI reference.
  * Must be registered before any route: @fastify/swagger collects routes as they are added.
@@ -57,9 +67,17 @@ export const registerOpenApi = async (app: App): Promise<void> => {
     },
     transform: (route) => {
       const transformed = jsonSchemaTransform(route);
-      if (!route.route?.config?.idempotent) return transformed;
-      // Documented here, not validated by a headers schema: auth-context.ts reads and checks the key.
-      return { ...transformed, schema: { ...transformed.schema, headers: IDEMPOTENCY_KEY_HEADER } };
+      const config = route.route?.config;
+      if (!config?.idempotent && !config?.actsInTenant) return transformed;
+      // Documented here, not validated by a headers schema: auth-context.ts reads and checks them.
+      const headers = {
+        type: "object",
+        properties: {
+          ...(config.idempotent ? IDEMPOTENCY_KEY_HEADER.properties : {}),
+          ...(config.actsInTenant ? TENANT_HEADER_PROPERTY : {}),
+        },
+      };
+      return { ...transformed, schema: { ...transformed.schema, headers } };
     },
     // Schemas registered with .meta({ id }) become components/schemas that the routes reference.
     transformObject: jsonSchemaTransformObject,

@@ -70,10 +70,21 @@ export const summaryOf = (operation: AnyOperation): string =>
 /**
  * One REST route per operation of the catalog: zod validates the parts (400 in our envelope), the
  * service is called with the caller's context, errors go through the one error handler.
+ * `actsInTenant`: the operations (all, or those it picks) in which a platform administrator may name
+ * the organization to act in (decision 0084).
  */
-export const registerOperationRoutes = <S>(app: App, catalog: OperationCatalog, services: S): void => {
+export const registerOperationRoutes = <S>(
+  app: App,
+  catalog: OperationCatalog,
+  services: S,
+  options: { actsInTenant?: boolean | ((operation: AnyOperation) => boolean) } = {},
+): void => {
   for (const { operation } of listOperations(catalog)) {
     const { http } = operation;
+    const actsInTenant =
+      typeof options.actsInTenant === "function"
+        ? options.actsInTenant(operation)
+        : options.actsInTenant === true;
     const { params, rest, inBody, toInput } = httpPartsOf(operation);
     const schema: FastifySchema & { tags: string[]; summary: string; produces?: string[] } = {
       tags: [operation.tag],
@@ -99,9 +110,9 @@ export const registerOperationRoutes = <S>(app: App, catalog: OperationCatalog, 
       // Downloads take `?lang=` (the reader's language) before the query meets its schema; they
       // stream, so their handler runs once, with a caller resolved afresh.
       ...(operation.kind === "download"
-        ? { preValidation: takeDownloadLang, config: { freshCaller: true } }
+        ? { preValidation: takeDownloadLang, config: { freshCaller: true, actsInTenant } }
         : // Read by the API reference, which documents the Idempotency-Key header (openapi.ts).
-          { config: { idempotent: operation.idempotent === true } }),
+          { config: { idempotent: operation.idempotent === true, actsInTenant } }),
       handler: async (request, reply) => {
         const input = toInput({ params: request.params, query: request.query, body: request.body });
         const result = await operation.call(services, ctxOf(request), input as never);

@@ -1,5 +1,5 @@
 import fastifyCookie from "@fastify/cookie";
-import type { CachedContext, ContextService, Credentials } from "@hisob/core";
+import { ACT_IN_TENANT_HEADER, type CachedContext, type ContextService, type Credentials } from "@hisob/core";
 import { CallerChangedError, isDatabaseUnreachable, withCallerCheck } from "@hisob/db";
 import {
   AppError,
@@ -56,6 +56,11 @@ declare module "fastify" {
      * own wire format (`request.callerUnavailable`); elsewhere the REST error envelope answers.
      */
     ownUnavailable?: boolean;
+    /**
+     * A platform administrator may act in the organization the `x-tenant-id` header names (decision
+     * 0084): set on the operation routes and the audit log. Elsewhere the header is refused (400).
+     */
+    actsInTenant?: boolean;
   }
 }
 
@@ -142,6 +147,8 @@ const mayStartFromCache = (request: FastifyRequest): boolean => {
   const config = request.routeOptions.config;
   return (
     isRead(request.routeOptions.method) &&
+    // Acting in another organization: its transactions would not confirm a cached caller of ours.
+    request.headers[ACT_IN_TENANT_HEADER] === undefined &&
     config?.public !== true &&
     config?.freshCaller !== true &&
     config?.ownAuthentication !== true &&
@@ -165,6 +172,22 @@ const isTrpcBatch = (request: FastifyRequest): boolean =>
   request.url.startsWith("/trpc/") && (request.url.split("?")[0] ?? "").includes(",");
 
 const isForbidden = (error: unknown) => isAppError(error) && error.code === "FORBIDDEN";
+
+/**
+ * A platform administrator acting in another organization (decision 0084): the `x-tenant-id`
+ * header swaps the context for one in that organization (act-in-tenant.ts), on the routes that
+ * allow it; any other route refuses the header rather than silently acting in the caller's own.
+ */
+const actInNamedTenant = async (request: FastifyRequest, context: ContextService): Promise<void> => {
+  const header = request.headers[ACT_IN_TENANT_HEADER];
+  if (header === undefined || request.routeOptions.url === undefined) return;
+  if (request.routeOptions.config?.actsInTenant !== true) {
+    throw validationError([{ path: ACT_IN_TENANT_HEADER, message: "is not taken by this route" }]);
+  }
+  if (!request.ctx) return;
+  const value = Array.isArray(header) ? (header[0] ?? "") : header;
+  request.ctx = await context.actInTenant(request.ctx, value, isRead(request.method) ? "read" : "change");
+};
 
 export const registerAuthContext = async (app: App, deps: { context: ContextService }) => {
   await app.register(fastifyCookie);
@@ -245,6 +268,7 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
         throw validationError([{ path: "Idempotency-Key", message: "names one operation, not a batch" }]);
       request.ctx = { ...request.ctx, idempotencyKey };
     }
+    await actInNamedTenant(request, deps.context);
     if (request.ctx) request.ctx = { ...request.ctx, signal: clientGoneSignal(reply) };
     if (isPublicRoute(request)) return;
     if (!request.ctx) {
