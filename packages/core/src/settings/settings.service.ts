@@ -45,7 +45,9 @@ export const createSettingsService = (deps: { db: Db }) => {
             throw baseError("currency.base_not_selected", "is not one of the organization's currencies");
           }
         }
-        const before = toDto(await tx.tenantSetting.findUnique({ where: { tenantId: ctx.tenantId }, select }));
+        const before = toDto(
+          await tx.tenantSetting.findUnique({ where: { tenantId: ctx.tenantId }, select }),
+        );
         const data = {
           ...(base === undefined ? {} : { baseCurrencyCode: base }),
           ...(input.setup?.step === undefined ? {} : { setupStep: input.setup.step }),
