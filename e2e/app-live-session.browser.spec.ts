@@ -162,7 +162,11 @@ describe.skipIf(skipReason !== undefined)("the app signs out live when its sessi
     await expect.poll(clerkSessions, { timeout: 10_000 }).toHaveLength(1);
   };
   /** Milliseconds from `since` until the app shows that it signed out, with `reason`. */
-  const signedOutAfter = async (since: number, lang: keyof typeof APP, reason: "ended" | "refused") => {
+  const signedOutAfter = async (
+    since: number,
+    lang: keyof typeof APP,
+    reason: keyof (typeof APP)["en"]["session"]["reason"],
+  ) => {
     const shown = app.getByTestId("signed-out-reason");
     await shown.waitFor({ timeout: 10_000 });
     const elapsed = Date.now() - since;
@@ -200,7 +204,7 @@ describe.skipIf(skipReason !== undefined)("the app signs out live when its sessi
       )
       .toBe(0);
     expect((await ended).status()).toBe(200);
-    const elapsed = await signedOutAfter(Date.now(), "en", "ended");
+    const elapsed = await signedOutAfter(Date.now(), "en", "admin");
     console.log(`app-live: signed out ${elapsed} ms after the admin screen's DELETE answered`);
     expect(elapsed).toBeLessThan(2000);
     await shot(app, "signed-out-en");
@@ -217,7 +221,7 @@ describe.skipIf(skipReason !== undefined)("the app signs out live when its sessi
       variables: { token: sessionId },
     });
     expect(await answer.json()).toEqual({ data: { deleteSession: true } });
-    const elapsed = await signedOutAfter(started, "ru", "ended");
+    const elapsed = await signedOutAfter(started, "ru", "admin");
     console.log(`app-live: signed out ${elapsed} ms after deleteSession was sent`);
     expect(elapsed).toBeLessThan(2000);
     await shot(app, "signed-out-ru");
@@ -231,7 +235,7 @@ describe.skipIf(skipReason !== undefined)("the app signs out live when its sessi
     const started = Date.now();
     await other.getByRole("button", { name: uiUz.userMenu }).click();
     await other.getByRole("menuitem", { name: uiUz.signOut }).click();
-    const elapsed = await signedOutAfter(started, "uz", "ended");
+    const elapsed = await signedOutAfter(started, "uz", "elsewhere");
     console.log(`app-live: signed out ${elapsed} ms after the other window's sign-out was clicked`);
     expect(elapsed).toBeLessThan(2000);
     await shot(app, "signed-out-uz");
@@ -254,7 +258,7 @@ describe.skipIf(skipReason !== undefined)("the app signs out live when its sessi
     await new Promise((resolve) => setTimeout(resolve, 500));
     const started = Date.now();
     expect((await call("DELETE", `/users/${clerkId}/sessions`)).status).toBe(200);
-    expect(await signedOutAfter(started, "en", "ended")).toBeLessThan(2000);
+    expect(await signedOutAfter(started, "en", "admin")).toBeLessThan(2000);
   });
 
   it("a token refused after an outage signs the app out instead of reconnecting in a loop", async () => {
@@ -274,5 +278,34 @@ describe.skipIf(skipReason !== undefined)("the app signs out live when its sessi
     expect(attempts).toBeLessThanOrEqual(4);
     expect(await app.getByTestId("signed-out-reason").innerText()).toBe(appEn.session.reason.refused);
     await shot(app, "refused-en");
+  });
+
+  it("the platform administrator deactivates the organization: the app signs out within 2 s, saying so (en, ru, uz)", async () => {
+    for (const lang of ["en", "ru", "uz"] as const) {
+      const email = `boss.${lang}@deactivated.uz`;
+      const password = "Boss-Passw0rd-2026";
+      const created = await call("POST", "/tenants", {
+        name: `Closing ${lang}`,
+        admin: { email, firstName: "Boss", lastName: lang, password, uiLanguage: lang },
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const tenantId = ((await created.json()) as { id: string }).id;
+      const before = sockets;
+      await app.goto(`${server?.base}/app/`);
+      await fillLogin(app, email, password);
+      // A new organization opens on its first-run setup; either way the app is signed in.
+      await app.getByRole("heading", { level: 1 }).first().waitFor();
+      await expect.poll(() => sockets, { timeout: 10_000 }).toBeGreaterThan(before);
+      const started = Date.now();
+      const deactivated = await call("PUT", `/tenants/${tenantId}`, { active: false });
+      expect(deactivated.status, await deactivated.clone().text()).toBe(200);
+      const elapsed = await signedOutAfter(started, lang, "deactivated");
+      console.log(`app-live: signed out ${elapsed} ms after the organization was deactivated (${lang})`);
+      expect(elapsed).toBeLessThan(2000);
+      // Distinct from an administrator's end of the session and from a sign-out elsewhere.
+      expect(APP[lang].session.reason.deactivated).not.toBe(APP[lang].session.reason.admin);
+      expect(APP[lang].session.reason.deactivated).not.toBe(APP[lang].session.reason.elsewhere);
+      await shot(app, `deactivated-${lang}`);
+    }
   });
 });

@@ -13,7 +13,8 @@ import { browserSkipReason, launchChromium, requireChromium } from "./browser";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 
 // The accountant app's first run and inventory in a real browser against the real server: an empty
-// organization per language opens on the setup, leaves it, resumes it from the dashboard, ends on the
+// organization per language opens on the setup, leaves it, resumes it from the dashboard of another
+// browser (the progress and base currency are on the server), ends on the
 // dashboard with its accounts and categories; an issue of more than is in stock is refused next to
 // the quantity in the user's language. Screenshots of every new screen go to .tmp/screenshots/.
 
@@ -100,7 +101,7 @@ describe.skipIf(skipReason !== undefined)("first-run setup and inventory in the 
     const app = APP[lang];
 
     it(`${lang}: an empty organization opens on the setup, is left, resumed and ends on the dashboard`, async () => {
-      const page = await open(lang);
+      let page = await open(lang);
       await page.getByRole("heading", { name: app.setup.title }).waitFor({ timeout: 30_000 });
       expect(new URL(page.url()).pathname).toBe("/app/setup");
       // Step 1: so'm as the base, dollars too.
@@ -136,8 +137,18 @@ describe.skipIf(skipReason !== undefined)("first-run setup and inventory in the 
       await page.getByRole("heading", { name: app.dashboard.title }).waitFor();
       await page.getByTestId("setup-unfinished").waitFor();
       await shot(page, `dashboard-unfinished-${lang}`);
+      // Resumed in another browser (nothing in its storage): the organization's settings on the server
+      // know the step and the base currency (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md).
+      await page.context().close();
+      page = await open(lang);
+      await page.getByRole("heading", { name: app.dashboard.title }).waitFor({ timeout: 30_000 });
       await page.getByTestId("setup-continue").click();
       await page.getByText(app.setup.accountsIntro).waitFor();
+      // So'm, the base chosen in the first browser, is the next account's currency here too (not the
+      // alphabetically first USD).
+      await expect
+        .poll(() => page.locator(".ant-select", { has: page.locator("#setup-account-currency") }).innerText())
+        .toContain("UZS");
       await page.getByTestId("setup-next").click();
       // Step 3: the language's default categories, created through the server.
       await page.getByTestId("setup-categories").waitFor();

@@ -10,6 +10,7 @@ import { createGroupsService } from "./groups/groups.service";
 import { createProfileService } from "./profile/profile.service";
 import { createRolesService } from "./roles/roles.service";
 import { createSessionsService } from "./sessions/sessions.service";
+import { createSettingsService } from "./settings/settings.service";
 import { createTenantsService } from "./tenants/tenants.service";
 import type { UploadStorage } from "./uploads/storage";
 import { createUploadsService } from "./uploads/uploads.service";
@@ -56,6 +57,7 @@ export const createCoreServices = (deps: CoreServiceDeps) => {
     tenants: createTenantsService({ db, outbox }),
     audit: createAuditService({ db }),
     currencies: createCurrenciesService({ db }),
+    settings: createSettingsService({ db }),
     uploads: createUploadsService({
       db,
       storage: deps.uploadStorage,

@@ -12,6 +12,7 @@ import { op } from "./operations";
 import { ZProfileDto, ZUpdateProfileInput } from "./profile/profile.schema";
 import { rolesOperations } from "./roles/roles.operations";
 import { sessionsOperations } from "./sessions/sessions.operations";
+import { settingsOperations } from "./settings/settings.operations";
 import { tenantsOperations } from "./tenants/tenants.operations";
 import { usersOperations } from "./users/users.operations";
 
@@ -97,4 +98,5 @@ export const coreOperations = {
   tenants: tenantsOperations,
   sessions: sessionsOperations,
   consents: consentsOperations,
+  settings: settingsOperations,
 };

@@ -103,8 +103,17 @@ export {
   ZUpdateRoleInput,
 } from "./roles/roles.schema";
 export { createRolesService, type RolesService } from "./roles/roles.service";
+export { SESSION_END_REASONS, type SessionEndReason } from "./sessions/end-sessions";
 export { hashToken, newSessionToken } from "./sessions/session-token";
 export { createSessionsService, type SessionsService, type TSessionDto } from "./sessions/sessions.service";
+export {
+  SETUP_STEPS,
+  type TTenantSettingsDto,
+  type TUpdateTenantSettingsInput,
+  ZTenantSettingsDto,
+  ZUpdateTenantSettingsInput,
+} from "./settings/settings.schema";
+export { createSettingsService, type SettingsService } from "./settings/settings.service";
 export {
   ADMIN_ROLE_NAME,
   type ProvisionedTenant,

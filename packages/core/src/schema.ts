@@ -10,6 +10,7 @@ export * from "./groups/groups.schema";
 export * from "./profile/profile.schema";
 export * from "./roles/roles.schema";
 export * from "./sessions/sessions.schema";
+export * from "./settings/settings.schema";
 export * from "./tenants/tenants.schema";
 export * from "./uploads/uploads.schema";
 export * from "./users/users.schema";

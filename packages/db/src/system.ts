@@ -121,6 +121,19 @@ export const createSystemQueries = (runAsSystem: RunAsSystem, raw: RawTransactio
     return row?.at ? new Date(row.at) : null;
   },
 
+  /**
+   * Is the organization active? Asked when a GraphQL socket's credential is found dead, so its close can
+   * say the organization was deactivated (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md).
+   */
+  isTenantActive: async (tenantId: string): Promise<boolean> => {
+    const [row] = await raw.withSystem((tx) =>
+      tx.query<{ active: boolean }>("SELECT is_active AS active FROM tenants WHERE id = $1::uuid", [
+        tenantId,
+      ]),
+    );
+    return row?.active === true;
+  },
+
   /** Has the platform tenant been created (otherwise the first start bootstraps it)? */
   hasPlatformTenant: async (): Promise<boolean> => {
     // On the driver: every start asks, and an idle server should not hold Prisma's query compiler.

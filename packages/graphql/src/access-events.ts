@@ -33,7 +33,9 @@ export const bridgeAccessEvents = (events: EventSource, pubsub: PubSub): (() => 
     events.subscribe(type, async (event) => {
       if (!event.tenantId) return;
       const userIds = usersOf(event.payload);
-      await pubsub.publish(accessChangedTopic(event.tenantId), userIds ? { userIds } : {});
+      // The organization's deactivation says so: a socket closed for it tells its client why.
+      const deactivated = type === "TenantDeactivated" ? { tenantDeactivated: true } : {};
+      await pubsub.publish(accessChangedTopic(event.tenantId), userIds ? { userIds } : deactivated);
     }),
   );
   stops.push(

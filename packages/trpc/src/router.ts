@@ -31,6 +31,19 @@ export const appRouter = router({
         all: coreOperations.currencies.all,
         select: coreOperations.currencies.select,
       },
+      /**
+       * The organization's base currency and its first-run setup's progress (GET/PUT /tenant/settings),
+       * so another browser resumes the setup where it was left.
+       */
+      settings: {
+        get: coreOperations.settings.get,
+        update: coreOperations.settings.update,
+      },
+      /** The third-party applications the user allowed, and taking that back (/account/consents). */
+      consents: {
+        list: coreOperations.consents.listOwn,
+        revoke: coreOperations.consents.revokeOwn,
+      },
     },
     (services) => services,
   ),

@@ -17,6 +17,8 @@ type Props = {
   locale: Locale;
   onLocaleChange: (locale: Locale) => void;
   onSignOut: () => void;
+  /** The app's own entries of the user menu (e.g. the connected applications), above "Sign out". */
+  userMenu?: readonly { key: string; label: string; onClick: () => void }[];
   children: ReactNode;
 };
 
@@ -100,6 +102,11 @@ export const AppFrame = (props: Props) => {
               items: [
                 { key: "who", label: props.user.email, disabled: true },
                 { type: "divider" },
+                ...(props.userMenu ?? []).map((item) => ({
+                  key: item.key,
+                  label: item.label,
+                  onClick: item.onClick,
+                })),
                 { key: "sign-out", label: t("ui:signOut"), onClick: props.onSignOut },
               ],
             }}

@@ -65,6 +65,9 @@ const InventoryScreen = lazy(() =>
   import("./screens/inventory").then((m) => ({ default: m.InventoryScreen })),
 );
 const SetupScreen = lazy(() => import("./screens/setup/setup").then((m) => ({ default: m.SetupScreen })));
+const ConnectedAppsScreen = lazy(() =>
+  import("./screens/connected-apps").then((m) => ({ default: m.ConnectedAppsScreen })),
+);
 
 /** Client-side checks (the server's schemas) speak the user's language too (see form-locale.ts). */
 const useFormLocale = (locale: Locale) => {
@@ -267,6 +270,13 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
       locale={locale}
       onLocaleChange={changeLocale}
       onSignOut={() => void bridge.signOut()}
+      userMenu={[
+        {
+          key: "connected-apps",
+          label: t("connectedApps.title"),
+          onClick: () => navigate("/connected-apps"),
+        },
+      ]}
     >
       <Suspense fallback={<ScreenLoading />}>
         <Routes>
@@ -285,6 +295,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/categories" element={<CategoriesScreen />} />
           <Route path="/inventory" element={<InventoryScreen />} />
           <Route path="/setup" element={<SetupScreen />} />
+          <Route path="/connected-apps" element={<ConnectedAppsScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

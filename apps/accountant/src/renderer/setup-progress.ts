@@ -1,64 +1,97 @@
-import { useQuery } from "@tanstack/react-query";
-import { useCallback, useSyncExternalStore } from "react";
-import { KEYS, useApi } from "./api-context";
+import type { TTenantSettingsDto } from "@hisob/core/schema";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef } from "react";
+import { useApi } from "./api-context";
 
 /*
- * Where the first-run setup stands for this organization on this computer: the step it was left at,
- * the base currency chosen, and whether it was finished. What it creates (currencies, accounts,
- * categories) lives on the server; only the walk through it is remembered here, so leaving it and
- * coming back resumes at the same step.
+ * Where the first-run setup stands for this organization: the step it was left at, the base currency
+ * chosen, and whether it was finished. All of it lives on the server (the organization's settings,
+ * docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md), so leaving the setup and coming back
+ * from another browser or computer resumes at the same step with the same base currency.
  */
 export type SetupProgress = { step: number; base: string | null; finished: boolean };
 
-const keyOf = (tenantId: string) => `hisob.setup.${tenantId}`;
-const listeners = new Set<() => void>();
+export const SETTINGS_KEY = ["tenantSettings"] as const;
 
-const read = (tenantId: string): SetupProgress | null => {
+/** What this browser remembered before the server kept it (moved to the server once, then forgotten). */
+const legacyKeyOf = (tenantId: string) => `hisob.setup.${tenantId}`;
+const readLegacy = (tenantId: string): Partial<SetupProgress> | null => {
   try {
-    const raw = localStorage.getItem(keyOf(tenantId));
-    if (!raw) return null;
-    const value = JSON.parse(raw) as Partial<SetupProgress>;
-    return {
-      step: typeof value.step === "number" ? value.step : 0,
-      base: typeof value.base === "string" ? value.base : null,
-      finished: value.finished === true,
-    };
+    const raw = localStorage.getItem(legacyKeyOf(tenantId));
+    return raw ? (JSON.parse(raw) as Partial<SetupProgress>) : null;
   } catch {
     return null;
   }
 };
 
-// One snapshot per stored text, so useSyncExternalStore sees a stable value between writes.
-const cache = new Map<string, { raw: string | null; value: SetupProgress | null }>();
-const snapshot = (tenantId: string): SetupProgress | null => {
-  const raw = localStorage.getItem(keyOf(tenantId));
-  const hit = cache.get(tenantId);
-  if (hit && hit.raw === raw) return hit.value;
-  const value = read(tenantId);
-  cache.set(tenantId, { raw, value });
-  return value;
+const progressOf = (settings: TTenantSettingsDto): SetupProgress | null =>
+  settings.setup.step === null && !settings.setup.finished
+    ? null
+    : { step: settings.setup.step ?? 0, base: settings.baseCurrency, finished: settings.setup.finished };
+
+/** The organization's settings (base currency, setup progress), read from the server. */
+export const useTenantSettings = () => {
+  const api = useApi();
+  return useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api.settings.get.query(), staleTime: 60_000 });
 };
+
+/** The organization's base currency (null until chosen or while loading). */
+export const useBaseCurrency = (): string | null => useTenantSettings().data?.baseCurrency ?? null;
 
 /** This organization's setup progress (null: never started), and a way to change it. */
 export const useSetupProgress = () => {
   const api = useApi();
-  const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
+  const queryClient = useQueryClient();
+  const settings = useTenantSettings();
+  const me = useQuery({ queryKey: ["me"], queryFn: () => api.session.me.query() });
   const tenantId = me.data?.tenant.id ?? null;
-  const progress = useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => (tenantId ? snapshot(tenantId) : null),
-  );
+
   const save = useCallback(
-    (change: Partial<SetupProgress>) => {
-      if (!tenantId) return;
-      const next = { step: 0, base: null, finished: false, ...read(tenantId), ...change };
-      localStorage.setItem(keyOf(tenantId), JSON.stringify(next));
-      for (const listener of listeners) listener();
+    async (change: Partial<SetupProgress>) => {
+      const current = queryClient.getQueryData<TTenantSettingsDto>(SETTINGS_KEY);
+      // Shown at once; the server's answer (or, refused, its state) replaces it.
+      if (current) {
+        queryClient.setQueryData<TTenantSettingsDto>(SETTINGS_KEY, {
+          baseCurrency: change.base ?? current.baseCurrency,
+          setup: {
+            step: change.step ?? current.setup.step ?? 0,
+            finished: change.finished ?? current.setup.finished,
+          },
+        });
+      }
+      try {
+        const saved = await api.settings.update.mutate({
+          ...(change.base ? { baseCurrency: change.base } : {}),
+          setup: {
+            ...(change.step === undefined ? {} : { step: change.step }),
+            ...(change.finished === undefined ? {} : { finished: change.finished }),
+          },
+        });
+        queryClient.setQueryData(SETTINGS_KEY, saved);
+      } catch {
+        await queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
+      }
     },
-    [tenantId],
+    [api, queryClient],
   );
-  return { ready: tenantId !== null, progress, save };
+
+  // A setup this browser walked before the server kept it: moved to the server once.
+  const moved = useRef(false);
+  useEffect(() => {
+    if (moved.current || !tenantId || !settings.data || progressOf(settings.data) !== null) return;
+    const legacy = readLegacy(tenantId);
+    if (!legacy) return;
+    moved.current = true;
+    void save({
+      step: typeof legacy.step === "number" ? legacy.step : 0,
+      finished: legacy.finished === true,
+      ...(typeof legacy.base === "string" ? { base: legacy.base } : {}),
+    }).then(() => localStorage.removeItem(legacyKeyOf(tenantId)));
+  }, [tenantId, settings.data, save]);
+
+  return {
+    ready: settings.isSuccess,
+    progress: settings.data ? progressOf(settings.data) : null,
+    save,
+  };
 };

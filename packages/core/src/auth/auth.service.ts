@@ -243,7 +243,7 @@ export const createAuthService = (deps: AuthDeps) => {
       const found = await deps.db.system.findSessionByTokenHash(hashToken(token));
       if (!found) return false;
       const ended = await deps.db.withTenant(found.tenantId, async (tx) => {
-        const count = await endSessionsWhere(tx, deps.outbox, found.tenantId, { id: found.id });
+        const count = await endSessionsWhere(tx, deps.outbox, found.tenantId, { id: found.id }, "signed_out");
         if (count > 0) {
           const who: AuditWho = { tenantId: found.tenantId, actor: { userId: found.userId }, ...from };
           await audit(tx, who, "session", found.id, "sign_out");
@@ -268,7 +268,7 @@ export const createAuthService = (deps: AuthDeps) => {
         if (!tenantId) continue;
         ended += await deps.db.withTenant(tenantId, async (tx) => {
           const owner = await tx.session.findFirst({ where: { id, tenantId }, select: { userId: true } });
-          const count = await endSessionsWhere(tx, deps.outbox, tenantId, { id });
+          const count = await endSessionsWhere(tx, deps.outbox, tenantId, { id }, "signed_out");
           if (count > 0 && owner) {
             const who: AuditWho = { tenantId, actor: { userId: owner.userId }, ...from };
             await audit(tx, who, "session", id, "sign_out");

@@ -178,6 +178,9 @@ export const createContextService = (deps: { db: Db; clock: Clock }) => {
     actInTenant: (ctx: TenantContext, tenantId: string, intent: "read" | "change") =>
       actInTenant(deps.db, ctx, tenantId, intent),
 
+    /** Is the organization active (why a dead credential died, for a socket's close)? */
+    tenantActive: (tenantId: string): Promise<boolean> => deps.db.system.isTenantActive(tenantId),
+
     /**
      * Why a bearer that resolved to no caller is refused: a valid OIDC access token issued to a
      * third-party application is not for this API (a distinct answer, so its developer knows the

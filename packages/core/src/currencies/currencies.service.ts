@@ -31,6 +31,12 @@ const notFound = (code: string) =>
     params: { code },
   });
 
+const baseInUse = () =>
+  new AppError("CONFLICT", {
+    reason: "currency.base_in_use",
+    message: "The base currency cannot leave the organization's currencies: choose another base first",
+  });
+
 /**
  * The global ISO 4217 list (reference data any signed-in user may read; the platform admin
  * manages it) and each tenant's selection, which finance accepts as the only usable currencies.
@@ -111,11 +117,19 @@ export const createCurrenciesService = (deps: { db: Db }) => {
           where: { tenantId: ctx.tenantId },
           orderBy: { currencyCode: "asc" },
         });
+        // The base currency stays among the organization's currencies (the database refuses it too).
+        const settings = await tx.tenantSetting.findUnique({
+          where: { tenantId: ctx.tenantId },
+          select: { baseCurrencyCode: true },
+        });
+        if (settings?.baseCurrencyCode && !codes.includes(settings.baseCurrencyCode)) throw baseInUse();
         // Money accounts reference their currency's selection: the database refuses to drop one in use.
         await tx.tenantCurrency
           .deleteMany({ where: { tenantId: ctx.tenantId, currencyCode: { notIn: codes } } })
           .catch((error: unknown) => {
-            if (violatedForeignKey(error) !== null) {
+            const constraint = violatedForeignKey(error);
+            if (constraint?.includes("tenant_settings_base_currency")) throw baseInUse();
+            if (constraint !== null) {
               throw new AppError("CONFLICT", {
                 reason: "currency.in_use",
                 message:

@@ -26,7 +26,7 @@ export const createProfileService = (deps: {
       const { sessionId } = ctx.actor;
       if (sessionId) {
         await deps.db.withTenant(ctx.tenantId, (tx) =>
-          endSessionsWhere(tx, deps.outbox, ctx.tenantId, { id: sessionId }),
+          endSessionsWhere(tx, deps.outbox, ctx.tenantId, { id: sessionId }, "signed_out"),
         );
       }
       throw new AppError("RATE_LIMITED", {
@@ -90,10 +90,13 @@ export const createProfileService = (deps: {
         });
         if (passwordHash !== undefined) {
           // A new password signs out every other session of this user.
-          await endSessionsWhere(tx, deps.outbox, ctx.tenantId, {
-            userId,
-            ...(ctx.actor.sessionId ? { id: { not: ctx.actor.sessionId } } : {}),
-          });
+          await endSessionsWhere(
+            tx,
+            deps.outbox,
+            ctx.tenantId,
+            { userId, ...(ctx.actor.sessionId ? { id: { not: ctx.actor.sessionId } } : {}) },
+            "credentials_changed",
+          );
         }
       });
       return get(ctx);

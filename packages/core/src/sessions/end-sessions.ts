@@ -1,5 +1,23 @@
 import { afterCommit, type Outbox, type Prisma, sqlParams, type Tx } from "@hisob/db";
 
+/**
+ * Why a session ended, carried by SessionDeleted so its owner's app can say so
+ * (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md): the owner signed out (here or on
+ * another device), an administrator ended it (or deactivated, deleted or changed the credentials of its
+ * user), the owner changed their own password, or the organization was deactivated.
+ */
+export const SESSION_END_REASONS = [
+  "signed_out",
+  "ended_by_admin",
+  "credentials_changed",
+  "organization_deactivated",
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+/** One's own session ended by oneself is a sign-out; anyone else's is an administrator's act. */
+export const endedBy = (actorUserId: string, ownerUserId: string): SessionEndReason =>
+  actorUserId === ownerUserId ? "signed_out" : "ended_by_admin";
+
 /** A session's public fields (never its token hash). */
 export const SESSION_SELECT = {
   id: true,
@@ -23,6 +41,7 @@ export const endSessionsWhere = async (
   outbox: Outbox,
   tenantId: string,
   where: Omit<Prisma.SessionWhereInput, "tenantId">,
+  reason: SessionEndReason,
 ): Promise<number> => {
   const sessions = await tx.session.findMany({
     where: { ...where, tenantId },
@@ -42,6 +61,7 @@ export const endSessionsWhere = async (
         userAgent: session.userAgent,
         createdAt: session.createdAt.toISOString(),
         expiresAt: session.expiresAt.toISOString(),
+        reason,
       },
     });
   }
@@ -52,7 +72,7 @@ export const endSessionsWhere = async (
 const isoOf = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * Ends every session of the tenant (its deactivation) in one statement, each announced with
+ * Ends every session of the tenant (its deactivation: the reason each announcement carries) in one statement, each announced with
  * SessionDeleted in the same transaction (the outbox's set-based `stage`: no round trip per session,
  * however many there are). OIDC grants bound to them end with them. Answers how many ended.
  */
@@ -62,7 +82,7 @@ export const endAllSessions = async (tx: Tx, outbox: Outbox, tenantId: string): 
   const announced = outbox.stage(
     { afterCommit: (callback) => afterCommit(tx, callback) },
     params,
-    { type: "SessionDeleted", tenantId, payload: {} },
+    { type: "SessionDeleted", tenantId, payload: { reason: "organization_deactivated" } },
     {
       from: "ended",
       eachRow: true,

@@ -8,7 +8,7 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { z } from "zod";
-import { endSessionsWhere, SESSION_SELECT } from "./end-sessions";
+import { endedBy, endSessionsWhere, SESSION_SELECT } from "./end-sessions";
 import { hashToken, looksLikeToken } from "./session-token";
 import { type TListSessionsQuery, ZListSessionsQuery, ZSessionRef } from "./sessions.schema";
 
@@ -129,7 +129,8 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
     return deps.db.withTenant(ctx.tenantId, async (tx) => {
       if ((await tx.user.count({ where: { tenantId: ctx.tenantId, id: userId } })) === 0)
         throw userNotFound();
-      const ended = await endSessionsWhere(tx, deps.outbox, ctx.tenantId, { userId });
+      const reason = endedBy(ctx.actor.userId, userId);
+      const ended = await endSessionsWhere(tx, deps.outbox, ctx.tenantId, { userId }, reason);
       await audit(tx, ctx, "session", null, "end_all", { after: { userId, ended } });
       return { ended };
     });
@@ -149,7 +150,13 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
       });
       if (!session) throw notFound();
       if (session.userId !== ctx.actor.userId) requirePermission(ctx, "sessions:delete:all");
-      await endSessionsWhere(tx, deps.outbox, ctx.tenantId, { id: session.id });
+      await endSessionsWhere(
+        tx,
+        deps.outbox,
+        ctx.tenantId,
+        { id: session.id },
+        endedBy(ctx.actor.userId, session.userId),
+      );
       const [ended] = await toDtos(tx, [session]);
       const { client: _client, lastAccessAt: _last, ...recorded } = ended as TSessionDto;
       await audit(tx, ctx, "session", session.id, "end", { before: recorded });

@@ -23,7 +23,7 @@ import type { AttemptBudget } from "../auth/attempt-budget";
 import { raiseAccessChanged } from "../permissions/access-changed";
 import { loadEffectivePermissions } from "../permissions/effective-permissions";
 import { assertCanGrant, holds, permissionsGrantedBy } from "../permissions/grant-guard";
-import { endSessionsWhere } from "../sessions/end-sessions";
+import { endSessionsWhere, type SessionEndReason } from "../sessions/end-sessions";
 import { assertAvatarIsOwnUpload } from "./avatar";
 import { insertUser, unknownValues } from "./insert-user";
 import { createUsersExport } from "./users.export";
@@ -62,8 +62,8 @@ const loadDto = async (tx: Tx, tenantId: string, id: string): Promise<TUserDto> 
 };
 
 /** Ends every session of a user (deactivation, deletion, password or email change), announcing each. */
-const endSessions = (tx: Tx, outbox: Outbox, tenantId: string, userId: string) =>
-  endSessionsWhere(tx, outbox, tenantId, { userId });
+const endSessions = (tx: Tx, outbox: Outbox, tenantId: string, userId: string, reason: SessionEndReason) =>
+  endSessionsWhere(tx, outbox, tenantId, { userId }, reason);
 
 /** Changes to another user that could take their account over or lock them out. */
 const CREDENTIAL_FIELDS = ["password", "email", "active"] as const;
@@ -220,7 +220,13 @@ export const createUsersService = (deps: {
           // Deactivation, a password reset or a new email ends the user's sessions at once
           // (one's own email change keeps the session that made it).
           if (input.active === false || passwordHash !== undefined || (input.email !== undefined && !isSelf))
-            await endSessions(tx, outbox, ctx.tenantId, id);
+            await endSessions(
+              tx,
+              outbox,
+              ctx.tenantId,
+              id,
+              isSelf ? "credentials_changed" : "ended_by_admin",
+            );
           // Sockets opened with a token that outlives sessions (an OIDC access token) re-check too.
           if (input.active !== undefined) await raiseAccessChanged(tx, outbox, ctx.tenantId, [id]);
           const after = await loadDto(tx, ctx.tenantId, id);
@@ -250,7 +256,7 @@ export const createUsersService = (deps: {
         if (!(await usersRepository.exists(tx, ctx.tenantId, id))) throw notFound();
         await assertDoesNotOutrank(tx, ctx, id);
         const before = await usersRepository.findDto(tx, ctx.tenantId, id);
-        await endSessions(tx, outbox, ctx.tenantId, id);
+        await endSessions(tx, outbox, ctx.tenantId, id, "ended_by_admin");
         await audit(tx, ctx, "user", id, "delete", { before });
         await tx.user.deleteMany({ where: { tenantId: ctx.tenantId, id } });
         await outbox.raise(tx, { type: "UserDeleted", tenantId: ctx.tenantId, payload: { userId: id } });

@@ -37,6 +37,8 @@ const crud = crudOperations({
     update: "Rename or describe an account, or change its overdraft rule",
     delete: "Delete an account nothing was posted to",
   },
+  // One account per intent: a double click or a retry does not open two (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md).
+  idempotentCreate: true,
 });
 
 export const accountsOperations = {

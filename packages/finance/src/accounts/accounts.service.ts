@@ -1,4 +1,4 @@
-import { audit, type Db, diffFields, isUniqueViolation, violatedForeignKey } from "@hisob/db";
+import { audit, type Db, diffFields, idempotent, isUniqueViolation, violatedForeignKey } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -84,16 +84,19 @@ export const createAccountsService = (deps: { db: Db; clock?: Clock }) => {
               "is not one of the organization's currencies",
             );
           }
-          const account = await repository.insert(tx, {
-            tenantId: ctx.tenantId,
-            name: input.name,
-            number: input.number,
-            currencyCode: input.currency,
-            allowOverdraft: input.allowOverdraft,
-            description: input.description,
+          // Once per Idempotency-Key: a repeat answers the account the first request opened.
+          return idempotent(tx, ctx, "accounts.create", input, async () => {
+            const account = await repository.insert(tx, {
+              tenantId: ctx.tenantId,
+              name: input.name,
+              number: input.number,
+              currencyCode: input.currency,
+              allowOverdraft: input.allowOverdraft,
+              description: input.description,
+            });
+            await audit(tx, ctx, "money_account", account.id, "create", { after: account });
+            return account;
           });
-          await audit(tx, ctx, "money_account", account.id, "create", { after: account });
-          return account;
         })
         .catch(rethrowNameTaken);
     },

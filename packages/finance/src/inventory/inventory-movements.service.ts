@@ -1,4 +1,4 @@
-import { audit, type Db, isNumericOverflow, type Outbox, type Tx } from "@hisob/db";
+import { audit, type Db, idempotent, isNumericOverflow, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
@@ -108,8 +108,11 @@ export const createInventoryMovementsService = (deps: { db: Db; outbox: Outbox; 
       const input = parseInput(ZCreateInventoryMovementInput, raw);
       const change =
         input.type === "issue" ? negateQuantity(input.quantity) : normalizeQuantity(input.quantity);
+      // Once per Idempotency-Key: a repeat answers the first movement and moves nothing.
       return db.withTenant(ctx.tenantId, (tx) =>
-        move(tx, ctx, id, { type: input.type, change, date: input.date, comment: input.comment }),
+        idempotent(tx, ctx, "inventory.move", { id, ...input }, () =>
+          move(tx, ctx, id, { type: input.type, change, date: input.date, comment: input.comment }),
+        ),
       );
     },
 

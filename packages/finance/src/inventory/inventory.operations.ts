@@ -44,6 +44,8 @@ export const inventoryOperations = {
     },
   }),
   recordMovement: op.mutation({
+    // One movement per intent (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md).
+    idempotent: true,
     http: { method: "POST", path: `${path}/:id/movements`, status: 201, rest: "data" },
     input: withId(ZCreateInventoryMovementInput),
     output: ZInventoryMovementResult,

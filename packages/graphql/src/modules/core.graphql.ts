@@ -1,4 +1,4 @@
-import type { TSessionDto, TUserDto } from "@hisob/core";
+import { SESSION_END_REASONS, type TSessionDto, type TUserDto } from "@hisob/core";
 import { AppError } from "@hisob/kernel";
 import { z } from "zod";
 import { callerOf, type GraphqlContext } from "../context";
@@ -54,6 +54,20 @@ const typeDefs = /* GraphQL */ `
     userAgent: String!
     expiresAt: Time!
     createdAt: Time!
+    "Why the session ended: given by \`sessionDeleted\` only (null in lists, and for an end announced without a reason)."
+    endReason: SessionEndReason
+  }
+
+  "Why a session ended."
+  enum SessionEndReason {
+    "Its owner signed out (in this window or on another device)."
+    SIGNED_OUT
+    "An administrator ended it, or deactivated, deleted or changed the credentials of its user."
+    ENDED_BY_ADMIN
+    "Its owner changed their own password or email: the other sessions end."
+    CREDENTIALS_CHANGED
+    "The organization was deactivated."
+    ORGANIZATION_DEACTIVATED
   }
 
   "What \`authenticate\` returns: the secret session token (shown only here) and the session."
@@ -136,6 +150,8 @@ const ZSessionDeletedPayload = z.object({
   createdAt: z.string().optional(),
   expiresAt: z.string().optional(),
   occurredAt: z.string(),
+  // An unknown reason (a newer server's, during a rolling update) is as good as none.
+  reason: z.enum(SESSION_END_REASONS).optional().catch(undefined),
 });
 
 export const toSessionDeleted = (payload: unknown) => {
@@ -147,6 +163,7 @@ export const toSessionDeleted = (payload: unknown) => {
     userAgent: event.userAgent,
     createdAt: event.createdAt ?? event.occurredAt,
     expiresAt: event.expiresAt ?? event.occurredAt,
+    endReason: event.reason ? event.reason.toUpperCase() : null,
   };
 };
 

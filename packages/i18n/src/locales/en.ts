@@ -160,6 +160,9 @@ export const en = {
       unknown: "validation error: {{field}} has unknown or inactive currencies",
       in_use:
         "A currency that money accounts, debts or inventory items use cannot be removed from the organization's currencies.",
+      base_not_selected: "validation error: {{field}} must be one of the organization's currencies",
+      base_in_use:
+        "The base currency cannot be removed from the organization's currencies: choose another base first.",
     },
     finance: {
       opening_negative: "validation error: {{field}} must not be negative for an account without overdraft",

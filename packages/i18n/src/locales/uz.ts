@@ -163,6 +163,10 @@ export const uz: Messages = {
         "Kiritilgan maʼlumotlarda xato: {{field}} maydonida nomaʼlum yoki faol boʻlmagan valyutalar koʻrsatilgan",
       in_use:
         "Pul hisoblari, qarzlar yoki tovarlar yuritilayotgan valyutani tashkilot valyutalaridan olib tashlab boʻlmaydi.",
+      base_not_selected:
+        "Kiritilgan maʼlumotlarda xato: {{field}} tashkilot valyutalaridan biri boʻlishi kerak",
+      base_in_use:
+        "Asosiy valyutani tashkilot valyutalaridan olib tashlab boʻlmaydi: avval boshqa asosiy valyutani tanlang.",
     },
     finance: {
       opening_negative:

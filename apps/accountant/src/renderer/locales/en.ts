@@ -204,6 +204,9 @@ export const en = {
     reason: {
       ended:
         "Your session was ended elsewhere: an administrator ended it, you signed out on another device, or your organization was deactivated.",
+      deactivated: "Your organization was deactivated. Ask its administrator or the platform's support.",
+      admin: "An administrator ended your session.",
+      elsewhere: "You signed out on another device or in another window.",
       refused:
         "The server no longer accepts this sign-in (it was revoked or has expired). Sign in again to go on.",
     },
@@ -349,6 +352,26 @@ export const en = {
       cash: "Cash in and out per period, {{currency}}",
     },
     statementPages: "{{count}} entries: {{page}} per page (the .xlsx and the print view have them all)",
+  },
+  connectedApps: {
+    title: "Connected apps",
+    intro:
+      "Applications outside Hisob that you allowed to use your account. Revoke one and its access stops at once; it asks you again the next time.",
+    none: "You have not allowed any application to use your account.",
+    app: "Application",
+    mayDo: "It may",
+    allowedOn: "Allowed on",
+    revoke: "Revoke",
+    keep: "Keep",
+    confirmRevoke: "Revoke the access of {{app}}?",
+    revokeHint: "It stops working with your account now and asks you again at its next sign-in.",
+    revoked: "Access revoked",
+    scope: {
+      openid: "Know that it is you (your Hisob user ID)",
+      profile: "See your name, photo and when you last changed them",
+      email: "See your email address",
+      offline_access: "Keep working for you when you are not signed in",
+    },
   },
 } as const;
 

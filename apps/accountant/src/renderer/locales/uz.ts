@@ -203,6 +203,10 @@ export const uz: AppMessages = {
     reason: {
       ended:
         "Seansingiz boshqa joyda yakunlandi: uni administrator yakunladi, siz boshqa qurilmada chiqdingiz yoki tashkilotingiz faolsizlantirildi.",
+      deactivated:
+        "Tashkilotingiz faolsizlantirildi. Uning administratori yoki platforma yordam xizmatiga murojaat qiling.",
+      admin: "Administrator seansingizni yakunladi.",
+      elsewhere: "Siz boshqa qurilmada yoki boshqa oynada tizimdan chiqdingiz.",
       refused:
         "Server bu kirishni endi qabul qilmaydi (u bekor qilingan yoki muddati oʻtgan). Davom etish uchun qayta kiring.",
     },
@@ -354,5 +358,25 @@ export const uz: AppMessages = {
     },
     statementPages:
       "{{count}} ta yozuv, sahifada {{page}} tadan (.xlsx va chop etish koʻrinishida hammasi bor)",
+  },
+  connectedApps: {
+    title: "Ulangan ilovalar",
+    intro:
+      "Hisob hisobingizdan foydalanishga ruxsat bergan tashqi ilovalar. Ruxsatni bekor qilsangiz, kirish darhol toʻxtaydi; keyingi safar ilova yana soʻraydi.",
+    none: "Siz hech bir ilovaga hisobingizdan foydalanishga ruxsat bermagansiz.",
+    app: "Ilova",
+    mayDo: "Nima qila oladi",
+    allowedOn: "Ruxsat berilgan sana",
+    revoke: "Bekor qilish",
+    keep: "Qoldirish",
+    confirmRevoke: "{{app}} ilovasining ruxsati bekor qilinsinmi?",
+    revokeHint: "U hisobingiz bilan darhol ishlashni toʻxtatadi va keyingi kirishda yana soʻraydi.",
+    revoked: "Ruxsat bekor qilindi",
+    scope: {
+      openid: "Bu siz ekaningizni bilish (Hisob foydalanuvchi identifikatoringiz)",
+      profile: "Ismingiz, rasmingiz va ular qachon oʻzgartirilganini koʻrish",
+      email: "Elektron pochta manzilingizni koʻrish",
+      offline_access: "Siz tizimda boʻlmaganingizda ham siz uchun ishlash",
+    },
   },
 };

@@ -259,7 +259,8 @@ const AccountFormFields = ({
         const { currency: _fixed, ...changes } = fields;
         saved = await api.accounts.update.mutate({ id: existing.id, data: changes });
       } else {
-        saved = await api.accounts.create.mutate(fields);
+        // One key per dialog: a retry after a lost answer gets the account the first request opened.
+        saved = await api.accounts.create.mutate(fields, { context: { idempotencyKey: once.key } });
         setCreated(saved);
       }
     } catch (error) {

@@ -15,6 +15,7 @@ import { KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-co
 import { DownloadButton, PrintButton } from "../components/downloads";
 import { PrintHeader } from "../components/print-header";
 import { SetupGate } from "../components/setup-gate";
+import { useBaseCurrency } from "../setup-progress";
 
 const CARD_HEIGHT = 300;
 
@@ -230,6 +231,8 @@ const TwelveMonths = () => {
     queryFn: () => api.reports.cashflow.query(period),
   });
   const [chosen, setChosen] = useState<string | null>(null);
+  // The organization's base currency opens the chart when it has movements.
+  const base = useBaseCurrency();
   return (
     <Card
       title={t("dashboard.last12Months")}
@@ -245,13 +248,16 @@ const TwelveMonths = () => {
       >
         {(data) => {
           const byCurrency = monthlyByCurrency(data.accounts, months);
-          // The currency with the most months of income or expenses first (never compared by amount).
+          // The base currency, then the one with the most months of income or expenses (never compared by amount).
           const activeMonths = (code: string) =>
             [...(byCurrency.get(code)?.values() ?? [])].filter(
               (row) => row.income !== 0n || row.expense !== 0n,
             ).length;
           const currencies = [...byCurrency.keys()].sort(
-            (a, b) => activeMonths(b) - activeMonths(a) || a.localeCompare(b),
+            (a, b) =>
+              Number(b === base) - Number(a === base) ||
+              activeMonths(b) - activeMonths(a) ||
+              a.localeCompare(b),
           );
           const currency = chosen && byCurrency.has(chosen) ? chosen : (currencies[0] ?? "");
           const units = minorUnits(currency);

@@ -11,7 +11,7 @@ import { useApi, useCurrencies, useMinorUnits } from "../api-context";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
-import { useSetupProgress } from "../setup-progress";
+import { useBaseCurrency } from "../setup-progress";
 import { INVENTORY_KEY, QuantityInput, quantityRules } from "./inventory-quantity";
 
 type Values = {
@@ -45,7 +45,7 @@ export const InventoryItemForm = ({ onClose }: { onClose: () => void }) => {
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   // The base currency chosen at setup, when it is still among the organization's currencies.
-  const base = useSetupProgress().progress?.base;
+  const base = useBaseCurrency();
   const firstCurrency = currencies.data?.find((c) => c.code === base)?.code ?? currencies.data?.[0]?.code;
   const form = useForm<Values>({
     mode: "onTouched",

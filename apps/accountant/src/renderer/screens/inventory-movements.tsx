@@ -122,7 +122,10 @@ const MovementForm = ({ item }: { item: TInventoryItemDto }) => {
       return;
     }
     try {
-      await api.inventory.recordMovement.mutate({ id: item.id, data: checked.input });
+      await api.inventory.recordMovement.mutate(
+        { id: item.id, data: checked.input },
+        { context: { idempotencyKey: once.key } },
+      );
     } catch (error) {
       const failure = describeFailure(error, t);
       if (QUANTITY_REASONS.has(failure.reason)) {
@@ -135,6 +138,8 @@ const MovementForm = ({ item }: { item: TInventoryItemDto }) => {
     await queryClient.invalidateQueries({ queryKey: INVENTORY_KEY });
     void message.success(t("inventory.moved"));
     form.reset({ type: values.type, quantity: "", date: values.date, comment: "" });
+    // Recorded: the next movement is a new intent.
+    once.renew();
   });
 
   return (

@@ -10,8 +10,23 @@ import { type Client, createClient } from "graphql-ws";
  * credential cannot make the app knock forever.
  */
 
-/** Why the app signed out by itself: its session was ended elsewhere, or its credentials were refused. */
-export type SignedOutReason = "ended" | "refused";
+/**
+ * Why the app signed out by itself: the server said why its session ended (the organization was
+ * deactivated, an administrator ended it, the user signed out on another device), or it ended without
+ * a reason heard (`ended`: e.g. the socket closed first), or its credentials were refused
+ * (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md).
+ */
+export type SignedOutReason = "deactivated" | "admin" | "elsewhere" | "ended" | "refused";
+
+/** The server's `SessionEndReason` as the app words it. */
+export const reasonOfEnd = (endReason: string | null | undefined): SignedOutReason =>
+  endReason === "ORGANIZATION_DEACTIVATED"
+    ? "deactivated"
+    : endReason === "ENDED_BY_ADMIN"
+      ? "admin"
+      : endReason === "SIGNED_OUT"
+        ? "elsewhere"
+        : "ended";
 
 export type LiveSessionOptions = {
   /** ws(s)://host/api/graphql */
@@ -31,6 +46,8 @@ const REFUSED_CODES = new Set([4401, 4403]);
 /** An access token that reached its expiry is not a sign-out: a fresh one (the host refreshes) goes on. */
 const TOKEN_EXPIRED = "Token expired";
 const SESSION_ENDED = "Session ended";
+/** The close's reason when the organization was deactivated (the event may have lost the race). */
+const TENANT_DEACTIVATED = "Organization deactivated";
 
 /** 0.5 s, 1 s, 2 s … at most 15 s, with jitter so many apps do not return in step after an outage. */
 export const backoff = async (retries: number) => {
@@ -42,7 +59,7 @@ type CloseLike = { code: number; reason: string };
 const isClose = (value: unknown): value is CloseLike =>
   typeof value === "object" && value !== null && "code" in value && "reason" in value;
 
-const SUBSCRIPTION = "subscription AppSessionDeleted { sessionDeleted { token } }";
+const SUBSCRIPTION = "subscription AppSessionDeleted { sessionDeleted { token endReason } }";
 const MY_SESSIONS = "query AppMySessions { mySessions { token } }";
 
 /** Starts listening; the returned function stops (on unmount or after the app signed out). */
@@ -117,12 +134,12 @@ export const startLiveSession = (options: LiveSessionOptions): (() => void) => {
       },
     });
     client = current;
-    unsubscribe = current.subscribe<{ sessionDeleted: { token: string } }>(
+    unsubscribe = current.subscribe<{ sessionDeleted: { token: string; endReason: string | null } }>(
       { query: SUBSCRIPTION },
       {
         next: (result) => {
-          const ended = result.data?.sessionDeleted.token;
-          if (ended && ended === options.sessionId) signOut("ended");
+          const ended = result.data?.sessionDeleted;
+          if (ended && ended.token === options.sessionId) signOut(reasonOfEnd(ended.endReason));
         },
         error: (error) => {
           if (stopped) return;
@@ -131,6 +148,10 @@ export const startLiveSession = (options: LiveSessionOptions): (() => void) => {
               acceptedSinceExpiry = false;
               void current.dispose();
               open();
+              return;
+            }
+            if (error.reason === TENANT_DEACTIVATED) {
+              signOut("deactivated");
               return;
             }
             signOut(error.reason === SESSION_ENDED || accepted ? "ended" : "refused");

@@ -14,3 +14,10 @@ export const CLOSE_TRY_AGAIN = 1011;
 
 /** The server is shutting down (drain.ts): clients connect again, to another instance. */
 export const CLOSE_GOING_AWAY = 1001;
+
+/**
+ * A 4401's reason when the socket's organization was deactivated (other dead credentials say "Session
+ * ended" or "Unauthorized"): a client that missed the `sessionDeleted` event still knows why
+ * (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md).
+ */
+export const CLOSE_REASON_TENANT_DEACTIVATED = "Organization deactivated";

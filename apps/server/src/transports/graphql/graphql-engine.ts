@@ -24,7 +24,7 @@ import type { AppServices } from "../../app-services";
 import { bearerOf, credentialsOf } from "../shared/auth-context";
 import { localizeProblem } from "../shared/errors";
 import { requestLocale } from "../shared/locale";
-import { CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
+import { CLOSE_REASON_TENANT_DEACTIVATED, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
 import { type SweptSocket, startSocketSweep } from "./socket-sweep";
 
 /*
@@ -74,6 +74,12 @@ type SocketState = {
   rateKey: string;
   /** Running subscriptions by operation id. */
   operations: Map<string, LiveOperation>;
+  /**
+   * Heard before the credential was found dead: the organization was deactivated. The close then says so,
+   * for a client whose `sessionDeleted` event lost the race with the close
+   * (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md).
+   */
+  tenantDeactivated?: boolean;
   /** Aborted when the socket closes: queries still running on it stop, its watches end. */
   closed: AbortController;
   /** A re-check in progress, and whether another was asked for meanwhile (they coalesce). */
@@ -126,9 +132,17 @@ export type GraphqlEngineDeps = {
     caller: TenantContext,
     credential: ResolvedCaller["kind"],
     closed: AbortSignal,
-    onAccessChanged: () => void,
+    onAccessChanged: (change?: { tenantDeactivated?: boolean }) => void,
   ): void;
 };
+
+/** The 4401 close's reason for a credential found dead: the organization's deactivation when it was heard. */
+const deadCredentialReason = (state: SocketState) =>
+  state.tenantDeactivated
+    ? CLOSE_REASON_TENANT_DEACTIVATED
+    : state.resolution.kind === "session"
+      ? "Session ended"
+      : "Unauthorized";
 
 /** setTimeout's longest delay (about 24.8 days); a later expiry is waited for in steps. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
@@ -226,6 +240,18 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       client: { ip: request.ip, userAgent: request.headers["user-agent"] ?? "" },
     });
 
+  /**
+   * Closes a socket whose credential is dead (4401), saying when it died with its organization: the close
+   * may come before the `sessionDeleted` event that says so (the periodic sweep, a re-check).
+   */
+  const closeDead = async (state: SocketState, socket: GraphqlSocket) => {
+    if (!state.tenantDeactivated) {
+      const active = await services.context.tenantActive(state.caller.tenantId).catch(() => true);
+      if (!active) state.tenantDeactivated = true;
+    }
+    if (!state.closed.signal.aborted) socket.close(CLOSE_UNAUTHORIZED, deadCredentialReason(state));
+  };
+
   const freshCaller = async (
     state: SocketState,
     socket: GraphqlSocket,
@@ -239,10 +265,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
     const live = await (gate ? gate.run(resolve, state.closed.signal) : resolve());
     if (!live) {
       // As when the session's end is announced: the credential the socket lives on is dead.
-      socket.close(
-        CLOSE_UNAUTHORIZED,
-        state.resolution.kind === "session" ? "Session ended" : "Unauthorized",
-      );
+      await closeDead(state, socket);
       return null;
     }
     await adopt(state, socket, live, number);
@@ -401,10 +424,7 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         resolution: () => state.resolution,
         end: () => {
           if (state.closed.signal.aborted) return;
-          socket.close(
-            CLOSE_UNAUTHORIZED,
-            state.resolution.kind === "session" ? "Session ended" : "Unauthorized",
-          );
+          void closeDead(state, socket);
         },
         changed: () => {
           state.accessVersion += 1;
@@ -416,7 +436,8 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
         open.delete(state);
       };
       armExpiry(state, socket);
-      deps.watchSocket(socket, caller, live.caller.kind, closed.signal, () => {
+      deps.watchSocket(socket, caller, live.caller.kind, closed.signal, (change) => {
+        if (change?.tenantDeactivated) state.tenantDeactivated = true;
         state.accessVersion += 1;
         recheck(state, socket, request);
       });

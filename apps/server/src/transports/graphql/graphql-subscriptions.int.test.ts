@@ -160,6 +160,72 @@ describe("sessionDeleted over graphql-ws", () => {
     expect(await closed).toMatchObject({ code: 4401, reason: "Session ended" });
   });
 
+  it("says why the session ended: one's own sign-out, an administrator, the organization's deactivation (decision 0086)", async () => {
+    const own = await t.createUser(tenantId, []);
+    const admin = await t.createUser(tenantId, "admin");
+    const ownSecond = await authenticate(own);
+    const events = connect({ Authorization: `Bearer ${own.token}` }).iterate({
+      query: "subscription { sessionDeleted { token endReason } }",
+    });
+    let next = events.next();
+    await listening(own);
+    // The user ends their own other session (as signing out on another device does).
+    await gql(httpUrl, "mutation($t: String!) { deleteSession(token: $t) }", {
+      variables: { t: ownSecond.session.token },
+      headers: own.headers,
+    });
+    expect((await next).value).toEqual({
+      data: { sessionDeleted: { token: ownSecond.session.token, endReason: "SIGNED_OUT" } },
+    });
+    // An administrator ends it.
+    const third = await authenticate(own);
+    next = events.next();
+    await gql(httpUrl, "mutation($t: String!) { deleteSession(token: $t) }", {
+      variables: { t: third.session.token },
+      headers: admin.headers,
+    });
+    expect((await next).value).toEqual({
+      data: { sessionDeleted: { token: third.session.token, endReason: "ENDED_BY_ADMIN" } },
+    });
+    // Lists carry no reason.
+    const listed = await gql(httpUrl, "{ mySessions { endReason } }", { headers: own.headers });
+    expect(listed.body.data?.mySessions).toEqual([{ endReason: null }]);
+    await events.return?.();
+
+    // The organization is deactivated by the platform administrator: the event says so, and so does
+    // the socket's close.
+    const platform = await t.createTenant("Platform", { platform: true });
+    const platformAdmin = await t.createUser(platform.id, "admin");
+    const closing = await t.createTenant("Closing");
+    const member = await t.createUser(closing.id, []);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+      const client = connect(
+        { Authorization: `Bearer ${member.token}` },
+        { closed: (event) => resolve(event as { code: number; reason: string }) },
+      );
+      const memberEvents = client.iterate({ query: "subscription { sessionDeleted { endReason } }" });
+      void memberEvents.next().then(
+        (event) => heard.push(event.value),
+        () => undefined,
+      );
+    });
+    const heard: unknown[] = [];
+    const topic = sessionDeletedTopic(closing.id, member.id);
+    await waitFor(async () => (await pubsub.listeners(topic)) >= 2, `a subscription on ${topic}`);
+    const deactivated = await t.app.inject({
+      method: "PUT",
+      url: `/tenants/${closing.id}`,
+      headers: platformAdmin.headers,
+      payload: { active: false },
+    });
+    expect(deactivated.statusCode, deactivated.body).toBe(200);
+    expect(await closed).toMatchObject({ code: 4401, reason: "Organization deactivated" });
+    // The event, when it arrived before the close (the close may win the race: then it alone says why).
+    for (const event of heard) {
+      expect(event).toEqual({ data: { sessionDeleted: { endReason: "ORGANIZATION_DEACTIVATED" } } });
+    }
+  });
+
   it("closes with 4401 without credentials or with a bad bearer", async () => {
     for (const params of [undefined, { Authorization: "Bearer not-a-valid-token-1234567890" }]) {
       const closed = new Promise<{ code: number }>((resolve) => {

@@ -38,7 +38,12 @@ import {
   RATE_LIMIT_HEADERS,
   type WindowCounter,
 } from "../shared/window-counters";
-import { CLOSE_GOING_AWAY, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
+import {
+  CLOSE_GOING_AWAY,
+  CLOSE_REASON_TENANT_DEACTIVATED,
+  CLOSE_TRY_AGAIN,
+  CLOSE_UNAUTHORIZED,
+} from "./close-codes";
 import { graphiqlRoutes } from "./graphiql";
 import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";
 import { createRedisPubSub } from "./redis-pubsub";
@@ -416,7 +421,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     caller: TenantContext,
     credential: "session" | "oidc",
     closed: AbortSignal,
-    onAccessChanged: () => void,
+    onAccessChanged: (change?: { tenantDeactivated?: boolean }) => void,
   ) => {
     const watch = async (topic: string, onPayload: (payload: Record<string, unknown>) => boolean) => {
       for await (const payload of pubsub.subscribe(topic, closed)) {
@@ -437,13 +442,16 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
         if (payload.sessionId !== sessionId) return false;
         // On the next turn: a sessionDeleted subscription on this socket, which heard the same event,
         // delivers it first, so the client learns why its socket closes.
-        setImmediate(() => socket.close(CLOSE_UNAUTHORIZED, "Session ended"));
+        const reason =
+          payload.reason === "organization_deactivated" ? CLOSE_REASON_TENANT_DEACTIVATED : "Session ended";
+        setImmediate(() => socket.close(CLOSE_UNAUTHORIZED, reason));
         return true;
       }).catch(failed);
     }
     watch(accessChangedTopic(caller.tenantId), (payload) => {
       const userIds = payload.userIds;
-      if (!Array.isArray(userIds) || userIds.includes(caller.actor.userId)) onAccessChanged();
+      if (!Array.isArray(userIds) || userIds.includes(caller.actor.userId))
+        onAccessChanged({ tenantDeactivated: payload.tenantDeactivated === true });
       return false;
     }).catch(failed);
     // An OIDC client deactivated (or no longer first-party) is no organization's: every socket on an OIDC

@@ -628,3 +628,114 @@ describe("tRPC and GraphQL", () => {
     });
   });
 });
+
+describe("an account's opening and an inventory movement are once per key (decision 0086)", () => {
+  const accounts = () => t.db.withTenant(tenantId, (tx) => tx.moneyAccount.count());
+  const movements = () => t.db.withTenant(tenantId, (tx) => tx.inventoryMovement.count());
+  const client = () =>
+    createTRPCClient<AppRouter>({ links: [httpLink({ url: trpcUrl, headers: user.headers })] });
+  const item = async () => {
+    const res = await call(user, "POST", "/finance/inventory", {
+      name: unique("Paper"),
+      sku: unique("SKU").replace(" ", "-"),
+      currency: "UZS",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return (res.json() as { id: string }).id;
+  };
+
+  it("REST: an account created twice under one key is one account, the first answer both times; another body is 422", async () => {
+    const key = newId();
+    const body = { name: unique("Till"), currency: "UZS" };
+    const before = await accounts();
+    const [first, second] = await Promise.all([
+      post(user, "/finance/accounts", body, key),
+      post(user, "/finance/accounts", body, key),
+    ]);
+    expect(first?.statusCode, first?.body).toBe(201);
+    expect(second?.statusCode, second?.body).toBe(201);
+    expect(second?.json()).toEqual(first?.json());
+    expect(await accounts()).toBe(before + 1);
+    // A retry later (a lost answer) replays too.
+    expect((await post(user, "/finance/accounts", body, key)).json()).toEqual(first?.json());
+    const other = await post(user, "/finance/accounts", { ...body, name: unique("Other till") }, key);
+    expectError(other, 422, "BUSINESS_RULE", "idempotency.key_reused");
+    expect(await accounts()).toBe(before + 1);
+    // A refused creation (the name is taken) leaves a new key free for the corrected one.
+    const fresh = newId();
+    expect((await post(user, "/finance/accounts", body, fresh)).statusCode).toBe(409);
+    const corrected = await post(user, "/finance/accounts", { ...body, name: unique("Till 2") }, fresh);
+    expect(corrected.statusCode, corrected.body).toBe(201);
+    expect(await accounts()).toBe(before + 2);
+  });
+
+  it("REST: a movement sent twice under one key moves the quantity once; another body is 422", async () => {
+    const id = await item();
+    const key = newId();
+    const body = { type: "receipt", quantity: "5", date: TODAY, comment: unique("Delivery") };
+    const before = await movements();
+    const [first, second] = await Promise.all([
+      post(user, `/finance/inventory/${id}/movements`, body, key),
+      post(user, `/finance/inventory/${id}/movements`, body, key),
+    ]);
+    expect(first?.statusCode, first?.body).toBe(201);
+    expect(second?.json()).toEqual(first?.json());
+    expect(await movements()).toBe(before + 1);
+    const stock = (await call(user, "GET", `/finance/inventory/${id}`)).json() as { quantity: string };
+    expect(Number(stock.quantity)).toBe(5);
+    const other = await post(user, `/finance/inventory/${id}/movements`, { ...body, quantity: "6" }, key);
+    expectError(other, 422, "BUSINESS_RULE", "idempotency.key_reused");
+    // The same body on another item is another request as well.
+    const elsewhere = await post(user, `/finance/inventory/${await item()}/movements`, body, key);
+    expectError(elsewhere, 422, "BUSINESS_RULE", "idempotency.key_reused");
+    expect(await movements()).toBe(before + 1);
+    // An issue refused for want of stock keeps its key free: the corrected issue moves with it.
+    const issueKey = newId();
+    const short = await post(
+      user,
+      `/finance/inventory/${id}/movements`,
+      { ...body, type: "issue", quantity: "9" },
+      issueKey,
+    );
+    expect(short.statusCode, short.body).toBe(422);
+    const issued = await post(
+      user,
+      `/finance/inventory/${id}/movements`,
+      { ...body, type: "issue", quantity: "2" },
+      issueKey,
+    );
+    expect(issued.statusCode, issued.body).toBe(201);
+    expect(await movements()).toBe(before + 2);
+  });
+
+  it("tRPC: the app's calls take the key as the idempotencyKey field: once each, another body 422", async () => {
+    const idempotencyKey = newId();
+    const input = { name: unique("Bank"), currency: "USD" };
+    const before = await accounts();
+    const first = await client().accounts.create.mutate({ ...input, idempotencyKey });
+    expect(await client().accounts.create.mutate({ ...input, idempotencyKey })).toEqual(first);
+    expect(await accounts()).toBe(before + 1);
+    await expect(
+      client().accounts.create.mutate({ ...input, name: unique("Bank 2"), idempotencyKey }),
+    ).rejects.toMatchObject({ data: { httpStatus: 422, reason: "idempotency.key_reused" } });
+
+    const id = await item();
+    const moveKey = newId();
+    const data = { type: "receipt" as const, quantity: "3", date: TODAY };
+    const movedBefore = await movements();
+    const moved = await client().inventory.recordMovement.mutate({ id, data, idempotencyKey: moveKey });
+    expect(await client().inventory.recordMovement.mutate({ id, data, idempotencyKey: moveKey })).toEqual(
+      moved,
+    );
+    expect(moved.item.quantity).toBe((await client().inventory.get.query({ id })).quantity);
+    expect(await movements()).toBe(movedBefore + 1);
+    await expect(
+      client().inventory.recordMovement.mutate({
+        id,
+        data: { ...data, quantity: "4" },
+        idempotencyKey: moveKey,
+      }),
+    ).rejects.toMatchObject({ data: { httpStatus: 422, reason: "idempotency.key_reused" } });
+    expect(await movements()).toBe(movedBefore + 1);
+  });
+});

@@ -531,6 +531,7 @@ describe("every procedure checks the caller", () => {
     ["debts.get", (api) => api.debts.get.query({ id: ID })],
     ["debts.history", (api) => api.debts.history.query({ id: ID })],
     ["currencies.select", (api) => api.currencies.select.mutate({ codes: ["UZS"] })],
+    ["settings.update", (api) => api.settings.update.mutate({ baseCurrency: "UZS" })],
     ["debts.update", (api) => api.debts.update.mutate({ id: ID, data: { description: "N" } })],
     ["debts.delete", (api) => api.debts.delete.mutate({ id: ID })],
     ["inventory.get", (api) => api.inventory.get.query({ id: ID })],
@@ -593,9 +594,18 @@ describe("every procedure checks the caller", () => {
   ];
 
   it("the sweep covers every procedure that needs a permission", () => {
-    // Signed-in users may read who they are, change their own language or name, and read their
-    // organization's currencies and the global currency list without one.
-    const open = new Set(["session.me", "session.update", "currencies.selected", "currencies.all"]);
+    // Signed-in users may read who they are, change their own language or name, read their
+    // organization's currencies, settings and the global currency list, and list or revoke the
+    // applications they themselves allowed, without one.
+    const open = new Set([
+      "session.me",
+      "session.update",
+      "currencies.selected",
+      "currencies.all",
+      "settings.get",
+      "consents.list",
+      "consents.revoke",
+    ]);
     const swept = new Set(calls.map(([name]) => name));
     const missing = Object.keys(appRouter._def.procedures).filter(
       (name) => !open.has(name) && !swept.has(name),

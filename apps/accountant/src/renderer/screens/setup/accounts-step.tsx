@@ -114,7 +114,7 @@ const NewAccountForm = ({ base }: { base: string | null }) => {
         return;
       }
       try {
-        account = await api.accounts.create.mutate(checked.input);
+        account = await api.accounts.create.mutate(checked.input, { context: { idempotencyKey: once.key } });
       } catch (error) {
         showFailure(describeFailure(error, t), form, FIELDS, setFormError);
         return;
@@ -151,6 +151,8 @@ const NewAccountForm = ({ base }: { base: string | null }) => {
     void message.success(t("setup.accountAdded"));
     setCreated(null);
     form.reset({ ...empty(), currency: values.currency || currency });
+    // Added: the next account is a new intent.
+    once.renew();
   });
 
   return (

@@ -10,7 +10,8 @@ import { CurrenciesStep } from "./currencies-step";
 /**
  * The first run: currencies, money accounts with opening balances, a first set of categories, each
  * made through the server's operations. Every step can be left ("Finish later"): the dashboard then
- * offers to continue at the same step.
+ * offers to continue at the same step — in any browser, the progress and the base currency being the
+ * organization's settings on the server.
  */
 export const SetupScreen = () => {
   const { t } = useTranslation();
@@ -19,10 +20,10 @@ export const SetupScreen = () => {
   const step = progress?.step ?? 0;
   // Opening the setup starts it: from now on the dashboard knows it is under way.
   useEffect(() => {
-    if (ready && progress === null) save({ step: 0 });
+    if (ready && progress === null) void save({ step: 0 });
   }, [ready, progress, save]);
   const later = () => navigate("/");
-  const go = (next: number) => save({ step: next });
+  const go = (next: number) => void save({ step: next });
 
   return (
     <div>
@@ -43,7 +44,7 @@ export const SetupScreen = () => {
       ) : step === 0 ? (
         <CurrenciesStep
           base={progress?.base ?? null}
-          onDone={(base) => save({ step: 1, base })}
+          onDone={(base) => void save({ step: 1, base })}
           onLater={later}
         />
       ) : step === 1 ? (
@@ -65,7 +66,7 @@ export const SetupScreen = () => {
               type="primary"
               data-testid="setup-finish"
               onClick={() => {
-                save({ finished: true });
+                void save({ finished: true });
                 navigate("/");
               }}
             >

@@ -1,0 +1,71 @@
+import { audit, type Db, diffFields } from "@hisob/db";
+import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import { type TTenantSettingsDto, ZUpdateTenantSettingsInput } from "./settings.schema";
+
+type SettingsRow = { baseCurrencyCode: string | null; setupStep: number | null; setupFinished: boolean };
+
+const toDto = (row: SettingsRow | null): TTenantSettingsDto => ({
+  baseCurrency: row?.baseCurrencyCode ?? null,
+  setup: { step: row?.setupStep ?? null, finished: row?.setupFinished ?? false },
+});
+
+const baseError = (reason: string, message: string) =>
+  new AppError("VALIDATION_ERROR", {
+    reason,
+    message: `validation error: baseCurrency ${message}`,
+    params: { issues: [{ path: "baseCurrency", message }] },
+  });
+
+/**
+ * The organization's settings (docs/decisions/0086-setup-idempotent-creates-sign-out-reasons.md): any
+ * signed-in user reads them (the dashboard and the forms default to the base currency); whoever chooses
+ * the organization's currencies (`currencies:select:all`) changes them, the first-run setup included.
+ */
+export const createSettingsService = (deps: { db: Db }) => {
+  const { db } = deps;
+  const select = { baseCurrencyCode: true, setupStep: true, setupFinished: true } as const;
+  return {
+    get: async (ctx: TenantContext): Promise<TTenantSettingsDto> =>
+      db.withTenant(ctx.tenantId, async (tx) =>
+        toDto(await tx.tenantSetting.findUnique({ where: { tenantId: ctx.tenantId }, select })),
+      ),
+
+    update: async (ctx: TenantContext, raw: unknown): Promise<TTenantSettingsDto> => {
+      requirePermission(ctx, "currencies:select:all");
+      const input = parseInput(ZUpdateTenantSettingsInput, raw);
+      return db.withTenant(ctx.tenantId, async (tx) => {
+        const base = input.baseCurrency;
+        if (base !== undefined) {
+          const known = await tx.currency.count({ where: { code: base, isActive: true } });
+          if (known === 0) throw baseError("currency.unknown", `unknown or inactive: ${base}`);
+          const selected = await tx.tenantCurrency.count({
+            where: { tenantId: ctx.tenantId, currencyCode: base },
+          });
+          if (selected === 0) {
+            throw baseError("currency.base_not_selected", "is not one of the organization's currencies");
+          }
+        }
+        const before = toDto(
+          await tx.tenantSetting.findUnique({ where: { tenantId: ctx.tenantId }, select }),
+        );
+        const data = {
+          ...(base === undefined ? {} : { baseCurrencyCode: base }),
+          ...(input.setup?.step === undefined ? {} : { setupStep: input.setup.step }),
+          ...(input.setup?.finished === undefined ? {} : { setupFinished: input.setup.finished }),
+        };
+        const after = toDto(
+          await tx.tenantSetting.upsert({
+            where: { tenantId: ctx.tenantId },
+            create: { tenantId: ctx.tenantId, ...data },
+            update: data,
+            select,
+          }),
+        );
+        await audit(tx, ctx, "tenant_settings", ctx.tenantId, "update", diffFields(before, after));
+        return after;
+      });
+    },
+  };
+};
+
+export type SettingsService = ReturnType<typeof createSettingsService>;
