@@ -138,7 +138,7 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
   // Routes derived from the operation catalogs: core's administration here (users, roles, groups,
   // tenants), sessions after the audit log, the rest after the hand-written routes (the OpenAPI
   // document lists them in this order).
-  const { profile, currencies, sessions, consents, ...administration } = coreOperations;
+  const { profile, currencies, sessions, consents, settings, ...administration } = coreOperations;
   // A platform administrator may run these in another organization (decision 0084).
   const actsInTenant = { actsInTenant: true };
   await app.register(async (scope: App) =>
@@ -149,10 +149,11 @@ const registerApiRoutes = async (app: App, services: AppServices, deps: ServerDe
     registerOperationRoutes(scope, { sessions }, services, actsInTenant),
   );
   await app.register(uploadsRoutes, { services });
-  // Core's account and currencies; all of finance, CRM, Warehouse, Projects and HRM.
+  // Core's account, currencies and the organization's settings (its books' setup, not
+  // administration); all of finance, CRM, Warehouse, Projects and HRM.
   await app.register(async (scope: App) => {
     // Another user's consents (under /users) are administration too; one's own (/account) are not.
-    registerOperationRoutes(scope, { profile, consents, currencies }, services, {
+    registerOperationRoutes(scope, { profile, consents, currencies, settings }, services, {
       actsInTenant: (operation) => operation.http.path.startsWith("/users/"),
     });
     registerOperationRoutes(scope, financeOperations, services.finance);
