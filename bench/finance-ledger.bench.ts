@@ -125,6 +125,19 @@ export const financeLedgerBench: Bench = {
       const finance = createFinanceServices({ db: appDb, outbox });
       const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
       const userId = newId();
+      // The actor must be a user of the tenant: audit entries cannot name a made-up author
+      // (migration audit_actor_guard).
+      await appDb.withTenant(tenant.id, (tx) =>
+        tx.user.create({
+          data: {
+            id: userId,
+            tenantId: tenant.id,
+            email: "bench@ledger.test",
+            firstName: "Bench",
+            lastName: "Ledger",
+          },
+        }),
+      );
       const ctx: TenantContext = {
         tenantId: tenant.id,
         actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },

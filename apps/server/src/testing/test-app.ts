@@ -2,14 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  ADMIN_ROLE_NAME,
   type CoreServiceDeps,
   createUploadStorage,
-  insertUser,
-  provisionTenant,
   syncPermissions,
   type UploadStorageConfig,
 } from "@hisob/core";
+import { type SeededUser, seedTenant, seedUser, TEST_PASSWORD } from "@hisob/core/testing";
 import { createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createTestDb } from "@hisob/db/testing";
 import type { Clock, Permission } from "@hisob/kernel";
@@ -23,6 +21,8 @@ import { buildServer, type ServerDeps } from "../server";
 /**
  * An in-process server on a fresh test database (PGlite, or PostgreSQL with DATABASE_URL), with
  * seed helpers. Call routes with `app.inject()`; authenticate with the headers a seeded user gets.
+ * The tenants and users are the shared test kit's (@hisob/core/testing), which the tests beside the
+ * features use without a server (docs/decisions/0091-tests-beside-their-features.md).
  */
 export type TestApp = {
   app: App;
@@ -46,20 +46,12 @@ export type TestApp = {
   ): Promise<SeededUser>;
 };
 
-export type SeededUser = {
-  id: string;
-  email: string;
-  password: string;
-  token: string;
-  headers: { authorization: string };
-  cookie: string;
-};
+export type { SeededUser };
 
 /** The issuer the test app believes it is served at. */
 export const ISSUER = "http://localhost:3000";
 
-export const TEST_PASSWORD = "Test-Passw0rd!";
-let sequence = 0;
+export { TEST_PASSWORD };
 
 export const createTestApp = async (
   options: {
@@ -130,54 +122,11 @@ export const createTestApp = async (
   options.beforeReady?.(app);
   await app.ready();
 
-  const createTenant: TestApp["createTenant"] = async (name = `Tenant ${++sequence}`, tenantOptions = {}) => {
-    const tenant = await provisionTenant(
-      { db, outbox },
-      { name, isPlatform: tenantOptions.platform ?? false },
-    );
-    return { id: tenant.id, adminRoleId: tenant.adminRoleId };
-  };
+  const createTenant: TestApp["createTenant"] = (name, tenantOptions) =>
+    seedTenant({ db, outbox }, name, tenantOptions);
 
-  const createUser: TestApp["createUser"] = async (tenantId, permissions, userOptions = {}) => {
-    const email = userOptions.email ?? `user${++sequence}.${Date.now()}@example.com`;
-    const password = userOptions.password ?? TEST_PASSWORD;
-    await db.withTenant(tenantId, async (tx) => {
-      let roleNames = [ADMIN_ROLE_NAME];
-      if (permissions !== "admin") {
-        const names = [...permissions];
-        const found = await tx.permission.findMany({ where: { name: { in: names } }, select: { id: true } });
-        if (found.length !== new Set(names).size)
-          throw new Error(`Unknown permission in ${names.join(", ")}`);
-        const role = await tx.role.create({
-          data: {
-            tenantId,
-            name: `role-${++sequence}`,
-            permissions: { create: found.map((permission) => ({ tenantId, permissionId: permission.id })) },
-          },
-        });
-        roleNames = [role.name];
-      }
-      await insertUser(tx, outbox, tenantId, {
-        email,
-        password,
-        firstName: "Test",
-        lastName: `User ${sequence}`,
-        roleNames,
-      });
-    });
-    const { token, session } = await services.auth.login(
-      { email, password },
-      { ip: "127.0.0.1", userAgent: "vitest" },
-    );
-    return {
-      id: session.userId,
-      email,
-      password,
-      token,
-      headers: { authorization: `Bearer ${token}` },
-      cookie: `session=${token}`,
-    };
-  };
+  const createUser: TestApp["createUser"] = (tenantId, permissions, userOptions) =>
+    seedUser({ db, outbox, auth: services.auth }, tenantId, permissions, userOptions);
 
   return {
     app,

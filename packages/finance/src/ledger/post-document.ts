@@ -1,6 +1,16 @@
-import { type SqlParams, sqlParams, type Tx } from "@hisob/db";
+import {
+  type AuditWho,
+  afterCommit,
+  type Outbox,
+  type RawTenantTx,
+  type SqlParams,
+  sqlParams,
+  stageAudit,
+  type Tx,
+} from "@hisob/db";
+import type { DomainEvent } from "@hisob/kernel";
 import { outOfRange } from "./ledger";
-import { explainRefusal } from "./refused-posting";
+import { explainRefusal, type RunSql } from "./refused-posting";
 
 /**
  * A payment or expense posted as ONE statement: the balance UPDATE with its overdraft condition, the
@@ -9,8 +19,13 @@ import { explainRefusal } from "./refused-posting";
  * than the one stated or short of money updates no row, so nothing is inserted; an unknown
  * counterparty or category fails the document's tenant-scoped foreign key and the whole statement
  * with it. The UPDATE comes first: within one statement the account's row lock is held until commit
- * either way. Steps the caller adds (`then`: the outbox event, the audit entry) read from `document`,
- * so a refused posting writes none of them either; see `postDocumentRaw` (post-document-raw.ts).
+ * either way. The outbox event and the audit entry are further steps that read from `document`, so
+ * a refused posting writes none of them either.
+ *
+ * This is the ONE write path of a new payment or expense (docs/decisions/0091-tests-beside-their-features.md):
+ * `postDocument` runs the same statement in either kind of transaction — the driver's (raw-tenant.ts;
+ * `payments.create`) or Prisma's (`createIn`, a debt settlement that changes the debt in the same
+ * transaction).
  */
 export type DocumentPosting = {
   tenantId: string;
@@ -35,13 +50,13 @@ export type DocumentPosting = {
   now: Date;
 };
 
-export type PostedRow = { currency_code: string | null };
+type PostedRow = { currency_code: string | null };
 
 /**
  * The posting statement with its values in `params`. `then` adds further data-modifying steps as
  * named CTEs, each an `INSERT … SELECT … FROM document` (see outbox.stage, stageAudit).
  */
-export const postingStatement = (p: DocumentPosting, params: SqlParams, then: string[] = []): string => {
+const postingStatement = (p: DocumentPosting, params: SqlParams, then: string[] = []): string => {
   const $ = (value: unknown) => params.add(value);
   const table = p.table === "payments" ? "payments" : "expenses";
   const origin = p.side === "origin" ? p.accountId : null;
@@ -84,19 +99,66 @@ export const postingStatement = (p: DocumentPosting, params: SqlParams, then: st
       SELECT (SELECT currency_code FROM moved) AS currency_code`;
 };
 
-/** Posts `p` in a Prisma transaction `tx` (a debt settlement's); returns the account's currency. */
-export const postDocument = async (tx: Tx, p: DocumentPosting): Promise<string> => {
+/**
+ * The transaction the posting runs in. `driver`: a driver transaction (raw-tenant.ts); a refused
+ * posting changes nothing at all (its UPDATE matched no row), so the statement commits as it
+ * returns (`commit`): on PostgreSQL the scoping statement and it are ONE round trip, the pipeline's
+ * own transaction; `commit: false` when more of the transaction follows (an idempotency key's
+ * answer, idempotency.ts). `prisma`: a Prisma transaction the caller holds and commits.
+ */
+export type PostingTx = { driver: RawTenantTx; commit: boolean } | { prisma: Tx };
+
+/** What the posting records besides the money: its outbox event and its audit entry. */
+export type PostingFacts = {
+  event: DomainEvent;
+  audit: { who: AuditWho; entity: string; after: Record<string, unknown> };
+};
+
+/**
+ * Posts `p` with its event and its audit entry as ONE statement; returns the account's currency.
+ * The event and the entry are written once per inserted document and carry the account's
+ * currency, which the statement learns from its UPDATE. The outbox dispatches the event after
+ * COMMIT (`outbox.stage` registers that on the transaction); a refusal is explained afterwards.
+ */
+export const postDocument = async (
+  on: PostingTx,
+  outbox: Outbox,
+  p: DocumentPosting,
+  facts: PostingFacts,
+): Promise<string> => {
   const params = sqlParams();
-  const text = postingStatement(p, params);
+  const currency = "jsonb_build_object('currency', (SELECT currency_code::text FROM moved))";
+  const hooks =
+    "driver" in on ? on.driver : { afterCommit: (callback: () => void) => afterCommit(on.prisma, callback) };
+  // The steps read `document` and `moved`, the posting statement's CTEs (their placeholders are
+  // numbered first; the order of numbering does not matter).
+  const event = outbox.stage(hooks, params, facts.event, { from: "document", mergePayload: currency });
+  const audit = stageAudit(
+    params,
+    facts.audit.who,
+    facts.audit.entity,
+    p.documentId,
+    "create",
+    { after: facts.audit.after },
+    { from: "document", mergeAfter: currency },
+  );
+  const text = postingStatement(p, params, [event.sql, audit]);
+  const run: RunSql =
+    "driver" in on
+      ? (sql, values) => on.driver.query(sql, values)
+      : (sql, values) => on.prisma.$queryRawUnsafe(sql, ...values);
   let rows: PostedRow[];
   try {
-    rows = await tx.$queryRawUnsafe<PostedRow[]>(text, ...params.values);
+    rows =
+      "driver" in on
+        ? // A few fixed texts (payment or expense, currency stated or not), run on every posting: prepared.
+          // It changes nothing unless it posts, so it commits as it returns.
+          await on.driver.query<PostedRow>(text, params.values, { prepared: true, commit: on.commit })
+        : await on.prisma.$queryRawUnsafe<PostedRow[]>(text, ...params.values);
   } catch (error) {
     throw outOfRange(error, "accountId");
   }
-  const currency = rows[0]?.currency_code;
-  if (!currency) {
-    throw await explainRefusal((text, values) => tx.$queryRawUnsafe(text, ...values), p);
-  }
-  return currency;
+  const posted = rows[0]?.currency_code;
+  if (!posted) throw await explainRefusal(run, p);
+  return posted;
 };

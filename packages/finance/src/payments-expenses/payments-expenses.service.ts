@@ -2,7 +2,6 @@ import { audit, type Db, diffFields, idempotentRaw, type Outbox, type Tx } from 
 import {
   AppError,
   type Clock,
-  newId,
   type Page,
   parseInput,
   requirePermission,
@@ -14,7 +13,6 @@ import { dateOf } from "@hisob/kernel/schema";
 import type { z } from "zod";
 import { fieldError, notFound, rethrowUnknownReference } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
-import { postDocument } from "../ledger/post-document";
 import { EXPENSE, PAYMENT, type PaymentOrExpenseKind } from "./payments-expenses.kind";
 import { type LockedDocument, paymentsExpensesRepository } from "./payments-expenses.repository";
 import {
@@ -30,7 +28,7 @@ import {
   ZListDocumentsQuery,
   ZUpdateDocumentInput,
 } from "./payments-expenses.schema";
-import { documentPosting, postNewDocument } from "./post-new-document";
+import { postNewDocument } from "./post-new-document";
 
 // The kinds live in their own file so post-new-document can name them without importing this one.
 export { EXPENSE, PAYMENT, type PaymentOrExpenseKind };
@@ -78,41 +76,9 @@ export const createPaymentsExpensesService = (
     }
   };
 
-  const createIn = async (
-    tx: Tx,
-    ctx: TenantContext,
-    input: z.output<typeof ZCreateDocumentInput>,
-  ): Promise<TDocumentDto> => {
-    const { tenantId } = ctx;
-    await checkCurrency(tx, tenantId, input.accountId, input.currency);
-    const now = clock.now();
-    const transactionId = newId();
-    const id = newId();
-    // One statement: balance (with its overdraft condition), ledger entry and document.
-    const currency = await postDocument(
-      tx,
-      // The currency was checked above, with its own message; the statement need not check it again.
-      documentPosting(kind, ctx, input, { id, transactionId, now, currency: undefined }),
-    );
-    const dto: TDocumentDto = {
-      id,
-      accountId: input.accountId,
-      currency,
-      amount: input.amount,
-      date: input.date,
-      counterpartyId: input.counterpartyId,
-      categoryId: input.categoryId,
-      comment: input.comment,
-      transactionId,
-      createdBy: ctx.actor.userId,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
-    // Dispatched by the outbox only once this transaction has committed.
-    await outbox.raise(tx, { type: kind.events.created, tenantId, payload: eventPayload(dto) });
-    await audit(tx, ctx, kind.name, id, "create", { after: dto });
-    return dto;
-  };
+  /** The posting of `create` in a Prisma transaction the caller holds (see `createIn` below). */
+  const createIn = (tx: Tx, ctx: TenantContext, input: z.output<typeof ZCreateDocumentInput>) =>
+    postNewDocument({ prisma: tx }, { outbox, clock, kind }, ctx, input);
 
   return {
     list: async (ctx: TenantContext, rawQuery: TListDocumentsQuery): Promise<Page<TDocumentListItem>> => {
@@ -144,7 +110,8 @@ export const createPaymentsExpensesService = (
       return db.rawTx
         .withTenant(ctx.tenantId, (tx) =>
           idempotentRaw(tx, ctx, `${kind.resource}.create`, input, () =>
-            postNewDocument(tx, { outbox, clock, kind }, ctx, input),
+            // With an idempotency key, its answer is stored after the posting, in the same transaction.
+            postNewDocument({ driver: tx, commit: !ctx.idempotencyKey }, { outbox, clock, kind }, ctx, input),
           ),
         )
         .catch(rethrowDocumentReference);

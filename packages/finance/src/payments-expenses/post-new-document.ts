@@ -1,8 +1,7 @@
-import type { Outbox, RawTenantTx } from "@hisob/db";
+import type { Outbox } from "@hisob/db";
 import { type Clock, newId, type TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
-import type { DocumentPosting } from "../ledger/post-document";
-import { postDocumentRaw } from "../ledger/post-document-raw";
+import { type DocumentPosting, type PostingTx, postDocument } from "../ledger/post-document";
 import type { PaymentOrExpenseKind } from "./payments-expenses.kind";
 import type { TDocumentDto, ZCreateDocumentInput } from "./payments-expenses.schema";
 
@@ -35,15 +34,14 @@ export const documentPosting = (
 };
 
 /**
- * `payments.create` / `expenses.create` in a driver transaction: one statement posts the balance,
- * the ledger entry, the document, the outbox event and the audit entry (post-document-raw.ts). A
- * stated currency is checked in that statement too (the UPDATE moves only an account that holds
- * it), so a posting is its scope and one statement, one round trip. The DTO, the event's payload
- * and the audit entry are the same as `createIn`'s (which serves postings inside a Prisma
- * transaction the caller holds, e.g. a debt settlement).
+ * A new payment or expense, whichever transaction it goes through: one statement posts the
+ * balance, the ledger entry, the document, the outbox event and the audit entry (post-document.ts).
+ * A stated currency is checked in that statement too (the UPDATE moves only an account that holds
+ * it), so a posting is its scope and one statement, one round trip. `payments.create` posts in a
+ * driver transaction; `createIn` in a Prisma transaction the caller holds (a debt settlement).
  */
 export const postNewDocument = async (
-  tx: RawTenantTx,
+  on: PostingTx,
   deps: { outbox: Outbox; clock: Clock; kind: PaymentOrExpenseKind },
   ctx: TenantContext,
   input: z.output<typeof ZCreateDocumentInput>,
@@ -66,16 +64,14 @@ export const postNewDocument = async (
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  const currency = await postDocumentRaw(
-    tx,
+  const currency = await postDocument(
+    on,
     outbox,
     documentPosting(kind, ctx, input, { id, transactionId, now, currency: input.currency }),
     {
       event: { type: kind.events.created, tenantId, payload: { [`${kind.name}Id`]: id, ...facts } },
       audit: { who: ctx, entity: kind.name, after: { id, ...facts } },
     },
-    // With an idempotency key, its answer is stored after the posting, in the same transaction.
-    { commit: !ctx.idempotencyKey },
   );
   const { accountId, ...rest } = facts;
   return { id, accountId, currency, ...rest };

@@ -748,10 +748,10 @@ describe("atomicity and events", () => {
     await t.outbox.drain();
     dispatched.length = 0;
     // The event is written, then the transaction fails: everything it wrote must go. A posting
-    // writes its event as a step of its one statement (outbox.stage, post-document-raw.ts), so the
+    // writes its event as a step of its one statement (outbox.stage, post-document.ts), so the
     // failure is injected there, inside the database, after the event row is inserted: its
     // RETURNING divides by the new row's `attempts` (0). Postings inside a Prisma transaction (a
-    // debt settlement) still go through `raise`, which fails after writing as before.
+    // debt settlement) go through the same statement.
     const failingOutbox: Outbox = {
       ...t.outbox,
       raise: async (tx, event) => {

@@ -1,7 +1,7 @@
 import { testDatabaseKind } from "@hisob/db/testing";
 import { AppError, type TenantContext } from "@hisob/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/test-app";
+import { createFinanceTestKit, type FinanceTestKit } from "./finance-test-kit";
 
 /*
  * Many callers changing one debt, one item or one category tree at once. On PostgreSQL the calls
@@ -14,7 +14,7 @@ const CALLERS = 64;
 const postgres = testDatabaseKind() === "postgres";
 const TODAY = "2026-11-22";
 
-let t: TestApp;
+let t: FinanceTestKit;
 let ctx: TenantContext;
 
 /** A small deterministic generator: the same mix on every run. */
@@ -54,7 +54,7 @@ const reasonOf = (result: PromiseSettledResult<unknown>) =>
     : "ok";
 
 beforeAll(async () => {
-  t = await createTestApp({ poolSize: 10 });
+  t = await createFinanceTestKit({ poolSize: 10 });
   const tenant = await t.createTenant();
   const admin = await t.createUser(tenant.id, "admin");
   const resolved = await t.services.context.resolveContext({

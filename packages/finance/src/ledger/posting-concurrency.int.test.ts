@@ -1,7 +1,7 @@
 import { testDatabaseKind } from "@hisob/db/testing";
 import { AppError, type TenantContext } from "@hisob/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/test-app";
+import { createFinanceTestKit, type FinanceTestKit } from "../finance-test-kit";
 
 /*
  * Many callers posting to the same accounts at once. On PostgreSQL the postings really overlap
@@ -14,7 +14,7 @@ const POSTINGS = testDatabaseKind() === "postgres" ? 500 : 150;
 const CALLERS = 64;
 const TODAY = "2026-11-22";
 
-let t: TestApp;
+let t: FinanceTestKit;
 let ctx: TenantContext;
 
 /** A small deterministic generator: the same mix of postings on every run. */
@@ -24,7 +24,7 @@ const random = (seed: number) => () => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp({ poolSize: 10 });
+  t = await createFinanceTestKit({ poolSize: 10 });
   const tenant = await t.createTenant();
   const admin = await t.createUser(tenant.id, "admin");
   const resolved = await t.services.context.resolveContext({

@@ -1,6 +1,6 @@
 import type { TenantContext } from "@hisob/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/test-app";
+import { createFinanceTestKit, type FinanceTestKit } from "../finance-test-kit";
 
 /*
  * A payment or expense is posted by one statement (packages/finance/src/ledger/post-document.ts):
@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from "../../testing/test-app";
  * both accounts: a refusal leaves the destination as it was too, though its UPDATE may have run.
  */
 
-let t: TestApp;
+let t: FinanceTestKit;
 let tenantId: string;
 let ctx: TenantContext;
 let posting: string[] = [];
@@ -18,7 +18,7 @@ const TODAY = "2026-11-25";
 const OTHER_TENANT_ID = "0190f5c2-0000-7000-8000-0000000000ff";
 
 beforeAll(async () => {
-  t = await createTestApp({
+  t = await createFinanceTestKit({
     onQuery: (sql) => {
       if (sql.includes("WITH moved AS") || sql.includes("WITH locked AS")) posting.push(sql);
     },
