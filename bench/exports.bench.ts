@@ -373,7 +373,7 @@ export const exportsBench: Bench = {
           });
         }
         return {
-          name: `Exports: .xlsx of ${ROWS.toLocaleString("en")} rows over HTTP vs raw SQL cursor + exceljs stream, ${rounds} alternating rounds (${database.label.split(",")[0]})`,
+          name: `Exports: .xlsx of ${ROWS.toLocaleString("en")} rows over HTTP vs raw SQL cursor + exceljs stream, ${rounds} alternating rounds (${database.label.split(" (")[0]})`,
           rows: [],
           figures,
           tables,
