@@ -14,23 +14,42 @@ import {
   type TestTemplate,
 } from "../packages/db/src/testing/test-databases";
 import { registerBareRead } from "./bare-read-route";
-import { type ConcurrentRun, median, medianRun, percentile, runConcurrent } from "./measure";
+import { median, percentile, runConcurrent } from "./measure";
+import type { Figure } from "./report";
 import type { Bench, BenchResult } from "./run";
 import { benchEnv, benchTenantAdmin } from "./users.bench";
 
 /**
- * An authenticated read over HTTP, 8 concurrent clients: our `GET /finance/accounts` (an
- * empty page, the caller resolved from a session cookie) beside a bare Fastify + `pg` route doing the
- * same work in one transaction — the session by its token hash with its user and tenant, the user's
- * permissions, `set_config` of tenant and role, the tenant's page of accounts and its count — on the
- * same PostgreSQL database in the same process and run. Ratio: bare ÷ ours throughput (× baseline
- * time; 1.0 is parity), medians of three rounds in alternating order. `--iterations` is requests per client (default 500). Needs DATABASE_URL.
+ * An authenticated read over HTTP, 8 concurrent clients, through each of our transports — REST
+ * `GET /finance/accounts`, tRPC `GET /trpc/accounts.list`, GraphQL `POST /api/graphql { moneyAccounts }`
+ * (an empty page, the caller resolved from the same session cookie) — beside a bare Fastify + `pg`
+ * route doing the same work in one transaction: the session by its token hash with its user and
+ * tenant, the user's permissions, `set_config` of tenant and role, the tenant's page of accounts and
+ * its count, on the same PostgreSQL database in the same process and run.
+ *
+ * Five rounds (at least); in each, every side runs once, in an order that rotates and reverses from
+ * round to round, so a shared machine's drifting load falls on every side alike. Each transport's
+ * figure is its throughput ÷ the bare route's in the same round: the median of the rounds, with the
+ * lowest and highest (the spread; a target counts as met when the low end meets it). Latency p50/p99
+ * over every request of the rounds. `--iterations` is requests per client over all rounds (default
+ * 500). Needs DATABASE_URL.
  */
 
 const CLIENTS = 8;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const DEFAULT_ITERATIONS = 500;
-const _PASSWORD = "Bench-Passw0rd!";
+
+const GRAPHQL_DOCUMENT =
+  "query { moneyAccounts { total data { id name number currency balance allowOverdraft description createdAt updatedAt } } }";
+
+type Side = "bare" | "rest" | "trpc" | "graphql";
+const SIDES: readonly Side[] = ["bare", "rest", "trpc", "graphql"];
+const LABELS: Record<Side, string> = {
+  bare: "bare Fastify + pg, 7 statements in 1 transaction (baseline)",
+  rest: "REST GET /finance/accounts",
+  trpc: "tRPC GET /trpc/accounts.list",
+  graphql: "GraphQL POST /api/graphql { moneyAccounts }",
+};
 
 export const authenticatedReadBench: Bench = {
   name: "authenticated-read",
@@ -56,7 +75,7 @@ export const authenticatedReadBench: Bench = {
       const appDb = db;
       const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
-      const env = benchEnv();
+      const env = benchEnv({ GRAPHQL_RATE_LIMIT: "100000000" });
       const { services, oidc } = composeServices(appDb, outbox, env);
       await oidc.start();
       ours = await buildServer({ env, db: appDb, services, oidc, logger: false });
@@ -78,87 +97,128 @@ export const authenticatedReadBench: Bench = {
       registerBareRead(bare, pool);
       await bare.listen({ port: 0, host: "127.0.0.1" });
 
-      const base = (app: { server: { address(): unknown } }) => {
-        const address = app.server.address() as { port: number };
-        return `http://127.0.0.1:${address.port}/finance/accounts`;
+      const origin = (app: { server: { address(): unknown } }) =>
+        `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+      const cookie = `session=${token}`;
+      const requests: Record<Side, () => Promise<Response>> = {
+        bare: () => fetch(`${origin(bare)}/finance/accounts`, { headers: { cookie } }),
+        rest: () => fetch(`${origin(ours as App)}/finance/accounts`, { headers: { cookie } }),
+        trpc: () => fetch(`${origin(ours as App)}/trpc/accounts.list`, { headers: { cookie } }),
+        graphql: () =>
+          fetch(`${origin(ours as App)}/api/graphql`, {
+            method: "POST",
+            headers: { cookie, "content-type": "application/json" },
+            body: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
+          }),
       };
-      const headers = { cookie: `session=${token}` };
-      const read = (target: string) => async () => {
-        const res = await fetch(target, { headers });
-        if (res.status !== 200) throw new Error(`${target}: HTTP ${res.status} ${await res.text()}`);
-        await res.arrayBuffer();
+      // Each answer as the bare route words it, so all four are checked to do the same work.
+      const pageOf = async (side: Side): Promise<unknown> => {
+        const response = await requests[side]();
+        const body = (await response.json()) as Record<string, unknown>;
+        if (response.status !== 200)
+          throw new Error(`${side}: HTTP ${response.status} ${JSON.stringify(body)}`);
+        if (side === "trpc") return (body.result as { data: unknown }).data;
+        if (side === "graphql") {
+          const page = (body.data as { moneyAccounts: { data: unknown[]; total: number } } | undefined)
+            ?.moneyAccounts;
+          if (!page) throw new Error(`graphql: ${JSON.stringify(body)}`);
+          return { items: page.data, total: page.total, limit: 20, offset: 0 };
+        }
+        return body;
       };
-      const oursUrl = base(ours);
-      const bareUrl = base(bare);
-      // Same answer first: the comparison is only fair if both do the work.
-      const [a, b] = await Promise.all([
-        fetch(oursUrl, { headers }).then((r) => r.json()),
-        fetch(bareUrl, { headers }).then((r) => r.json()),
-      ]);
-      if (JSON.stringify(a) !== JSON.stringify(b)) {
-        throw new Error(`answers differ: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+      const expected = JSON.stringify(await pageOf("bare"));
+      for (const side of SIDES) {
+        const answer = JSON.stringify(await pageOf(side));
+        if (answer !== expected) throw new Error(`${side} answers ${answer}, the bare route ${expected}`);
       }
-      // Warm up both, then rounds in alternating order to share out the drift of a shared machine's
-      // load; each side's median round counts.
-      await runConcurrent(CLIENTS, warmup, read(bareUrl));
-      await runConcurrent(CLIENTS, warmup, read(oursUrl));
-      // CPU of this process per request (server, load and, for "bare", the bare route): on a shared
-      // machine this moves less than throughput; the load generator's share is the same for both.
-      type Round = ConcurrentRun & { cpuMsPerRequest: number };
-      const round = async (target: string, perRound: number): Promise<Round> => {
-        const cpu = process.cpuUsage();
-        const run = await runConcurrent(CLIENTS, perRound, read(target));
-        const used = process.cpuUsage(cpu);
-        return { ...run, cpuMsPerRequest: (used.user + used.system) / 1000 / (CLIENTS * perRound) };
+      const read = (side: Side) => async () => {
+        const response = await requests[side]();
+        if (response.status !== 200)
+          throw new Error(`${side}: HTTP ${response.status} ${await response.text()}`);
+        const body = await response.text();
+        if (side === "graphql" && body.includes('"errors"')) throw new Error(`graphql: ${body}`);
       };
-      const bareRuns: Round[] = [];
-      const oursRuns: Round[] = [];
+      for (const side of SIDES) await runConcurrent(CLIENTS, warmup, read(side));
+
+      // CPU of this process per request (server, load and, for "bare", the bare route): on a shared
+      // machine this moves less than throughput; the load generator's share is much the same for all.
+      type Round = { opsPerSecond: number; cpuMsPerRequest: number; latenciesMs: number[] };
+      const runs: Record<Side, Round[]> = { bare: [], rest: [], trpc: [], graphql: [] };
       const perRound = Math.max(20, Math.floor(perClient / ROUNDS));
       for (let index = 0; index < ROUNDS; index++) {
-        if (index % 2 === 0) {
-          bareRuns.push(await round(bareUrl, perRound));
-          oursRuns.push(await round(oursUrl, perRound));
-        } else {
-          oursRuns.push(await round(oursUrl, perRound));
-          bareRuns.push(await round(bareUrl, perRound));
+        const rotated = SIDES.map((_, k) => SIDES[(index + k) % SIDES.length] as Side);
+        for (const side of index % 2 === 0 ? rotated : rotated.reverse()) {
+          const cpu = process.cpuUsage();
+          const run = await runConcurrent(CLIENTS, perRound, read(side));
+          const used = process.cpuUsage(cpu);
+          runs[side].push({
+            opsPerSecond: run.opsPerSecond,
+            latenciesMs: run.latenciesMs,
+            cpuMsPerRequest: (used.user + used.system) / 1000 / (CLIENTS * perRound),
+          });
         }
       }
-      const bareRun = medianRun(bareRuns);
-      const oursRun = medianRun(oursRuns);
-      const cpuOf = (runs: Round[]) => median(runs.map((run) => run.cpuMsPerRequest));
+      const summary = (side: Side) => {
+        const rounds = runs[side];
+        const latencies = rounds.flatMap((round) => round.latenciesMs);
+        return {
+          opsPerSecond: median(rounds.map((round) => round.opsPerSecond)),
+          cpuMs: median(rounds.map((round) => round.cpuMsPerRequest)),
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+        };
+      };
+      const baseline = summary("bare");
+      const figures: Figure[] = [];
+      for (const side of SIDES.filter((s) => s !== "bare")) {
+        const mine = summary(side);
+        const throughput = runs[side].map(
+          (round, index) => round.opsPerSecond / (runs.bare[index]?.opsPerSecond ?? Number.NaN),
+        );
+        const cpu = runs[side].map(
+          (round, index) => round.cpuMsPerRequest / (runs.bare[index]?.cpuMsPerRequest ?? Number.NaN),
+        );
+        figures.push(
+          {
+            case: `${LABELS[side]}: throughput vs the bare route (median of ${ROUNDS} rounds)`,
+            ours: `${Math.round(mine.opsPerSecond)}/s`,
+            baseline: `${Math.round(baseline.opsPerSecond)}/s`,
+            ratio: median(throughput),
+            spread: [Math.min(...throughput), Math.max(...throughput)],
+            better: "higher",
+          },
+          {
+            case: `${LABELS[side]}: CPU ms per request (this process, load generator included) vs the bare route`,
+            ours: mine.cpuMs.toFixed(2),
+            baseline: baseline.cpuMs.toFixed(2),
+            ratio: median(cpu),
+            spread: [Math.min(...cpu), Math.max(...cpu)],
+            better: "lower",
+          },
+        );
+      }
       return {
-        name: `Authenticated read over HTTP (GET /finance/accounts, empty page), ${CLIENTS} clients × ${perClient} (PostgreSQL)`,
-        rows: [
-          {
-            label: "bare Fastify + pg, 7 statements in 1 transaction (baseline)",
-            opsPerSecond: bareRun.opsPerSecond,
-            ratio: 1,
-          },
-          {
-            label: "ours (cookie → cached caller, confirmed inside the service's one transaction)",
-            opsPerSecond: oursRun.opsPerSecond,
-            ratio: bareRun.opsPerSecond / oursRun.opsPerSecond,
-          },
-        ],
+        name: `Authenticated read over HTTP (accounts, empty page), ${CLIENTS} clients × ${perClient} in ${ROUNDS} alternating rounds (PostgreSQL)`,
+        rows: [],
+        figures,
         tables: [
           {
-            title:
-              "Latency and CPU (medians of the rounds; CPU of this process: server, load and baseline together)",
-            rows: [bareRun, oursRun].map((run, index) => ({
-              case: index === 0 ? "bare" : "ours",
-              "p50 ms": percentile(run.latenciesMs, 50).toFixed(2),
-              "p99 ms": percentile(run.latenciesMs, 99).toFixed(2),
-              "CPU ms per request (incl. client)": cpuOf(index === 0 ? bareRuns : oursRuns).toFixed(2),
-            })),
-          },
-        ],
-        figures: [
-          {
-            case: "CPU ms per request (this process, load generator included) vs bare",
-            ours: cpuOf(oursRuns).toFixed(2),
-            baseline: cpuOf(bareRuns).toFixed(2),
-            ratio: cpuOf(oursRuns) / cpuOf(bareRuns),
-            better: "lower",
+            title: `Per side: ops/s and CPU the median of the rounds; p50/p99 over every request of the rounds; × bare is ops/s ÷ the bare route's in the same round, median (lowest–highest)`,
+            rows: SIDES.map((side) => {
+              const mine = summary(side);
+              const ratios = runs[side].map(
+                (round, index) => round.opsPerSecond / (runs.bare[index]?.opsPerSecond ?? Number.NaN),
+              );
+              return {
+                case: LABELS[side],
+                "ops/s": Math.round(mine.opsPerSecond),
+                "× bare": `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
+                "p50 ms": mine.p50.toFixed(2),
+                "p99 ms": mine.p99.toFixed(2),
+                "CPU ms per request (incl. client)": mine.cpuMs.toFixed(2),
+                "ops/s per round": runs[side].map((round) => Math.round(round.opsPerSecond)).join(", "),
+              };
+            }),
           },
         ],
       };

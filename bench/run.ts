@@ -5,6 +5,7 @@ import { adminUsers100kBench } from "./admin-users-100k.bench";
 import { appAccount100kBench } from "./app-account-100k.bench";
 import { appDashboardBench } from "./app-dashboard.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
+import { exportsBench } from "./exports.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
 import { graphqlBench } from "./graphql.bench";
@@ -43,6 +44,7 @@ const benches: Bench[] = [
   oidcPeerBench,
   financeLedgerBench,
   financeReportsBench,
+  exportsBench,
   graphqlBench,
   memoryBench,
   appDashboardBench,

@@ -22,6 +22,12 @@ export type GraphqlServices = CoreServices & {
 export type GraphqlRequestContext = {
   /** The caller from the session cookie or a bearer token; null when anonymous. */
   caller: TenantContext | null;
+  /**
+   * Set when the host took the caller from its cache, still to be confirmed: queries confirm it in
+   * their first transaction (and the host runs them again if it changed), while a mutation calls this
+   * before it runs, to go on with the caller as the database sees it now.
+   */
+  confirmCaller?: () => Promise<TenantContext | null>;
   requestId: string;
   /** The caller's language (theirs when signed in, else the request's Accept-Language). */
   locale: Locale;

@@ -145,6 +145,23 @@ const recordOperations = (): Plugin<GraphqlContext> => {
 };
 
 /**
+ * A mutation (or subscription) whose caller the host took from its cache runs with the caller confirmed
+ * first (the host's `confirmCaller`): it must not run a second time, as a query may.
+ */
+const confirmCallerOfChanges = (): Plugin<GraphqlContext> => {
+  const confirm = async (args: {
+    document: DocumentNode;
+    operationName?: string | null;
+    contextValue: unknown;
+  }) => {
+    const context = args.contextValue as GraphqlContext;
+    if (!context.confirmCaller || operationOf(args)?.operation === "query") return;
+    context.caller = await context.confirmCaller();
+  };
+  return { onExecute: ({ args }) => confirm(args), onSubscribe: ({ args }) => confirm(args) };
+};
+
+/**
  * Subscriptions over plain HTTP are refused before they subscribe: they are served over WebSocket,
  * where the socket's end ends them (docs/decisions/0010-graphql-subscriptions-over-websocket-only.md).
  * Over HTTP nothing would end one whose client never reads (an SSE or multipart stream, or a JSON
@@ -250,6 +267,7 @@ export const createGraphqlServer = (options: GraphqlServerOptions) => {
       ...armor.protect().plugins,
       mapDocumentErrors(options),
       recordOperations(),
+      confirmCallerOfChanges(),
       refuseSubscriptionsOverHttp(options.endpoint ?? "/api/graphql", refusal),
       ...(options.introspection === "signed-in" ? [gateIntrospection(refusal)] : []),
       useCostLimit(limits.maxCost, refusal),

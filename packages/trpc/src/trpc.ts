@@ -50,6 +50,12 @@ export type ApiContext = {
   rateLimited: { retryAfterSeconds: number } | null;
   /** The host could not reach the database to resolve the caller: every call is refused (503). */
   callerUnavailable?: boolean;
+  /**
+   * Runs a call with its caller. The host may have taken the caller from its cache, still to be
+   * confirmed by the database: a query (`rerunnable`) may then run a second time with the caller
+   * resolved afresh, a mutation gets its caller confirmed before it runs. Without it, `caller` is used.
+   */
+  withCaller?: <T>(rerunnable: boolean, run: (caller: TenantContext | null) => Promise<T>) => Promise<T>;
   /** Why the host refused the caller's bearer token (decision 0038): its reason and message replace the generic 401's. */
   callerRefused?: { reason: string; message: string; wwwAuthenticate: string } | null;
 };
@@ -199,18 +205,21 @@ export const authed = t.procedure.use(mapErrors).use(({ ctx, next, type }) => {
       params: { retryAfterSeconds: ctx.rateLimited.retryAfterSeconds },
     });
   }
-  if (!ctx.caller) {
-    const refused = ctx.callerRefused;
-    throw new AppError(
-      "UNAUTHENTICATED",
-      refused ? { reason: refused.reason, message: refused.message } : {},
-    );
-  }
-  if (type === "mutation" && ctx.csrfRefused) {
-    throw new AppError("FORBIDDEN", {
-      reason: "auth.csrf_required",
-      message: "Cookie-authenticated changes need a JSON body or the x-csrf-token header",
-    });
-  }
-  return next({ ctx: { ...ctx, caller: ctx.caller } });
+  const call = async (caller: TenantContext | null) => {
+    if (!caller) {
+      const refused = ctx.callerRefused;
+      throw new AppError(
+        "UNAUTHENTICATED",
+        refused ? { reason: refused.reason, message: refused.message } : {},
+      );
+    }
+    if (type === "mutation" && ctx.csrfRefused) {
+      throw new AppError("FORBIDDEN", {
+        reason: "auth.csrf_required",
+        message: "Cookie-authenticated changes need a JSON body or the x-csrf-token header",
+      });
+    }
+    return next({ ctx: { ...ctx, caller } });
+  };
+  return ctx.withCaller ? ctx.withCaller(type === "query", call) : call(ctx.caller);
 });

@@ -125,6 +125,11 @@ ${DOCUMENT_FIELDS}
     data: [Expense!]!
     total: Int64!
   }
+  type PaginatedMoneyAccounts {
+    data: [MoneyAccount!]!
+    total: Int!
+  }
+
   type PaginatedTransactions {
     data: [Transaction!]!
     total: Int64!
@@ -144,6 +149,11 @@ ${DOCUMENT_FIELDS}
   }
 
   type Query {
+    """
+    The organization's money accounts (accounts:read:all), as GET /finance/accounts: sortBy one of name,
+    createdAt, balance (id breaks ties); search: a part of the name or number; currency: its code.
+    """
+    moneyAccounts(offset: Int = 0, limit: Int = 20, sortBy: String = "name", ascending: Boolean = true, search: String, currency: String): PaginatedMoneyAccounts!
     """
     Payments (payments:read:all; with only payments:read:own, those one created). sortBy: up to five of
     date, amount, createdAt, in order (id breaks ties). Filters: accountId, counterpartyId, categoryId, createdBy (eq); date (eq, gte, lte).
@@ -281,6 +291,17 @@ export const financeModule: GraphqlModule = {
         accountOf(context, entry.destinationAccountId),
     },
     Query: {
+      moneyAccounts: async (_: unknown, args: MoneyAccountsArgs, context: GraphqlContext) => {
+        const page = await context.services.finance.accounts.list(callerOf(context), {
+          offset: args.offset ?? 0,
+          limit: args.limit ?? 20,
+          sortBy: (args.sortBy ?? "name") as never,
+          order: args.ascending === false ? "desc" : "asc",
+          ...(args.search ? { search: args.search } : {}),
+          ...(args.currency ? { currency: args.currency } : {}),
+        });
+        return { data: page.items, total: page.total };
+      },
       payments: async (_: unknown, args: ListArgs, context: GraphqlContext) => {
         const page = await context.services.finance.payments.list(
           callerOf(context),
@@ -330,6 +351,15 @@ export const financeModule: GraphqlModule = {
         ),
     },
   },
+};
+
+type MoneyAccountsArgs = {
+  offset?: number | null;
+  limit?: number | null;
+  sortBy?: string | null;
+  ascending?: boolean | null;
+  search?: string | null;
+  currency?: string | null;
 };
 
 type PostingArgs = { input: Record<string, unknown>; idempotencyKey?: string | null };

@@ -25,6 +25,7 @@ import { connectRedis } from "../../redis";
 import {
   bearerOf,
   bearerRefusalProblem,
+  callerRunner,
   clearSessionCookie,
   isNonSimple,
   isSecureRequest,
@@ -355,10 +356,20 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       );
     }
 
-    const context = requestContext(request, reply, request.ctx);
-    // The request's signal aborts when its connection closes (yoga ties it to the reply): execution
-    // stops and queued service calls leave the queue, so no request outlives its client.
-    const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
+    // A caller from the cache is confirmed by the operation's first transaction, and a query runs again
+    // if it changed; a mutation confirms it before it runs; a batch, before any of it runs
+    // (docs/decisions/0090-transports-at-baseline.md).
+    const { response, context } = await callerRunner(request, services.context)(
+      !Array.isArray(request.body),
+      async (caller, confirm) => {
+        const context = requestContext(request, reply, caller);
+        if (request.cachedCaller?.check?.verified === false) context.confirmCaller = confirm;
+        // The request's signal aborts when its connection closes (yoga ties it to the reply): execution
+        // stops and queued service calls leave the queue, so no request outlives its client.
+        const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
+        return { response, context };
+      },
+    );
     const single = !Array.isArray(request.body);
     if (response.status === 406 || (single && context.executed.operations.has("subscription"))) {
       // Refused before it subscribed (docs/decisions/0010-graphql-subscriptions-over-websocket-only.md).
@@ -514,7 +525,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   app.route({
     method: "GET",
     url: GRAPHQL_PATH,
-    config: { public: true, ownUnavailable: true },
+    config: { public: true, ownUnavailable: true, ownCallerCheck: true },
     // GraphQL documents itself (introspection, schema.graphql); it is not part of the REST reference.
     schema: { hide: true },
     // A browser page of another site must not open a socket with our user's cookie (CSWSH).
@@ -545,7 +556,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
   app.route({
     method: "POST",
     url: GRAPHQL_PATH,
-    config: { public: true, ownUnavailable: true },
+    config: { public: true, ownUnavailable: true, ownCallerCheck: true },
     schema: { hide: true },
     bodyLimit: GRAPHQL_BODY_LIMIT,
     handler: handleHttp,

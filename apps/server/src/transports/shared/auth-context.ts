@@ -52,6 +52,12 @@ declare module "fastify" {
      */
     freshCaller?: boolean;
     /**
+     * The route confirms a cached caller itself, per operation (tRPC, GraphQL: `runWithCaller`), so its
+     * caller may start from the cache whatever its method: a query runs again with the caller resolved
+     * afresh if it changed, a change first has its caller confirmed (docs/decisions/0090-transports-at-baseline.md).
+     */
+    ownCallerCheck?: boolean;
+    /**
      * When the database cannot be reached to resolve the caller, the route answers 503 itself, in its
      * own wire format (`request.callerUnavailable`); elsewhere the REST error envelope answers.
      */
@@ -145,6 +151,8 @@ const isRead = (method: string | string[]): boolean =>
  */
 const mayStartFromCache = (request: FastifyRequest): boolean => {
   const config = request.routeOptions.config;
+  // Not a WebSocket's upgrade: a socket outlives the request and resolves its caller afresh.
+  if (config?.ownCallerCheck === true) return request.headers.upgrade === undefined;
   return (
     isRead(request.routeOptions.method) &&
     // Acting in another organization: its transactions would not confirm a cached caller of ours.
@@ -189,6 +197,81 @@ const actInNamedTenant = async (request: FastifyRequest, context: ContextService
   request.ctx = await context.actInTenant(request.ctx, value, isRead(request.method) ? "read" : "change");
 };
 
+/** The Idempotency-Key of a change, on the context (the same for REST, GraphQL and tRPC). */
+const withIdempotencyKeyOf = (request: FastifyRequest, ctx: TenantContext): TenantContext => {
+  const keyHeader = request.headers[IDEMPOTENCY_KEY_HEADER];
+  if (keyHeader === undefined || !UNSAFE_METHODS.has(request.method)) return ctx;
+  const idempotencyKey = parseIdempotencyKey(keyHeader);
+  // One key names one operation: a tRPC batch ("a,b") would give it to several.
+  if (idempotencyKey && isTrpcBatch(request))
+    throw validationError([{ path: "Idempotency-Key", message: "names one operation, not a batch" }]);
+  return { ...ctx, idempotencyKey };
+};
+
+/** The request's caller as the database sees it now (a cached one dropped): null when it is gone. */
+const resolveAfresh = async (request: FastifyRequest, context: ContextService) => {
+  request.cachedCaller = null;
+  // The fresh caller keeps what the request itself put on the context: its key and its end signal.
+  const signal = request.ctx?.signal;
+  const credentials = credentialsOf(request);
+  const ctx = credentials ? await context.resolveContext(credentials) : null;
+  if (!ctx) return null;
+  const keyed = withIdempotencyKeyOf(request, ctx);
+  return signal ? { ...keyed, signal } : keyed;
+};
+
+/**
+ * How a route that confirms its cached caller itself (`ownCallerCheck`: tRPC, GraphQL) runs one
+ * operation (docs/decisions/0090-transports-at-baseline.md). Without a cached caller to confirm, `run`
+ * gets the request's caller. A query (`rerunnable`) runs inside the check: its first transaction in the
+ * caller's tenant confirms the caller in the statement that scopes it — no statement of its own — and
+ * a query that opened none has it confirmed by one statement afterwards; if the caller changed, the
+ * query runs once more with the caller resolved afresh (whatever its result said: a refusal may come
+ * from the stale caller). A change runs once, its caller confirmed first: not rerunnable, or, when
+ * only the operation itself knows it is a change (GraphQL), it calls `confirm` before it changes
+ * anything and is then never run again.
+ */
+export type CallerRunner = <T>(
+  rerunnable: boolean,
+  run: (caller: TenantContext | null, confirm: () => Promise<TenantContext | null>) => Promise<T>,
+) => Promise<T>;
+
+export const callerRunner =
+  (request: FastifyRequest, context: ContextService): CallerRunner =>
+  async <T>(
+    rerunnable: boolean,
+    run: (caller: TenantContext | null, confirm: () => Promise<TenantContext | null>) => Promise<T>,
+  ): Promise<T> => {
+    const cached = request.cachedCaller;
+    const check = cached?.check;
+    if (!cached || !check || check.verified) return run(request.ctx, async () => request.ctx);
+    let settled = false;
+    const confirm = async () => {
+      if (settled) return request.ctx;
+      settled = true;
+      if (check.verified || (await cached.recheck())) return request.ctx;
+      request.ctx = await resolveAfresh(request, context);
+      // The operation goes on with the caller as the database sees it: nothing is left to confirm.
+      check.verified = true;
+      return request.ctx;
+    };
+    if (!rerunnable) return run(await confirm(), confirm);
+    let outcome: { result: T } | { error: unknown };
+    try {
+      outcome = { result: await withCallerCheck(check, () => run(request.ctx, confirm)) };
+    } catch (error) {
+      if (settled || (!(error instanceof CallerChangedError) && !isForbidden(error))) throw error;
+      outcome = { error };
+    }
+    const changed = "error" in outcome && outcome.error instanceof CallerChangedError;
+    if (settled || (!changed && (check.verified || (await cached.recheck())))) {
+      if ("error" in outcome) throw outcome.error;
+      return outcome.result;
+    }
+    request.ctx = await resolveAfresh(request, context);
+    return run(request.ctx, async () => request.ctx);
+  };
+
 export const registerAuthContext = async (app: App, deps: { context: ContextService }) => {
   await app.register(fastifyCookie);
   app.decorateRequest("ctx", null);
@@ -208,7 +291,8 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
     route.handler = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
       const cached = request.cachedCaller;
       const check = cached?.check;
-      if (!cached || !check) return handler.call(this as never, request, reply);
+      if (!cached || !check || request.routeOptions.config?.ownCallerCheck === true)
+        return handler.call(this as never, request, reply);
       try {
         const result = await withCallerCheck(check, () => handler.call(this as never, request, reply));
         if (check.verified || reply.sent || (await cached.recheck())) return result;
@@ -217,11 +301,7 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
           error instanceof CallerChangedError || (isForbidden(error) && !(await cached.recheck()));
         if (!changed) throw error;
       }
-      request.cachedCaller = null;
-      const credentials = credentialsOf(request);
-      const signal = request.ctx?.signal;
-      const fresh = credentials ? await deps.context.resolveContext(credentials) : null;
-      request.ctx = fresh && signal ? { ...fresh, signal } : fresh;
+      request.ctx = await resolveAfresh(request, deps.context);
       if (!request.ctx)
         throw new AppError("UNAUTHENTICATED", {
           reason: "auth.invalid_credentials",
@@ -260,14 +340,7 @@ export const registerAuthContext = async (app: App, deps: { context: ContextServ
     }
     // A change's Idempotency-Key rides on the context, the same for REST, GraphQL and tRPC: the
     // posting services make one posting per key (packages/db/src/idempotency.ts).
-    const keyHeader = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (request.ctx && keyHeader !== undefined && UNSAFE_METHODS.has(request.method)) {
-      const idempotencyKey = parseIdempotencyKey(keyHeader);
-      // One key names one operation: a tRPC batch ("a,b") would give it to several.
-      if (idempotencyKey && isTrpcBatch(request))
-        throw validationError([{ path: "Idempotency-Key", message: "names one operation, not a batch" }]);
-      request.ctx = { ...request.ctx, idempotencyKey };
-    }
+    if (request.ctx) request.ctx = withIdempotencyKeyOf(request, request.ctx);
     await actInNamedTenant(request, deps.context);
     if (request.ctx) request.ctx = { ...request.ctx, signal: clientGoneSignal(reply) };
     if (isPublicRoute(request)) return;

@@ -205,3 +205,120 @@ describe("a posting (a driver transaction, raw-tenant.ts) confirms its cached ca
     expect(await paymentsOnAccount()).toBe(2);
   });
 });
+
+/*
+ * tRPC and GraphQL start from the cached caller too, confirming it per operation
+ * (docs/decisions/0090-transports-at-baseline.md): a query runs again with the caller resolved afresh
+ * if it changed; a mutation has its caller confirmed before it runs.
+ */
+const trpcAccounts = (app: TestApp, user: { cookie: string }) =>
+  app.app.inject({ method: "GET", url: "/trpc/accounts.list", headers: { cookie: user.cookie } });
+const graphqlAccounts = (app: TestApp, user: { cookie: string }) =>
+  app.app.inject({
+    method: "POST",
+    url: "/api/graphql",
+    headers: { cookie: user.cookie, "content-type": "application/json" },
+    payload: { query: "query { moneyAccounts { total data { id name } } }" },
+  });
+const graphqlCode = (response: { json(): unknown }) =>
+  (response.json() as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code ??
+  "OK";
+
+describe.each([
+  { transport: "tRPC", read: trpcAccounts },
+  { transport: "GraphQL", read: graphqlAccounts },
+])("$transport reads start from the cached caller", ({ transport, read }) => {
+  const outcome = async (app: TestApp, user: { cookie: string }) => {
+    const response = await read(app, user);
+    if (transport === "tRPC") return response.statusCode;
+    return graphqlCode(response);
+  };
+  const ok = transport === "tRPC" ? 200 : "OK";
+
+  it("warm: one transaction of 2 statements, the caller confirmed in the statement that scopes it", async () => {
+    const reader = await a.createUser(tenantId, ["accounts:read:all"]);
+    await statementsOf(() => read(b, reader));
+    const warm = await statementsOf(() => read(b, reader));
+    expect(warm).toHaveLength(2);
+    expect(warm[0]).toMatch(/set_config\('role'.*hisob_resolve_caller/s);
+    expect(warm[1]).toMatch(/FROM "money_accounts"/);
+  });
+
+  it("a session ended through A is refused by B on the very next request", async () => {
+    const user = await a.createUser(tenantId, ["accounts:read:all"]);
+    expect(await outcome(b, user)).toBe(ok);
+    expect(await outcome(b, user)).toBe(ok);
+    expect(await a.services.auth.logout(user.token)).toBe(true);
+    expect(await outcome(b, user)).toBe(transport === "tRPC" ? 401 : "UNAUTHENTICATED");
+  });
+
+  it("a permission removed through A (refused), and granted again (served)", async () => {
+    const user = await a.createUser(tenantId, ["accounts:read:all", "users:read:all"]);
+    const roleId = await roleOf(user);
+    expect(await outcome(b, user)).toBe(ok);
+    const removed = await a.app.inject({
+      method: "DELETE",
+      url: `/roles/${roleId}/permissions/accounts:read:all`,
+      headers: admin.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    expect(await outcome(b, user)).toBe(transport === "tRPC" ? 403 : "FORBIDDEN");
+    // B now has the narrower caller cached; a grant through A counts at once too.
+    expect(await outcome(b, user)).toBe(transport === "tRPC" ? 403 : "FORBIDDEN");
+    const granted = await a.app.inject({
+      method: "POST",
+      url: `/roles/${roleId}/permissions`,
+      headers: admin.headers,
+      payload: { permissions: ["accounts:read:all"] },
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(await outcome(b, user)).toBe(ok);
+  });
+
+  it("a mutation runs with its caller confirmed first: a permission removed is refused and writes nothing", async () => {
+    const user = await a.createUser(tenantId, ["accounts:read:all", "payments:create:all"]);
+    const roleId = await roleOf(user);
+    const account = await a.app.inject({
+      method: "POST",
+      url: "/finance/accounts",
+      headers: admin.headers,
+      payload: { name: `Cached ${transport} ${user.id}`, currency: "UZS" },
+    });
+    expect(account.statusCode, account.body).toBe(201);
+    const accountId = account.json().id as string;
+    const pay = () =>
+      transport === "tRPC"
+        ? b.app.inject({
+            method: "POST",
+            url: "/trpc/payments.create",
+            headers: { cookie: user.cookie, "content-type": "application/json" },
+            payload: { accountId, amount: "250", date: "2026-11-25" },
+          })
+        : b.app.inject({
+            method: "POST",
+            url: "/api/graphql",
+            headers: { cookie: user.cookie, "content-type": "application/json" },
+            payload: {
+              query: `mutation { createPayment(input: { accountId: "${accountId}", amount: "250", date: "2026-11-25" }) { id } }`,
+            },
+          });
+    const paymentsOnAccount = () =>
+      a.db.withTenant(tenantId, (tx) => tx.payment.count({ where: { accountId } }));
+    // B caches the caller with a read, then posts with it.
+    expect(await outcome(b, user)).toBe(ok);
+    const first = await pay();
+    expect(first.statusCode, first.body).toBe(200);
+    if (transport === "GraphQL") expect(graphqlCode(first)).toBe("OK");
+    expect(await paymentsOnAccount()).toBe(1);
+    const removed = await a.app.inject({
+      method: "DELETE",
+      url: `/roles/${roleId}/permissions/payments:create:all`,
+      headers: admin.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    const refused = await pay();
+    if (transport === "tRPC") expect(refused.statusCode).toBe(403);
+    else expect(graphqlCode(refused)).toBe("FORBIDDEN");
+    expect(await paymentsOnAccount()).toBe(1);
+  });
+});

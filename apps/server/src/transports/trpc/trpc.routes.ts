@@ -1,10 +1,13 @@
+import type { IncomingMessage } from "node:http";
 import { DATABASE_RETRY_AFTER_SECONDS } from "@hisob/db";
 import { type AppRouter, appRouter } from "@hisob/trpc";
-import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
+import { incomingMessageToRequest } from "@trpc/server/adapters/node-http";
+import { resolveResponse } from "@trpc/server/http";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { AppServices } from "../../app-services";
 import { trpcCalls } from "../shared/api-rate-limit";
-import { bearerRefusalProblem, isNonSimple, routePolicy } from "../shared/auth-context";
+import { bearerRefusalProblem, callerRunner, isNonSimple, routePolicy } from "../shared/auth-context";
 import { localizeProblem, withStatus } from "../shared/errors";
 import { requestLocale } from "../shared/locale";
 import { desktopCors } from "./desktop-cors";
@@ -13,53 +16,88 @@ import { desktopCors } from "./desktop-cors";
  * The accountant app's tRPC API at /trpc. The auth hook has already resolved the caller (session
  * cookie or first-party bearer) as for REST; errors go through REST's one mapping and language.
  * Not in the OpenAPI document: its contract is the `AppRouter` type.
+ *
+ * A query may start from the cached caller: each call confirms it in its first transaction and runs
+ * again if it changed (`withCaller`; a mutation has its caller confirmed first). The route is tRPC's
+ * Fastify adapter written out, answering a JSON result as one buffer with its length rather than as
+ * a web stream copied chunk by chunk (docs/decisions/0090-transports-at-baseline.md).
  */
 export const trpcRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   // tRPC answers an anonymous caller itself, in its error shape (its procedures require the caller
-  // resolved by the auth hook); a batch runs calls of its own, so its caller is always fresh.
+  // resolved by the auth hook); each call confirms a cached caller itself (`withCaller`).
   app.addHook("onRoute", (route) => {
     route.schema = { ...route.schema, hide: true };
   });
-  app.addHook("onRoute", routePolicy({ public: true, freshCaller: true, ownUnavailable: true }));
+  app.addHook("onRoute", routePolicy({ public: true, ownCallerCheck: true, ownUnavailable: true }));
   // Only these routes answer the desktop app's origin.
   await app.register(desktopCors);
-  await app.register(fastifyTRPCPlugin, {
-    prefix: "/trpc",
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }) => ({
-        caller: req.ctx,
-        csrfRefused: req.authMethod === "cookie" && !isNonSimple(req),
-        requestId: req.id,
-        calls: trpcCalls(req),
-        rateLimited: req.apiRateLimited,
-        callerUnavailable: req.callerUnavailable,
-        callerRefused: req.bearerRefusal ? bearerRefusalProblem(req.bearerRefusal) : null,
-        services,
-        describe: (failure) => {
-          const problem = localizeProblem(withStatus(failure), requestLocale(req));
-          return {
-            status: problem.status,
-            code: problem.code,
-            reason: problem.reason,
-            message: problem.message,
-            ...(problem.issues ? { issues: problem.issues } : {}),
-          };
-        },
-      }),
-      // A call that may be retried (the database is away, the service busy) says when, as REST does.
-      // A refused bearer is named in WWW-Authenticate (RFC 6750), as on REST and GraphQL.
-      responseMeta: ({ errors, ctx }) => {
-        if (errors.some((error) => error.code === "SERVICE_UNAVAILABLE"))
-          return { headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } };
-        if (ctx?.callerRefused && errors.some((error) => error.code === "UNAUTHORIZED"))
-          return { headers: { "www-authenticate": ctx.callerRefused.wwwAuthenticate } };
-        return {};
+  const trpcOptions = {
+    router: appRouter,
+    createContext: ({ req }) => ({
+      caller: req.ctx,
+      withCaller: callerRunner(req, services.context),
+      csrfRefused: req.authMethod === "cookie" && !isNonSimple(req),
+      requestId: req.id,
+      calls: trpcCalls(req),
+      rateLimited: req.apiRateLimited,
+      callerUnavailable: req.callerUnavailable,
+      callerRefused: req.bearerRefusal ? bearerRefusalProblem(req.bearerRefusal) : null,
+      services,
+      describe: (failure) => {
+        const problem = localizeProblem(withStatus(failure), requestLocale(req));
+        return {
+          status: problem.status,
+          code: problem.code,
+          reason: problem.reason,
+          message: problem.message,
+          ...(problem.issues ? { issues: problem.issues } : {}),
+        };
       },
-      onError: ({ error, req, path }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR")
-          req.log.error({ err: error.cause ?? error, path }, "tRPC failure");
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
-  });
+    }),
+    // A call that may be retried (the database is away, the service busy) says when, as REST does.
+    // A refused bearer is named in WWW-Authenticate (RFC 6750), as on REST and GraphQL.
+    responseMeta: ({ errors, ctx }) => {
+      if (errors.some((error) => error.code === "SERVICE_UNAVAILABLE"))
+        return { headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } };
+      if (ctx?.callerRefused && errors.some((error) => error.code === "UNAUTHORIZED"))
+        return { headers: { "www-authenticate": ctx.callerRefused.wwwAuthenticate } };
+      return {};
+    },
+    onError: ({ error, req, path }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        req.log.error({ err: error.cause ?? error, path }, "tRPC failure");
+    },
+  } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"];
+
+  // As tRPC's adapter: it reads the JSON body itself (a string), and multipart bodies as streams.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.removeContentTypeParser("multipart/form-data");
+  app.addContentTypeParser("multipart/form-data", {}, (_request, body, done) => done(null, body));
+  app.all(
+    "/trpc/:path",
+    async (request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply) => {
+      const raw = request.raw as IncomingMessage & { body?: unknown };
+      raw.body = request.body;
+      const response = await resolveResponse({
+        ...trpcOptions,
+        req: incomingMessageToRequest(raw, reply.raw, { maxBodySize: null }),
+        path: request.params.path,
+        error: null,
+        createContext: async ({ info }) => trpcOptions.createContext({ req: request, res: reply, info }),
+        onError: (failure) => trpcOptions.onError({ ...failure, req: request }),
+      });
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        reply.header(name, value);
+      });
+      if (!response.body) return reply.send();
+      // A stream (jsonl, server-sent events) goes as it comes; a JSON result is one buffer.
+      if (!(response.headers.get("content-type") ?? "").startsWith("application/json"))
+        return reply.send(response);
+      return reply.send(await response.text());
+    },
+  );
 };
