@@ -117,7 +117,8 @@ describe.skipIf(skipReason !== undefined)("sessions screen and client form, in a
     env.ADMIN_PASSWORD = ADMIN_PASSWORD;
     const launching = launchChromium();
     launching.catch(() => undefined);
-    server = await startServer(env);
+    // A fresh database's first start takes minutes when the machine is shared by many test runs.
+    server = await startServer(env, { startTimeoutMs: 360_000 });
     browser = await launching;
     // A clerk signed in from two devices, seeded over REST.
     const owner = await login(ADMIN_EMAIL, ADMIN_PASSWORD, "seed-script/1.0");
@@ -140,7 +141,7 @@ describe.skipIf(skipReason !== undefined)("sessions screen and client form, in a
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/admin\//);
     await page.getByRole("navigation").waitFor();
-  }, 400_000);
+  }, 600_000);
 
   beforeEach(async () => {
     if (!page) return;
