@@ -11,9 +11,9 @@ import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 // Screenshots in en, ru and uz go to .tmp/screenshots/ (looked at by hand).
 
 const SHOTS = path.join(ROOT, ".tmp/screenshots");
-const ADMIN_EMAIL = "owner@sessions.uz";
+const ADMIN_EMAIL = "owner@firm.uz";
 const ADMIN_PASSWORD = "Owner-Passw0rd-2026";
-const CLERK_EMAIL = "clerk@sessions.uz";
+const CLERK_EMAIL = "clerk@firm.uz";
 const CLERK_PASSWORD = "Clerk-Passw0rd-2026";
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 const SAFARI_MAC =
@@ -257,7 +257,7 @@ describe.skipIf(skipReason !== undefined)("sessions screen and client form, in a
     // Not an origin: said beside the field, nothing saved.
     await drawer.getByLabel("Web origins (one per line)", { exact: true }).fill("https://spa.example/app");
     await drawer.getByRole("button", { name: "Create" }).click();
-    await drawer.locator(".ant-form-item-explain-error", { hasText: /origin/ }).waitFor();
+    await drawer.locator(".ant-form-item-explain-error", { hasText: /scheme:\/\/host\[:port\]/i }).waitFor();
     await drawer
       .getByLabel("Web origins (one per line)", { exact: true })
       .fill("https://spa.example\nhttp://127.0.0.1:5173");
