@@ -220,7 +220,11 @@ const SecondsInput = (props: {
       min={props.bounds.min}
       max={props.bounds.max}
       precision={0}
-      formatter={(value) => (value === undefined ? "" : grouping.format(Number(value)))}
+      // An empty field (null: the server's setting) stays empty, never "0".
+      formatter={(value) => {
+        const text = String(value ?? "");
+        return text === "" ? "" : grouping.format(Number(text));
+      }}
       parser={(text) => Number((text ?? "").replace(/\D/g, ""))}
       placeholder={t("oidc.lifetimeDefault")}
       suffix={t("oidc.seconds")}
