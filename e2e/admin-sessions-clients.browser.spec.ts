@@ -18,8 +18,8 @@ const CLERK_PASSWORD = "Clerk-Passw0rd-2026";
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 const SAFARI_MAC =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15";
-/** A raw message key on screen means a missing translation. */
-const RAW_KEY = /\b(app|nav|header|common|users|sessions|oidc)\.[a-z][A-Za-z]+\b/;
+/** A raw message key on screen means a missing translation (an address such as https://app.example is not one). */
+const RAW_KEY = /(?<![/@])\b(app|nav|header|common|users|sessions|oidc)\.[a-z][A-Za-z]+\b/;
 
 const TEXT = {
   en: { sessions: "Sessions", edit: "Edit", lifetimes: "Token lifetimes", refresh: "Refresh token" },

@@ -15,6 +15,7 @@ const OTHER = "https://other.example";
 const SIGNED_OUT = "https://rp.example/signed-out";
 let t: TestApp;
 let kit: OidcKit;
+let platformId = "";
 let platformAdmin: SeededUser;
 let endUser: SeededUser;
 
@@ -53,6 +54,7 @@ beforeAll(async () => {
   t = await createTestApp({ clock });
   kit = createOidcKit(t);
   const platform = await t.createTenant("Platform", { platform: true });
+  platformId = platform.id;
   platformAdmin = await t.createUser(platform.id, "admin");
   endUser = await t.createUser((await t.createTenant("Customer")).id, []);
 });
@@ -194,6 +196,31 @@ describe("web origins (CORS)", () => {
       "http://127.0.0.1:5173",
       "http://localhost:3001",
     ]);
+  });
+});
+
+describe("in the caller's language", () => {
+  it("a refused web origin is explained in Russian to an administrator who reads Russian", async () => {
+    const client = await registerOverRest({});
+    const russian = await t.createUser(platformId, "admin");
+    const chosen = await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: russian.headers,
+      payload: { uiLanguage: "ru" },
+    });
+    expect(chosen.statusCode).toBe(200);
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/oidc-clients/${client.clientId}`,
+      headers: russian.headers,
+      payload: { webOrigins: ["https://spa.example/app"] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.issues[0]).toMatchObject({
+      path: "webOrigins.0",
+      message: expect.stringContaining("без пути"),
+    });
   });
 });
 
