@@ -217,7 +217,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     await admin.getByRole("button", { name: "Register a client" }).click();
     const drawer = admin.locator(".ant-drawer");
     await drawer.getByLabel("Name").fill("Partner portal");
-    await drawer.getByLabel("Redirect URIs (one per line)").fill(REDIRECT);
+    await drawer.getByLabel("Redirect URIs (one per line)", { exact: true }).fill(REDIRECT);
     await drawer.getByRole("button", { name: "Create" }).click();
     const secretBox = admin.getByTestId("client-secret");
     await secretBox.waitFor();

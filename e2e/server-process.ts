@@ -102,21 +102,26 @@ export const spawnServer = (env: NodeJS.ProcessEnv) => {
   });
 };
 
-/** Starts the server as `npm start` does and resolves once /healthz answers. */
-export const startServer = async (env: NodeJS.ProcessEnv) => {
+/**
+ * Starts the server as `npm start` does and resolves once /healthz answers, within `startTimeoutMs`
+ * (90 s unless a spec on a loaded machine asks for longer). Each probe gives up after 5 s: a probe
+ * that reached a server still starting must not wait for undici's 300 s header timeout.
+ */
+export const startServer = async (env: NodeJS.ProcessEnv, options: { startTimeoutMs?: number } = {}) => {
   const child = spawnServer(env);
   const done = collect(child);
   const base = env.OIDC_ISSUER_URL ?? "";
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 90_000);
   for (;;) {
     if (
-      await fetch(`${base}/healthz`).then(
+      await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
         (r) => r.ok,
         () => false,
       )
     )
       break;
     if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGTERM");
       const result = await done;
       throw new Error(`server did not start (exit ${result.code}): ${result.stderr}`);
     }

@@ -51,6 +51,12 @@ const SCREENS: Screen[] = [
     ...lazyScreen(() => import("./pages/GroupsPage").then((m) => m.GroupsPage)),
   },
   {
+    path: "/sessions",
+    label: "nav.sessions",
+    permission: "sessions:read:all",
+    ...lazyScreen(() => import("./pages/SessionsPage").then((m) => m.SessionsPage)),
+  },
+  {
     path: "/oidc-clients",
     label: "nav.oidcClients",
     permission: "oidc_clients:read:all",

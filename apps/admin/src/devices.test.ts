@@ -31,7 +31,11 @@ describe("session rows", () => {
     expect(ipNetwork("")).toBe("");
   });
 
-  it("shortens an id to its first block", () => {
-    expect(shortId("0193a6c2-7f00-7000-8000-000000000001")).toBe("0193a6c2");
+  it("shortens an id to its random tail, which tells sessions begun together apart", () => {
+    // UUIDv7: sessions begun together share the leading (time) digits, never the random tail.
+    expect(shortId("0193a6c2-7f00-7000-8000-00000000a0b1")).toBe("0000a0b1");
+    expect(shortId("0193a6c2-7f00-7000-8000-0000c3d40001")).not.toBe(
+      shortId("0193a6c2-7f00-7000-8000-000000000001"),
+    );
   });
 });

@@ -30,5 +30,9 @@ export const ipNetwork = (ip: string): string => {
   return address;
 };
 
-/** The first block of a session id: enough to tell the rows apart and to match the audit log. */
-export const shortId = (id: string): string => id.slice(0, 8);
+/**
+ * The last 8 hex digits of a session id: enough to tell the rows apart and to find it in the audit log.
+ * Not the first block: ids are UUIDv7, whose first digits are the time, the same for sessions begun
+ * within a minute or so.
+ */
+export const shortId = (id: string): string => id.replaceAll("-", "").slice(-8);

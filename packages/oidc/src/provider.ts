@@ -2,8 +2,10 @@ import type { Db, Outbox } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
 import { createAccessTokenVerifier } from "./access-tokens";
 import { createOidcAdmin } from "./admin/oidc-admin";
+import { TOKEN_LIFETIME_BOUNDS } from "./admin/oidc-admin.schema";
 import { createAuthorize } from "./authorize/authorize";
 import { createClients } from "./clients/clients";
+import { createWebOrigins } from "./clients/web-origins";
 import {
   DEFAULT_CODE_LIFETIME_SECONDS,
   DEFAULT_KEY_PROPAGATION_SECONDS,
@@ -51,16 +53,21 @@ export const createOidcProvider = (deps: OidcProviderDeps) => {
       config.accessTokenLifetime,
       config.idTokenLifetime,
       config.refreshTokenLifetime,
+      // A client may sign its ID tokens for longer than the server's setting (decision 0085).
+      TOKEN_LIFETIME_BOUNDS.idTokenLifetime.max,
     ),
     propagationDelaySeconds: config.keyPropagationSeconds ?? DEFAULT_KEY_PROPAGATION_SECONDS,
   });
   const verifyAccessToken = createAccessTokenVerifier({ db, clock, clients });
-  const admin = createOidcAdmin({ db, outbox, clients, keys, config });
+  const webOrigins = createWebOrigins({ db, clock });
+  const admin = createOidcAdmin({ db, outbox, clients, keys, config, onClientChanged: webOrigins.forget });
 
   return {
     config,
     clients,
     keys,
+    /** Browser origins the clients list (CORS on the browser-callable endpoints, decision 0085). */
+    webOrigins,
     /** Clients and keys management, shared by the REST routes and the CLI. */
     admin,
     verifyAccessToken,

@@ -1,7 +1,21 @@
 import { ZRegisterClientInput } from "@hisob/oidc/schema";
-import { ListPage, useListData } from "@hisob/ui";
+import { ListPage, numberLocale, useListData, useLocale } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
-import { Button, Form, Input, Popconfirm, Radio, Select, Space, Switch, Table, Tag, Typography } from "antd";
+import {
+  Button,
+  Divider,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+} from "antd";
 import { useCallback, useState } from "react";
 import { api } from "../api";
 import { useT } from "../i18n";
@@ -14,6 +28,11 @@ type Client = {
   isPublic: boolean;
   applicationType: "web" | "native";
   redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  webOrigins: string[];
+  accessTokenLifetime: number | null;
+  refreshTokenLifetime: number | null;
+  idTokenLifetime: number | null;
   grantTypes: string[];
   scopes: string[];
   requirePkce: boolean;
@@ -169,7 +188,48 @@ export const OidcClientsPage = () => {
   );
 };
 
-type Values = Record<string, unknown> & { redirectUris: string; kind: string };
+type Values = Record<string, unknown> & {
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+  webOrigins: string;
+  kind: string;
+  accessTokenLifetime?: number | null;
+  refreshTokenLifetime?: number | null;
+  idTokenLifetime?: number | null;
+};
+
+const LIFETIMES = ["accessTokenLifetime", "refreshTokenLifetime", "idTokenLifetime"] as const;
+
+/**
+ * Seconds, typed and shown with the language's digit grouping (1 209 600 in ru and uz). Out of bounds
+ * is said by the form's rule (the schema's words), never silently clamped.
+ */
+const SecondsInput = (props: {
+  id?: string;
+  value?: number | null;
+  onChange?: (value: number | null) => void;
+}) => {
+  const t = useT();
+  const grouping = new Intl.NumberFormat(numberLocale(useLocale()), { maximumFractionDigits: 0 });
+  return (
+    <InputNumber<number>
+      id={props.id}
+      value={props.value ?? null}
+      onChange={(value) => props.onChange?.(value ?? null)}
+      precision={0}
+      // An empty field (null: the server's setting) stays empty, never "0".
+      formatter={(value) => {
+        const text = String(value ?? "");
+        return text === "" ? "" : grouping.format(Number(text));
+      }}
+      // Digits only, as a string (the input reads it): an emptied field is empty, not 0.
+      parser={(text) => (text ?? "").replace(/\D/g, "") as unknown as number}
+      placeholder={t("oidc.lifetimeDefault")}
+      suffix={t("oidc.seconds")}
+      style={{ width: "100%" }}
+    />
+  );
+};
 
 const ClientDrawer = (props: {
   client: Client | null;
@@ -182,10 +242,26 @@ const ClientDrawer = (props: {
   const { client } = props;
   const { save, saving, banner } = useFormSave<Values>(
     form,
-    ["name", "redirectUris", "grantTypes", "scopes", "requirePkce"],
+    [
+      "name",
+      "redirectUris",
+      "postLogoutRedirectUris",
+      "webOrigins",
+      ...LIFETIMES,
+      "grantTypes",
+      "scopes",
+      "requirePkce",
+    ],
     async (values) => {
       const { kind, ...rest } = values;
-      const body = { ...rest, redirectUris: lines(values.redirectUris) };
+      const body = {
+        ...rest,
+        redirectUris: lines(values.redirectUris),
+        postLogoutRedirectUris: lines(values.postLogoutRedirectUris ?? ""),
+        webOrigins: lines(values.webOrigins ?? ""),
+        // Empty: the server's setting.
+        ...Object.fromEntries(LIFETIMES.map((field) => [field, values[field] ?? null])),
+      };
       if (client) {
         await api("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, body);
         props.onSaved();
@@ -201,13 +277,18 @@ const ClientDrawer = (props: {
       isNew={!client}
       saving={saving}
       banner={banner}
-      width={520}
+      width={560}
       onClose={props.onClose}
       onSave={save}
       form={form}
       initialValues={
         client
-          ? { ...client, redirectUris: client.redirectUris.join("\n") }
+          ? {
+              ...client,
+              redirectUris: client.redirectUris.join("\n"),
+              postLogoutRedirectUris: client.postLogoutRedirectUris.join("\n"),
+              webOrigins: client.webOrigins.join("\n"),
+            }
           : {
               kind: "confidential",
               applicationType: "web",
@@ -216,6 +297,8 @@ const ClientDrawer = (props: {
               requirePkce: true,
               isFirstParty: false,
               redirectUris: "",
+              postLogoutRedirectUris: "",
+              webOrigins: "",
             }
       }
     >
@@ -248,6 +331,24 @@ const ClientDrawer = (props: {
       >
         <Input.TextArea rows={3} placeholder="https://app.example/callback" />
       </Form.Item>
+      <Form.Item
+        name="postLogoutRedirectUris"
+        label={t("oidc.postLogoutRedirectUris")}
+        extra={t("oidc.postLogoutRedirectUrisHelp")}
+        rules={[
+          rule<string | undefined>(shape.postLogoutRedirectUris, { toInput: (value) => lines(value ?? "") }),
+        ]}
+      >
+        <Input.TextArea rows={2} placeholder="https://app.example/signed-out" />
+      </Form.Item>
+      <Form.Item
+        name="webOrigins"
+        label={t("oidc.webOrigins")}
+        extra={t("oidc.webOriginsHelp")}
+        rules={[rule<string | undefined>(shape.webOrigins, { toInput: (value) => lines(value ?? "") })]}
+      >
+        <Input.TextArea rows={2} placeholder="https://app.example" />
+      </Form.Item>
       <Form.Item name="grantTypes" label={t("oidc.grantTypes")}>
         <Select mode="multiple" options={GRANTS.map((value) => ({ value, label: value }))} />
       </Form.Item>
@@ -260,6 +361,20 @@ const ClientDrawer = (props: {
       <Form.Item name="isFirstParty" label={t("oidc.firstParty")} valuePropName="checked">
         <Switch />
       </Form.Item>
+      <Divider titlePlacement="start" plain>
+        {t("oidc.lifetimes")}
+      </Divider>
+      <Typography.Paragraph type="secondary">{t("oidc.lifetimesHelp")}</Typography.Paragraph>
+      {LIFETIMES.map((field) => (
+        <Form.Item
+          key={field}
+          name={field}
+          label={t(`oidc.${field}`)}
+          rules={[rule<number | null | undefined>(shape[field], { toInput: (value) => value ?? null })]}
+        >
+          <SecondsInput />
+        </Form.Item>
+      ))}
     </EditorDrawer>
   );
 };

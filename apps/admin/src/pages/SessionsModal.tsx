@@ -1,25 +1,14 @@
 import { useListData } from "@hisob/ui";
-import { Alert, App, Button, Modal, Popconfirm, Table, Typography } from "antd";
+import { Alert, App, Button, Modal, Popconfirm, Table } from "antd";
 import { useCallback } from "react";
 import { api } from "../api";
-import { describeDevice, ipNetwork, shortId } from "../devices";
-import { useFormatDate, useT } from "../i18n";
+import { useT } from "../i18n";
 import { useCan, useMe } from "../session";
-
-type Session = {
-  id: string;
-  ip: string;
-  userAgent: string;
-  createdAt: string;
-  expiresAt: string;
-  lastAccessAt: string;
-  client: { kind: "browser" | "api" | "oidc"; clientId: string | null; name: string | null };
-};
+import { type Session, useSessionColumns } from "./session-columns";
 
 /** A user's live sessions; ending one also ends the OIDC grants made from it. */
 export const SessionsModal = (props: { user: { id: string; email: string }; onClose: () => void }) => {
   const t = useT();
-  const formatDate = useFormatDate();
   const can = useCan();
   const me = useMe();
   const { message } = App.useApp();
@@ -30,17 +19,21 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
   );
   const { data: sessions, error, act, loading } = useListData(fetchSessions);
 
-  const end = (id: string) => act(() => api("DELETE", `/sessions/${id}`));
   const endAll = () =>
     act(async () => {
       const { ended } = await api<{ ended: number }>("DELETE", `/users/${props.user.id}/sessions`);
       message.success(t("sessions.ended", { count: ended }));
     });
+  // The same columns as the organization's Sessions screen.
+  const columns = useSessionColumns({
+    mayEnd: () => mayEnd,
+    onEnd: (session) => act(() => api("DELETE", `/sessions/${session.id}`)),
+  });
 
   return (
     <Modal
       open
-      width={900}
+      width={960}
       title={t("sessions.title", { name: props.user.email })}
       onCancel={props.onClose}
       footer={[
@@ -61,65 +54,7 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
         loading={loading}
         dataSource={sessions ?? []}
         pagination={false}
-        columns={[
-          {
-            title: t("sessions.id"),
-            dataIndex: "id",
-            render: (id: string) => (
-              <Typography.Text code title={id}>
-                {shortId(id)}
-              </Typography.Text>
-            ),
-          },
-          {
-            title: t("sessions.created"),
-            dataIndex: "createdAt",
-            render: (value: string) => formatDate(value),
-          },
-          {
-            title: t("sessions.lastAccess"),
-            dataIndex: "lastAccessAt",
-            render: (value: string) => formatDate(value),
-          },
-          {
-            title: t("sessions.client"),
-            dataIndex: "client",
-            // An OIDC client by its name (its client_id when it is gone); our own ways in by their words.
-            render: (client: Session["client"]) =>
-              client.kind === "oidc" ? (
-                <span title={client.clientId ?? ""}>{client.name ?? client.clientId}</span>
-              ) : (
-                t(`sessions.client.${client.kind}`)
-              ),
-          },
-          {
-            title: t("sessions.expires"),
-            dataIndex: "expiresAt",
-            render: (value: string) => formatDate(value),
-          },
-          {
-            title: t("sessions.network"),
-            dataIndex: "ip",
-            render: (ip: string) => <span title={ip}>{ipNetwork(ip) || "—"}</span>,
-          },
-          {
-            title: t("sessions.device"),
-            dataIndex: "userAgent",
-            ellipsis: true,
-            render: (userAgent: string) => <span title={userAgent}>{describeDevice(userAgent) || "—"}</span>,
-          },
-          {
-            title: t("common.actions"),
-            render: (_, session) =>
-              mayEnd && (
-                <Popconfirm title={t("sessions.end")} onConfirm={() => end(session.id)}>
-                  <Button size="small" danger>
-                    {t("sessions.end")}
-                  </Button>
-                </Popconfirm>
-              ),
-          },
-        ]}
+        columns={columns}
       />
     </Modal>
   );

@@ -12,7 +12,8 @@ export const sessionsOperations = {
     input: ZListSessionsQuery,
     output: ZPage(ZSessionDto),
     access: { requires: ["sessions:read:all"], wording: "sessions:read:all" },
-    summary: "The organization's live sessions, most recently used first (optionally one user's)",
+    summary:
+      "The organization's live sessions, most recently used first (optionally one user's, or those a client used last)",
     tag,
     call: (services, ctx, input) => services.sessions.listForTenant(ctx, input),
   }),

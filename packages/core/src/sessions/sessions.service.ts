@@ -16,6 +16,7 @@ import { type TListSessionsQuery, ZListSessionsQuery, ZSessionRef } from "./sess
 export type TSessionDto = {
   id: string;
   userId: string;
+  userEmail: string;
   ip: string;
   userAgent: string;
   createdAt: Date;
@@ -24,7 +25,7 @@ export type TSessionDto = {
   client: { kind: "browser" | "api" | "oidc"; clientId: string | null; name: string | null };
 };
 
-type SessionRow = Omit<TSessionDto, "client"> & { lastClient: string };
+type SessionRow = Omit<TSessionDto, "client" | "userEmail"> & { lastClient: string };
 
 export { ZSessionRef };
 
@@ -38,9 +39,14 @@ const clientOf = (lastClient: string, names: ReadonlyMap<string, string>): TSess
     ? { kind: lastClient, clientId: null, name: null }
     : { kind: "oidc", clientId: lastClient, name: names.get(lastClient) ?? null };
 
-const toDto = (row: SessionRow, names: ReadonlyMap<string, string> = new Map()): TSessionDto => ({
+const toDto = (
+  row: SessionRow,
+  names: ReadonlyMap<string, string>,
+  emails: ReadonlyMap<string, string>,
+): TSessionDto => ({
   id: row.id,
   userId: row.userId,
+  userEmail: emails.get(row.userId) ?? "",
   ip: row.ip,
   userAgent: row.userAgent,
   createdAt: row.createdAt,
@@ -49,8 +55,17 @@ const toDto = (row: SessionRow, names: ReadonlyMap<string, string> = new Map()):
   client: clientOf(row.lastClient, names),
 });
 
-/** Sessions as the API shows them, with the names of the OIDC clients that used them last (one query). */
+/**
+ * Sessions as the API shows them, with their users' emails and the names of the OIDC clients that used
+ * them last (one query each).
+ */
 const toDtos = async (tx: Tx, rows: SessionRow[]): Promise<TSessionDto[]> => {
+  const userIds = [...new Set(rows.map((row) => row.userId))];
+  const users =
+    userIds.length === 0
+      ? []
+      : await tx.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } });
+  const emails = new Map(users.map((user) => [user.id, user.email]));
   const clientIds = [...new Set(rows.map((row) => row.lastClient))].filter(
     (id) => id !== "browser" && id !== "api",
   );
@@ -62,7 +77,7 @@ const toDtos = async (tx: Tx, rows: SessionRow[]): Promise<TSessionDto[]> => {
           select: { clientId: true, name: true },
         });
   const names = new Map(clients.map((client) => [client.clientId, client.name]));
-  return rows.map((row) => toDto(row, names));
+  return rows.map((row) => toDto(row, names, emails));
 };
 
 /**
@@ -99,7 +114,10 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
     });
   },
 
-  /** The organization's live sessions, most recently used first; `userId` narrows to one user's. */
+  /**
+   * The organization's live sessions, most recently used first; `userId` narrows to one user's, `client`
+   * to those last used by the browser, the API or one OIDC client.
+   */
   listForTenant: async (ctx: TenantContext, raw: TListSessionsQuery): Promise<Page<TSessionDto>> => {
     requirePermission(ctx, "sessions:read:all");
     const query = parseInput(ZListSessionsQuery, raw);
@@ -108,6 +126,7 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
         tenantId: ctx.tenantId,
         expiresAt: { gt: deps.clock.now() },
         ...(query.userId ? { userId: query.userId } : {}),
+        ...(query.client ? { lastClient: query.client } : {}),
       };
       const [rows, total] = await Promise.all([
         tx.session.findMany({
@@ -158,7 +177,7 @@ export const createSessionsService = (deps: { db: Db; outbox: Outbox; clock: Clo
         endedBy(ctx.actor.userId, session.userId),
       );
       const [ended] = await toDtos(tx, [session]);
-      const { client: _client, lastAccessAt: _last, ...recorded } = ended as TSessionDto;
+      const { client: _client, lastAccessAt: _last, userEmail: _email, ...recorded } = ended as TSessionDto;
       await audit(tx, ctx, "session", session.id, "end", { before: recorded });
       return ended as TSessionDto;
     });

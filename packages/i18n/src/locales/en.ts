@@ -435,6 +435,13 @@ export const en = {
     redirect_http_production:
       "must use https in production; http loopback redirects are for native apps (applicationType native)",
     redirect_private_native: "a private-use scheme is for native apps (applicationType native)",
+    // Web origins of OIDC clients (decision 0085)
+    origin_invalid: "must be an origin such as https://app.example",
+    origin_scheme: "must be an https origin such as https://app.example",
+    origin_wildcard: "must not contain a wildcard (*): every origin is matched exactly",
+    origin_shape:
+      "must be only scheme://host[:port], lower case, without a path or trailing slash (e.g. https://app.example)",
+    origin_http: "must use https; http is only for a loopback address",
   },
   export: {
     audit: {

@@ -424,6 +424,12 @@ export const ru: Messages = {
     redirect_http_production:
       "в рабочей среде должен использовать https; адреса http loopback — для нативных приложений (applicationType native)",
     redirect_private_native: "собственная схема — для нативных приложений (applicationType native)",
+    origin_invalid: "должен быть источником, например https://app.example",
+    origin_scheme: "должен быть источником https, например https://app.example",
+    origin_wildcard: "не должен содержать подстановочный знак (*): источник сравнивается точно",
+    origin_shape:
+      "должен быть только scheme://host[:port], строчными буквами, без пути и косой черты в конце (например https://app.example)",
+    origin_http: "должен использовать https; http — только для адреса loopback",
   },
   export: {
     audit: {

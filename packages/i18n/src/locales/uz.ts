@@ -445,6 +445,12 @@ export const uz: Messages = {
     redirect_http_production:
       "ishchi muhitda https boʻlishi kerak; http loopback manzillari mahalliy ilovalar uchun (applicationType native)",
     redirect_private_native: "xususiy sxema mahalliy ilovalar uchun (applicationType native)",
+    origin_invalid: "https://app.example kabi manba boʻlishi kerak",
+    origin_scheme: "https://app.example kabi https manba boʻlishi kerak",
+    origin_wildcard: "joker belgi (*) boʻlmasligi kerak: manba aynan solishtiriladi",
+    origin_shape:
+      "faqat scheme://host[:port] boʻlishi kerak, kichik harflarda, yoʻlsiz va oxirida qiyshiq chiziqsiz (masalan https://app.example)",
+    origin_http: "https dan foydalanishi kerak; http faqat loopback manzil uchun",
   },
   export: {
     audit: {

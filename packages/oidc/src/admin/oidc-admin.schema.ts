@@ -98,11 +98,55 @@ export const ZRedirectUri = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
+/**
+ * A browser app's origin, `scheme://host[:port]` exactly as a browser sends it in `Origin`: https (http
+ * only to a loopback host or localhost), no path, query, fragment, user information or wildcard
+ * (decision 0085).
+ */
+export const webOriginProblem = (value: string): string | undefined => {
+  if (!URL.canParse(value)) return "must be an origin such as https://app.example";
+  const url = new URL(value);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return "must be an https origin such as https://app.example";
+  if (value.includes("*")) return "must not contain a wildcard (*): every origin is matched exactly";
+  if (url.origin !== value)
+    return "must be only scheme://host[:port], lower case, without a path or trailing slash (e.g. https://app.example)";
+  if (url.protocol === "http:" && !["127.0.0.1", "[::1]", "localhost"].includes(url.hostname))
+    return "must use https; http is only for a loopback address";
+  return undefined;
+};
+
+export const ZWebOrigin = z
+  .string()
+  .trim()
+  .max(300)
+  .superRefine((value, ctx) => {
+    const problem = webOriginProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/**
+ * A client's own token lifetimes, in seconds (decision 0085): null or absent means the server's
+ * OIDC_*_LIFETIME. Access and ID tokens live a minute to a day; refresh tokens five minutes to a year.
+ */
+export const TOKEN_LIFETIME_BOUNDS = {
+  accessTokenLifetime: { min: 60, max: 86_400 },
+  idTokenLifetime: { min: 60, max: 86_400 },
+  refreshTokenLifetime: { min: 300, max: 31_536_000 },
+} as const;
+
+const lifetime = (bounds: { min: number; max: number }) =>
+  z.number().int().min(bounds.min).max(bounds.max).nullable();
+
 const ZClientFields = {
   /** Shown to people (the login page, the admin screens): the same text rule as every other name. */
   name: ZRequiredLine(200),
   redirectUris: z.array(ZRedirectUri).min(1).max(20),
   postLogoutRedirectUris: z.array(ZRedirectUri).max(20),
+  webOrigins: z.array(ZWebOrigin).max(20),
+  accessTokenLifetime: lifetime(TOKEN_LIFETIME_BOUNDS.accessTokenLifetime),
+  idTokenLifetime: lifetime(TOKEN_LIFETIME_BOUNDS.idTokenLifetime),
+  refreshTokenLifetime: lifetime(TOKEN_LIFETIME_BOUNDS.refreshTokenLifetime),
   requirePkce: z.boolean(),
   isFirstParty: z.boolean(),
   applicationType: z.enum(["web", "native"]),
@@ -119,6 +163,10 @@ export const ZRegisterClientInput = z
     name: ZClientFields.name,
     redirectUris: ZClientFields.redirectUris,
     postLogoutRedirectUris: ZClientFields.postLogoutRedirectUris.default([]),
+    webOrigins: ZClientFields.webOrigins.default([]),
+    accessTokenLifetime: ZClientFields.accessTokenLifetime.default(null),
+    idTokenLifetime: ZClientFields.idTokenLifetime.default(null),
+    refreshTokenLifetime: ZClientFields.refreshTokenLifetime.default(null),
     /** A public client (a browser or native app) has no secret and always requires PKCE. */
     isPublic: z.boolean().default(false),
     requirePkce: ZClientFields.requirePkce.default(false),
@@ -136,6 +184,10 @@ export const ZUpdateClientInput = z
     name: ZClientFields.name.optional(),
     redirectUris: ZClientFields.redirectUris.optional(),
     postLogoutRedirectUris: ZClientFields.postLogoutRedirectUris.optional(),
+    webOrigins: ZClientFields.webOrigins.optional(),
+    accessTokenLifetime: ZClientFields.accessTokenLifetime.optional(),
+    idTokenLifetime: ZClientFields.idTokenLifetime.optional(),
+    refreshTokenLifetime: ZClientFields.refreshTokenLifetime.optional(),
     requirePkce: ZClientFields.requirePkce.optional(),
     isFirstParty: ZClientFields.isFirstParty.optional(),
     applicationType: ZClientFields.applicationType.optional(),
@@ -156,6 +208,12 @@ export const ZOidcClientDto = z
     applicationType: z.string(),
     redirectUris: z.array(z.string()),
     postLogoutRedirectUris: z.array(z.string()),
+    /** Browser origins that may call the token, userinfo, keys and revoke endpoints (CORS). */
+    webOrigins: z.array(z.string()),
+    /** Seconds; null: the server's setting. */
+    accessTokenLifetime: z.number().int().nullable(),
+    refreshTokenLifetime: z.number().int().nullable(),
+    idTokenLifetime: z.number().int().nullable(),
     grantTypes: z.array(z.string()),
     responseTypes: z.array(z.string()),
     scopes: z.array(z.string()),

@@ -56,6 +56,10 @@ export const toClientDto = (row: ClientRow): TOidcClientDto => ({
   applicationType: row.applicationType,
   redirectUris: row.redirectUris,
   postLogoutRedirectUris: row.postLogoutRedirectUris,
+  webOrigins: row.webOrigins,
+  accessTokenLifetime: row.accessTokenLifetime,
+  refreshTokenLifetime: row.refreshTokenLifetime,
+  idTokenLifetime: row.idTokenLifetime,
   grantTypes: row.grantTypes,
   responseTypes: row.responseTypes,
   scopes: row.scopes,
@@ -78,6 +82,8 @@ export const createOidcAdmin = (deps: {
   clients: Clients;
   keys: SigningKeys;
   config: Pick<OidcConfig, "issuer" | "production">;
+  /** A client was registered or changed (this instance's cache of web origins forgets). */
+  onClientChanged?: () => void;
 }) => {
   const { db, clients, keys, config } = deps;
 
@@ -144,6 +150,7 @@ export const createOidcAdmin = (deps: {
       const created = await clients.create(input, (tx, client) =>
         audit(tx, who(caller), "oidc_client", client.clientId, "create", { after: toClientDto(client) }),
       );
+      deps.onClientChanged?.();
       const client = toClientDto(await findClient(created.client.clientId));
       return created.clientSecret ? { client, clientSecret: created.clientSecret } : { client };
     },
@@ -196,6 +203,7 @@ export const createOidcAdmin = (deps: {
         );
         return after;
       });
+      deps.onClientChanged?.();
       return toClientDto(updated);
     },
 

@@ -1,7 +1,7 @@
 import type { Db, Tx } from "@hisob/db";
 import { AppError, parseAuthorization, parseInput, ZRequiredLine } from "@hisob/kernel";
 import { z } from "zod";
-import { ZRedirectUri } from "../admin/oidc-admin.schema";
+import { TOKEN_LIFETIME_BOUNDS, ZRedirectUri, ZWebOrigin } from "../admin/oidc-admin.schema";
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_SCOPES } from "../config";
 import { OidcError } from "../oidc-error";
 import { newOpaqueToken, safeEqual, sha256Hex } from "../opaque-token";
@@ -14,6 +14,12 @@ export type OidcClientRecord = {
   applicationType: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  /** Browser origins allowed by CORS (decision 0085). */
+  webOrigins: string[];
+  /** Seconds its tokens live; null: the server's setting (decision 0085). */
+  accessTokenLifetime: number | null;
+  refreshTokenLifetime: number | null;
+  idTokenLifetime: number | null;
   grantTypes: string[];
   responseTypes: string[];
   scopes: string[];
@@ -23,6 +29,9 @@ export type OidcClientRecord = {
 };
 
 export const isPublicClient = (client: OidcClientRecord): boolean => client.secretHash === null;
+
+const lifetime = (bounds: { min: number; max: number }) =>
+  z.number().int().min(bounds.min).max(bounds.max).nullable().default(null);
 
 export const ZCreateClientInput = z
   .object({
@@ -34,6 +43,10 @@ export const ZCreateClientInput = z
       .optional(),
     redirectUris: z.array(ZRedirectUri).min(1).max(20),
     postLogoutRedirectUris: z.array(ZRedirectUri).max(20).default([]),
+    webOrigins: z.array(ZWebOrigin).max(20).default([]),
+    accessTokenLifetime: lifetime(TOKEN_LIFETIME_BOUNDS.accessTokenLifetime),
+    idTokenLifetime: lifetime(TOKEN_LIFETIME_BOUNDS.idTokenLifetime),
+    refreshTokenLifetime: lifetime(TOKEN_LIFETIME_BOUNDS.refreshTokenLifetime),
     isPublic: z.boolean().default(false),
     requirePkce: z.boolean().default(false),
     isFirstParty: z.boolean().default(false),
@@ -161,6 +174,10 @@ export const createClients = (deps: { db: Db }) => {
               applicationType: input.applicationType,
               redirectUris: input.redirectUris,
               postLogoutRedirectUris: input.postLogoutRedirectUris,
+              webOrigins: input.webOrigins,
+              accessTokenLifetime: input.accessTokenLifetime,
+              refreshTokenLifetime: input.refreshTokenLifetime,
+              idTokenLifetime: input.idTokenLifetime,
               grantTypes: input.grantTypes,
               responseTypes: ["code"],
               scopes: input.scopes,

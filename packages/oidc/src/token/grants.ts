@@ -41,6 +41,13 @@ export type MintedTokens = {
   refresh?: NewToken;
 };
 
+/** A client's own token lifetimes (seconds), each falling back to the server's (decision 0085). */
+export const lifetimesOf = (config: OidcConfig, client: OidcClientRecord) => ({
+  access: client.accessTokenLifetime ?? config.accessTokenLifetime,
+  refresh: client.refreshTokenLifetime ?? config.refreshTokenLifetime,
+  id: client.idTokenLifetime ?? config.idTokenLifetime,
+});
+
 /**
  * Mints an access token (opaque, stored hashed: revocation is immediate) and a refresh token when the
  * client may refresh and `offline_access` was granted.
@@ -50,13 +57,14 @@ export const mintTokens = (
   input: { client: OidcClientRecord; scope: string[]; refreshScope: string },
 ): MintedTokens => {
   const now = deps.clock.now().getTime();
+  const lifetimes = lifetimesOf(deps.config, input.client);
   const accessToken = newOpaqueToken();
   const minted: MintedTokens = {
     accessToken,
     access: {
       tokenHash: sha256Hex(accessToken),
       scope: input.scope.join(" "),
-      expiresAt: new Date(now + deps.config.accessTokenLifetime * 1000),
+      expiresAt: new Date(now + lifetimes.access * 1000),
     },
   };
   if (
@@ -68,7 +76,7 @@ export const mintTokens = (
     minted.refresh = {
       tokenHash: sha256Hex(refreshToken),
       scope: input.refreshScope,
-      expiresAt: new Date(now + deps.config.refreshTokenLifetime * 1000),
+      expiresAt: new Date(now + lifetimes.refresh * 1000),
     };
   }
   return minted;
@@ -81,6 +89,7 @@ export const tokenResponse = async (
 ): Promise<TokenResponse> => {
   const { config, signer } = deps;
   const { grant, client, scope, minted } = input;
+  const lifetimes = lifetimesOf(config, client);
   const idToken = scope.includes("openid")
     ? await signer.signJwt(
         {
@@ -91,7 +100,7 @@ export const tokenResponse = async (
           sid: grant.sessionId,
         },
         {
-          expiresInSeconds: config.idTokenLifetime,
+          expiresInSeconds: lifetimes.id,
           audience: client.clientId,
           issuer: config.issuer,
           subject: grant.userId,
@@ -101,7 +110,7 @@ export const tokenResponse = async (
   return {
     access_token: minted.accessToken,
     token_type: "Bearer",
-    expires_in: config.accessTokenLifetime,
+    expires_in: lifetimes.access,
     ...(minted.refreshToken ? { refresh_token: minted.refreshToken } : {}),
     ...(idToken ? { id_token: idToken } : {}),
     scope: scope.join(" "),

@@ -30,7 +30,9 @@ const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_na
   c.application_type AS c_application_type, c.redirect_uris AS c_redirect_uris,
   c.post_logout_redirect_uris AS c_post_logout_redirect_uris, c.grant_types AS c_grant_types,
   c.response_types AS c_response_types, c.scopes AS c_scopes, c.require_pkce AS c_require_pkce,
-  c.is_first_party AS c_is_first_party, c.is_active AS c_is_active`;
+  c.is_first_party AS c_is_first_party, c.is_active AS c_is_active, c.web_origins AS c_web_origins,
+  c.access_token_lifetime AS c_access_token_lifetime, c.refresh_token_lifetime AS c_refresh_token_lifetime,
+  c.id_token_lifetime AS c_id_token_lifetime`;
 
 type ClientColumns = {
   c_id: string | null;
@@ -46,6 +48,10 @@ type ClientColumns = {
   c_require_pkce: boolean;
   c_is_first_party: boolean;
   c_is_active: boolean;
+  c_web_origins: string[] | null;
+  c_access_token_lifetime: number | null;
+  c_refresh_token_lifetime: number | null;
+  c_id_token_lifetime: number | null;
 };
 
 const toClient = (row: ClientColumns | undefined): OidcClientRecord | null =>
@@ -64,6 +70,10 @@ const toClient = (row: ClientColumns | undefined): OidcClientRecord | null =>
         requirePkce: row.c_require_pkce,
         isFirstParty: row.c_is_first_party,
         isActive: row.c_is_active,
+        webOrigins: row.c_web_origins ?? [],
+        accessTokenLifetime: row.c_access_token_lifetime,
+        refreshTokenLifetime: row.c_refresh_token_lifetime,
+        idTokenLifetime: row.c_id_token_lifetime,
       }
     : null;
 

@@ -17,6 +17,10 @@ import { RATE_LIMIT_HEADERS } from "../shared/window-counters";
  * answered for a path where routes opted in, with their methods. Responses under the registering
  * plugin carry `Vary: Origin` (they depend on it; keys and discovery are cacheable). With no allowed
  * origins the plugin does nothing.
+ *
+ * Beside the operator's list, an origin that an active OIDC client lists in its web origins is allowed
+ * the same way (`clientOrigins`, docs/decisions/0085-oidc-client-settings.md): a preflight names no
+ * client, so the answer is per origin, not per client.
  */
 
 declare module "fastify" {
@@ -29,6 +33,8 @@ declare module "fastify" {
 export type OidcCorsOptions = {
   /** `env.oidc.allowedOrigins`: normalised `scheme://host[:port]`. */
   allowedOrigins: readonly string[];
+  /** Whether an active client lists this origin in its web origins (decision 0085). */
+  clientOrigins?: (origin: string) => Promise<boolean>;
   /** Seconds a browser may cache a preflight answer. */
   preflightMaxAge?: number;
 };
@@ -55,7 +61,8 @@ const urlPath = (request: FastifyRequest): string => {
 
 const plugin = async (app: FastifyInstance, options: OidcCorsOptions) => {
   const allowed = new Set(options.allowedOrigins);
-  if (allowed.size === 0) return;
+  const { clientOrigins } = options;
+  if (allowed.size === 0 && clientOrigins === undefined) return;
   const maxAge = options.preflightMaxAge ?? 600;
 
   // The methods open to browsers, by route path, from the routes' own configuration.
@@ -83,10 +90,11 @@ const plugin = async (app: FastifyInstance, options: OidcCorsOptions) => {
     return config?.oidcCors === true ? methodsByPath.get(url) : undefined;
   };
 
-  const corsOptionsFor = (request: FastifyRequest): FastifyCorsOptions => {
+  const corsOptionsFor = async (request: FastifyRequest): Promise<FastifyCorsOptions> => {
     const methods = methodsFor(request);
     const origin = request.headers.origin;
-    if (methods === undefined || origin === undefined || !allowed.has(origin)) return { origin: false };
+    if (methods === undefined || origin === undefined) return { origin: false };
+    if (!allowed.has(origin) && !(await clientOrigins?.(origin))) return { origin: false };
     return {
       origin,
       methods: [...methods],
@@ -100,7 +108,12 @@ const plugin = async (app: FastifyInstance, options: OidcCorsOptions) => {
 
   await app.register(fastifyCors, {
     hook: "onRequest",
-    delegator: (request, callback) => callback(null, corsOptionsFor(request)),
+    delegator: (request, callback) => {
+      corsOptionsFor(request).then(
+        (options) => callback(null, options),
+        (error: unknown) => callback(error as Error),
+      );
+    },
   });
 };
 

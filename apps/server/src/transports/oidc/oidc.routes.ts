@@ -88,12 +88,15 @@ const bearerToken = (request: FastifyRequest): string | undefined => {
 
 export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, oidc, env, clock }) => {
   // The provider authenticates its callers itself (clients, its own tokens, the login session).
-  // Which routes browsers at OIDC_ALLOWED_ORIGINS may call (oidcCors) and which window each counts
+  // Which routes browsers at OIDC_ALLOWED_ORIGINS and clients' web origins may call (oidcCors) and which window each counts
   // in (oidcRateLimit) is each route's configuration below; these two plugins read it.
   app.addHook("onRoute", routePolicy({ ownAuthentication: true }));
   // The token, revoke and introspection endpoints (and end_session by POST) take form bodies (RFC 6749).
   await app.register(fastifyFormbody);
-  await app.register(oidcCors, { allowedOrigins: env.oidc.allowedOrigins });
+  await app.register(oidcCors, {
+    allowedOrigins: env.oidc.allowedOrigins,
+    clientOrigins: oidc.webOrigins.allows,
+  });
   await app.register(oidcRateLimit, { limits: env.rateLimit, redisUrl: env.redis.url, clock });
   app.setErrorHandler((error, request, reply) => {
     if (isOidcError(error)) return sendOidcError(reply, error);

@@ -19,6 +19,7 @@ let outsider: SeededUser;
 type Session = {
   id: string;
   userId: string;
+  userEmail: string;
   lastAccessAt: string;
   client: { kind: string; clientId: string | null; name: string | null };
 };
@@ -96,6 +97,39 @@ describe("GET /sessions", () => {
     expect(mine.body.items.every((s) => s.userId === user.id)).toBe(true);
   });
 
+  it("filters by what used a session last (browser, api, an OIDC client) and names each user by email", async () => {
+    const token = await kit.newSession(user);
+    const id = await sessionIdOf(token);
+    const tokens = await kit.tokensFor(kit.desktop, token);
+    clock.advance(61_000);
+    await t.app.inject({
+      method: "GET",
+      url: "/account",
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    const byClient = await list(admin, `?client=${kit.desktop.clientId}&limit=100`);
+    expect(byClient.status).toBe(200);
+    expect(byClient.body.items.map((s) => s.id)).toContain(id);
+    expect(byClient.body.items.every((s) => s.client.clientId === kit.desktop.clientId)).toBe(true);
+    expect(byClient.body.total).toBe(byClient.body.items.length);
+    const browsers = await list(admin, "?client=browser&limit=100");
+    expect(browsers.body.items.length).toBeGreaterThan(0);
+    expect(browsers.body.items.every((s) => s.client.kind === "browser")).toBe(true);
+    expect(browsers.body.items.map((s) => s.id)).not.toContain(id);
+    const both = await list(admin, `?client=${kit.desktop.clientId}&userId=${admin.id}`);
+    expect(both.body).toMatchObject({ items: [], total: 0 });
+    const all = await list(admin, "?limit=100");
+    for (const session of all.body.items)
+      expect(session.userEmail).toBe(session.userId === admin.id ? admin.email : user.email);
+  });
+
+  it("pages with limit and offset, the total counting them all", async () => {
+    const all = await list(admin, "?limit=100");
+    const second = await list(admin, "?limit=1&offset=1");
+    expect(second.body.total).toBe(all.body.total);
+    expect(second.body.items.map((s) => s.id)).toEqual([all.body.items[1]?.id]);
+  });
+
   it("another tenant's admin never sees these sessions, even by naming the user", async () => {
     const theirs = await list(outsider, `?userId=${user.id}`);
     expect(theirs.status).toBe(200);
@@ -107,7 +141,13 @@ describe("GET /sessions", () => {
   it("needs sessions:read:all (403), credentials (401), and a valid query (400, localized)", async () => {
     expect((await list(user)).status).toBe(403);
     expect((await t.app.inject({ method: "GET", url: "/sessions" })).statusCode).toBe(401);
-    for (const query of ["?userId=nope", "?limit=1000", "?offset=-1"]) {
+    for (const query of [
+      "?userId=nope",
+      "?limit=1000",
+      "?offset=-1",
+      "?client=a%20b",
+      `?client=${"c".repeat(101)}`,
+    ]) {
       const res = await t.app.inject({
         method: "GET",
         url: `/sessions${query}`,
