@@ -30,12 +30,12 @@ export const criticalPath = (requests: ApiRequest[]): number => {
   return longest;
 };
 
-/** Our API paths: tRPC, REST (the admin's), GraphQL over HTTP. */
+/** Our API paths: tRPC, REST (the admin screens call it), GraphQL over HTTP; not the apps' own files under /app and /admin. */
 export const isApiPath = (pathname: string): boolean =>
   !pathname.startsWith("/oidc/") &&
   !pathname.startsWith("/.well-known/") &&
   !pathname.startsWith("/app/") &&
-  !pathname.startsWith("/admin/assets/") &&
+  !pathname.startsWith("/admin/") &&
   !/\.(js|css|svg|ico|png|woff2?)$/.test(pathname);
 
 /** The page's API requests started in [from, until] (page milliseconds, performance.now()). */
