@@ -18,7 +18,9 @@ import type { Bench, BenchResult } from "./run";
 /**
  * The three reports over a ledger of 1,000,000 transactions (two UZS accounts and a USD one, a year of
  * incomes, expenses, transfers and exchanges), through the finance services, beside the raw SQL
- * aggregate each is built on, run with plain `pg` on the same database in the same process. Then
+ * aggregate each is built on, run with plain `pg` on the same database in the same process; also the
+ * income statement compared with the previous year, the cash flow by week, the aging of 100,000 debts
+ * and the balances of 1,000 accounts on a day, each beside its bare SQL. Then
  * the .xlsx download of 100,000 transactions (an account's transactions export), its time and peak
  * memory. Needs DATABASE_URL (a PostgreSQL admin URL); skipped without. `--iterations`: runs per
  * report (median reported; default 5).
@@ -28,6 +30,12 @@ const TRANSACTIONS = 1_000_000;
 // Small enough that one batch stays well inside the interactive-transaction timeout on a loaded machine.
 const BATCH = 20_000;
 const EXPORT_ROWS = 100_000;
+/** The aging report's debts, and the accounts the balances-on-a-date report covers. */
+const DEBTS = 100_000;
+const COUNTERPARTIES = 500;
+const ACCOUNTS = 1_000;
+/** Entries on each account beyond the ledger's three (a year of them, spread over its days). */
+const ENTRIES_PER_EXTRA_ACCOUNT = 100;
 const DEFAULT_RUNS = 5;
 
 const timeOnce = async (fn: () => Promise<unknown>): Promise<number> => {
@@ -108,6 +116,64 @@ const seedLedger = async (
   );
 };
 
+/**
+ * 997 more UZS accounts (1,000 in all) with a year of incomes each, and 100,000 debts (receivable and
+ * payable, due over the year and the one before) over 500 counterparties, set-based. The debts have
+ * no settlements (a settlement needs a posted payment or expense): the aging report still probes
+ * each debt's settlements, through the same index.
+ */
+const seedAccountsAndDebts = async (db: Db, tenantId: string, userId: string) => {
+  // One statement per transaction, in slices: each stays well inside the interactive-transaction timeout.
+  const run = (statement: (tx: Parameters<Parameters<Db["withTenant"]>[1]>[0]) => Promise<unknown>) =>
+    db.withTenant(tenantId, statement);
+  await run(
+    (tx) => tx.$executeRaw`
+      INSERT INTO money_accounts (id, tenant_id, name, currency_code, allow_overdraft, updated_at)
+      SELECT gen_random_uuid(), ${tenantId}::uuid, 'Account ' || lpad(g::text, 4, '0'), 'UZS', true, now()
+        FROM generate_series(4, ${ACCOUNTS}::int) AS g`,
+  );
+  for (let first = 4; first <= ACCOUNTS; first += 100) {
+    const last = Math.min(ACCOUNTS, first + 99);
+    await run(
+      (tx) => tx.$executeRaw`
+        INSERT INTO transactions (id, tenant_id, type, amount, date, destination_account_id, comment, created_by)
+        SELECT gen_random_uuid(), ${tenantId}::uuid, 'income', 1000 + g % 5000,
+               DATE '2026-01-01' + ((g * 7 + a.n) % 365)::int, a.id, '', ${userId}::uuid
+          FROM (SELECT id, substr(name, 9)::int AS n FROM money_accounts
+                 WHERE tenant_id = ${tenantId}::uuid AND name LIKE 'Account %'
+                   AND substr(name, 9)::int BETWEEN ${first}::int AND ${last}::int) a,
+               generate_series(1, ${ENTRIES_PER_EXTRA_ACCOUNT}::int) AS g`,
+    );
+  }
+  await run(
+    (tx) => tx.$executeRaw`
+      UPDATE money_accounts a SET balance =
+        (SELECT COALESCE(sum(amount), 0) FROM transactions t WHERE t.destination_account_id = a.id)
+       WHERE a.tenant_id = ${tenantId}::uuid AND a.name LIKE 'Account %'`,
+  );
+  await run(
+    (tx) => tx.$executeRaw`
+      INSERT INTO counterparties (id, tenant_id, name, updated_at)
+      SELECT gen_random_uuid(), ${tenantId}::uuid, 'Counterparty ' || lpad(g::text, 3, '0'), now()
+        FROM generate_series(1, ${COUNTERPARTIES}::int) AS g`,
+  );
+  for (let first = 1; first <= DEBTS; first += 10_000) {
+    await run(
+      (tx) => tx.$executeRaw`
+        INSERT INTO debts (id, tenant_id, kind, counterparty_id, amount, outstanding, currency_code, due_date,
+                           status, created_by, created_at, updated_at)
+        SELECT gen_random_uuid(), ${tenantId}::uuid,
+               (CASE WHEN g % 2 = 0 THEN 'receivable' ELSE 'payable' END)::debt_kind,
+               c.ids[1 + g % ${COUNTERPARTIES}::int], 10000 + g % 90000, 10000 + g % 90000,
+               CASE WHEN g % 4 = 0 THEN 'USD' ELSE 'UZS' END,
+               CASE WHEN g % 10 = 0 THEN NULL ELSE DATE '2025-01-01' + g % 730 END,
+               'pending', ${userId}::uuid, timestamptz '2025-01-01 00:00:00Z', now()
+          FROM generate_series(${first}::int, ${first + 9_999}::int) AS g,
+               (SELECT array_agg(id ORDER BY name) AS ids FROM counterparties WHERE tenant_id = ${tenantId}::uuid) c`,
+    );
+  }
+};
+
 export const financeReportsBench: Bench = {
   name: "finance-reports",
   run: async ({ iterations }): Promise<BenchResult> => {
@@ -134,7 +200,19 @@ export const financeReportsBench: Bench = {
       await appDb.withTenant(tenant.id, (tx) =>
         tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } }),
       );
+      // A user of the organization: the audit log takes entries only from one.
       const userId = newId();
+      await appDb.withTenant(tenant.id, (tx) =>
+        tx.user.create({
+          data: {
+            id: userId,
+            tenantId: tenant.id,
+            email: `bench-${userId}@firm.uz`,
+            firstName: "Bench",
+            lastName: "User",
+          },
+        }),
+      );
       const ctx: TenantContext = {
         tenantId: tenant.id,
         actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },
@@ -149,6 +227,9 @@ export const financeReportsBench: Bench = {
       const seedStart = process.hrtime.bigint();
       await seedLedger(appDb, tenant.id, accounts, userId);
       const seedSeconds = seconds(seedStart);
+      const seedMoreStart = process.hrtime.bigint();
+      await seedAccountsAndDebts(appDb, tenant.id, userId);
+      const seedMoreSeconds = seconds(seedMoreStart);
 
       const [{ name }] = await appDb.withTenant(
         tenant.id,
@@ -162,7 +243,9 @@ export const financeReportsBench: Bench = {
       // application's role may do neither): without statistics both sides get nested-loop plans no
       // real database would run, and the seed's fifty batches leave each balance checkpoint row
       // with fifty dead versions that autovacuum would have removed within a minute.
-      await raw.query("VACUUM ANALYZE transactions, money_accounts, account_day_totals, payments, expenses");
+      await raw.query(
+        "VACUUM ANALYZE transactions, money_accounts, account_day_totals, payments, expenses, debts, debt_settlements, counterparties",
+      );
       const period = { startDate: "2026-01-01", endDate: "2026-12-31" };
 
       // Baselines: the bare aggregate each report is built on, no grouping sets, no reshaping.
@@ -212,6 +295,60 @@ export const financeReportsBench: Bench = {
           [tenant.id, accounts.a, period.startDate, period.endDate],
         );
 
+      const previousYear = { startDate: "2025-01-01", endDate: "2025-12-31" };
+      const rawIncomeOf = (from: string, to: string) =>
+        raw.query(
+          `SELECT a.currency_code, t.type, sum(t.amount) FROM transactions t
+             JOIN money_accounts a ON a.id = COALESCE(t.destination_account_id, t.origin_account_id)
+            WHERE t.tenant_id = $1 AND t.type IN ('income', 'expense') AND t.date BETWEEN $2 AND $3
+            GROUP BY 1, 2`,
+          [tenant.id, from, to],
+        );
+      // The year and the one before it: the same bare aggregate, once per period.
+      const rawIncomeCompared = async () => {
+        await rawIncomeOf(period.startDate, period.endDate);
+        await rawIncomeOf(previousYear.startDate, previousYear.endDate);
+      };
+      const rawCashflowWeeks = () =>
+        raw.query(
+          `SELECT account_id, date_trunc('week', date::timestamp) AS w, sum(inflow), sum(outflow) FROM (
+             SELECT destination_account_id AS account_id, date, COALESCE(destination_amount, amount) AS inflow, 0 AS outflow
+               FROM transactions WHERE tenant_id = $1 AND destination_account_id IS NOT NULL AND date BETWEEN $2 AND $3
+             UNION ALL
+             SELECT origin_account_id, date, 0, amount
+               FROM transactions WHERE tenant_id = $1 AND origin_account_id IS NOT NULL AND date BETWEEN $2 AND $3) l
+           GROUP BY 1, 2`,
+          [tenant.id, period.startDate, period.endDate],
+        );
+      const asOf = "2026-06-30";
+      // What is left on each debt at the end of the day, per kind, counterparty and currency, in the
+      // five buckets: no totals, no names.
+      const rawAging = () =>
+        raw.query(
+          `SELECT kind, counterparty_id, currency_code, count(*),
+                  sum(due) FILTER (WHERE late IS NULL OR late <= 0), sum(due) FILTER (WHERE late BETWEEN 1 AND 30),
+                  sum(due) FILTER (WHERE late BETWEEN 31 AND 60), sum(due) FILTER (WHERE late BETWEEN 61 AND 90),
+                  sum(due) FILTER (WHERE late > 90)
+             FROM (SELECT d.kind, d.counterparty_id, d.currency_code, $2::date - d.due_date AS late,
+                          d.amount - COALESCE((SELECT sum(s.amount) FROM debt_settlements s
+                                                WHERE s.tenant_id = d.tenant_id AND s.debt_id = d.id AND s.date <= $2::date), 0) AS due
+                     FROM debts d
+                    WHERE d.tenant_id = $1 AND (d.created_at AT TIME ZONE 'UTC')::date <= $2::date
+                      AND NOT (d.status = 'written_off' AND (d.written_off_at AT TIME ZONE 'UTC')::date <= $2::date)) o
+            WHERE due > 0
+            GROUP BY 1, 2, 3`,
+          [tenant.id, asOf],
+        );
+      // Each account's balance at the end of the day: the stored balance minus the later day totals.
+      const rawBalances = () =>
+        raw.query(
+          `SELECT a.id, a.currency_code, a.balance - COALESCE((SELECT sum(d.change + d.opening) FROM account_day_totals d
+                                                                 WHERE d.tenant_id = a.tenant_id AND d.account_id = a.id
+                                                                   AND d.date > $2::date), 0)
+             FROM money_accounts a WHERE a.tenant_id = $1`,
+          [tenant.id, asOf],
+        );
+
       const timings: Array<Record<string, string>> = [];
       const pair = async (label: string, baseline: () => Promise<unknown>, ours: () => Promise<unknown>) => {
         const { base, mine } = await timeAlternating(runs, baseline, ours);
@@ -225,6 +362,18 @@ export const financeReportsBench: Bench = {
       await pair("income statement, 1 year", rawIncome, () => finance.reports.incomeStatement(ctx, period));
       await pair("cash flow by month, 1 year", rawCashflow, () =>
         finance.reports.cashflow(ctx, { ...period, granularity: "month" }),
+      );
+      await pair("income statement, 1 year, compared with the previous year", rawIncomeCompared, () =>
+        finance.reports.incomeStatement(ctx, { ...period, compare: "previousYear" }),
+      );
+      await pair("cash flow by week, 1 year", rawCashflowWeeks, () =>
+        finance.reports.cashflow(ctx, { ...period, granularity: "week" }),
+      );
+      await pair(`aging of ${DEBTS.toLocaleString("en")} debts on a day`, rawAging, () =>
+        finance.reports.aging(ctx, { asOf }),
+      );
+      await pair(`balances of ${ACCOUNTS.toLocaleString("en")} accounts on a day`, rawBalances, () =>
+        finance.reports.balances(ctx, { date: asOf }),
       );
       const firstPage = () => finance.reports.accountStatement(ctx, accounts.a, { ...period, limit: 500 });
       await pair("account statement, first 500 of the year", rawStatement, firstPage);
@@ -278,6 +427,10 @@ export const financeReportsBench: Bench = {
               {
                 item: `seed ${TRANSACTIONS.toLocaleString("en")} transactions (s)`,
                 value: seedSeconds.toFixed(1),
+              },
+              {
+                item: `seed ${(ACCOUNTS - 3).toLocaleString("en")} more accounts × ${ENTRIES_PER_EXTRA_ACCOUNT} entries, ${DEBTS.toLocaleString("en")} debts (s)`,
+                value: seedMoreSeconds.toFixed(1),
               },
               { item: "reconcile: accounts with drift", value: reconcile.drift.length },
             ],

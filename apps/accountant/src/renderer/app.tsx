@@ -24,49 +24,41 @@ import type { HisobBridge, SessionInfo } from "../shared/bridge";
 import { ApiContext, HostContext, KEYS, useApi } from "./api-context";
 import { setFormLocale } from "./form-locale";
 import { APP_MESSAGES } from "./locales";
+import { preloadScreensWhenIdle, SCREEN_CHUNKS } from "./screen-chunks";
 import type { SignedOutReason } from "./session/live-session";
 import { SignedOut } from "./session/signed-out";
 import { useLiveSession } from "./session/use-live-session";
 
-// Each screen is its own chunk, fetched when first opened (the shell and the first screen come first).
-const DashboardScreen = lazy(() =>
-  import("./screens/dashboard").then((m) => ({ default: m.DashboardScreen })),
-);
-const AccountsScreen = lazy(() => import("./screens/accounts").then((m) => ({ default: m.AccountsScreen })));
+// Each screen is its own chunk, fetched when first opened (the entry starts the one being opened beside
+// the shell: screen-chunks.ts).
+const DashboardScreen = lazy(() => SCREEN_CHUNKS.dashboard().then((m) => ({ default: m.DashboardScreen })));
+const AccountsScreen = lazy(() => SCREEN_CHUNKS.accounts().then((m) => ({ default: m.AccountsScreen })));
 const AccountDetailScreen = lazy(() =>
-  import("./screens/account-detail").then((m) => ({ default: m.AccountDetailScreen })),
+  SCREEN_CHUNKS.accountDetail().then((m) => ({ default: m.AccountDetailScreen })),
 );
 const StatementPrintScreen = lazy(() =>
-  import("./screens/statement-print").then((m) => ({ default: m.StatementPrintScreen })),
+  SCREEN_CHUNKS.statementPrint().then((m) => ({ default: m.StatementPrintScreen })),
 );
-const DocumentsScreen = lazy(() =>
-  import("./screens/documents").then((m) => ({ default: m.DocumentsScreen })),
-);
-const ReportsSection = lazy(() => import("./screens/reports").then((m) => ({ default: m.ReportsSection })));
+const DocumentsScreen = lazy(() => SCREEN_CHUNKS.documents().then((m) => ({ default: m.DocumentsScreen })));
+const ReportsSection = lazy(() => SCREEN_CHUNKS.reports().then((m) => ({ default: m.ReportsSection })));
 const CategoriesScreen = lazy(() =>
-  import("./screens/categories").then((m) => ({ default: m.CategoriesScreen })),
+  SCREEN_CHUNKS.categories().then((m) => ({ default: m.CategoriesScreen })),
 );
-const TransfersScreen = lazy(() =>
-  import("./screens/transfers").then((m) => ({ default: m.TransfersScreen })),
-);
-const DebtsScreen = lazy(() => import("./screens/debts/debts").then((m) => ({ default: m.DebtsScreen })));
+const TransfersScreen = lazy(() => SCREEN_CHUNKS.transfers().then((m) => ({ default: m.TransfersScreen })));
+const DebtsScreen = lazy(() => SCREEN_CHUNKS.debts().then((m) => ({ default: m.DebtsScreen })));
 const DebtDetailScreen = lazy(() =>
-  import("./screens/debts/debt-detail").then((m) => ({ default: m.DebtDetailScreen })),
+  SCREEN_CHUNKS.debtDetail().then((m) => ({ default: m.DebtDetailScreen })),
 );
 const CounterpartiesScreen = lazy(() =>
-  import("./screens/counterparties/counterparties").then((m) => ({ default: m.CounterpartiesScreen })),
+  SCREEN_CHUNKS.counterparties().then((m) => ({ default: m.CounterpartiesScreen })),
 );
 const CounterpartyDetailScreen = lazy(() =>
-  import("./screens/counterparties/counterparty-detail").then((m) => ({
-    default: m.CounterpartyDetailScreen,
-  })),
+  SCREEN_CHUNKS.counterpartyDetail().then((m) => ({ default: m.CounterpartyDetailScreen })),
 );
-const InventoryScreen = lazy(() =>
-  import("./screens/inventory").then((m) => ({ default: m.InventoryScreen })),
-);
-const SetupScreen = lazy(() => import("./screens/setup/setup").then((m) => ({ default: m.SetupScreen })));
+const InventoryScreen = lazy(() => SCREEN_CHUNKS.inventory().then((m) => ({ default: m.InventoryScreen })));
+const SetupScreen = lazy(() => SCREEN_CHUNKS.setup().then((m) => ({ default: m.SetupScreen })));
 const ConnectedAppsScreen = lazy(() =>
-  import("./screens/connected-apps").then((m) => ({ default: m.ConnectedAppsScreen })),
+  SCREEN_CHUNKS.connectedApps().then((m) => ({ default: m.ConnectedAppsScreen })),
 );
 
 /** Client-side checks (the server's schemas) speak the user's language too (see form-locale.ts). */
@@ -106,7 +98,11 @@ export const Root = ({ bridge, i18n }: { bridge: HisobBridge; i18n: I18n }) => {
           <SignedIn
             bridge={bridge}
             session={start.session}
-            onSignedOut={(reason) => setStart({ state: "signed-out", reason })}
+            onSignedOut={(reason) => {
+              // The tab's kept tokens are dead now: a reload must not resume them (0089).
+              if (bridge.host === "browser") void bridge.forgetSession();
+              setStart({ state: "signed-out", reason });
+            }}
           />
         ) : start.state === "signed-out" ? (
           <SignedOut
@@ -177,9 +173,12 @@ const SignedIn = ({
         },
       }),
   );
-  const [serverUrl, setServerUrl] = useState<string | null>(null);
+  // In a browser the API is this page's own origin: known at once, so the first screen's requests
+  // need not wait for another render (0089). Electron asks its host.
+  const [serverUrl, setServerUrl] = useState<string | null>(bridge.host === "browser" ? "" : null);
   useEffect(() => {
-    void bridge.serverUrl().then((url) => setServerUrl(bridge.host === "browser" ? "" : url));
+    if (bridge.host === "browser") return;
+    void bridge.serverUrl().then(setServerUrl);
   }, [bridge]);
   const api = useMemo(
     () =>
@@ -228,6 +227,8 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
   const navigate = useNavigate();
   const location = useLocation();
   const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
+  // The other screens' code, fetched while the browser is idle after the first screen (0089).
+  useEffect(() => preloadScreensWhenIdle(), []);
 
   // The user's saved language wins over the browser's, once, when it is first known.
   const saved = me.data?.uiLanguage;

@@ -14,20 +14,73 @@ import {
 
 /*
  * The browser host: the app at {server}/app signs in with a redirect to the provider and back to
- * /app/callback. Tokens live in memory only; a reload signs in again through the provider's own login
- * session (no password asked while it lasts). What must survive the redirect — state, nonce, the PKCE
- * verifier and where to return — is kept in sessionStorage for that one trip and removed at once.
+ * /app/callback. What must survive the redirect — state, nonce, the PKCE verifier and where to return —
+ * is kept in sessionStorage for that one trip and removed at once.
+ *
+ * The refresh token lives in memory only. The access token, the ID token and its claims are also kept
+ * in this tab's sessionStorage, so a reload of the tab opens straight on its screen instead of going
+ * through the provider again (docs/decisions/0089-screens-as-fast-as-their-data.md). A page that
+ * resumed that way has no refresh token: shortly before the access token expires it signs in again
+ * through the provider's login session, back to the same screen, as every reload did before.
  */
 
 const PENDING_KEY = "hisob.pendingSignIn";
+const SESSION_KEY = "hisob.session";
 const CALLBACK_PATH = "/app/callback";
+/** A kept access token with less than this left is not resumed: the tab signs in afresh instead. */
+const RESUME_MIN_MS = 5 * 60_000;
 
 type Pending = PendingSignIn & { returnTo: string };
+type Kept = Omit<Tokens, "refreshToken">;
+
+const keep = (tokens: Tokens | null) => {
+  try {
+    if (!tokens) {
+      sessionStorage.removeItem(SESSION_KEY);
+      return;
+    }
+    const { refreshToken: _memoryOnly, ...kept } = tokens;
+    sessionStorage.setItem(SESSION_KEY, JSON.stringify(kept satisfies Kept));
+  } catch {
+    // Storage full or refused (a private window's quota): the tab simply signs in on its next load.
+  }
+};
+
+/** This tab's kept session, when it still has long enough to live; anything else is dropped. */
+export const keptSession = (now = Date.now()): Tokens | null => {
+  try {
+    const raw = sessionStorage.getItem(SESSION_KEY);
+    if (!raw) return null;
+    const kept = JSON.parse(raw) as Partial<Kept>;
+    if (
+      typeof kept.accessToken === "string" &&
+      typeof kept.idToken === "string" &&
+      typeof kept.expiresAt === "number" &&
+      kept.expiresAt - now > RESUME_MIN_MS &&
+      typeof kept.claims?.sub === "string"
+    )
+      return { ...(kept as Kept), refreshToken: null };
+    sessionStorage.removeItem(SESSION_KEY);
+  } catch {
+    // Unreadable: treated as none.
+  }
+  return null;
+};
+
+/** Where the sign-in under way returns to (read on the callback, before the bridge consumes it). */
+export const pendingReturnTo = (): string | null => {
+  try {
+    const saved = sessionStorage.getItem(PENDING_KEY);
+    return saved ? ((JSON.parse(saved) as Partial<Pending>).returnTo ?? null) : null;
+  } catch {
+    return null;
+  }
+};
 
 export const createBrowserBridge = (): HisobBridge => {
   const origin = window.location.origin;
   let provider: Provider | null = null;
-  let tokens: Tokens | null = null;
+  let tokens: Tokens | null = window.location.pathname === CALLBACK_PATH ? null : keptSession();
   let refreshing: Promise<Tokens> | null = null;
 
   const getProvider = async () => {
@@ -52,10 +105,13 @@ export const createBrowserBridge = (): HisobBridge => {
       window.history.replaceState(null, "", pending?.returnTo ?? "/app/");
       if (!pending) throw new Error("no sign-in was started in this tab");
       tokens = await finishSignIn(await getProvider(), callback, pending);
+      keep(tokens);
       return info(tokens);
     },
 
     signIn: async () => {
+      tokens = null;
+      keep(null);
       const current = await getProvider();
       // The provider's issuer decides the registered redirect URI: sign in on its origin.
       const issuerOrigin = new URL(current.as.issuer).origin;
@@ -75,15 +131,22 @@ export const createBrowserBridge = (): HisobBridge => {
 
     accessToken: async () => {
       if (!tokens) return null;
-      if (tokens.expiresAt - Date.now() > REFRESH_MARGIN_MS || !tokens.refreshToken)
-        return tokens.accessToken;
+      if (tokens.expiresAt - Date.now() > REFRESH_MARGIN_MS) return tokens.accessToken;
+      if (!tokens.refreshToken) {
+        // Resumed from this tab's storage, so no refresh token: a fresh sign-in through the provider's
+        // login session, back to this screen (the page leaves).
+        await bridge.signIn();
+        return null;
+      }
       refreshing ??= refresh(await getProvider(), tokens).finally(() => {
         refreshing = null;
       });
       try {
         tokens = await refreshing;
+        keep(tokens);
       } catch {
         tokens = null;
+        keep(null);
         return null;
       }
       return tokens.accessToken;
@@ -93,12 +156,14 @@ export const createBrowserBridge = (): HisobBridge => {
       const current = await getProvider();
       const ending = tokens;
       tokens = null;
+      keep(null);
       if (ending) await revokeTokens(current, ending).catch(() => undefined);
       window.location.assign(endSessionUrl(current, ending, `${origin}/app/`).toString());
     },
 
     forgetSession: async () => {
       tokens = null;
+      keep(null);
     },
 
     openExternal: async (url) => {
