@@ -394,8 +394,8 @@ describe("a socket's caller is the one the database knows now", () => {
     });
     expect(deactivated.statusCode).toBe(200);
     const [firstClosed, secondClosed] = await Promise.all(closes);
-    expect(firstClosed).toMatchObject({ code: 4401, reason: "Session ended" });
-    expect(secondClosed).toMatchObject({ code: 4401, reason: "Session ended" });
+    expect(firstClosed).toMatchObject({ code: 4401, reason: "Organization deactivated" });
+    expect(secondClosed).toMatchObject({ code: 4401, reason: "Organization deactivated" });
     expect(await heard).toEqual({
       data: { sessionDeleted: { token: expect.any(String), userId: member.id } },
     });
