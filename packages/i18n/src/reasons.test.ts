@@ -40,7 +40,7 @@ const sourceFiles = (dir: string): string[] =>
     return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
   });
 
-const BROWSER_WORKSPACES = ["ui", "desktop", "admin"];
+const BROWSER_WORKSPACES = ["ui", "accountant", "admin"];
 
 const reasonsInSource = (): string[] => {
   const found = new Set<string>();

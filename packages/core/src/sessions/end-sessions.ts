@@ -13,6 +13,7 @@ export const SESSION_END_REASONS = [
   "organization_deactivated",
 ] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+const ORGANIZATION_DEACTIVATED: SessionEndReason = "organization_deactivated";
 
 /** One's own session ended by oneself is a sign-out; anyone else's is an administrator's act. */
 export const endedBy = (actorUserId: string, ownerUserId: string): SessionEndReason =>
@@ -82,7 +83,8 @@ export const endAllSessions = async (tx: Tx, outbox: Outbox, tenantId: string): 
   const announced = outbox.stage(
     { afterCommit: (callback) => afterCommit(tx, callback) },
     params,
-    { type: "SessionDeleted", tenantId, payload: { reason: "organization_deactivated" } },
+    // Why these sessions ended (a session's end reason, not an error's).
+    { type: "SessionDeleted", tenantId, payload: { reason: ORGANIZATION_DEACTIVATED } },
     {
       from: "ended",
       eachRow: true,
