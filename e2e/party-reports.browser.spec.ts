@@ -210,7 +210,10 @@ describe.skipIf(skipReason !== undefined)(
         // A narrower window: the six reports' switcher and the wide table scroll in their boxes, the page does not.
         await page.setViewportSize({ width: 1024, height: 800 });
         await settled(page);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+        // The charts follow the window through a ResizeObserver: wait until the layout has caught up.
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
+          .toBeLessThanOrEqual(1024);
         await shot(`aging-${lang}-1024`);
         await page.setViewportSize(VIEWPORT);
       });
