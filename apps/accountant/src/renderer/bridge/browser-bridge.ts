@@ -153,10 +153,11 @@ export const createBrowserBridge = (): HisobBridge => {
     },
 
     signOut: async () => {
-      const current = await getProvider();
+      // Forget the tokens first: a provider that cannot be reached must not leave the tab signed in.
       const ending = tokens;
       tokens = null;
       keep(null);
+      const current = await getProvider();
       if (ending) await revokeTokens(current, ending).catch(() => undefined);
       window.location.assign(endSessionUrl(current, ending, `${origin}/app/`).toString());
     },

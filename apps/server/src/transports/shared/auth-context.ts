@@ -216,8 +216,11 @@ const resolveAfresh = async (request: FastifyRequest, context: ContextService) =
   const credentials = credentialsOf(request);
   const ctx = credentials ? await context.resolveContext(credentials) : null;
   if (!ctx) return null;
-  const keyed = withIdempotencyKeyOf(request, ctx);
-  return signal ? { ...keyed, signal } : keyed;
+  request.ctx = withIdempotencyKeyOf(request, ctx);
+  // Today no request naming an organization starts from a cached caller; should one ever, it must
+  // not fall back to the caller's own organization (decision 0084).
+  await actInNamedTenant(request, context);
+  return request.ctx && signal ? { ...request.ctx, signal } : request.ctx;
 };
 
 /**
