@@ -25,7 +25,7 @@ describe.skipIf(!onPostgres)("a report stops when its client goes away (PostgreS
   let watcher: Awaited<ReturnType<typeof connectPostgres>>;
 
   beforeAll(async () => {
-    t = await createTestApp({ poolSize: 4 });
+    t = await createTestApp({ poolSize: 1 });
     const tenant = await t.createTenant();
     admin = await t.createUser(tenant.id, "admin");
     const account = await t.app.inject({

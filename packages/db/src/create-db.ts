@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { type BackendCanceller, backendCanceller } from "./cancel-backend";
 import { PrismaClient, type Tx } from "./client";
 import { type DataDirLock, lockDataDir } from "./data-dir-lock";
 import { deferBegin, withPendingScope } from "./deferred-begin";
@@ -66,18 +67,19 @@ export type TxOptions = {
 
 /**
  * `fn` in a transaction whose running statement is cancelled when `signal` aborts: the backend's pid
- * is read first (the real backend's, behind PgBouncer too), and on abort another connection of the
- * pool asks `pg_cancel_backend` of it; the transaction waits for that ask to finish before it ends, so
- * a late cancel never reaches the next user of the connection. An error after the abort is the
- * abort's reason.
+ * is read first (the real backend's, behind PgBouncer too), and on abort a connection of the
+ * canceller's own pool (never the request pool, whose connections this transaction may be waiting
+ * for) asks `pg_cancel_backend` of it; the transaction waits for that ask (2 s at most) before it
+ * ends, so a late cancel never reaches the next user of the connection. An error after the abort is
+ * the abort's reason.
  */
 const cancelledWith =
-  <T>(pool: pg.Pool, signal: AbortSignal, fn: (tx: Tx) => Promise<T>) =>
+  <T>(canceller: BackendCanceller, signal: AbortSignal, fn: (tx: Tx) => Promise<T>) =>
   async (tx: Tx): Promise<T> => {
     const [backend] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
     let cancelling: Promise<unknown> | undefined;
     const cancel = () => {
-      cancelling = pool.query("SELECT pg_cancel_backend($1)", [backend?.pid]).catch(() => {});
+      if (backend) cancelling = canceller.cancel(backend.pid);
     };
     signal.addEventListener("abort", cancel, { once: true });
     try {
@@ -165,6 +167,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
   let openConnection: () => Promise<SqlConnection>;
   let rawTx: RawTransactions;
   let pool: pg.Pool | undefined;
+  let canceller: BackendCanceller | undefined;
 
   if (config.databaseUrl) {
     const databaseUrl = config.databaseUrl;
@@ -179,17 +182,20 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     };
     // Fail fast with a clear message when the server is unreachable.
     await (await openConnection()).close();
+    // The adapter sends timestamps as zone-less UTC strings: make every session read them as UTC.
+    // No JIT: our statements are short, and JIT switches on by estimated cost, not by time — one
+    // estimate gone wrong cost a 3 ms statement page 350 ms of compilation (its lookup had lost its
+    // index under row-level security); the reports over 1,000,000 entries measured the same without.
+    // PgBouncer refuses startup options: behind it its connect_query sets them (checked below).
+    const sessionOptions = config.pooler ? {} : { options: "-c TimeZone=UTC -c jit=off" };
     pool = new pg.Pool({
       connectionString: databaseUrl,
       max: config.poolSize ?? 10,
-      // The adapter sends timestamps as zone-less UTC strings: make every session read them as UTC.
-      // No JIT: our statements are short, and JIT switches on by estimated cost, not by time — one
-      // estimate gone wrong cost a 3 ms statement page 350 ms of compilation (its lookup had lost its
-      // index under row-level security); the reports over 1,000,000 entries measured the same without.
-      // PgBouncer refuses startup options: behind it its connect_query sets them (checked below).
-      ...(config.pooler ? {} : { options: "-c TimeZone=UTC -c jit=off" }),
+      ...sessionOptions,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
+    const cancels = backendCanceller({ connectionString: databaseUrl, ...sessionOptions });
+    canceller = cancels;
     // Without these listeners a connection the server drops is an unhandled 'error' event, which ends
     // the process. Each client's own listener hears it, idle or checked out (pg-pool listens only while
     // it idles): a query using it fails on its own, and the pool discards it (idle: at once; checked
@@ -202,7 +208,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
       client.on("error", lost);
       deferBegin(client, config.onQuery);
     });
-    rawTx = postgresRawTransactions(pool, config.onQuery, !config.pooler);
+    rawTx = postgresRawTransactions(pool, config.onQuery, !config.pooler, cancels.cancel);
     if (config.pooler) await checkPoolerSessions(pool, databaseUrl);
     prisma = new PrismaClient({
       // The pool is ours (so its connections defer BEGIN) and the adapter ends it on $disconnect.
@@ -260,7 +266,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
   ): Promise<T> => {
     let hooks: Array<() => void> = [];
     options.signal?.throwIfAborted();
-    if (pool && options.signal) fn = cancelledWith(pool, options.signal, fn);
+    if (canceller && options.signal) fn = cancelledWith(canceller, options.signal, fn);
     // The scoping statement (tenant-scope.ts), written with validated literals so that on
     // PostgreSQL it can travel with the BEGIN in one round trip (deferred-begin.ts).
     const scoped = scopeStatement(role, tenantId);
@@ -345,6 +351,7 @@ export const createDb = async (config: DbConfig): Promise<Db> => {
     },
     close: async () => {
       await prisma.$disconnect();
+      await canceller?.end();
       // A PGlite handed in by the caller stays open; one we opened is closed cleanly (flushes to disk).
       if (pglite && !config.pglite) await pglite.close();
       await lock?.release();

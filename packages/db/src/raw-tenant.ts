@@ -275,6 +275,12 @@ export const postgresRawTransactions = (
    * server connection is unknown on the next, so every statement goes unnamed.
    */
   namedStatements = true,
+  /** Where the cancel of a request gone away is asked: not this pool (cancel-backend.ts). */
+  cancelBackend: (pid: number) => Promise<boolean> = (pid) =>
+    pool.query("SELECT pg_cancel_backend($1)", [pid]).then(
+      () => true,
+      () => false,
+    ),
 ): RawTransactions =>
   transactions(
     async (tenantId, scopeOf, fn, mode) => {
@@ -286,12 +292,13 @@ export const postgresRawTransactions = (
       const client = await pool.connect();
       // The request went away: its running statement is cancelled (the key is the backend's pid when
       // connected directly; behind PgBouncer it is the pooler's own, so there only no further
-      // statement starts). The ask is awaited before the connection is released, so a late cancel
-      // never reaches its next user.
-      let cancelling: Promise<unknown> | undefined;
+      // statement starts). The ask goes over a connection of its own and is awaited before the
+      // connection is released; one whose cancel was not confirmed is closed rather than released, so
+      // a late cancel never reaches its next user.
+      let cancelling: Promise<boolean> | undefined;
       const processID = (client as unknown as { processID: number | null }).processID;
       const cancel = () => {
-        cancelling = pool.query("SELECT pg_cancel_backend($1)", [processID]).catch(() => {});
+        if (processID) cancelling = cancelBackend(processID);
       };
       if (signal && namedStatements && processID) signal.addEventListener("abort", cancel, { once: true });
       // A connection that failed mid-transaction is not handed to the next request.
@@ -365,7 +372,8 @@ export const postgresRawTransactions = (
         return result;
       } finally {
         signal?.removeEventListener("abort", cancel);
-        await cancelling;
+        if (cancelling && !(await cancelling))
+          broken ??= new Error("the statement's cancel was not confirmed");
         client.release(broken);
       }
     },

@@ -1,4 +1,4 @@
-import { audit, type Db, diffFields } from "@hisob/db";
+import { audit, type Db, diffFields, violatedForeignKey } from "@hisob/db";
 import { AppError, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { type TTenantSettingsDto, ZUpdateTenantSettingsInput } from "./settings.schema";
 
@@ -54,12 +54,21 @@ export const createSettingsService = (deps: { db: Db }) => {
           ...(input.setup?.finished === undefined ? {} : { setupFinished: input.setup.finished }),
         };
         const after = toDto(
-          await tx.tenantSetting.upsert({
-            where: { tenantId: ctx.tenantId },
-            create: { tenantId: ctx.tenantId, ...data },
-            update: data,
-            select,
-          }),
+          await tx.tenantSetting
+            .upsert({
+              where: { tenantId: ctx.tenantId },
+              create: { tenantId: ctx.tenantId, ...data },
+              update: data,
+              select,
+            })
+            .catch((error: unknown) => {
+              // The currency was deselected by a concurrent request after the check above: the same
+              // answer as when it was never selected, not a 500.
+              if (violatedForeignKey(error)?.includes("base_currency")) {
+                throw baseError("currency.base_not_selected", "is not one of the organization's currencies");
+              }
+              throw error;
+            }),
         );
         await audit(tx, ctx, "tenant_settings", ctx.tenantId, "update", diffFields(before, after));
         return after;

@@ -162,6 +162,7 @@ export const incomeStatementReport =
         await assertAccountsExist(tx, ctx.tenantId, ids);
         await assertCategoriesExist(tx, ctx.tenantId, filters.categoryIds);
         await assertCounterpartiesExist(tx, ctx.tenantId, filters.counterpartyIds);
+        ctx.signal?.throwIfAborted();
         const own = await incomeStatement(
           tx,
           ctx.tenantId,
@@ -171,6 +172,9 @@ export const incomeStatementReport =
         );
         const others: IncomeRow[][] = [];
         for (const period of compared) {
+          // A client that left between statements stops the next one from starting (Prisma's
+          // transaction cancels only the statement running when it left).
+          ctx.signal?.throwIfAborted();
           others.push(
             await incomeStatement(
               tx,

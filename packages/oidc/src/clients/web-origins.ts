@@ -1,43 +1,51 @@
 import type { Db } from "@hisob/db";
 import { type Clock, systemClock } from "@hisob/kernel";
+import { webOriginProblem } from "../admin/oidc-admin.schema";
 
-/** How long an answer is remembered: another instance's change to a client's origins shows within it. */
+/** How long the loaded origins are used: another instance's change to a client's origins shows within it. */
 export const WEB_ORIGINS_CACHE_SECONDS = 30;
-/** At most this many origins remembered at once (a page may send any `Origin`). */
-const MAX_REMEMBERED = 1000;
 
 /**
  * Whether a browser origin is one an active client lists in its web origins (decision 0085): the
  * OpenID provider's CORS answers such an origin on its browser-callable endpoints, beside the
- * operator's OIDC_ALLOWED_ORIGINS. One indexed-array lookup per origin, remembered for
- * WEB_ORIGINS_CACHE_SECONDS; `forget()` drops every answer at once (this instance changed a client).
+ * operator's OIDC_ALLOWED_ORIGINS. A page may send any `Origin`, so nothing it sends costs a query:
+ * an origin no client could list (`webOriginProblem`) is refused outright, and the rest are answered
+ * from one set of every active client's origins, loaded in one query and reloaded at most every
+ * WEB_ORIGINS_CACHE_SECONDS; `forget()` drops it at once (this instance changed a client).
  */
 export const createWebOrigins = (deps: { db: Db; clock?: Clock }) => {
   const clock = deps.clock ?? systemClock;
-  const remembered = new Map<string, { allowed: boolean; until: number }>();
+  let loaded: { origins: Promise<ReadonlySet<string>>; until: number } | undefined;
 
-  const lookUp = async (origin: string): Promise<boolean> => {
+  const load = async (): Promise<ReadonlySet<string>> => {
     const rows = await deps.db.rawTx.withPlatform((tx) =>
-      tx.query<{ one: number }>(
-        "SELECT 1 AS one FROM oidc_clients WHERE is_active AND $1 = ANY(web_origins) LIMIT 1",
-        [origin],
+      tx.query<{ origin: string }>(
+        "SELECT DISTINCT unnest(web_origins) AS origin FROM oidc_clients WHERE is_active",
       ),
     );
-    return rows.length > 0;
+    return new Set(rows.map((row) => row.origin));
+  };
+
+  const origins = (): Promise<ReadonlySet<string>> => {
+    const now = clock.now().getTime();
+    if (loaded && loaded.until > now) return loaded.origins;
+    // Requests arriving while it loads share the one query; a failed load is not kept.
+    const current = { origins: load(), until: now + WEB_ORIGINS_CACHE_SECONDS * 1000 };
+    loaded = current;
+    current.origins.catch(() => {
+      if (loaded === current) loaded = undefined;
+    });
+    return current.origins;
   };
 
   return {
     allows: async (origin: string): Promise<boolean> => {
-      if (origin.length === 0 || origin.length > 300) return false;
-      const now = clock.now().getTime();
-      const known = remembered.get(origin);
-      if (known && known.until > now) return known.allowed;
-      const allowed = await lookUp(origin);
-      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-      remembered.set(origin, { allowed, until: now + WEB_ORIGINS_CACHE_SECONDS * 1000 });
-      return allowed;
+      if (origin.length === 0 || origin.length > 300 || webOriginProblem(origin) !== undefined) return false;
+      return (await origins()).has(origin);
     },
-    forget: () => remembered.clear(),
+    forget: () => {
+      loaded = undefined;
+    },
   };
 };
 

@@ -18,6 +18,8 @@ let kit: OidcKit;
 let platformId = "";
 let platformAdmin: SeededUser;
 let endUser: SeededUser;
+/** Statements naming oidc_clients' web origins, as the server sends them. */
+let originQueries = 0;
 
 const admin = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
   t.app.inject({
@@ -51,7 +53,12 @@ const preflight = (origin: string) =>
   });
 
 beforeAll(async () => {
-  t = await createTestApp({ clock });
+  t = await createTestApp({
+    clock,
+    onQuery: (sql) => {
+      if (sql.includes("web_origins") && sql.includes("oidc_clients")) originQueries += 1;
+    },
+  });
   kit = createOidcKit(t);
   const platform = await t.createTenant("Platform", { platform: true });
   platformId = platform.id;
@@ -161,6 +168,33 @@ describe("web origins (CORS)", () => {
     expect((await preflight(SPA)).headers["access-control-allow-origin"]).toBeUndefined();
     expect((await admin("PUT", `/oidc-clients/${client.clientId}`, { isActive: true })).statusCode).toBe(200);
     expect((await preflight(SPA)).headers["access-control-allow-origin"]).toBe(SPA);
+  });
+
+  it("unknown origins cost no query each: malformed ones none at all, the rest one load every 30 s", async () => {
+    await registerOverRest({ webOrigins: ["https://listed.example"] });
+    expect((await preflight("https://listed.example")).headers["access-control-allow-origin"]).toBe(
+      "https://listed.example",
+    );
+    const before = originQueries;
+    for (let i = 0; i < 1200; i += 1) {
+      const origin = i % 2 === 0 ? `https://unknown-${i}.example` : `https://unknown-${i}.example/path`;
+      const res = await preflight(origin);
+      expect(res.headers["access-control-allow-origin"]).toBeUndefined();
+    }
+    // The listed origin still gets CORS, from the same loaded set.
+    expect((await preflight("https://listed.example")).headers["access-control-allow-origin"]).toBe(
+      "https://listed.example",
+    );
+    expect(originQueries - before).toBe(0);
+    // Another instance's change shows once the set is 30 s old: one load, then none again.
+    clock.advance(31_000);
+    expect(
+      (await preflight("https://unknown-a.example")).headers["access-control-allow-origin"],
+    ).toBeUndefined();
+    expect(
+      (await preflight("https://unknown-b.example")).headers["access-control-allow-origin"],
+    ).toBeUndefined();
+    expect(originQueries - before).toBe(1);
   });
 
   it("never opens routes outside the browser-callable ones, such as authorize", async () => {

@@ -1,3 +1,4 @@
+import { connectPostgres, testAdminUrl, testDatabaseKind } from "@hisob/db/testing";
 import type { AppRouter } from "@hisob/trpc";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,3 +153,63 @@ describe("tenant settings over tRPC (the accountant app)", () => {
     });
   });
 });
+
+describe.skipIf(testDatabaseKind() !== "postgres")(
+  "a base currency deselected while it is being chosen (PostgreSQL)",
+  () => {
+    it("answers 400 currency.base_not_selected, as when it was never selected, not 500", async () => {
+      const raceTenant = (await t.createTenant("Settings race")).id;
+      const raceAdmin = await t.createUser(raceTenant, "admin");
+      const picked = await send(raceAdmin, "GET");
+      expect(picked.statusCode).toBe(200);
+      const codes = await t.app.inject({
+        method: "PUT",
+        url: "/tenant/currencies",
+        headers: raceAdmin.headers,
+        payload: { codes: ["UZS", "USD"] },
+      });
+      expect(codes.statusCode, codes.body).toBe(200);
+      expect((await send(raceAdmin, "PUT", { baseCurrency: "UZS" })).statusCode).toBe(200);
+      const [row] = await t.db.withPlatform(
+        (tx) => tx.$queryRaw<Array<{ name: string }>>`SELECT current_database() AS name`,
+      );
+      const url = new URL(testAdminUrl() ?? "");
+      url.pathname = `/${row?.name ?? ""}`;
+      const other = await connectPostgres(url.toString());
+      // Polled from a session of its own: inside a transaction pg_stat_activity keeps its first answer.
+      const watcher = await connectPostgres(url.toString());
+      try {
+        // Another session holds the settings row: the request passes its check that USD is selected,
+        // then waits at its write …
+        await other.query("BEGIN");
+        await other.query("SELECT 1 FROM tenant_settings WHERE tenant_id = $1 FOR UPDATE", [raceTenant]);
+        const request = send(raceAdmin, "PUT", { baseCurrency: "USD" });
+        const deadline = Date.now() + 20_000;
+        let blocked = false;
+        for (;;) {
+          const waiting = await watcher.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE '%tenant_settings%' AND pid <> pg_backend_pid()`,
+          );
+          blocked = (waiting[0]?.n ?? 0) > 0;
+          if (blocked || Date.now() > deadline) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(blocked, "the request should be waiting at its write").toBe(true);
+        // … while USD leaves the organization's currencies; the foreign key then refuses the write.
+        await other.query("DELETE FROM tenant_currencies WHERE tenant_id = $1 AND currency_code = 'USD'", [
+          raceTenant,
+        ]);
+        await other.query("COMMIT");
+        const res = await request;
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().error.reason).toBe("currency.base_not_selected");
+        expect((await send(raceAdmin, "GET")).json().baseCurrency).toBe("UZS");
+      } finally {
+        await other.query("ROLLBACK").catch(() => {});
+        await other.close();
+        await watcher.close();
+      }
+    });
+  },
+);
