@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import fastifyWebsocket from "@fastify/websocket";
-import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from "@hisob/db";
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable, isDatabaseUnreachable } from "@hisob/db";
 import type { GraphqlLimits, GraphqlModule, GraphqlRequestContext } from "@hisob/graphql";
 import {
   accessChangedTopic,
@@ -359,17 +359,26 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     // A caller from the cache is confirmed by the operation's first transaction, and a query runs again
     // if it changed; a mutation confirms it before it runs; a batch, before any of it runs
     // (docs/decisions/0090-transports-at-baseline.md).
-    const { response, context } = await callerRunner(request, services.context)(
-      !Array.isArray(request.body),
-      async (caller, confirm) => {
+    const run = callerRunner(request, services.context);
+    let ran: { response: Response; context: GraphqlRequestContext };
+    try {
+      ran = await run(!Array.isArray(request.body), async (caller, confirm) => {
         const context = requestContext(request, reply, caller);
         if (request.cachedCaller?.check?.verified === false) context.confirmCaller = confirm;
         // The request's signal aborts when its connection closes (yoga ties it to the reply): execution
         // stops and queued service calls leave the queue, so no request outlives its client.
         const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
         return { response, context };
-      },
-    );
+      });
+    } catch (error) {
+      // Confirming a cached caller needs the database too: unreachable, it is a 503 in our shape.
+      if (!isDatabaseUnreachable(error)) throw error;
+      // Unconfirmed, the caller is nobody: the answer speaks the language the request asks for.
+      request.ctx = null;
+      reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+      return refuse(reply, request, 503, databaseUnavailable());
+    }
+    const { response, context } = ran;
     const single = !Array.isArray(request.body);
     if (response.status === 406 || (single && context.executed.operations.has("subscription"))) {
       // Refused before it subscribed (docs/decisions/0010-graphql-subscriptions-over-websocket-only.md).
