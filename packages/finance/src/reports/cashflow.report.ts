@@ -278,11 +278,7 @@ export const cashflowReport =
       return byKey;
     });
     /** A compared period's figures of an account (by id) or a currency's totals (by code). */
-    const comparedOf = (
-      kind: "account" | "currency",
-      key: (row: CashflowRow) => string | null,
-      value: string,
-    ) =>
+    const comparedOf = (kind: "account" | "currency", value: string) =>
       compared.map((period, index) => {
         const row = comparedIndex[index]?.get(`${kind}:${value}`);
         return { compare: period.compare, row };
@@ -295,7 +291,7 @@ export const cashflowReport =
       const figures = cashflowFigures(row);
       return {
         ...figures,
-        compared: comparedOf(kind, key, key(row) ?? "").map(({ compare, row: other }) => ({
+        compared: comparedOf(kind, key(row) ?? "").map(({ compare, row: other }) => ({
           compare,
           ...comparedFigures(CASHFLOW_FIGURES, figures, other ? cashflowFigures(other) : undefined),
         })),
