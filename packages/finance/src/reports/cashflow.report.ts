@@ -267,14 +267,20 @@ export const cashflowReport =
       },
       { readOnly: true, signal: ctx.signal },
     );
+    // Each compared period's account and currency rows by kind and key (a find per row would be
+    // quadratic in the accounts).
+    const comparedIndex = comparedRows.map((list) => {
+      const byKey = new Map<string, CashflowRow>();
+      for (const row of list) {
+        if (row.kind === "account") byKey.set(`account:${row.account_id}`, row);
+        else if (row.kind === "currency") byKey.set(`currency:${row.currency}`, row);
+      }
+      return byKey;
+    });
     /** A compared period's figures of an account (by id) or a currency's totals (by code). */
-    const comparedOf = (
-      kind: "account" | "currency",
-      key: (row: CashflowRow) => string | null,
-      value: string,
-    ) =>
+    const comparedOf = (kind: "account" | "currency", value: string) =>
       compared.map((period, index) => {
-        const row = comparedRows[index]?.find((other) => other.kind === kind && key(other) === value);
+        const row = comparedIndex[index]?.get(`${kind}:${value}`);
         return { compare: period.compare, row };
       });
     const withCompared = (
@@ -285,7 +291,7 @@ export const cashflowReport =
       const figures = cashflowFigures(row);
       return {
         ...figures,
-        compared: comparedOf(kind, key, key(row) ?? "").map(({ compare, row: other }) => ({
+        compared: comparedOf(kind, key(row) ?? "").map(({ compare, row: other }) => ({
           compare,
           ...comparedFigures(CASHFLOW_FIGURES, figures, other ? cashflowFigures(other) : undefined),
         })),
@@ -295,7 +301,16 @@ export const cashflowReport =
     // A report limited to accounts names accounts of this organization: another tenant's (or an
     // unknown) id is NOT_FOUND, as the account statement answers, not an empty report.
     if (ids && accounts.length !== ids.length) throw accountNotFound();
-    const periodRows = rows.filter((row) => row.kind === "period");
+    // Each account's periods, looked up by id: filtering every period row per account would be
+    // accounts × periods comparisons (53 million for 1,000 accounts by week).
+    const periodsOf = new Map<string, CashflowRow[]>();
+    for (const row of rows) {
+      if (row.kind !== "period") continue;
+      const key = row.account_id ?? "";
+      const list = periodsOf.get(key);
+      if (list) list.push(row);
+      else periodsOf.set(key, [row]);
+    }
     return {
       startDate: query.startDate,
       endDate: query.endDate,
@@ -306,21 +321,19 @@ export const cashflowReport =
         name: row.name ?? "",
         currency: row.currency ?? "",
         ...withCompared(row, "account", (account) => account.account_id),
-        periods: periodRows
-          .filter((period) => period.account_id === row.account_id)
-          .map((period) => {
-            const first = dateOf(period.period ?? "");
-            const last = periodEnd(first, query.granularity);
-            return {
-              period: periodLabel(first, query.granularity),
-              // The period as far as it lies within the report's range.
-              startDate: toIsoDate(first < start ? start : first),
-              endDate: toIsoDate(last > end ? end : last),
-              openingBalance: period.opening ?? "0",
-              closingBalance: period.closing ?? "0",
-              ...flows(period),
-            };
-          }),
+        periods: (periodsOf.get(row.account_id ?? "") ?? []).map((period) => {
+          const first = dateOf(period.period ?? "");
+          const last = periodEnd(first, query.granularity);
+          return {
+            period: periodLabel(first, query.granularity),
+            // The period as far as it lies within the report's range.
+            startDate: toIsoDate(first < start ? start : first),
+            endDate: toIsoDate(last > end ? end : last),
+            openingBalance: period.opening ?? "0",
+            closingBalance: period.closing ?? "0",
+            ...flows(period),
+          };
+        }),
       })),
       totals: rows
         .filter((row) => row.kind === "currency")

@@ -46,33 +46,30 @@ const documentFilter = (d: string, filters: Filters) => {
 };
 
 /**
- * Per account, type and day: from the ledger alone — or, limited to categories or counterparties
- * (which only the payments and expenses carry), from those documents, each of which carries its
- * ledger entry's account, amount and date (docs/decisions/0088-report-filters-and-comparison.md).
+ * Each income or expense entry's account, type, day and amount: from the ledger alone — or, limited
+ * to categories or counterparties (which only the payments and expenses carry), from those documents,
+ * each of which carries its ledger entry's account, amount and date
+ * (docs/decisions/0088-report-filters-and-comparison.md).
  */
-const perAccountDay = (tenantId: string, start: Date, end: Date, filters: Filters) =>
+const entryRows = (tenantId: string, start: Date, end: Date, filters: Filters) =>
   filters.categoryIds || filters.counterpartyIds
     ? Prisma.sql`
-      SELECT d.account_id, d.type, d.date, sum(d.amount) AS amount
-        FROM (SELECT p.account_id, 'income' AS type, p.date, p.amount
-                FROM payments p
-               WHERE p.tenant_id = ${tenantId}::uuid AND p.date BETWEEN ${start}::date AND ${end}::date
-                 ${accountFilter(Prisma.sql`p.account_id`, filters.ids)} ${documentFilter("p", filters)}
-              UNION ALL
-              SELECT e.account_id, 'expense', e.date, e.amount
-                FROM expenses e
-               WHERE e.tenant_id = ${tenantId}::uuid AND e.date BETWEEN ${start}::date AND ${end}::date
-                 ${accountFilter(Prisma.sql`e.account_id`, filters.ids)} ${documentFilter("e", filters)}) d
-       GROUP BY 1, 2, 3`
+      SELECT p.account_id, 'income' AS type, p.date, p.amount
+        FROM payments p
+       WHERE p.tenant_id = ${tenantId}::uuid AND p.date BETWEEN ${start}::date AND ${end}::date
+         ${accountFilter(Prisma.sql`p.account_id`, filters.ids)} ${documentFilter("p", filters)}
+      UNION ALL
+      SELECT e.account_id, 'expense', e.date, e.amount
+        FROM expenses e
+       WHERE e.tenant_id = ${tenantId}::uuid AND e.date BETWEEN ${start}::date AND ${end}::date
+         ${accountFilter(Prisma.sql`e.account_id`, filters.ids)} ${documentFilter("e", filters)}`
     : Prisma.sql`
-      SELECT COALESCE(t.destination_account_id, t.origin_account_id) AS account_id, t.type, t.date,
-             sum(t.amount) AS amount
+      SELECT COALESCE(t.destination_account_id, t.origin_account_id) AS account_id, t.type, t.date, t.amount
         FROM transactions t
        WHERE t.tenant_id = ${tenantId}::uuid
          AND t.type IN ('income', 'expense')
          AND t.date BETWEEN ${start}::date AND ${end}::date
-         ${accountFilter(Prisma.sql`COALESCE(t.destination_account_id, t.origin_account_id)`, filters.ids)}
-       GROUP BY 1, 2, 3`;
+         ${accountFilter(Prisma.sql`COALESCE(t.destination_account_id, t.origin_account_id)`, filters.ids)}`;
 
 const incomeStatement = async (
   tx: Tx,
@@ -84,17 +81,16 @@ const incomeStatement = async (
   // Totals and months from the ledger; the category split from the documents (a payment or expense
   // carries its entry's amount and date, which reconcile checks), so no per-entry joins are needed.
   tx.$queryRaw<IncomeRow[]>`
-    WITH per_account AS (
-      -- Summed per account, type and day on the ledger alone, then joined to the (few) accounts: the
-      -- planner can estimate these groups (it cannot estimate a join on COALESCE), so it hashes them
-      -- in parallel instead of sorting every entry; the month label and the grouping sets then work on
-      -- at most accounts × 2 × days rows (same sums).
-      ${perAccountDay(tenantId, start, end, filters)}
-    ), entries AS (
-      SELECT a.currency_code AS currency, p.type, sum(p.amount) AS amount, to_char(p.date, 'YYYY-MM') AS month
-        FROM per_account p
-        JOIN money_accounts a ON a.tenant_id = ${tenantId}::uuid AND a.id = p.account_id
-       GROUP BY a.currency_code, p.type, p.date
+    WITH entries AS (
+      -- The entries joined to the (few) accounts and summed per currency, type and month: a handful
+      -- of groups, hashed in parallel whatever the number of accounts. (Summing per account and day
+      -- first made ~100,000 groups over 1,000 accounts, sorted on disk: 2.2 s against 0.7 s, same sums.)
+      -- The month is of the date as a timestamp without time zone: no session time zone in it.
+      SELECT a.currency_code AS currency, l.type, sum(l.amount) AS amount,
+             to_char(date_trunc('month', l.date::timestamp), 'YYYY-MM') AS month
+        FROM (${entryRows(tenantId, start, end, filters)}) l
+        JOIN money_accounts a ON a.tenant_id = ${tenantId}::uuid AND a.id = l.account_id
+       GROUP BY a.currency_code, l.type, date_trunc('month', l.date::timestamp)
     ), documents AS (
       SELECT a.currency_code AS currency, 'income' AS type, p.amount, p.category_id, c.name AS category_name
         FROM payments p
