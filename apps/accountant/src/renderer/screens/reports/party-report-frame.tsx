@@ -9,13 +9,8 @@ import { DateInput } from "../../components/date-input";
 import { PrintButton } from "../../components/downloads";
 import { CounterpartyPicker } from "../../components/pickers";
 import { addDays, readCounterparty, readReportDate } from "./party-report-query";
-import {
-  REPORT_PRESETS,
-  type ReportPreset,
-  readReportParams,
-  reportPresetOf,
-  reportPresetPeriod,
-} from "./report-query";
+import { periodFields } from "./report-frame";
+import { readReportParams } from "./report-query";
 
 /*
  * The frame of the reports read at one day (aging, balances) or for one counterparty (its statement),
@@ -134,33 +129,7 @@ export const CounterpartyControls = (props: {
           placeholder={t("partyReports.chooseCounterparty")}
         />
       </div>
-      <Select
-        aria-label={t("reports.period")}
-        data-testid="report-preset"
-        style={{ width: 190 }}
-        value={reportPresetOf(params, today)}
-        onChange={(key: ReportPreset | "custom") =>
-          key !== "custom" && onChange(reportPresetPeriod(key, today))
-        }
-        options={[
-          ...REPORT_PRESETS.map((key) => ({ value: key, label: t(`reports.presets.${key}`) })),
-          { value: "custom", label: t("reports.presets.custom"), disabled: true },
-        ]}
-      />
-      <label htmlFor="report-from">{t("documents.from")}</label>
-      <DateInput
-        id="report-from"
-        width={140}
-        value={params.start}
-        onChange={(date) => date && date <= params.end && onChange({ start: date })}
-      />
-      <label htmlFor="report-to">{t("documents.to")}</label>
-      <DateInput
-        id="report-to"
-        width={140}
-        value={params.end}
-        onChange={(date) => date && date >= params.start && onChange({ end: date })}
-      />
+      {periodFields(t, params, onChange, today)}
     </Space>
   );
 };

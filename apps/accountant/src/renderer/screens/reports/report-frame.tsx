@@ -1,6 +1,7 @@
 import { formatDate, todayIso, useLocale } from "@hisob/ui";
 import { useQuery } from "@tanstack/react-query";
 import { Select, Space, Typography } from "antd";
+import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
@@ -17,6 +18,7 @@ import {
 } from "./report-filters";
 import {
   accountsOf,
+  type DatedPeriod,
   GRANULARITIES,
   type Granularity,
   REPORT_PRESETS,
@@ -49,6 +51,51 @@ export const useReportParams = (): [ReportParams, (change: Partial<ReportParams>
   return [report, update];
 };
 
+/**
+ * The period every report with one shows: a preset (this month … last year; "custom" once the dates
+ * are typed) and the two dates, which never cross. Elements, not a component, so the filter bar
+ * spaces each of them.
+ */
+export const periodFields = (
+  t: TFunction,
+  period: DatedPeriod,
+  onChange: (change: Partial<DatedPeriod>) => void,
+  today: string,
+): ReactNode[] => [
+  <Select
+    key="preset"
+    aria-label={t("reports.period")}
+    data-testid="report-preset"
+    style={{ width: 190 }}
+    value={reportPresetOf(period, today)}
+    onChange={(key: ReportPreset | "custom") => key !== "custom" && onChange(reportPresetPeriod(key, today))}
+    options={[
+      ...REPORT_PRESETS.map((key) => ({ value: key, label: t(`reports.presets.${key}`) })),
+      { value: "custom", label: t("reports.presets.custom"), disabled: true },
+    ]}
+  />,
+  <label key="from-label" htmlFor="report-from">
+    {t("documents.from")}
+  </label>,
+  <DateInput
+    key="from"
+    id="report-from"
+    width={140}
+    value={period.start}
+    onChange={(date) => date && date <= period.end && onChange({ start: date })}
+  />,
+  <label key="to-label" htmlFor="report-to">
+    {t("documents.to")}
+  </label>,
+  <DateInput
+    key="to"
+    id="report-to"
+    width={140}
+    value={period.end}
+    onChange={(date) => date && date >= period.start && onChange({ end: date })}
+  />,
+];
+
 export const ReportControls = (props: {
   report: ReportParams;
   onChange: (change: Partial<ReportParams>) => void;
@@ -65,7 +112,6 @@ export const ReportControls = (props: {
   const accounts = useAllAccounts();
   const { report, onChange } = props;
   const today = todayIso();
-  const preset = reportPresetOf(report, today);
   return (
     <Space
       wrap
@@ -74,33 +120,7 @@ export const ReportControls = (props: {
       aria-label={t("reports.filters")}
       style={{ marginBottom: 16 }}
     >
-      <Select
-        aria-label={t("reports.period")}
-        data-testid="report-preset"
-        style={{ width: 190 }}
-        value={preset}
-        onChange={(key: ReportPreset | "custom") =>
-          key !== "custom" && onChange(reportPresetPeriod(key, today))
-        }
-        options={[
-          ...REPORT_PRESETS.map((key) => ({ value: key, label: t(`reports.presets.${key}`) })),
-          { value: "custom", label: t("reports.presets.custom"), disabled: true },
-        ]}
-      />
-      <label htmlFor="report-from">{t("documents.from")}</label>
-      <DateInput
-        id="report-from"
-        width={140}
-        value={report.start}
-        onChange={(date) => date && date <= report.end && onChange({ start: date })}
-      />
-      <label htmlFor="report-to">{t("documents.to")}</label>
-      <DateInput
-        id="report-to"
-        width={140}
-        value={report.end}
-        onChange={(date) => date && date >= report.start && onChange({ end: date })}
-      />
+      {periodFields(t, report, onChange, today)}
       {props.accounts === "multiple" ? (
         <AccountsFilter value={accountsOf(report)} onChange={(ids) => onChange(withAccounts(ids))} />
       ) : (

@@ -46,7 +46,7 @@ export const withAccounts = (ids: string[]): Pick<ReportParams, "accountId" | "a
   accountId: ids[0] ?? null,
   accountIds: ids.length > 1 ? ids : undefined,
 });
-type DatedPeriod = { start: string; end: string };
+export type DatedPeriod = { start: string; end: string };
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
