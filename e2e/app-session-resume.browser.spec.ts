@@ -81,7 +81,8 @@ describe.skipIf(skipReason !== undefined)("the app resumes a signed-in tab on re
     const tab = await context.newPage();
     oidcCalls.length = 0;
     await tab.goto(`${server?.base}/app/`);
-    await tab.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
+    // Three round trips through the provider and the first screen: slow on a loaded machine.
+    await tab.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor({ timeout: 90_000 });
     expect(oidcCalls).toEqual(["/oidc/authorize", "/oidc/token"]);
     await tab.close();
   });

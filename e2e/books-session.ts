@@ -175,7 +175,8 @@ export const settled = async (page: Page) => {
             ".ant-spin-spinning, .ant-skeleton-active, [class*=-appear], [class*=-enter], .ant-zoom-appear, .ant-modal-mask-hidden",
           )
           .count(),
-      { timeout: 20_000 },
+      // A report on a loaded machine may spin for a while; this waits on the state, not on time.
+      { timeout: 60_000 },
     )
     .toBe(0);
   await page.waitForFunction(() =>
