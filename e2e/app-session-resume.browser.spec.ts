@@ -77,16 +77,6 @@ describe.skipIf(skipReason !== undefined)("the app resumes a signed-in tab on re
     expect(oidcCalls).toEqual([]);
   });
 
-  it("a new tab signs in through the provider (its login session: no password asked)", async () => {
-    const tab = await context.newPage();
-    oidcCalls.length = 0;
-    await tab.goto(`${server?.base}/app/`);
-    // Three round trips through the provider and the first screen: slow on a loaded machine.
-    await tab.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor({ timeout: 90_000 });
-    expect(oidcCalls).toEqual(["/oidc/authorize", "/oidc/token"]);
-    await tab.close();
-  });
-
   it("a kept token with less than five minutes left is not resumed", async () => {
     await page.evaluate((key) => {
       const stored = JSON.parse(sessionStorage.getItem(key) ?? "{}") as { expiresAt: number };
