@@ -1,26 +1,48 @@
 import type { RecordService, TRecordListQuery } from "@hisob/crud";
 import { type Access, describeAccess, type TenantContext } from "@hisob/kernel";
 import DataLoader from "dataloader";
+import type { z } from "zod";
+import { fieldOf, pageArgsSdl } from "./catalog-sdl";
 import { callerOf, type GraphqlContext, type GraphqlServices } from "./context";
+import { enumValuesOf, inputTypeSdl, objectTypeSdl, type ShapeOptions } from "./zod-sdl";
 
 /*
  * The GraphQL side of the record building block (@hisob/crud): the SDL of a record's five operations
- * and their thin resolvers, plus a per-request loader for records other types point to. A module writes
- * its object type and input types; this writes the rest.
+ * and their types, printed from the record's catalog entry, and their thin resolvers, plus a per-request
+ * loader for records other types point to. A module names what zod cannot tell (money, enums, words).
  */
 
-/** What a record's catalog entry declares that the SDL's descriptions name: who may do what. */
-type RecordAccess = { readonly [V in "list" | "create" | "update" | "delete"]: { readonly access: Access } };
+/**
+ * What a record's catalog entry (`recordOperationsOf`) declares that its SDL reads: who may do what, the
+ * list's sort fields and paging, the item's schema and the create and update inputs.
+ */
+type RecordCatalogEntry = {
+  readonly list: { readonly access: Access; readonly input?: z.ZodType };
+  readonly get: { readonly access: Access; readonly output: z.ZodType };
+  readonly create: { readonly access: Access; readonly input?: z.ZodType };
+  readonly update: { readonly access: Access; readonly input?: z.ZodType };
+  readonly delete: { readonly access: Access };
+};
+
+/** The GraphQL types of a record, printed from its catalog schemas (what zod cannot tell, named here). */
+export type RecordTypes = {
+  /** `type <Type>` from the get operation's output. */
+  item: ShapeOptions;
+  /** `input <Type>Input` from the create operation's input. */
+  input?: ShapeOptions;
+  /** `input <Type>Patch` from the update operation's input (its `data`). */
+  patch?: ShapeOptions;
+};
 
 export type RecordSdlOptions = {
   /** The object type, e.g. "Client". */
   type: string;
   /** The list query's name, e.g. "clients" (the get query is `type` lower-cased first: "client"). */
   plural: string;
-  /** The record's catalog entry (e.g. `crmOperations.clients`): who may do what, for the descriptions. */
-  operations: RecordAccess;
-  /** The sort fields the record's schema declares (e.g. `CLIENT_SORT_FIELDS`). */
-  sortFields: readonly string[];
+  /** The record's catalog entry (e.g. `crmOperations.clients`): its permissions, sort fields, paging and types. */
+  operations: RecordCatalogEntry;
+  /** The record's object and input types from the catalog's schemas. */
+  types: RecordTypes;
   filterFields: readonly string[];
   /** Ascending by default (false: newest first, e.g. by date). */
   ascending?: boolean;
@@ -38,7 +60,14 @@ export const recordSdl = (options: RecordSdlOptions): string => {
     delete: describeAccess(operations.delete.access),
   };
   const single = lowerFirst(type);
+  const { list, create, update } = operations;
+  if (!list.input || !create.input || !update.input)
+    throw new Error(`${type}: a record operation without input`);
+  const sortFields = enumValuesOf(fieldOf(list.input, "sortBy"), `${plural}.sortBy`);
   return /* GraphQL */ `
+${objectTypeSdl(type, operations.get.output, options.types.item)}
+${inputTypeSdl(`${type}Input`, create.input, options.types.input)}
+${inputTypeSdl(`${type}Patch`, fieldOf(update.input, "data"), options.types.patch)}
   type Paginated${type}s {
     data: [${type}!]!
     total: Int64!
@@ -46,12 +75,11 @@ export const recordSdl = (options: RecordSdlOptions): string => {
 
   type Query {
     """
-    ${type} records of the caller's organization (${permissions.read}). sortBy: ${options.sortFields.join(", ")}
+    ${type} records of the caller's organization (${permissions.read}). sortBy: ${sortFields.join(", ")}
     (id breaks ties). Filters on ${options.filterFields.join(", ")}.
     """
     ${plural}(
-      offset: Int = 0
-      limit: Int = 20
+      ${pageArgsSdl(list.input)}
       sortBy: [String!]
       ascending: Boolean = ${options.ascending === false ? "false" : "true"}
       filters: [Filter!]

@@ -1,43 +1,33 @@
-import { SESSION_END_REASONS, type TSessionDto, type TUserDto } from "@hisob/core";
+import { coreOperations, SESSION_END_REASONS, type TSessionDto, type TUserDto } from "@hisob/core";
 import { AppError } from "@hisob/kernel";
 import { z } from "zod";
+import { elementOf, fieldOf, pageArgsSdl, permissionsOf, routeOf } from "../catalog-sdl";
 import { callerOf, type GraphqlContext } from "../context";
 import { sessionDeletedTopic } from "../pubsub";
 import type { GraphqlModule } from "../registry";
+import { argumentsSdl, enumValuesOf, objectTypeSdl } from "../zod-sdl";
 
 /*
- * Core: users, their roles and groups, sessions. Every resolver calls the core services REST uses;
- * permissions, validation and tenancy are theirs.
+ * Core: users, their roles and groups, sessions. The user's types and the lists' arguments and
+ * permissions are the catalog's (`coreOperations`); every resolver calls the core services REST uses,
+ * whose permissions, validation and tenancy they are. A session keeps GraphQL's own shape (its public
+ * identifier is \`token\`, its end reason an enum), as it was before the catalog fed GraphQL.
  */
 
+const { users, sessions } = coreOperations;
+
 const typeDefs = /* GraphQL */ `
-  type User {
-    id: ID!
-    firstName: String!
-    lastName: String!
-    email: String!
-    uiLanguage: String!
-    updatedAt: Time!
-    createdAt: Time!
-    active: Boolean!
-    avatarUrl: String
-    hasPassword: Boolean!
-    roles: [Role!]!
-    groups: [Group!]!
-    "Effective permissions (the user's roles and their groups' roles), sorted."
-    permissions: [String!]!
-  }
-
-  type Role {
-    id: ID!
-    name: String!
-  }
-
-  type Group {
-    id: ID!
-    name: String!
-  }
-
+${objectTypeSdl("User", users.get.output, {
+  fields: {
+    // A string on the wire since the first schema; the values are the catalog's locales.
+    uiLanguage: "String",
+    roles: "Role",
+    groups: "Group",
+    permissions: { description: "Effective permissions (the user's roles and their groups' roles), sorted." },
+  },
+})}
+${objectTypeSdl("Role", elementOf(fieldOf(users.get.output, "roles", "output"), "User.roles"))}
+${objectTypeSdl("Group", elementOf(fieldOf(users.get.output, "groups", "output"), "User.groups"))}
   type PaginatedUsers {
     data: [User!]!
     total: Int64!
@@ -119,11 +109,10 @@ const typeDefs = /* GraphQL */ `
   type Query {
     "The signed-in user."
     me: User!
-    "Users of the caller's organization (users:read:all; with only users:read:own, oneself)."
+    "Users of the caller's organization (${permissionsOf(users.list)})."
     users(
-      offset: Int = 0
-      limit: Int = 20
-      "Sort fields in order: email, firstName, lastName, createdAt, updatedAt (id breaks ties)."
+      ${pageArgsSdl(users.list.input)}
+      "Sort fields in order: ${enumValuesOf(fieldOf(users.list.input, "sortBy"), "users.sortBy").join(", ")} (id breaks ties)."
       sortBy: [String!]
       ascending: Boolean = true
       "Conditions on id, email, firstName, lastName, uiLanguage, active, createdAt, updatedAt."
@@ -133,10 +122,10 @@ const typeDefs = /* GraphQL */ `
     "The caller's own live sessions, newest first."
     mySessions: [Session!]!
     """
-    The organization's live sessions, most recently used first (sessions:read:all), as GET /sessions:
+    The organization's live sessions, most recently used first (${permissionsOf(sessions.listForTenant)}), as ${routeOf(sessions.listForTenant)}:
     optionally one user's, and/or those last used by \`client\` (browser, api or an OIDC client_id).
     """
-    sessions(userId: ID, client: String, offset: Int = 0, limit: Int = 50): PaginatedSessions!
+    sessions(${argumentsSdl(sessions.listForTenant.input, "sessions", { omit: ["offset", "limit"] })}, ${pageArgsSdl(sessions.listForTenant.input)}): PaginatedSessions!
   }
 
   type Mutation {

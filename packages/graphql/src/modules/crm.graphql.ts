@@ -1,12 +1,15 @@
 import type { TChatDto, TClientDto, TMessageDto } from "@hisob/crm";
-import { CHAT_SORT_FIELDS, CLIENT_SORT_FIELDS, crmOperations } from "@hisob/crm";
+import { crmOperations } from "@hisob/crm";
+import { financeOperations } from "@hisob/finance";
 import { type Page, requirePermission } from "@hisob/kernel";
 import DataLoader from "dataloader";
 import { z } from "zod";
+import { fieldOf, permissionsOf } from "../catalog-sdl";
 import { callerOf, type GraphqlContext } from "../context";
 import { messageAddedTopic } from "../events";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
+import { enumTypeSdl } from "../zod-sdl";
 
 /*
  * CRM: clients, chats with them and the chats' messages. Clients and chats are records of the building
@@ -14,101 +17,17 @@ import type { GraphqlModule } from "../registry";
  * the organization's users who may read chats (`messageAdded`).
  */
 
+const { clients, chats } = crmOperations;
+
 const typeDefs = /* GraphQL */ `
-  enum ClientKind {
-    person
-    company
-  }
-
-  "A person or a company the organization works with."
-  type Client {
-    id: ID!
-    kind: ClientKind!
-    name: String!
-    phone: String!
-    email: String!
-    tin: String!
-    notes: String!
-    "The finance counterparty this client is in the books (its payments, expenses and debts filter by it)."
-    counterpartyId: ID
-    "Needs counterparties:read:all (else null with a FORBIDDEN error at this path)."
-    counterparty: Counterparty
-    createdAt: Time!
-    updatedAt: Time!
-  }
-
-  input ClientInput {
-    kind: ClientKind
-    name: String!
-    phone: String
-    email: String
-    tin: String
-    notes: String
-    counterpartyId: ID
-  }
-
-  "Only the fields given change; counterpartyId: null unlinks."
-  input ClientPatch {
-    kind: ClientKind
-    name: String
-    phone: String
-    email: String
-    tin: String
-    notes: String
-    counterpartyId: ID
-  }
-
-  enum ChatChannel {
-    phone
-    email
-    telegram
-    whatsapp
-    sms
-    web
-    visit
-    other
-  }
-
-  enum ChatStatus {
-    open
-    closed
-  }
-
+${enumTypeSdl("ClientKind", fieldOf(clients.get.output, "kind"))}
+${enumTypeSdl("ChatChannel", fieldOf(chats.get.output, "channel"))}
+${enumTypeSdl("ChatStatus", fieldOf(chats.get.output, "status"))}
   enum MessageDirection {
     "From the client."
     inbound
     "From the organization."
     outbound
-  }
-
-  "A conversation with a client over one channel."
-  type Chat {
-    id: ID!
-    clientId: ID!
-    "Needs clients:read:all (else null with a FORBIDDEN error at this path)."
-    client: Client
-    channel: ChatChannel!
-    subject: String!
-    status: ChatStatus!
-    lastMessageAt: Time
-    createdBy: ID!
-    createdAt: Time!
-    updatedAt: Time!
-    "The chat's messages, oldest first unless ascending: false."
-    messages(offset: Int = 0, limit: Int = 20, ascending: Boolean = true): PaginatedMessages!
-  }
-
-  input ChatInput {
-    clientId: ID!
-    channel: ChatChannel!
-    subject: String
-  }
-
-  "Closing a chat (status: closed) stops new messages until it is reopened."
-  input ChatPatch {
-    channel: ChatChannel
-    subject: String
-    status: ChatStatus
   }
 
   "One message of a chat; never changed once written."
@@ -144,15 +63,49 @@ const typeDefs = /* GraphQL */ `
 ${recordSdl({
   type: "Client",
   plural: "clients",
-  operations: crmOperations.clients,
-  sortFields: CLIENT_SORT_FIELDS,
+  operations: clients,
+  types: {
+    item: {
+      description: "A person or a company the organization works with.",
+      fields: {
+        kind: "ClientKind",
+        counterpartyId: {
+          description:
+            "The finance counterparty this client is in the books (its payments, expenses and debts filter by it).",
+        },
+      },
+      extra: `    "Needs ${permissionsOf(financeOperations.counterparties.get)} (else null with a FORBIDDEN error at this path)."
+    counterparty: Counterparty
+`,
+    },
+    input: { fields: { kind: "ClientKind" } },
+    patch: {
+      description: "Only the fields given change; counterpartyId: null unlinks.",
+      fields: { kind: "ClientKind" },
+    },
+  },
   filterFields: ["name", "kind", "phone", "email", "tin", "counterpartyId", "createdAt", "updatedAt"],
 })}
 ${recordSdl({
   type: "Chat",
   plural: "chats",
-  operations: crmOperations.chats,
-  sortFields: CHAT_SORT_FIELDS,
+  operations: chats,
+  types: {
+    item: {
+      description: "A conversation with a client over one channel.",
+      fields: { channel: "ChatChannel", status: "ChatStatus" },
+      extra: `    "Needs ${permissionsOf(clients.get)} (else null with a FORBIDDEN error at this path)."
+    client: Client
+    "The chat's messages, oldest first unless ascending: false."
+    messages(offset: Int = 0, limit: Int = 20, ascending: Boolean = true): PaginatedMessages!
+`,
+    },
+    input: { fields: { channel: "ChatChannel" } },
+    patch: {
+      description: "Closing a chat (status: closed) stops new messages until it is reopened.",
+      fields: { channel: "ChatChannel", status: "ChatStatus" },
+    },
+  },
   filterFields: [
     "clientId",
     "channel",

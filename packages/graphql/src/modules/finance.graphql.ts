@@ -15,108 +15,85 @@ import {
   type TypedFilter,
 } from "@hisob/kernel";
 import DataLoader from "dataloader";
+import type { z } from "zod";
+import {
+  defaultOf,
+  fieldOf,
+  idempotencyArgSdl,
+  pageArgsSdl,
+  pageItemOf,
+  permissionsOf,
+  routeOf,
+} from "../catalog-sdl";
 import { callerOf, type GraphqlContext } from "../context";
 import { runOperation } from "../operations";
 import type { GraphqlModule } from "../registry";
+import { argumentsSdl, enumTypeSdl, enumValuesOf, inputTypeSdl, objectTypeSdl } from "../zod-sdl";
 
 /*
  * Finance: payments, expenses, an account's transactions, and the money accounts, counterparties and
- * categories they point to. Lists and writes call the ledger's services (the ones REST and tRPC call);
- * the records a page points to are read through per-request loaders, one query per kind per page.
+ * categories they point to. The types, inputs, arguments and permissions are the catalog's
+ * (`financeOperations`: the declarations REST, tRPC and OpenAPI read); lists and writes run its
+ * operations. The records a page points to are read through per-request loaders, one query per kind per page.
  */
 
-/** Payments and expenses have the same shape (one ledger entry each). */
-const DOCUMENT_FIELDS = /* GraphQL */ `
-    id: ID!
-    accountId: ID!
-    "Needs accounts:read:all (else null with a FORBIDDEN error at this path)."
+/** Money the GraphQL types carry as Int64 (zod reads it as a decimal string). */
+const MINOR_UNITS = "Int64";
+
+const { accounts, transactions, payments, expenses, counterparties, paymentCategories } = financeOperations;
+
+const ACCOUNT_RELATION = /* GraphQL */ `    "Needs ${permissionsOf(accounts.get)} (else null with a FORBIDDEN error at this path)."
     account: MoneyAccount
-    currency: String!
-    amount: Int64!
-    "Calendar date, YYYY-MM-DD."
-    date: String!
-    counterpartyId: ID
     counterparty: Counterparty
-    categoryId: ID
     category: Category
-    comment: String!
-    transactionId: ID!
-    createdBy: ID!
-    createdAt: Time!
-    updatedAt: Time!`;
+`;
+
+/** Payments and expenses have the same shape (one ledger entry each): their REST DTO, and the records they point to. */
+const documentType = (name: string, description: string, schema: z.ZodType) =>
+  objectTypeSdl(name, schema, {
+    description,
+    fields: {
+      amount: MINOR_UNITS,
+      date: { description: "Calendar date, YYYY-MM-DD." },
+    },
+    extra: ACCOUNT_RELATION,
+  });
+
+const transactionItem = pageItemOf(transactions.list.output);
+const transactionsQuery = fieldOf(transactions.list.input, "query");
 
 const typeDefs = /* GraphQL */ `
-  type MoneyAccount {
-    id: ID!
-    name: String!
-    number: String!
-    currency: String!
-    "Minor units of the account's currency."
-    balance: Int64!
-    allowOverdraft: Boolean!
-    description: String!
-    createdAt: Time!
-    updatedAt: Time!
-  }
-
-  type Counterparty {
-    id: ID!
-    name: String!
-    tin: String!
-    type: String!
-    phone: String!
-    email: String!
-    createdAt: Time!
-  }
-
-  type Category {
-    id: ID!
-    name: String!
-    parentId: ID
-  }
-
-  "Money in: a payment received into an account."
-  type Payment {
-${DOCUMENT_FIELDS}
-  }
-
-  "Money out: an expense paid from an account."
-  type Expense {
-${DOCUMENT_FIELDS}
-  }
-
-  enum TransactionType {
-    income
-    expense
-    transfer
-    exchange
-    "What the account held when its books moved here: neither revenue nor expense."
-    opening_balance
-  }
-
-  "A ledger entry of an account."
-  type Transaction {
-    id: ID!
-    type: TransactionType!
-    "In the origin account's currency."
-    amount: Int64!
-    destinationAmount: Int64
-    "Decimal string: destination minor units per origin minor unit."
-    exchangeRate: String
-    date: String!
-    originAccountId: ID
-    originAccount: MoneyAccount
-    destinationAccountId: ID
+${objectTypeSdl("MoneyAccount", accounts.get.output, {
+  fields: { balance: { type: MINOR_UNITS, description: "Minor units of the account's currency." } },
+})}
+${objectTypeSdl("Counterparty", counterparties.get.output, {
+  // A string on the wire since the first schema; the values are the catalog's enum.
+  fields: { type: "String" },
+})}
+${objectTypeSdl("Category", paymentCategories.get.output)}
+${documentType("Payment", "Money in: a payment received into an account.", payments.get.output)}
+${documentType("Expense", "Money out: an expense paid from an account.", expenses.get.output)}
+${enumTypeSdl("TransactionType", fieldOf(transactionItem, "type"), {
+  values: {
+    opening_balance: "What the account held when its books moved here: neither revenue nor expense.",
+  },
+})}
+${objectTypeSdl("Transaction", transactionItem, {
+  description: "A ledger entry of an account.",
+  fields: {
+    type: "TransactionType",
+    amount: { type: MINOR_UNITS, description: "In the origin account's currency." },
+    destinationAmount: MINOR_UNITS,
+    exchangeRate: { description: "Decimal string: destination minor units per origin minor unit." },
+    change: {
+      type: MINOR_UNITS,
+      description: "What the entry did to the listed account's balance (negative: out).",
+    },
+  },
+  extra: `    originAccount: MoneyAccount
     destinationAccount: MoneyAccount
-    "What the entry did to the listed account's balance (negative: out)."
-    change: Int64!
-    comment: String!
-    paymentId: ID
-    expenseId: ID
-    createdBy: ID!
-    createdAt: Time!
-  }
-
+`,
+})}
   type PaginatedPayments {
     data: [Payment!]!
     total: Int64!
@@ -135,46 +112,40 @@ ${DOCUMENT_FIELDS}
     total: Int64!
   }
 
-  input DocumentInput {
-    accountId: ID!
-    "Minor units of the account's currency, > 0."
-    amount: Int64!
-    "Optional guard: must be the account's currency."
-    currency: String
-    "YYYY-MM-DD"
-    date: String!
-    counterpartyId: ID
-    categoryId: ID
-    comment: String
-  }
-
+${inputTypeSdl("DocumentInput", payments.create.input, {
+  fields: {
+    amount: { type: MINOR_UNITS, description: "Minor units of the account's currency, > 0." },
+    currency: { description: "Optional guard: must be the account's currency." },
+    date: { description: "YYYY-MM-DD" },
+  },
+})}
   type Query {
     """
-    The organization's money accounts (accounts:read:all), as GET /finance/accounts: sortBy one of name,
-    createdAt, balance (id breaks ties); search: a part of the name or number; currency: its code.
+    The organization's money accounts (${permissionsOf(accounts.list)}), as ${routeOf(accounts.list)}: sortBy one of
+    ${enumValuesOf(fieldOf(accounts.list.input, "sortBy"), "moneyAccounts.sortBy").join(", ")} (id breaks ties); search: a part of the name or number; currency: its code.
     """
-    moneyAccounts(offset: Int = 0, limit: Int = 20, sortBy: String = "name", ascending: Boolean = true, search: String, currency: String): PaginatedMoneyAccounts!
+    moneyAccounts(${pageArgsSdl(accounts.list.input)}, sortBy: String = "${defaultOf(fieldOf(accounts.list.input, "sortBy"))}", ascending: Boolean = ${defaultOf(fieldOf(accounts.list.input, "order")) === "asc"}, ${argumentsSdl(accounts.list.input, "moneyAccounts", { omit: ["offset", "limit", "sortBy", "order"] })}): PaginatedMoneyAccounts!
     """
-    Payments (payments:read:all; with only payments:read:own, those one created). sortBy: up to five of
-    date, amount, createdAt, in order (id breaks ties). Filters: accountId, counterpartyId, categoryId, createdBy (eq); date (eq, gte, lte).
+    Payments (${permissionsOf(payments.list)}). sortBy: up to five of
+    ${enumValuesOf(fieldOf(payments.list.input, "sortBy"), "payments.sortBy").join(", ")}, in order (id breaks ties). Filters: accountId, counterpartyId, categoryId, createdBy (eq); date (eq, gte, lte).
     """
-    payments(offset: Int = 0, limit: Int = 20, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedPayments!
-    "Expenses, as payments (expenses:read:*)."
-    expenses(offset: Int = 0, limit: Int = 20, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedExpenses!
-    "An account's ledger entries (accounts:read:all). Filters: date (eq, gte, lte), type (eq)."
-    transactions(accountId: ID!, offset: Int = 0, limit: Int = 20, ascending: Boolean = false, filters: [Filter!]): PaginatedTransactions!
+    payments(${pageArgsSdl(payments.list.input)}, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedPayments!
+    "Expenses, as payments (${permissionsOf(expenses.list)})."
+    expenses(${pageArgsSdl(expenses.list.input)}, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedExpenses!
+    "An account's ledger entries (${permissionsOf(transactions.list)}). Filters: date (eq, gte, lte), type (eq)."
+    transactions(${argumentsSdl(transactions.list.input, "transactions", { omit: ["query"] })}, ${pageArgsSdl(transactionsQuery)}, ascending: Boolean = false, filters: [Filter!]): PaginatedTransactions!
   }
 
   type Mutation {
     """
-    Records money received (payments:create:all): the payment, its ledger entry and the balance, in one
+    Records money received (${permissionsOf(payments.create)}): the payment, its ledger entry and the balance, in one
     transaction. idempotencyKey (or the Idempotency-Key header): one key per intent; sent again with the same
     input within 24 hours it answers the first payment and posts nothing; with other input, BUSINESS_RULE
     idempotency.key_reused.
     """
-    createPayment(input: DocumentInput!, idempotencyKey: String): Payment!
-    "Records money paid out (expenses:create:all); refused with BUSINESS_RULE when the balance would go below zero. idempotencyKey as for createPayment."
-    recordExpense(input: DocumentInput!, idempotencyKey: String): Expense!
+    createPayment(input: DocumentInput!${idempotencyArgSdl(payments.create)}): Payment!
+    "Records money paid out (${permissionsOf(expenses.create)}); refused with BUSINESS_RULE when the balance would go below zero. idempotencyKey as for createPayment."
+    recordExpense(input: DocumentInput!${idempotencyArgSdl(expenses.create)}): Expense!
   }
 `;
 
@@ -190,7 +161,7 @@ const TRANSACTION_FILTERS: FilterSpec = {
   date: { kind: "date", operators: ["eq", "gte", "lte"] },
   type: {
     kind: "enum",
-    values: ["income", "expense", "transfer", "exchange", "opening_balance"],
+    values: enumValuesOf(fieldOf(transactionItem, "type"), "Transaction.type"),
     operators: ["eq"],
   },
 };
@@ -220,8 +191,8 @@ type ListArgs = {
 };
 
 const documentQuery = (args: ListArgs) => ({
-  offset: args.offset ?? 0,
-  limit: args.limit ?? 20,
+  offset: args.offset ?? undefined,
+  limit: args.limit ?? undefined,
   ...(args.sortBy
     ? { sortBy: parseSort(DOCUMENT_SORT_FIELDS, args.sortBy, "asc").map((each) => each.field) }
     : {}),
@@ -292,10 +263,10 @@ export const financeModule: GraphqlModule = {
     },
     Query: {
       moneyAccounts: async (_: unknown, args: MoneyAccountsArgs, context: GraphqlContext) => {
-        const page = await context.services.finance.accounts.list(callerOf(context), {
-          offset: args.offset ?? 0,
-          limit: args.limit ?? 20,
-          sortBy: (args.sortBy ?? "name") as never,
+        const page = await runOperation(accounts.list, context.services.finance, context, {
+          offset: args.offset ?? undefined,
+          limit: args.limit ?? undefined,
+          sortBy: args.sortBy ?? undefined,
           order: args.ascending === false ? "desc" : "asc",
           ...(args.search ? { search: args.search } : {}),
           ...(args.currency ? { currency: args.currency } : {}),
@@ -303,39 +274,41 @@ export const financeModule: GraphqlModule = {
         return { data: page.items, total: page.total };
       },
       payments: async (_: unknown, args: ListArgs, context: GraphqlContext) => {
-        const page = await context.services.finance.payments.list(
-          callerOf(context),
-          documentQuery(args) as never,
+        const page = await runOperation(
+          payments.list,
+          context.services.finance,
+          context,
+          documentQuery(args),
         );
         return { data: page.items, total: page.total };
       },
       expenses: async (_: unknown, args: ListArgs, context: GraphqlContext) => {
-        const page = await context.services.finance.expenses.list(
-          callerOf(context),
-          documentQuery(args) as never,
+        const page = await runOperation(
+          expenses.list,
+          context.services.finance,
+          context,
+          documentQuery(args),
         );
         return { data: page.items, total: page.total };
       },
       transactions: async (_: unknown, args: ListArgs & { accountId: string }, context: GraphqlContext) => {
-        const caller = callerOf(context);
         const query = {
-          offset: args.offset ?? 0,
-          limit: args.limit ?? 20,
+          offset: args.offset ?? undefined,
+          limit: args.limit ?? undefined,
           order: args.ascending ? "asc" : "desc",
           ...toQueryFields(parseFilters(TRANSACTION_FILTERS, args.filters)),
         };
-        const page = await context.services.finance.accounts.transactions(
-          caller,
-          args.accountId,
-          query as never,
-        );
+        const page = await runOperation(transactions.list, context.services.finance, context, {
+          accountId: args.accountId,
+          query,
+        });
         return { data: page.items, total: page.total };
       },
     },
     Mutation: {
       createPayment: (_: unknown, args: PostingArgs, context: GraphqlContext) =>
         runOperation(
-          financeOperations.payments.create,
+          payments.create,
           context.services.finance,
           context,
           withoutNulls(args.input),
@@ -343,7 +316,7 @@ export const financeModule: GraphqlModule = {
         ),
       recordExpense: (_: unknown, args: PostingArgs, context: GraphqlContext) =>
         runOperation(
-          financeOperations.expenses.create,
+          expenses.create,
           context.services.finance,
           context,
           withoutNulls(args.input),

@@ -1,63 +1,21 @@
-import type { TClientDto } from "@hisob/crm";
-import { PROJECT_SORT_FIELDS, projectsOperations, type TProjectDto, type TStageDto } from "@hisob/projects";
+import { crmOperations, type TClientDto } from "@hisob/crm";
+import { projectsOperations, type TProjectDto, type TStageDto } from "@hisob/projects";
 import DataLoader from "dataloader";
+import { fieldOf, permissionsOf } from "../catalog-sdl";
 import { callerOf, type GraphqlContext } from "../context";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
+import { enumTypeSdl } from "../zod-sdl";
 
 /*
  * Projects and their ordered stages. Projects are records of the building block; stages are added,
  * changed, removed and reordered by the stages service, which keeps positions 0..n-1.
  */
 
+const { projects } = projectsOperations;
+
 const typeDefs = /* GraphQL */ `
-  enum ProjectStatus {
-    planned
-    active
-    on_hold
-    completed
-    cancelled
-  }
-
-  type Project {
-    id: ID!
-    name: String!
-    clientId: ID
-    "Needs clients:read:all."
-    client: Client
-    "Minor units of currency."
-    budget: Int64!
-    currency: String!
-    "YYYY-MM-DD"
-    startDate: String
-    endDate: String
-    status: ProjectStatus!
-    "First to last."
-    stages: [Stage!]!
-    createdAt: Time!
-    updatedAt: Time!
-  }
-
-  input ProjectInput {
-    name: String!
-    clientId: ID
-    budget: Int64
-    currency: String!
-    startDate: String
-    endDate: String
-    status: ProjectStatus
-  }
-
-  input ProjectPatch {
-    name: String
-    clientId: ID
-    budget: Int64
-    currency: String
-    startDate: String
-    endDate: String
-    status: ProjectStatus
-  }
-
+${enumTypeSdl("ProjectStatus", fieldOf(projects.get.output, "status"))}
   "One step of a project; positions run 0..n-1 without gaps."
   type Stage {
     id: ID!
@@ -96,8 +54,23 @@ const typeDefs = /* GraphQL */ `
 ${recordSdl({
   type: "Project",
   plural: "projects",
-  operations: projectsOperations.projects,
-  sortFields: PROJECT_SORT_FIELDS,
+  operations: projects,
+  types: {
+    item: {
+      fields: {
+        budget: { type: "Int64", description: "Minor units of currency." },
+        startDate: { description: "YYYY-MM-DD" },
+        status: "ProjectStatus",
+      },
+      extra: `    "Needs ${permissionsOf(crmOperations.clients.get)}."
+    client: Client
+    "First to last."
+    stages: [Stage!]!
+`,
+    },
+    input: { fields: { budget: "Int64", status: "ProjectStatus" } },
+    patch: { fields: { budget: "Int64", status: "ProjectStatus" } },
+  },
   filterFields: ["name", "status", "clientId", "currency", "startDate", "endDate"],
 })}
 `;

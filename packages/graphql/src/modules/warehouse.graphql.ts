@@ -1,17 +1,16 @@
-import type { TClientDto } from "@hisob/crm";
+import { crmOperations, type TClientDto } from "@hisob/crm";
 import {
-  LOCATION_SORT_FIELDS,
-  ORDER_SORT_FIELDS,
-  PRODUCT_SORT_FIELDS,
   type TLocationDto,
   type TOrderDto,
   type TProductDto,
   type TStockLevelDto,
   warehouseOperations,
 } from "@hisob/warehouse";
+import { elementOf, fieldOf, permissionsOf } from "../catalog-sdl";
 import { callerOf, type GraphqlContext } from "../context";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
+import { enumTypeSdl, inputTypeSdl, objectTypeSdl } from "../zod-sdl";
 
 /*
  * Warehouse: products, locations, inventory (stock per product per location) and purchase/sales orders.
@@ -19,59 +18,9 @@ import type { GraphqlModule } from "../registry";
  * fulfilment and stocktake adjustments.
  */
 
+const { products, locations, orders } = warehouseOperations;
+
 const typeDefs = /* GraphQL */ `
-  "Goods the organization keeps in its warehouse (their quantity lives only in Inventory)."
-  type Product {
-    id: ID!
-    "Unique per organization."
-    sku: String!
-    name: String!
-    unit: String!
-    "Minor units of currency per unit."
-    price: Int64!
-    currency: String!
-    barcode: String!
-    createdAt: Time!
-    updatedAt: Time!
-  }
-
-  input ProductInput {
-    sku: String!
-    name: String!
-    unit: String
-    price: Int64
-    currency: String!
-    barcode: String
-  }
-
-  input ProductPatch {
-    sku: String
-    name: String
-    unit: String
-    price: Int64
-    currency: String
-    barcode: String
-  }
-
-  "A place goods are kept: a warehouse, a shop, a zone."
-  type Location {
-    id: ID!
-    code: String!
-    name: String!
-    createdAt: Time!
-    updatedAt: Time!
-  }
-
-  input LocationInput {
-    code: String!
-    name: String!
-  }
-
-  input LocationPatch {
-    code: String
-    name: String
-  }
-
   "How much of a product is at a location (never below zero)."
   type Inventory {
     productId: ID!
@@ -97,84 +46,30 @@ const typeDefs = /* GraphQL */ `
     reason: String!
   }
 
-  enum OrderKind {
-    "Goods come in: fulfilling adds stock."
-    purchase
-    "Goods go out: fulfilling takes stock."
-    sales
-  }
-
-  enum OrderStatus {
-    draft
-    confirmed
-    fulfilled
-    cancelled
-  }
-
-  type OrderLine {
-    id: ID!
-    position: Int!
-    productId: ID!
-    product: Product
-    quantity: String!
-    "Minor units of the order's currency per unit."
-    unitPrice: Int64!
-    "quantity × unitPrice, rounded half up."
-    amount: Int64!
-  }
-
-  "A purchase or sales order: draft → confirmed → fulfilled, or cancelled."
-  type Order {
-    id: ID!
-    kind: OrderKind!
-    status: OrderStatus!
-    locationId: ID!
-    location: Location
-    clientId: ID
-    "Needs clients:read:all."
-    client: Client
-    currency: String!
-    "YYYY-MM-DD"
-    date: String!
-    note: String!
-    total: Int64!
-    createdBy: ID!
-    confirmedAt: Time
-    fulfilledAt: Time
-    cancelledAt: Time
-    createdAt: Time!
-    updatedAt: Time!
-    lines: [OrderLine!]!
-  }
-
-  input OrderLineInput {
-    productId: ID!
-    "Decimal string > 0."
-    quantity: String!
-    "Default: the product's price when it is in the order's currency."
-    unitPrice: Int64
-  }
-
-  input OrderInput {
-    kind: OrderKind!
-    locationId: ID!
-    clientId: ID
-    currency: String!
-    date: String!
-    note: String
-    lines: [OrderLineInput!]!
-  }
-
-  "Only a draft changes; lines replaces them all."
-  input OrderPatch {
-    locationId: ID
-    clientId: ID
-    currency: String
-    date: String
-    note: String
-    lines: [OrderLineInput!]
-  }
-
+${enumTypeSdl("OrderKind", fieldOf(orders.get.output, "kind"), {
+  values: {
+    purchase: "Goods come in: fulfilling adds stock.",
+    sales: "Goods go out: fulfilling takes stock.",
+  },
+})}
+${enumTypeSdl("OrderStatus", fieldOf(orders.get.output, "status"))}
+${objectTypeSdl("OrderLine", elementOf(fieldOf(orders.get.output, "lines"), "Order.lines"), {
+  fields: {
+    unitPrice: { type: "Int64", description: "Minor units of the order's currency per unit." },
+    amount: { type: "Int64", description: "quantity × unitPrice, rounded half up." },
+  },
+  extra: `    product: Product
+`,
+})}
+${inputTypeSdl("OrderLineInput", elementOf(fieldOf(orders.create.input, "lines"), "OrderInput.lines"), {
+  fields: {
+    quantity: { description: "Decimal string > 0." },
+    unitPrice: {
+      type: "Int64",
+      description: "Default: the product's price when it is in the order's currency.",
+    },
+  },
+})}
   type Query {
     "Stock per product per location (stock:read:all). Filters: productId, locationId (eq, in)."
     inventory(offset: Int = 0, limit: Int = 20, inStock: Boolean = false, filters: [Filter!]): PaginatedInventory!
@@ -193,22 +88,52 @@ const typeDefs = /* GraphQL */ `
 ${recordSdl({
   type: "Product",
   plural: "products",
-  operations: warehouseOperations.products,
-  sortFields: PRODUCT_SORT_FIELDS,
+  operations: products,
+  types: {
+    item: {
+      description: "Goods the organization keeps in its warehouse (their quantity lives only in Inventory).",
+      fields: {
+        sku: { description: "Unique per organization." },
+        price: { type: "Int64", description: "Minor units of currency per unit." },
+      },
+    },
+    input: { fields: { price: "Int64" } },
+    patch: { fields: { price: "Int64" } },
+  },
   filterFields: ["sku", "name", "barcode", "currency", "price", "createdAt"],
 })}
 ${recordSdl({
   type: "Location",
   plural: "locations",
-  operations: warehouseOperations.locations,
-  sortFields: LOCATION_SORT_FIELDS,
+  operations: locations,
+  types: { item: { description: "A place goods are kept: a warehouse, a shop, a zone." } },
   filterFields: ["code", "name"],
 })}
 ${recordSdl({
   type: "Order",
   plural: "orders",
-  operations: warehouseOperations.orders,
-  sortFields: ORDER_SORT_FIELDS,
+  operations: orders,
+  types: {
+    item: {
+      description: "A purchase or sales order: draft → confirmed → fulfilled, or cancelled.",
+      fields: {
+        kind: "OrderKind",
+        status: "OrderStatus",
+        date: { description: "YYYY-MM-DD" },
+        total: "Int64",
+        lines: "OrderLine",
+      },
+      extra: `    location: Location
+    "Needs ${permissionsOf(crmOperations.clients.get)}."
+    client: Client
+`,
+    },
+    input: { fields: { kind: "OrderKind", lines: "OrderLineInput" } },
+    patch: {
+      description: "Only a draft changes; lines replaces them all.",
+      fields: { lines: "OrderLineInput" },
+    },
+  },
   filterFields: ["kind", "status", "locationId", "clientId", "currency", "date", "createdBy"],
   ascending: false,
 })}
