@@ -24,6 +24,7 @@ export {
   mergeResolvers,
   type RecordListArgs,
   type RecordSdlOptions,
+  type RecordTypes,
   recordListQuery,
   recordResolvers,
   recordSdl,

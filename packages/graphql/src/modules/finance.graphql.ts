@@ -1,5 +1,4 @@
 import {
-  DOCUMENT_SORT_FIELDS,
   financeOperations,
   type TCategoryDto,
   type TCounterpartyDto,
@@ -60,6 +59,8 @@ const documentType = (name: string, description: string, schema: z.ZodType) =>
   });
 
 const transactionItem = pageItemOf(transactions.list.output);
+/** The fields payments and expenses sort by, in the list query's own enum. */
+const DOCUMENT_SORTS = enumValuesOf(fieldOf(payments.list.input, "sortBy"), "payments.sortBy");
 const transactionsQuery = fieldOf(transactions.list.input, "query");
 
 const typeDefs = /* GraphQL */ `
@@ -127,7 +128,7 @@ ${inputTypeSdl("DocumentInput", payments.create.input, {
     moneyAccounts(${pageArgsSdl(accounts.list.input)}, sortBy: String = "${defaultOf(fieldOf(accounts.list.input, "sortBy"))}", ascending: Boolean = ${defaultOf(fieldOf(accounts.list.input, "order")) === "asc"}, ${argumentsSdl(accounts.list.input, "moneyAccounts", { omit: ["offset", "limit", "sortBy", "order"] })}): PaginatedMoneyAccounts!
     """
     Payments (${permissionsOf(payments.list)}). sortBy: up to five of
-    ${enumValuesOf(fieldOf(payments.list.input, "sortBy"), "payments.sortBy").join(", ")}, in order (id breaks ties). Filters: accountId, counterpartyId, categoryId, createdBy (eq); date (eq, gte, lte).
+    ${DOCUMENT_SORTS.join(", ")}, in order (id breaks ties). Filters: accountId, counterpartyId, categoryId, createdBy (eq); date (eq, gte, lte).
     """
     payments(${pageArgsSdl(payments.list.input)}, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedPayments!
     "Expenses, as payments (${permissionsOf(expenses.list)})."
@@ -193,9 +194,7 @@ type ListArgs = {
 const documentQuery = (args: ListArgs) => ({
   offset: args.offset ?? undefined,
   limit: args.limit ?? undefined,
-  ...(args.sortBy
-    ? { sortBy: parseSort(DOCUMENT_SORT_FIELDS, args.sortBy, "asc").map((each) => each.field) }
-    : {}),
+  ...(args.sortBy ? { sortBy: parseSort(DOCUMENT_SORTS, args.sortBy, "asc").map((each) => each.field) } : {}),
   order: args.ascending ? "asc" : "desc",
   ...toQueryFields(parseFilters(DOCUMENT_FILTERS, args.filters)),
 });

@@ -1,7 +1,9 @@
 import { financeOperations } from "@hisob/finance";
+import { permissionsOf } from "../catalog-sdl";
 import type { GraphqlContext } from "../context";
 import { runOperation } from "../operations";
 import type { GraphqlModule } from "../registry";
+import { argumentsSdl } from "../zod-sdl";
 
 /*
  * Finance reports: the operations REST and tRPC serve (the catalog's input schemas check the
@@ -67,6 +69,8 @@ const BUCKETS = `
     days61To90: Int64!
     over90: Int64!
     total: Int64!`;
+
+const { reports } = financeOperations;
 
 const typeDefs = /* GraphQL */ `
 ${COMPARED}
@@ -222,9 +226,9 @@ ${BUCKETS}
     entries: [CounterpartyEntry!]!
   }
   type Query {
-    "Income statement per currency (reports:read:all); compare: beside each total, the compared periods' figures."
+    "Income statement per currency (${permissionsOf(reports.incomeStatement)}); compare: beside each total, the compared periods' figures."
     incomeStatement(startDate: String!, endDate: String!, accountIds: [ID!], compare: [ComparePeriod!]): IncomeStatement!
-    "Cash flow per account and period (reports:read:all); compare as for incomeStatement."
+    "Cash flow per account and period (${permissionsOf(reports.cashflow)}); compare as for incomeStatement."
     cashflow(
       startDate: String!
       endDate: String!
@@ -232,11 +236,11 @@ ${BUCKETS}
       granularity: CashflowGranularity = month
       compare: [ComparePeriod!]
     ): CashflowReport!
-    "Receivables and payables aging at the end of asOf (reports:read:all): a debt due on asOf is not yet due."
-    agingReport(asOf: String!, counterpartyId: ID): AgingReport!
-    "Every account's balance at the end of date (reports:read:all)."
+    "Receivables and payables aging at the end of asOf (${permissionsOf(reports.aging)}): a debt due on asOf is not yet due."
+    agingReport(${argumentsSdl(reports.aging.input, "agingReport")}): AgingReport!
+    "Every account's balance at the end of date (${permissionsOf(reports.balances)})."
     balancesOnDate(date: String!, accountIds: [ID!]): BalancesReport!
-    "Everything with one counterparty in a period, with what was owed each way before and after (reports:read:all)."
+    "Everything with one counterparty in a period, with what was owed each way before and after (${permissionsOf(reports.counterpartyStatement)})."
     counterpartyStatement(counterpartyId: ID!, startDate: String!, endDate: String!): CounterpartyStatement!
   }
 `;
@@ -244,8 +248,6 @@ ${BUCKETS}
 /** Arguments GraphQL sent, without the absent or null ones (the schemas default them). */
 const present = (args: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined && value !== null));
-
-const { reports } = financeOperations;
 
 export const reportsModule: GraphqlModule = {
   name: "reports",
