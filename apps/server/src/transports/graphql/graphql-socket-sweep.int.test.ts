@@ -113,7 +113,9 @@ describe("an instance re-checks its open sockets itself", () => {
     const at = Date.now();
     expect(await ended.closed).toBe(4401);
     const took = Date.now() - at;
-    expect(took).toBeLessThan(RECHECK_MS * 3);
+    // Only the sweep can close it while Redis is stopped (no message can arrive); the bound is loose
+    // because a busy 2-core CI machine delays timers by seconds, and speed limits stay out of tests.
+    expect(took).toBeLessThan(RECHECK_MS * 30);
 
     // The sweep closed only that socket: the other one stays, and answers once Redis does again (its
     // operations wait on the rate-limit counter in Redis meanwhile).
