@@ -64,7 +64,6 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
             if (!debt) throw debtNotFound();
             const receivable = debt.kind === "receivable";
             requirePermission(ctx, receivable ? "payments:create:all" : "expenses:create:all");
-            await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: input.date, field: "date" }]);
             refuseIfClosed(debt.status);
             if (amount > debt.outstanding) {
               const minorUnits = await repository.minorUnitsOf(tx, debt.currencyCode);
@@ -93,6 +92,7 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
                 `must be an account in ${debt.currencyCode}, the debt's currency (it is in ${currency})`,
               );
             }
+            // A settlement dated in a closed period is refused by the posting itself (post-document.ts).
             const document = await (receivable ? payments : expenses).createIn(tx, ctx, {
               accountId: input.accountId,
               amount: input.amount,
