@@ -12,6 +12,7 @@ import {
   EXPENSE,
   PAYMENT,
 } from "./payments-expenses/payments-expenses.service";
+import { createPeriodsService } from "./periods/periods.service";
 import { createReconcileService } from "./reconcile/reconcile.service";
 import { createReportsService } from "./reports/reports.service";
 import { createTransfersService } from "./transfers/transfers.service";
@@ -39,6 +40,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     expenseCategories: createCategoriesService(EXPENSE_CATEGORY, { db, clock }),
     debts: createDebtsService({ db, outbox, payments, expenses, clock }),
     inventory: createInventoryService({ db, outbox, clock }),
+    periods: createPeriodsService({ db, clock }),
   };
 };
 

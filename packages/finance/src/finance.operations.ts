@@ -5,6 +5,7 @@ import { debtsOperations } from "./debts/debts.operations";
 import { exportsOperations } from "./exports/exports.operations";
 import { inventoryOperations } from "./inventory/inventory.operations";
 import { expensesOperations, paymentsOperations } from "./payments-expenses/payments-expenses.operations";
+import { periodsOperations } from "./periods/periods.operations";
 import { reconcileOperations } from "./reconcile/reconcile.operations";
 import { reportsOperations } from "./reports/reports.operations";
 import { exchangesOperations, transfersOperations } from "./transfers/transfers.operations";
@@ -29,4 +30,5 @@ export const financeOperations = {
   reports: reportsOperations,
   exports: exportsOperations,
   reconcile: reconcileOperations,
+  periods: periodsOperations,
 };

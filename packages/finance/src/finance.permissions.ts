@@ -41,5 +41,7 @@ export const FINANCE_PERMISSIONS = registerPermissions("finance", {
   "inventory:move:all": "Record inventory receipts, issues and adjustments",
   "reports:read:all": "Read financial reports",
   "reports:create:all": "Generate financial reports",
+  "periods:update:all":
+    "Close the books through a day, or move that day (nothing dated on or before it changes)",
 });
 export type FinancePermission = (typeof FINANCE_PERMISSIONS)[number];

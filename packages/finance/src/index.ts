@@ -29,6 +29,7 @@ export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } 
 export * from "./inventory/inventory.schema";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
+export * from "./periods/periods.schema";
 export * from "./reconcile/reconcile.schema";
 export * from "./reports/reports.schema";
 export * from "./transfers/rates";

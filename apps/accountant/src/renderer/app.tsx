@@ -57,6 +57,9 @@ const CounterpartyDetailScreen = lazy(() =>
 );
 const InventoryScreen = lazy(() => SCREEN_CHUNKS.inventory().then((m) => ({ default: m.InventoryScreen })));
 const SetupScreen = lazy(() => SCREEN_CHUNKS.setup().then((m) => ({ default: m.SetupScreen })));
+const ClosedPeriodScreen = lazy(() =>
+  SCREEN_CHUNKS.closedPeriod().then((m) => ({ default: m.ClosedPeriodScreen })),
+);
 const ConnectedAppsScreen = lazy(() =>
   SCREEN_CHUNKS.connectedApps().then((m) => ({ default: m.ConnectedAppsScreen })),
 );
@@ -273,6 +276,11 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
       onSignOut={() => void bridge.signOut()}
       userMenu={[
         {
+          key: "closed-period",
+          label: t("closedPeriod.title"),
+          onClick: () => navigate("/closed-period"),
+        },
+        {
           key: "connected-apps",
           label: t("connectedApps.title"),
           onClick: () => navigate("/connected-apps"),
@@ -297,6 +305,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/inventory" element={<InventoryScreen />} />
           <Route path="/setup" element={<SetupScreen />} />
           <Route path="/connected-apps" element={<ConnectedAppsScreen />} />
+          <Route path="/closed-period" element={<ClosedPeriodScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

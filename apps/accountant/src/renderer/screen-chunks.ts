@@ -19,6 +19,7 @@ export const SCREEN_CHUNKS = {
   inventory: () => import("./screens/inventory"),
   setup: () => import("./screens/setup/setup"),
   connectedApps: () => import("./screens/connected-apps"),
+  closedPeriod: () => import("./screens/closed-period"),
 } as const;
 
 type ScreenName = keyof typeof SCREEN_CHUNKS;
@@ -46,6 +47,8 @@ export const screenOf = (pathname: string): ScreenName | null => {
       return section;
     case "connected-apps":
       return "connectedApps";
+    case "closed-period":
+      return "closedPeriod";
     default:
       return null;
   }

@@ -19,7 +19,7 @@ export const ROUTE_GROUPS: Record<string, Group> = {
   "core-users": { catalog: coreOperations, tags: ["users", "roles", "groups", "tenants", "sessions"] },
   "finance-ledger": {
     catalog: financeOperations,
-    tags: ["finance: accounts", "finance: payments", "finance: expenses"],
+    tags: ["finance: accounts", "finance: payments", "finance: expenses", "finance: closed periods"],
   },
   "finance-records": {
     catalog: financeOperations,

@@ -10,6 +10,7 @@ import {
 } from "@hisob/kernel";
 import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import { fieldError } from "../finance-errors";
+import { assertPeriodOpen, prismaSql } from "../periods/closed-period";
 import { accountNotFound } from "./accounts.service";
 import {
   type TOpeningBalanceDto,
@@ -103,6 +104,7 @@ export const createOpeningBalancesService = (deps: { db: Db; clock?: Clock }) =>
           SELECT allow_overdraft, balance::text FROM money_accounts
            WHERE tenant_id = ${tenantId}::uuid AND id = ${accountId}::uuid FOR UPDATE`;
         if (!account) throw accountNotFound();
+        await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: input.date, field: "date" }]);
         if (amount < 0n && !account.allow_overdraft) {
           throw fieldError(
             "amount",
@@ -111,6 +113,8 @@ export const createOpeningBalancesService = (deps: { db: Db; clock?: Clock }) =>
           );
         }
         const { opening, hasOtherPostings } = await readOpening(tx, tenantId, accountId);
+        // Replacing or removing an opening balance dated in a closed period changes that period.
+        if (opening) await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: opening.date, field: null }]);
         if (hasOtherPostings) {
           throw new AppError("BUSINESS_RULE", {
             reason: "finance.opening_balance_locked",

@@ -12,6 +12,7 @@ import {
 import { dateOf } from "@hisob/kernel/schema";
 import { fieldError, notFound } from "../finance-errors";
 import { accountCurrencies } from "../ledger/ledger";
+import { assertPeriodOpen, prismaSql, todayOf } from "../periods/closed-period";
 import { debtsRepository as repository } from "./debts.repository";
 import {
   type DebtsDeps,
@@ -91,6 +92,7 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
                 `must be an account in ${debt.currencyCode}, the debt's currency (it is in ${currency})`,
               );
             }
+            // A settlement dated in a closed period is refused by the posting itself (post-document.ts).
             const document = await (receivable ? payments : expenses).createIn(tx, ctx, {
               accountId: input.accountId,
               amount: input.amount,
@@ -162,6 +164,7 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
           requirePermission(ctx, receivable ? "payments:delete:all" : "expenses:delete:all");
           const settlement = await repository.findSettlement(tx, tenantId, id, settlementId);
           if (!settlement) throw notFound("finance.debt_settlement_not_found", "Settlement not found");
+          await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: settlement.date, field: null }]);
           if (debt.status === "written_off") throw writtenOff();
           const documentId = settlement.paymentId ?? settlement.expenseId;
           if (!documentId) throw new Error(`settlement ${settlementId} has no document`);
@@ -199,6 +202,8 @@ export const createDebtSettlementsService = (deps: DebtsDeps) => {
           if (!debt) throw debtNotFound();
           refuseIfClosed(debt.status);
           const now = clock.now();
+          // A write-off is dated the day it is made.
+          await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: todayOf(now), field: null }]);
           await repository.update(tx, tenantId, id, {
             status: "written_off",
             outstanding: 0n,

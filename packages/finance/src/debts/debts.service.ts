@@ -11,6 +11,7 @@ import {
   type TenantContext,
 } from "@hisob/kernel";
 import { dateOf } from "@hisob/kernel/schema";
+import { assertPeriodOpen, prismaSql, todayOf } from "../periods/closed-period";
 import { readDebtHistory } from "./debt-history";
 import { createDebtSettlementsService } from "./debt-settlements.service";
 import { debtsRepository as repository } from "./debts.repository";
@@ -77,6 +78,8 @@ export const createDebtsService = (deps: DebtsDeps) => {
       return db
         .withTenant(tenantId, (tx) =>
           idempotent(tx, ctx, "debts.create", input, async () => {
+            // A debt is recorded on the day it is entered.
+            await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: todayOf(clock.now()), field: null }]);
             if (!(await repository.currencySelected(tx, tenantId, input.currency)))
               throw currencyNotSelected();
             const now = clock.now();
@@ -120,6 +123,7 @@ export const createDebtsService = (deps: DebtsDeps) => {
         .withTenant(tenantId, async (tx) => {
           const debt = await repository.lock(tx, tenantId, id);
           if (!debt) throw debtNotFound();
+          await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: debt.createdAt, field: null }]);
           const before = await detailOrThrow(tx, tenantId, id);
           const newAmount = input.amount === undefined ? debt.amount : BigInt(input.amount);
           const changes = {
@@ -180,6 +184,7 @@ export const createDebtsService = (deps: DebtsDeps) => {
       await db.withTenant(tenantId, async (tx) => {
         const debt = await repository.lock(tx, tenantId, id);
         if (!debt) throw debtNotFound();
+        await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: debt.createdAt, field: null }]);
         if (debt.status !== "pending") {
           throw new AppError("CONFLICT", {
             reason: "finance.debt_not_deletable",

@@ -11,6 +11,7 @@ import {
 } from "@hisob/kernel";
 import { negateQuantity, normalizeQuantity } from "@hisob/kernel/schema";
 import { notFound } from "../finance-errors";
+import { assertPeriodOpen, prismaSql } from "../periods/closed-period";
 import { inventoryRepository as repository } from "./inventory.repository";
 import {
   type TCreateInventoryMovementInput,
@@ -49,6 +50,7 @@ export const createInventoryMovementsService = (deps: { db: Db; outbox: Outbox; 
     movement: Movement,
   ): Promise<TInventoryMovementResult> => {
     const { tenantId } = ctx;
+    await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: movement.date, field: "date" }]);
     const now = clock.now();
     let after: string | null;
     try {

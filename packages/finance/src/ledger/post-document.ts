@@ -9,6 +9,7 @@ import {
   type Tx,
 } from "@hisob/db";
 import type { DomainEvent } from "@hisob/kernel";
+import { periodOpenSql } from "../periods/closed-period";
 import { outOfRange } from "./ledger";
 import { explainRefusal, type RunSql } from "./refused-posting";
 
@@ -19,7 +20,7 @@ import { explainRefusal, type RunSql } from "./refused-posting";
  * than the one stated or short of money updates no row, so nothing is inserted; an unknown
  * counterparty or category fails the document's tenant-scoped foreign key and the whole statement
  * with it. The UPDATE comes first: within one statement the account's row lock is held until commit
- * either way. The outbox event and the audit entry are further steps that read from `document`, so
+ * either way. A date in a closed period moves nothing either (periods/closed-period.ts). The outbox event and the audit entry are further steps that read from `document`, so
  * a refused posting writes none of them either.
  *
  * This is the ONE write path of a new payment or expense (docs/decisions/0091-tests-beside-their-features.md):
@@ -78,6 +79,7 @@ const postingStatement = (p: DocumentPosting, params: SqlParams, then: string[] 
            SET balance = balance + ${delta}::bigint, updated_at = ${now}::timestamptz
          WHERE tenant_id = ${tenant}::uuid AND id = ${account}::uuid${currency}
            AND (allow_overdraft OR balance + ${delta}::bigint >= 0)
+           AND ${periodOpenSql(tenant, date)}
      RETURNING currency_code
       ), entry AS (
         INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id,

@@ -1,5 +1,6 @@
 import type { AppError } from "@hisob/kernel";
 import { fieldError } from "../finance-errors";
+import { closedPeriodRefusal, readLockDate } from "../periods/closed-period";
 import { insufficientBalance } from "./ledger";
 
 /** Runs one statement with parameters in the posting's transaction (Prisma's or the driver's). */
@@ -8,15 +9,21 @@ export type RunSql = <T>(text: string, values: unknown[]) => Promise<T[]>;
 type AccountRow = { name: string; balance: string; currency_code: string; minor_units: number };
 
 /**
- * Why a posting statement moved no balance (so wrote nothing): an unknown account, a currency
+ * Why a posting statement moved no balance (so wrote nothing): a date in a closed period, an unknown account, a currency
  * other than the account's, or not enough money — asked after the fact (in the posting's
  * transaction, or just after a driver posting committed having changed nothing), so the posting
  * itself stays one statement.
  */
 export const explainRefusal = async (
   run: RunSql,
-  p: { tenantId: string; accountId: string; currency?: string | undefined },
+  p: { tenantId: string; accountId: string; currency?: string | undefined; date?: string },
 ): Promise<AppError> => {
+  if (p.date !== undefined) {
+    const closed = closedPeriodRefusal(await readLockDate(run, p.tenantId), [
+      { date: p.date, field: "date" },
+    ]);
+    if (closed) return closed;
+  }
   const [account] = await run<AccountRow>(
     `SELECT a.name, a.balance::text AS balance, a.currency_code::text AS currency_code, c.minor_units::int AS minor_units
        FROM money_accounts a JOIN currencies c ON c.code = a.currency_code

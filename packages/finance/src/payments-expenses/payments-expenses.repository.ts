@@ -122,6 +122,8 @@ export type LockedDocument = {
   transactionId: string;
   counterpartyId: string | null;
   settlesDebt: boolean;
+  /** `YYYY-MM-DD`: the closed-period rule reads it. */
+  date: string;
 };
 
 /** Payments or expenses of one tenant; every query carries the tenant (wall 1; RLS is wall 2). */
@@ -225,9 +227,10 @@ export const paymentsExpensesRepository = (table: PaymentsOrExpenses) => {
           transaction_id: string;
           counterparty_id: string | null;
           settles_debt: boolean;
+          date: string;
         }[]
       >`
-      SELECT d.account_id::text, d.amount::text, d.transaction_id::text, d.counterparty_id::text,
+      SELECT d.account_id::text, d.amount::text, d.transaction_id::text, d.counterparty_id::text, d.date::text,
              EXISTS (SELECT 1 FROM debt_settlements s
                       WHERE s.tenant_id = d.tenant_id AND s.${Prisma.raw(settlementColumn)} = d.id) AS settles_debt
         FROM ${Prisma.raw(table)} d
@@ -240,6 +243,7 @@ export const paymentsExpensesRepository = (table: PaymentsOrExpenses) => {
             transactionId: row.transaction_id,
             counterpartyId: row.counterparty_id,
             settlesDebt: row.settles_debt,
+            date: row.date,
           }
         : null;
     },

@@ -13,6 +13,7 @@ import { dateOf } from "@hisob/kernel/schema";
 import type { z } from "zod";
 import { fieldError, notFound, rethrowUnknownReference } from "../finance-errors";
 import { accountCurrencies, type Move, moveBalances } from "../ledger/ledger";
+import { assertPeriodOpen, prismaSql } from "../periods/closed-period";
 import { EXPENSE, PAYMENT, type PaymentOrExpenseKind } from "./payments-expenses.kind";
 import { type LockedDocument, paymentsExpensesRepository } from "./payments-expenses.repository";
 import {
@@ -133,6 +134,11 @@ export const createPaymentsExpensesService = (
         .withTenant(tenantId, async (tx) => {
           const old = await repository.lock(tx, tenantId, id);
           if (!old) throw documentNotFound();
+          // Neither the document's day nor the one it moves to may be in a closed period.
+          await assertPeriodOpen(prismaSql(tx), tenantId, [
+            ...(input.date === undefined ? [] : [{ date: input.date, field: "date" as const }]),
+            { date: old.date, field: null },
+          ]);
           const before = await repository.findById(tx, tenantId, id);
           const accountId = input.accountId ?? old.accountId;
           const amount = input.amount === undefined ? old.amount : BigInt(input.amount);
@@ -201,6 +207,7 @@ export const createPaymentsExpensesService = (
         if (!old) throw documentNotFound();
         // The debt would still count it as paid: a settlement is reversed through its debt.
         if (old.settlesDebt) throw settlesDebt();
+        await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: old.date, field: null }]);
         await remove(tx, tenantId, id, old);
         await audit(tx, ctx, kind.name, id, "delete", { before: old });
       });
@@ -214,6 +221,7 @@ export const createPaymentsExpensesService = (
     deleteIn: async (tx: Tx, ctx: TenantContext, id: string): Promise<boolean> => {
       const old = await repository.lock(tx, ctx.tenantId, id);
       if (!old) return false;
+      await assertPeriodOpen(prismaSql(tx), ctx.tenantId, [{ date: old.date, field: null }]);
       await remove(tx, ctx.tenantId, id, old);
       await audit(tx, ctx, kind.name, id, "delete", { before: old });
       return true;

@@ -3,6 +3,7 @@ import { AppError, parseInput, requirePermission, type TenantContext } from "@hi
 import { dateOf } from "@hisob/kernel/schema";
 import { ledgerRepository } from "../ledger/ledger";
 import type { TTransactionDto } from "../ledger/ledger.schema";
+import { assertPeriodOpen, prismaSql } from "../periods/closed-period";
 import { shortestRate } from "./rates";
 import { type MovementKind, transfersRepository as repository } from "./transfers.repository";
 import {
@@ -46,6 +47,11 @@ export const createCorrectionsService = (deps: TransfersDeps) => {
           }
           if (original.reversedById !== null) throw alreadyReversed();
           if (!original.originAccountId || !original.destinationAccountId) throw movementNotFound(kind);
+          // The reversal's own day, and the day of what it reverses, must both be open.
+          await assertPeriodOpen(prismaSql(tx), ctx.tenantId, [
+            ...(input.date === undefined ? [] : [{ date: input.date, field: "date" as const }]),
+            { date: original.date, field: null },
+          ]);
           const out = BigInt(original.amount);
           const received = original.destinationAmount === null ? null : BigInt(original.destinationAmount);
           // The exact opposite: what arrived goes back out, what left comes back in.
@@ -85,6 +91,10 @@ export const createCorrectionsService = (deps: TransfersDeps) => {
     try {
       return await db.withTenant(ctx.tenantId, async (tx) => {
         const before = await lockMovement(tx, ctx.tenantId, kind, id);
+        await assertPeriodOpen(prismaSql(tx), ctx.tenantId, [
+          ...(input.date === undefined ? [] : [{ date: input.date, field: "date" as const }]),
+          { date: before.date, field: null },
+        ]);
         await checkCounterparty(tx, ctx.tenantId, input.counterpartyId);
         await repository.updateFacts(tx, ctx.tenantId, id, {
           date: input.date === undefined ? undefined : dateOf(input.date),

@@ -13,6 +13,7 @@ import {
 import { dateOf } from "@hisob/kernel/schema";
 import { fieldError } from "../finance-errors";
 import type { TTransactionDto } from "../ledger/ledger.schema";
+import { assertPeriodOpen, prismaSql } from "../periods/closed-period";
 import {
   beyondFactor,
   type CurrencyDigits,
@@ -141,6 +142,7 @@ export const createExchangesService = (deps: TransfersDeps) => {
       try {
         return await db.withTenant(ctx.tenantId, (tx) =>
           idempotent(tx, ctx, "exchanges.create", input, async () => {
+            await assertPeriodOpen(prismaSql(tx), ctx.tenantId, [{ date: input.date, field: "date" }]);
             const { from, to } = await currenciesOf(tx, ctx.tenantId, input.fromAccountId, input.toAccountId);
             if (from.code === to.code) {
               throw fieldError(

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { fieldError } from "../finance-errors";
 import { insufficientBalance, outOfRange } from "../ledger/ledger";
 import type { TTransactionDto } from "../ledger/ledger.schema";
+import { closedPeriodRefusal, periodOpenSql, readLockDate } from "../periods/closed-period";
 import { unknownAccount } from "./transfers.rules";
 import type { ZTransferInput } from "./transfers.schema";
 
@@ -17,15 +18,20 @@ const currencyMismatch = (fromCurrency: string) =>
   );
 
 /**
- * Why the transfer statement moved nothing (so wrote nothing): an unknown account, two currencies,
+ * Why the transfer statement moved nothing (so wrote nothing): a date in a closed period, an unknown account, two currencies,
  * or not enough money on the origin — asked after the fact, like a refused payment
  * (refused-posting.ts). The statement has committed by then (it moved no balance, wrote no row).
  */
 const explainRefusedTransfer = async (
   tx: RawTenantTx,
   tenantId: string,
-  input: { fromAccountId: string; toAccountId: string },
+  input: { fromAccountId: string; toAccountId: string; date: string },
 ): Promise<AppError> => {
+  const run = <T>(text: string, values: unknown[]) => tx.query<T>(text, values);
+  const closed = closedPeriodRefusal(await readLockDate(run, tenantId), [
+    { date: input.date, field: "date" },
+  ]);
+  if (closed) return closed;
   const rows = await tx.query<AccountRow>(
     `SELECT a.id::text AS id, a.name, a.balance::text AS balance, a.currency_code::text AS currency_code,
             c.minor_units::int AS minor_units
@@ -93,6 +99,7 @@ export const postTransfer = async (
   const to = $(input.toAccountId);
   const amount = $(BigInt(input.amount));
   const at = $(now);
+  const date = $(input.date);
   const event = deps.outbox.stage(
     tx,
     params,
@@ -114,6 +121,7 @@ export const postTransfer = async (
          WHERE (SELECT ok FROM agreed)
            AND tenant_id = ${tenant}::uuid AND id = ${from}::uuid
            AND (allow_overdraft OR balance - ${amount}::bigint >= 0)
+           AND ${periodOpenSql(tenant, date)}
      RETURNING id
       ), given AS (
         UPDATE money_accounts
@@ -125,7 +133,7 @@ export const postTransfer = async (
         INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id, destination_account_id,
                                   comment, counterparty_id, created_by, created_at)
         SELECT ${$(id)}::uuid, ${tenant}::uuid, 'transfer'::transaction_type, ${amount}::bigint,
-               ${$(input.date)}::date, ${from}::uuid, ${to}::uuid, ${$(input.comment)}::text,
+               ${date}::date, ${from}::uuid, ${to}::uuid, ${$(input.comment)}::text,
                ${$(input.counterpartyId)}::uuid, ${$(ctx.actor.userId)}::uuid, ${at}::timestamptz
          WHERE EXISTS (SELECT 1 FROM given)
      RETURNING id

@@ -233,6 +233,9 @@ export const en = {
       inventory_in_stock: "The item is still in stock; issue or adjust it to zero before deleting it.",
       insufficient_stock: "Not enough of the item in stock.",
       quantity_out_of_range: "The item's quantity would leave the range a quantity can hold.",
+      period_closed:
+        "The books are closed through {{lockDate}}: nothing dated on or before it can be created, changed, reversed or deleted.",
+      period_lock_in_future: "validation error: {{field}} must not be after today",
     },
     upload: {
       too_large: "validation error: the file is too large",
@@ -296,6 +299,8 @@ export const en = {
     unit_price_other_currency:
       "is required: the product is priced in {{productCurrency}}, the order is in {{orderCurrency}}",
     sum_too_large: "add up to more than can be stored",
+    period_closed: "must be after {{lockDate}}: the books are closed through that day",
+    period_lock_in_future: "must not be after today ({{today}})",
     required: "is required",
     not_allowed: "is not allowed",
     invalid: "is invalid",

@@ -245,6 +245,9 @@ export const uz: Messages = {
       inventory_in_stock: "Tovar hali omborda bor; oʻchirishdan oldin uni chiqim qiling yoki nolga tuzating.",
       insufficient_stock: "Omborda tovar yetarli emas.",
       quantity_out_of_range: "Tovar miqdori ruxsat etilgan chegaradan chiqib ketadi.",
+      period_closed:
+        "Hisob kitoblari {{lockDate}} kuni bilan yopilgan: shu kun va undan oldingi sana bilan hech narsani yaratib, oʻzgartirib, storno qilib yoki oʻchirib boʻlmaydi.",
+      period_lock_in_future: "Kiritilgan maʼlumotlarda xato: {{field}} bugundan keyin boʻlmasligi kerak",
     },
     upload: {
       too_large: "Kiritilgan maʼlumotlarda xato: fayl hajmi juda katta",
@@ -304,6 +307,8 @@ export const uz: Messages = {
     unit_price_other_currency:
       "majburiy: mahsulot narxi {{productCurrency}} da, buyurtma {{orderCurrency}} da",
     sum_too_large: "yigʻindisi saqlash mumkin boʻlgandan katta",
+    period_closed: "{{lockDate}} dan keyin boʻlishi kerak: hisob kitoblari shu kun bilan yopilgan",
+    period_lock_in_future: "bugundan ({{today}}) keyin boʻlmasligi kerak",
     required: "toʻldirilishi shart",
     not_allowed: "ruxsat etilmagan",
     invalid: "notoʻgʻri",

@@ -353,6 +353,25 @@ export const en = {
     },
     statementPages: "{{count}} entries: {{page}} per page (the .xlsx and the print view have them all)",
   },
+  closedPeriod: {
+    title: "Closed period",
+    intro:
+      "Once a period is reported, close its books: nothing dated on or before the closing day can then be created, changed, reversed or deleted — payments, expenses, transfers, exchanges, debts, inventory movements and opening balances.",
+    closedThrough: "Books closed through",
+    none: "No period is closed",
+    newDay: "Close the books through",
+    close: "Close the books",
+    openAll: "Open every period",
+    cancel: "Cancel",
+    future: "The closing day cannot be after today.",
+    confirmTitle: "Close the books?",
+    confirmClose:
+      "Nothing dated {{date}} or earlier can then be created, changed, reversed or deleted. A later day closes more; an earlier one opens the days between again.",
+    confirmOpenTitle: "Open every period?",
+    confirmOpen: "Entries of every date can then be created, changed, reversed and deleted again.",
+    moved: "Closed period saved",
+    noPermission: "Only a user allowed to close periods can move this day.",
+  },
   connectedApps: {
     title: "Connected apps",
     intro:

@@ -359,6 +359,26 @@ export const uz: AppMessages = {
     statementPages:
       "{{count}} ta yozuv, sahifada {{page}} tadan (.xlsx va chop etish koʻrinishida hammasi bor)",
   },
+  closedPeriod: {
+    title: "Yopilgan davr",
+    intro:
+      "Davr hisoboti topshirilgach, uning hisob kitoblarini yoping: yopilish kuni va undan oldingi sana bilan hech narsani yaratib, oʻzgartirib, storno qilib yoki oʻchirib boʻlmaydi — toʻlovlar, xarajatlar, oʻtkazmalar, ayirboshlashlar, qarzlar, zaxira harakatlari va boshlangʻich qoldiqlar.",
+    closedThrough: "Hisob kitoblari yopilgan sana",
+    none: "Yopilgan davr yoʻq",
+    newDay: "Hisob kitoblarini shu kun bilan yopish",
+    close: "Hisob kitoblarini yopish",
+    openAll: "Barcha davrlarni ochish",
+    cancel: "Bekor qilish",
+    future: "Yopilish kuni bugundan keyin boʻlishi mumkin emas.",
+    confirmTitle: "Hisob kitoblarini yopasizmi?",
+    confirmClose:
+      "{{date}} va undan oldingi sana bilan hech narsani yaratib, oʻzgartirib, storno qilib yoki oʻchirib boʻlmaydi. Keyingi kun koʻproq yopadi, oldingi kun oradagi kunlarni yana ochadi.",
+    confirmOpenTitle: "Barcha davrlarni ochasizmi?",
+    confirmOpen:
+      "Har qanday sanadagi yozuvlarni yana yaratish, oʻzgartirish, storno qilish va oʻchirish mumkin boʻladi.",
+    moved: "Yopilgan davr saqlandi",
+    noPermission: "Bu kunni faqat davrlarni yopish huquqi bor foydalanuvchi oʻzgartira oladi.",
+  },
   connectedApps: {
     title: "Ulangan ilovalar",
     intro:

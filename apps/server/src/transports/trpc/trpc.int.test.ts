@@ -469,6 +469,7 @@ describe("every procedure checks the caller", () => {
       (api) => api.reports.counterpartyStatement.query({ counterpartyId: ID, query: period }),
     ],
     ["reconcile.run", (api) => api.reconcile.run.query()],
+    ["periods.set", (api) => api.periods.set.mutate({ lockDate: null })],
     ["counterparties.list", (api) => api.counterparties.list.query({})],
     ["counterparties.create", (api) => api.counterparties.create.mutate({ name: "N" })],
     ["counterparties.delete", (api) => api.counterparties.delete.mutate({ id: ID })],
@@ -603,6 +604,7 @@ describe("every procedure checks the caller", () => {
       "currencies.selected",
       "currencies.all",
       "settings.get",
+      "periods.get",
       "consents.list",
       "consents.revoke",
     ]);
