@@ -23,6 +23,7 @@ describe.skipIf(!onPostgres)("a report stops when its client goes away (PostgreS
   let database = "";
   let locker: Awaited<ReturnType<typeof connectPostgres>>;
   let watcher: Awaited<ReturnType<typeof connectPostgres>>;
+  let accountId = "";
 
   beforeAll(async () => {
     t = await createTestApp({ poolSize: 1 });
@@ -35,6 +36,7 @@ describe.skipIf(!onPostgres)("a report stops when its client goes away (PostgreS
       payload: { name: "Cash", currency: "UZS" },
     });
     expect(account.statusCode, account.body).toBe(201);
+    accountId = account.json().id;
     const payment = await t.app.inject({
       method: "POST",
       url: "/finance/payments",
@@ -109,7 +111,7 @@ describe.skipIf(!onPostgres)("a report stops when its client goes away (PostgreS
     await again.arrayBuffer();
   };
 
-  it("the income statement's query is cancelled (Prisma's transaction)", async () => {
+  it("the income statement's query is cancelled (the driver's, with its comparison in the same statement)", async () => {
     await abortWhileRunning(
       "/finance/reports/income-statement?startDate=2026-01-01&endDate=2026-12-31&compare=previousYear",
     );
@@ -117,6 +119,10 @@ describe.skipIf(!onPostgres)("a report stops when its client goes away (PostgreS
 
   it("the cash flow's .xlsx: the report's query is cancelled and no workbook is written (the driver's)", async () => {
     await abortWhileRunning("/finance/reports/cashflow/export?startDate=2026-01-01&endDate=2026-12-31");
+  });
+
+  it("an account's transactions .xlsx: its cursor is cancelled and the connection freed (one in the pool)", async () => {
+    await abortWhileRunning(`/finance/accounts/${accountId}/transactions/export`);
   });
 
   it("a report asked over tRPC (the app's way) is cancelled too", async () => {

@@ -46,6 +46,7 @@ export {
 } from "./currencies/currencies.schema";
 export { type CurrenciesService, createCurrenciesService } from "./currencies/currencies.service";
 export { afterInOrder, EXPORT_MAX_ROWS, keysetBatches, listRows } from "./exports/keyset";
+export { STREAM_BATCH, type StreamedStatement, streamedRows } from "./exports/streamed-rows";
 export {
   type AnyExportSheet,
   type CellValue,

@@ -217,11 +217,20 @@ export type PreparedExport = {
   write(output: Writable): Promise<{ rowCount: number }>;
 };
 
-/** Batches whose first one is already fetched (its failure surfaces here, not mid-stream). */
-const withFirstBatch = async <Row>(rows: AsyncIterable<Row[]>): Promise<AsyncIterable<Row[]>> => {
+/**
+ * Batches whose first one is already fetched (its failure surfaces here, not mid-stream). `close`
+ * ends the source's iteration, so what it holds (a cursor's transaction) is let go even when the
+ * writer stopped before reading it to the end.
+ */
+const withFirstBatch = async <Row>(
+  rows: AsyncIterable<Row[]>,
+): Promise<AsyncIterable<Row[]> & { close(): Promise<void> }> => {
   const iterator = rows[Symbol.asyncIterator]();
   const head = await iterator.next();
   return {
+    close: async () => {
+      await iterator.return?.();
+    },
     async *[Symbol.asyncIterator]() {
       if (head.done) return;
       yield head.value;
@@ -238,7 +247,7 @@ export const prepareXlsx = <Row>(options: {
   columns: ExportColumn<Row>[];
   rows: () => AsyncIterable<Row[]>;
 }): PreparedExport => {
-  let opened: Promise<AsyncIterable<Row[]>> | undefined;
+  let opened: ReturnType<typeof withFirstBatch<Row>> | undefined;
   const open = () => {
     opened ??= withFirstBatch(options.rows());
     return opened;
@@ -248,14 +257,20 @@ export const prepareXlsx = <Row>(options: {
     open: async () => {
       await open();
     },
-    write: async (output) =>
-      writeXlsx({
-        output,
-        locale: options.locale,
-        sheetName: options.sheetName,
-        columns: options.columns,
-        rows: await open(),
-      }),
+    write: async (output) => {
+      const rows = await open();
+      try {
+        return await writeXlsx({
+          output,
+          locale: options.locale,
+          sheetName: options.sheetName,
+          columns: options.columns,
+          rows,
+        });
+      } finally {
+        await rows.close();
+      }
+    },
   };
 };
 

@@ -95,6 +95,9 @@ type CashflowRow = FlowRow & {
   count: number | null;
   amount: string | null;
   destination_amount: string | null;
+  /** A period's first and last day within the report's range (ISO dates). */
+  period_start: string | null;
+  period_end: string | null;
 };
 
 /** At most this many periods in one cash flow (a daily report over years would be millions of rows). */
@@ -127,12 +130,12 @@ export const periodLabel = (first: Date, granularity: "day" | "week" | "month"):
   return `${year}-W${String(week).padStart(2, "0")}`;
 };
 
-/** The last day of the period that starts on `first`. */
-const periodEnd = (first: Date, granularity: "day" | "week" | "month"): Date => {
-  if (granularity === "day") return first;
-  if (granularity === "week") return new Date(first.getTime() + 6 * DAY_MS);
-  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
-};
+/**
+ * `periodLabel` in SQL, for the report's period rows (`to_char`; IYYY and IW are the ISO week's year
+ * and number): labels computed in the statement, not per row in JavaScript.
+ */
+const PERIOD_LABEL = { month: "YYYY-MM", week: 'IYYY-"W"IW', day: "YYYY-MM-DD" } as const;
+
 /**
  * The whole report as one statement over one scan of the period's ledger. The period's transactions
  * are summed per origin, destination, day and type (`g`: one row per pair of accounts, day and type,
@@ -144,7 +147,7 @@ const periodEnd = (first: Date, granularity: "day" | "week" | "month"): Date => 
  * (opening-balance entries dated within the period are no flow: they stay in the opening balance).
  * One statement sees one snapshot, so no transaction needs to hold one.
  */
-const cashflowSql = (o: {
+export const cashflowSql = (o: {
   tenantId: string;
   start: string;
   end: string;
@@ -198,23 +201,27 @@ const cashflowSql = (o: {
            id::text AS account_id, name, currency_code AS currency, NULL::text AS period,
            (closing - inflows + outflows)::text AS opening, closing::text AS closing, ${flowText()},
            NULL::text AS type, NULL::text AS to_id, NULL::int AS count, NULL::text AS amount,
-           NULL::text AS destination_amount
+           NULL::text AS destination_amount, NULL::text AS period_start, NULL::text AS period_end
       FROM per_account
     UNION ALL
     SELECT 'currency', row_number() OVER (ORDER BY currency_code), NULL, NULL, currency_code, NULL,
            sum(closing - inflows + outflows)::text, sum(closing)::text, ${flowText((name) => `sum(${name})`)},
-           NULL, NULL, NULL, NULL, NULL
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL
       FROM per_account
      GROUP BY currency_code
     UNION ALL
     SELECT 'period', row_number() OVER (ORDER BY account_id, period), account_id::text, NULL, NULL,
-           period::text, (closing - inflows + outflows)::text, closing::text, ${flowText()},
-           NULL, NULL, NULL, NULL, NULL
+           to_char(period, ${PERIOD_LABEL[o.granularity]}::text),
+           (closing - inflows + outflows)::text, closing::text, ${flowText()},
+           NULL, NULL, NULL, NULL, NULL,
+           -- The period as far as it lies within the report's range.
+           GREATEST(period, ${o.start}::date)::text,
+           LEAST((period + ${`1 ${o.granularity}`}::interval - interval '1 day')::date, ${o.end}::date)::text
       FROM grid
     UNION ALL
     SELECT 'movement', row_number() OVER (ORDER BY type, origin::text, destination::text), origin::text,
            NULL, NULL, NULL, NULL, NULL, ${noFlows},
-           type::text, destination::text, sum(n)::int, sum(sent)::text, sum(received)::text
+           type::text, destination::text, sum(n)::int, sum(sent)::text, sum(received)::text, NULL, NULL
       FROM g
      WHERE type IN ('transfer', 'exchange')
      GROUP BY type, origin, destination
@@ -321,19 +328,14 @@ export const cashflowReport =
         name: row.name ?? "",
         currency: row.currency ?? "",
         ...withCompared(row, "account", (account) => account.account_id),
-        periods: (periodsOf.get(row.account_id ?? "") ?? []).map((period) => {
-          const first = dateOf(period.period ?? "");
-          const last = periodEnd(first, query.granularity);
-          return {
-            period: periodLabel(first, query.granularity),
-            // The period as far as it lies within the report's range.
-            startDate: toIsoDate(first < start ? start : first),
-            endDate: toIsoDate(last > end ? end : last),
-            openingBalance: period.opening ?? "0",
-            closingBalance: period.closing ?? "0",
-            ...flows(period),
-          };
-        }),
+        periods: (periodsOf.get(row.account_id ?? "") ?? []).map((period) => ({
+          period: period.period ?? "",
+          startDate: period.period_start ?? "",
+          endDate: period.period_end ?? "",
+          openingBalance: period.opening ?? "0",
+          closingBalance: period.closing ?? "0",
+          ...flows(period),
+        })),
       })),
       totals: rows
         .filter((row) => row.kind === "currency")

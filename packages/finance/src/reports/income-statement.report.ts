@@ -1,14 +1,8 @@
-import { type Db, Prisma, type Tx } from "@hisob/db";
+import { type Db, Prisma } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { dateOf } from "@hisob/kernel/schema";
 import { comparedFigures, comparedPeriod, compareListOf } from "./comparison";
-import {
-  accountFilter,
-  accountIdsOf,
-  assertAccountsExist,
-  assertCategoriesExist,
-  assertCounterpartiesExist,
-} from "./report-sql";
+import { accountFilter, accountIdsOf, assertFiltersExist, queryRaw } from "./report-sql";
 import {
   INCOME_FIGURES,
   type TIncomeStatement,
@@ -17,6 +11,8 @@ import {
 } from "./reports.schema";
 
 type IncomeRow = {
+  /** 0: the period asked for; 1, 2…: the compared periods, in order (their total rows only). */
+  part: number;
   currency: string;
   kind: "total" | "month" | "category";
   month: string | null;
@@ -71,16 +67,11 @@ const entryRows = (tenantId: string, start: Date, end: Date, filters: Filters) =
          AND t.date BETWEEN ${start}::date AND ${end}::date
          ${accountFilter(Prisma.sql`COALESCE(t.destination_account_id, t.origin_account_id)`, filters.ids)}`;
 
-const incomeStatement = async (
-  tx: Tx,
-  tenantId: string,
-  start: Date,
-  end: Date,
-  filters: Filters,
-): Promise<IncomeRow[]> =>
+/** The statement's one SQL statement (exported for bench/profile-reports.ts's EXPLAIN). */
+export const incomeStatementSql = (tenantId: string, start: Date, end: Date, filters: Filters) =>
   // Totals and months from the ledger; the category split from the documents (a payment or expense
   // carries its entry's amount and date, which reconcile checks), so no per-entry joins are needed.
-  tx.$queryRaw<IncomeRow[]>`
+  Prisma.sql`
     WITH entries AS (
       -- The entries joined to the (few) accounts and summed per currency, type and month: a handful
       -- of groups, hashed in parallel whatever the number of accounts. (Summing per account and day
@@ -123,6 +114,44 @@ const incomeStatement = async (
      GROUP BY currency, type, category_id, category_name
      ORDER BY currency, month NULLS FIRST, category_name NULLS LAST, category_id NULLS LAST`;
 
+/** A compared period's totals per currency: revenue, expenses, net (rows of kind "total"). */
+const comparedTotalsSql = (tenantId: string, start: Date, end: Date, filters: Filters) => Prisma.sql`
+  SELECT a.currency_code AS currency, 'total' AS kind, NULL AS month, NULL AS type, NULL AS category_id,
+         NULL AS category_name,
+         COALESCE(sum(l.amount) FILTER (WHERE l.type = 'income'), 0)::text AS revenue,
+         COALESCE(sum(l.amount) FILTER (WHERE l.type = 'expense'), 0)::text AS expenses,
+         (COALESCE(sum(l.amount) FILTER (WHERE l.type = 'income'), 0)
+          - COALESCE(sum(l.amount) FILTER (WHERE l.type = 'expense'), 0))::text AS net
+    FROM (${entryRows(tenantId, start, end, filters)}) l
+    JOIN money_accounts a ON a.tenant_id = ${tenantId}::uuid AND a.id = l.account_id
+   GROUP BY a.currency_code`;
+
+/**
+ * The period's statement and each compared period's totals as ONE statement (`part` tells them
+ * apart), so all of them are read in one snapshot with no snapshot transaction to hold, in one round
+ * trip on the driver.
+ */
+const statementWithCompared = (
+  tenantId: string,
+  period: { start: Date; end: Date },
+  compared: Array<{ start: Date; end: Date }>,
+  filters: Filters,
+) =>
+  Prisma.sql`
+    SELECT 0 AS part, s.* FROM (${incomeStatementSql(tenantId, period.start, period.end, filters)}) s
+    ${
+      compared.length === 0
+        ? Prisma.empty
+        : Prisma.join(
+            compared.map(
+              (other, index) =>
+                Prisma.sql`UNION ALL SELECT ${index + 1}::int, c.* FROM (${comparedTotalsSql(tenantId, other.start, other.end, filters)}) c`,
+            ),
+            " ",
+          )
+    }
+    ORDER BY part, currency, month NULLS FIRST, category_name NULLS LAST, category_id NULLS LAST`;
+
 /** Per currency: the income statement's figures of a compared period (the total rows only). */
 const totalsByCurrency = (rows: IncomeRow[]) =>
   new Map(
@@ -152,38 +181,27 @@ export const incomeStatementReport =
       compare,
       ...comparedPeriod(compare, query.startDate, query.endDate),
     }));
-    const { rows, comparedRows } = await db.withTenant(
+    const all = await db.rawTx.withTenant(
       ctx.tenantId,
       async (tx) => {
-        await assertAccountsExist(tx, ctx.tenantId, ids);
-        await assertCategoriesExist(tx, ctx.tenantId, filters.categoryIds);
-        await assertCounterpartiesExist(tx, ctx.tenantId, filters.counterpartyIds);
-        ctx.signal?.throwIfAborted();
-        const own = await incomeStatement(
+        await assertFiltersExist(tx, ctx.tenantId, filters);
+        return queryRaw<IncomeRow>(
           tx,
-          ctx.tenantId,
-          dateOf(query.startDate),
-          dateOf(query.endDate),
-          filters,
+          statementWithCompared(
+            ctx.tenantId,
+            { start: dateOf(query.startDate), end: dateOf(query.endDate) },
+            compared.map((period) => ({ start: dateOf(period.startDate), end: dateOf(period.endDate) })),
+            filters,
+          ),
+          // The transaction's last statement: it commits with it, in the same round trip (raw-tenant.ts).
+          { commit: true },
         );
-        const others: IncomeRow[][] = [];
-        for (const period of compared) {
-          // A client that left between statements stops the next one from starting (Prisma's
-          // transaction cancels only the statement running when it left).
-          ctx.signal?.throwIfAborted();
-          others.push(
-            await incomeStatement(
-              tx,
-              ctx.tenantId,
-              dateOf(period.startDate),
-              dateOf(period.endDate),
-              filters,
-            ),
-          );
-        }
-        return { rows: own, comparedRows: others.map(totalsByCurrency) };
       },
-      { snapshot: true, signal: ctx.signal },
+      { readOnly: true, signal: ctx.signal },
+    );
+    const rows = all.filter((row) => row.part === 0);
+    const comparedRows = compared.map((_, index) =>
+      totalsByCurrency(all.filter((row) => row.part === index + 1)),
     );
     const own = totalsByCurrency(rows);
     const currencyCodes = [

@@ -1,4 +1,4 @@
-import { Prisma, type QueryOptions, type RawTenantTx, type Tx } from "@hisob/db";
+import { Prisma, type QueryOptions, type RawTenantTx } from "@hisob/db";
 import { accountNotFound } from "../accounts/accounts.service";
 import { notFound } from "../finance-errors";
 
@@ -15,29 +15,31 @@ export const accountIdsOf = (value: string | string[] | undefined): string[] | n
   value === undefined ? null : [...new Set(Array.isArray(value) ? value : [value])];
 
 /**
- * A report limited to accounts names accounts of this organization: another tenant's (or an
- * unknown) id is NOT_FOUND, as the account statement answers, not an empty report.
+ * A report limited to accounts, categories (payment or expense ones) or counterparties names those of
+ * this organization: another tenant's (or an unknown) id is NOT_FOUND, as the account statement
+ * answers, not an empty report. One statement whatever is asked; none when nothing is.
  */
-export const assertAccountsExist = async (tx: Tx, tenantId: string, ids: string[] | null): Promise<void> => {
-  if (!ids) return;
-  const found = await tx.moneyAccount.count({ where: { tenantId, id: { in: ids } } });
-  if (found !== ids.length) throw accountNotFound();
-};
-
-/**
- * Categories (payment or expense ones) and counterparties a report is limited to are this
- * organization's: another tenant's (or an unknown) id is NOT_FOUND, as for accounts.
- */
-export const assertCategoriesExist = async (tx: Tx, tenantId: string, ids: string[] | null) => {
-  if (!ids) return;
-  const where = { tenantId, id: { in: ids } };
-  const found = (await tx.paymentCategory.count({ where })) + (await tx.expenseCategory.count({ where }));
-  if (found !== ids.length) throw notFound("finance.category_not_found", "Category not found");
-};
-export const assertCounterpartiesExist = async (tx: Tx, tenantId: string, ids: string[] | null) => {
-  if (!ids) return;
-  const found = await tx.counterparty.count({ where: { tenantId, id: { in: ids } } });
-  if (found !== ids.length) throw notFound("finance.counterparty_not_found", "Counterparty not found");
+export const assertFiltersExist = async (
+  tx: RawTenantTx,
+  tenantId: string,
+  filters: { ids: string[] | null; categoryIds: string[] | null; counterpartyIds: string[] | null },
+): Promise<void> => {
+  if (!filters.ids && !filters.categoryIds && !filters.counterpartyIds) return;
+  const count = (table: string, ids: string[] | null) =>
+    ids
+      ? Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(table)} WHERE tenant_id = ${tenantId}::uuid AND id = ANY(${ids}::uuid[]))::int`
+      : Prisma.sql`0`;
+  const [found] = await queryRaw<{ accounts: number; categories: number; counterparties: number }>(
+    tx,
+    Prisma.sql`SELECT ${count("money_accounts", filters.ids)} AS accounts,
+                      ${count("payment_categories", filters.categoryIds)} + ${count("expense_categories", filters.categoryIds)} AS categories,
+                      ${count("counterparties", filters.counterpartyIds)} AS counterparties`,
+  );
+  if (filters.ids && found?.accounts !== filters.ids.length) throw accountNotFound();
+  if (filters.categoryIds && found?.categories !== filters.categoryIds.length)
+    throw notFound("finance.category_not_found", "Category not found");
+  if (filters.counterpartyIds && found?.counterparties !== filters.counterpartyIds.length)
+    throw notFound("finance.counterparty_not_found", "Counterparty not found");
 };
 
 /** `AND <column> = ANY(ids)` when the report is limited to some accounts. */

@@ -375,6 +375,39 @@ describe("cash flow", () => {
       "2026-02-28",
     ]);
     chained(days, daily.accounts[0].openingBalance, daily.accounts[0].closingBalance);
+
+    // Across a year's end the statement's labels are ISO weeks (2026 has 53; 2027-01-01 to 01-03
+    // belong to 2026-W53), each period clipped to the range; months end on their last day.
+    const turn = "startDate=2026-12-25&endDate=2027-01-12";
+    const turnWeeks = (
+      await get(admin, `/finance/reports/cashflow?${turn}&granularity=week&accountId=${ids.cash}`)
+    ).json().accounts[0].periods as Period[];
+    expect(turnWeeks.map(({ period, startDate, endDate }) => [period, startDate, endDate])).toEqual([
+      ["2026-W52", "2026-12-25", "2026-12-27"],
+      ["2026-W53", "2026-12-28", "2027-01-03"],
+      ["2027-W01", "2027-01-04", "2027-01-10"],
+      ["2027-W02", "2027-01-11", "2027-01-12"],
+    ]);
+    const turnMonths = (
+      await get(
+        admin,
+        `/finance/reports/cashflow?startDate=2026-02-10&endDate=2027-01-12&granularity=month&accountId=${ids.cash}`,
+      )
+    ).json().accounts[0].periods as Period[];
+    expect(turnMonths.map(({ period, startDate, endDate }) => [period, startDate, endDate])).toEqual([
+      ["2026-02", "2026-02-10", "2026-02-28"],
+      ["2026-03", "2026-03-01", "2026-03-31"],
+      ["2026-04", "2026-04-01", "2026-04-30"],
+      ["2026-05", "2026-05-01", "2026-05-31"],
+      ["2026-06", "2026-06-01", "2026-06-30"],
+      ["2026-07", "2026-07-01", "2026-07-31"],
+      ["2026-08", "2026-08-01", "2026-08-31"],
+      ["2026-09", "2026-09-01", "2026-09-30"],
+      ["2026-10", "2026-10-01", "2026-10-31"],
+      ["2026-11", "2026-11-01", "2026-11-30"],
+      ["2026-12", "2026-12-01", "2026-12-31"],
+      ["2027-01", "2027-01-01", "2027-01-12"],
+    ]);
   });
 
   it("refuses more periods than a report can hold, naming the granularity", async () => {
