@@ -74,28 +74,14 @@ type Start =
   | { state: "signed-out"; reason: SignedOutReason }
   | { state: "failed"; message: string };
 
-/**
- * How the entry started the session (decision 0099): already resumed (a reload of a signed-in tab:
- * the app renders signed in from its first frame), or on its way (back from the provider: the code
- * exchange runs while the app's code loads). Without it the app asks the bridge itself (Electron).
- */
-export type Started = { session: SessionInfo } | { pending: Promise<SessionInfo | null> };
-
 /** Signs in (or resumes the session) through the bridge, then shows the app. */
-export const Root = ({ bridge, i18n, started }: { bridge: HisobBridge; i18n: I18n; started?: Started }) => {
-  const [start, setStart] = useState<Start>(() =>
-    started && "session" in started
-      ? { state: "signed-in", session: started.session }
-      : { state: "starting" },
-  );
-  const [resumed] = useState(() => started && "session" in started);
-  const [pending] = useState(() => (started && "pending" in started ? started.pending : null));
+export const Root = ({ bridge, i18n }: { bridge: HisobBridge; i18n: I18n }) => {
+  const [start, setStart] = useState<Start>({ state: "starting" });
   useEffect(() => {
-    if (resumed) return;
     let cancelled = false;
     (async () => {
       try {
-        const session = (await (pending ?? bridge.restoreSession())) ?? (await bridge.signIn());
+        const session = (await bridge.restoreSession()) ?? (await bridge.signIn());
         if (!cancelled && session) setStart({ state: "signed-in", session });
       } catch (error) {
         if (!cancelled)
@@ -105,7 +91,7 @@ export const Root = ({ bridge, i18n, started }: { bridge: HisobBridge; i18n: I18
     return () => {
       cancelled = true;
     };
-  }, [bridge, resumed, pending]);
+  }, [bridge]);
 
   return (
     <I18nProvider i18n={i18n}>
@@ -185,7 +171,7 @@ const SignedIn = ({
   session: SessionInfo;
   onSignedOut: (reason: SignedOutReason) => void;
 }) => {
-  // In a browser, the query and API clients the entry started the first screen's requests with (0099).
+  // In a browser, the page's one query and API client (screen-data.ts), forgotten at sign-out.
   const [browser] = useState<AppData | null>(() =>
     bridge.host === "browser" ? browserAppData(bridge) : null,
   );

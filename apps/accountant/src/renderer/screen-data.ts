@@ -14,10 +14,9 @@ import { incomeStatementInput, readReportParams } from "./screens/reports/report
 
 /*
  * A screen's data starts with its code, not after its first render (decision 0099): opening a screen
- * (the first one from the entry, the next ones from the menu) starts the requests the screen will
- * make, with the same query definitions (queries.ts), into the query client the app renders from.
- * The screen then finds its data in the cache or on its way, and rendering the shell and the screen
- * overlaps the requests instead of preceding them.
+ * from the menu starts the requests the screen will make, with the same query definitions
+ * (queries.ts), into the query client the app renders from. The screen then finds its data in the
+ * cache or on its way, and rendering the screen overlaps the requests instead of preceding them.
  */
 
 export const createQueryClient = () =>
@@ -29,11 +28,7 @@ export type AppData = { client: QueryClient; api: ApiClient };
 
 let browserData: AppData | null = null;
 
-/**
- * In a browser: the page's one query client and API client (the API is the page's own origin). The
- * entry starts the first screen's requests with them while the app's code loads; the app renders
- * from the same ones.
- */
+/** In a browser: the page's one query client and API client (the API is the page's own origin). */
 export const browserAppData = (bridge: HisobBridge): AppData => {
   browserData ??= {
     client: createQueryClient(),
