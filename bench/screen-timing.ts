@@ -11,7 +11,12 @@ import type { Page } from "playwright-core";
  * longest of them). Requests that started after the screen was rendered are not the screen's.
  */
 
+/** `url`: the request's path and query (two requests for the same data have the same one). */
 export type ApiRequest = { url: string; start: number; end: number };
+
+/** Requests for an address already asked for in the same screen: a screen that asked twice for its data. */
+export const repeatedRequests = (requests: ApiRequest[]): number =>
+  requests.length - new Set(requests.map((request) => request.url)).size;
 
 /** Longest chain r1 → r2 → … with each r(i+1) started at or after r(i) ended: the sum of its durations. */
 export const criticalPath = (requests: ApiRequest[]): number => {
@@ -59,7 +64,10 @@ export const apiRequests = async (page: Page, from: number, until: number): Prom
         entry.start >= from &&
         entry.start <= until,
     )
-    .map(({ url, start, end }) => ({ url: new URL(url).pathname, start, end }));
+    .map(({ url, start, end }) => {
+      const address = new URL(url);
+      return { url: address.pathname + address.search, start, end };
+    });
 };
 
 /**

@@ -3,6 +3,7 @@ import { App as AntApp, Button, Result, Skeleton, Space, Spin, Tag } from "antd"
 import { type ComponentType, lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { orgSearch, useActingTenantId } from "./acting";
 import { ownApi } from "./api";
+import { takeStarted } from "./first-fetch";
 import { i18n, type MessageKey, useT } from "./i18n";
 import { OrganizationPicker } from "./OrganizationPicker";
 import { BASE, navigate, usePath } from "./router";
@@ -124,7 +125,8 @@ const Screens = () => {
 
   const load = useCallback(() => {
     setFailed(null);
-    ownApi<Me>("GET", "/account")
+    // The entry started it already (first-fetch.ts); a retry asks again.
+    takeStarted("/account", () => ownApi<Me>("GET", "/account"))
       .then(async (account) => {
         if (isLocale(account.uiLanguage)) await i18n.changeLanguage(account.uiLanguage);
         setMe(account);

@@ -1,5 +1,5 @@
-import { createRoot } from "react-dom/client";
-import { App } from "./App";
+import { startFirstScreen } from "./first-fetch";
 
-const root = document.getElementById("root");
-if (root) createRoot(root).render(<App />);
+// The first screen's requests go out before the app's code loads, not after it renders (first-fetch.ts).
+startFirstScreen();
+void import("./mount").then(({ mountApp }) => mountApp());

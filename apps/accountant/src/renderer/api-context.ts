@@ -3,6 +3,9 @@ import { formatMoney } from "@hisob/ui";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
 import type { HisobBridge } from "../shared/bridge";
+import { KEYS, QUERIES } from "./queries";
+
+export { KEYS } from "./queries";
 
 export const ApiContext = createContext<ApiClient | null>(null);
 
@@ -11,21 +14,6 @@ export const useApi = (): ApiClient => {
   if (!api) throw new Error("useApi outside ApiContext");
   return api;
 };
-
-/** Query keys by what they show: a posting invalidates every view of money. */
-export const KEYS = {
-  me: ["me"],
-  currencies: ["currencies"],
-  accounts: ["accounts"],
-  statement: ["statement"],
-  payments: ["payments"],
-  expenses: ["expenses"],
-  reports: ["reports"],
-  debts: ["debts"],
-  counterparties: ["counterparties"],
-  paymentCategories: ["paymentCategories"],
-  expenseCategories: ["expenseCategories"],
-} as const;
 
 /** What a posting (payment, expense, transfer, exchange, or its edit or deletion) changes. */
 export const invalidateMoney = (client: QueryClient) =>
@@ -37,11 +25,7 @@ export const invalidateMoney = (client: QueryClient) =>
 
 export const useCurrencies = () => {
   const api = useApi();
-  return useQuery({
-    queryKey: KEYS.currencies,
-    queryFn: () => api.currencies.selected.query(),
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(QUERIES.currencies(api));
 };
 
 /** Digits after the point per currency code (2 when unknown: the ISO default). */
@@ -53,10 +37,7 @@ export const useMinorUnits = () => {
 /** Every account (an organization has tens, not thousands): for pickers and the dashboard. */
 export const useAllAccounts = () => {
   const api = useApi();
-  return useQuery({
-    queryKey: [...KEYS.accounts, "all"],
-    queryFn: () => api.accounts.list.query({ limit: 100, sortBy: "name", order: "asc" }),
-  });
+  return useQuery(QUERIES.allAccounts(api));
 };
 
 export const useMoney = (locale: Locale) => {

@@ -8,13 +8,7 @@ import {
   type Locale,
   useLocale,
 } from "@hisob/ui";
-import {
-  QueryClient,
-  QueryClientProvider,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from "@tanstack/react-query";
+import { QueryClientProvider, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Result, Skeleton, Spin } from "antd";
 import type { i18n as I18n } from "i18next";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
@@ -24,7 +18,15 @@ import type { HisobBridge, SessionInfo } from "../shared/bridge";
 import { ApiContext, HostContext, KEYS, useApi } from "./api-context";
 import { setFormLocale } from "./form-locale";
 import { APP_MESSAGES } from "./locales";
-import { preloadScreensWhenIdle, SCREEN_CHUNKS } from "./screen-chunks";
+import { QUERIES } from "./queries";
+import { preloadScreen, preloadScreensWhenIdle, SCREEN_CHUNKS } from "./screen-chunks";
+import {
+  type AppData,
+  browserAppData,
+  createQueryClient,
+  forgetAppData,
+  prefetchScreen,
+} from "./screen-data";
 import type { SignedOutReason } from "./session/live-session";
 import { SignedOut } from "./session/signed-out";
 import { useLiveSession } from "./session/use-live-session";
@@ -102,8 +104,12 @@ export const Root = ({ bridge, i18n }: { bridge: HisobBridge; i18n: I18n }) => {
             bridge={bridge}
             session={start.session}
             onSignedOut={(reason) => {
-              // The tab's kept tokens are dead now: a reload must not resume them (0089).
-              if (bridge.host === "browser") void bridge.forgetSession();
+              // The tab's kept tokens are dead now: a reload must not resume them (0089); nor is
+              // anything read with them kept for the next session.
+              if (bridge.host === "browser") {
+                void bridge.forgetSession();
+                forgetAppData();
+              }
               setStart({ state: "signed-out", reason });
             }}
           />
@@ -168,14 +174,11 @@ const SignedIn = ({
   session: SessionInfo;
   onSignedOut: (reason: SignedOutReason) => void;
 }) => {
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 },
-        },
-      }),
+  // In a browser, the page's one query and API client (screen-data.ts), forgotten at sign-out.
+  const [browser] = useState<AppData | null>(() =>
+    bridge.host === "browser" ? browserAppData(bridge) : null,
   );
+  const [queryClient] = useState(() => browser?.client ?? createQueryClient());
   // In a browser the API is this page's own origin: known at once, so the first screen's requests
   // need not wait for another render (0089). Electron asks its host.
   const [serverUrl, setServerUrl] = useState<string | null>(bridge.host === "browser" ? "" : null);
@@ -185,13 +188,14 @@ const SignedIn = ({
   }, [bridge]);
   const api = useMemo(
     () =>
-      serverUrl === null
+      browser?.api ??
+      (serverUrl === null
         ? null
         : createApiClient({
             baseUrl: serverUrl,
             accessToken: () => bridge.accessToken(),
-          }),
-    [bridge, serverUrl],
+          })),
+    [browser, bridge, serverUrl],
   );
   const host = useMemo(() => (serverUrl === null ? null : { bridge, serverUrl }), [bridge, serverUrl]);
   useLiveSession(bridge, session, serverUrl, onSignedOut);
@@ -229,7 +233,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
   const api = useApi();
   const navigate = useNavigate();
   const location = useLocation();
-  const me = useQuery({ queryKey: KEYS.me, queryFn: () => api.session.me.query() });
+  const me = useQuery(QUERIES.me(api));
   // The other screens' code, fetched while the browser is idle after the first screen (0089).
   useEffect(() => preloadScreensWhenIdle(), []);
 
@@ -243,6 +247,12 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
   }, [saved, i18n]);
 
   const queryClient = useQueryClient();
+  // A change of screen starts the next screen's code and data together, before it renders (0099).
+  const open = (path: string) => {
+    preloadScreen(`/app${path}`);
+    prefetchScreen({ client: queryClient, api }, `/app${path}`);
+    navigate(path);
+  };
   const saveLanguage = useMutation({
     mutationFn: (uiLanguage: Locale) => api.session.update.mutate({ uiLanguage }),
     onSuccess: (account) => queryClient.setQueryData(KEYS.me, account),
@@ -270,7 +280,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
         label: t("label" in item ? item.label : `nav.${item.key}`),
       }))}
       selectedKey={section}
-      onNavigate={(href) => navigate(href.slice("/app".length) || "/")}
+      onNavigate={(href) => open(href.slice("/app".length) || "/")}
       locale={locale}
       onLocaleChange={changeLocale}
       onSignOut={() => void bridge.signOut()}
@@ -283,7 +293,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
         {
           key: "connected-apps",
           label: t("connectedApps.title"),
-          onClick: () => navigate("/connected-apps"),
+          onClick: () => open("/connected-apps"),
         },
       ]}
     >

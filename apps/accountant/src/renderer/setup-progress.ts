@@ -2,6 +2,7 @@ import type { TTenantSettingsDto } from "@hisob/core/schema";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { useApi } from "./api-context";
+import { QUERIES, SETTINGS_KEY } from "./queries";
 
 /*
  * Where the first-run setup stands for this organization: the step it was left at, the base currency
@@ -11,7 +12,7 @@ import { useApi } from "./api-context";
  */
 export type SetupProgress = { step: number; base: string | null; finished: boolean };
 
-export const SETTINGS_KEY = ["tenantSettings"] as const;
+export { SETTINGS_KEY } from "./queries";
 
 /** What this browser remembered before the server kept it (moved to the server once, then forgotten). */
 const legacyKeyOf = (tenantId: string) => `hisob.setup.${tenantId}`;
@@ -32,7 +33,7 @@ const progressOf = (settings: TTenantSettingsDto): SetupProgress | null =>
 /** The organization's settings (base currency, setup progress), read from the server. */
 export const useTenantSettings = () => {
   const api = useApi();
-  return useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api.settings.get.query(), staleTime: 60_000 });
+  return useQuery(QUERIES.settings(api));
 };
 
 /** The organization's base currency (null until chosen or while loading). */
@@ -43,7 +44,7 @@ export const useSetupProgress = () => {
   const api = useApi();
   const queryClient = useQueryClient();
   const settings = useTenantSettings();
-  const me = useQuery({ queryKey: ["me"], queryFn: () => api.session.me.query() });
+  const me = useQuery(QUERIES.me(api));
   const tenantId = me.data?.tenant.id ?? null;
 
   const save = useCallback(

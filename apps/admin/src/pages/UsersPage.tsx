@@ -15,6 +15,7 @@ import type { SorterResult } from "antd/es/table/interface";
 import { useCallback, useEffect, useState } from "react";
 import { useActingTenantId } from "../acting";
 import { api } from "../api";
+import { takeStarted } from "../first-fetch";
 import { useFormatDate, useT } from "../i18n";
 import {
   EditorDrawer,
@@ -94,7 +95,11 @@ export const UsersPage = () => {
     order: sort.order,
   };
   const listUrl = `/users${queryString({ ...listQuery, limit: paging.limit, offset: paging.offset })}`;
-  const fetchUsers = useCallback(() => api<Page<User>>("GET", listUrl), [listUrl]);
+  // The first page was started by the entry (first-fetch.ts); every other page, filter or reload asks.
+  const fetchUsers = useCallback(
+    () => takeStarted(listUrl, () => api<Page<User>>("GET", listUrl)),
+    [listUrl],
+  );
   const { data, error, load, act, loading } = useListData(fetchUsers);
   const filter = (change: Partial<Filters>) => {
     setFilters({ ...filters, ...change });

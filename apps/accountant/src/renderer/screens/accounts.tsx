@@ -19,8 +19,8 @@ import { DateInput, useDateRule } from "../components/date-input";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
+import { FIRST_ACCOUNTS_PAGE, LIST_PAGE_SIZE, QUERIES } from "../queries";
 
-const PAGE_SIZE = 20;
 type Sort = { sortBy: "name" | "balance" | "createdAt"; order: "asc" | "desc" };
 
 export const AccountsScreen = () => {
@@ -34,16 +34,12 @@ export const AccountsScreen = () => {
   const [search, setSearch] = useState("");
   const [editing, setEditing] = useState<TMoneyAccountDto | "new" | null>(null);
   const query = {
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
+    ...FIRST_ACCOUNTS_PAGE,
+    offset: (page - 1) * LIST_PAGE_SIZE,
     ...sort,
     ...(search.trim() ? { search: search.trim() } : {}),
   };
-  const accounts = useQuery({
-    queryKey: [...KEYS.accounts, "page", query],
-    queryFn: () => api.accounts.list.query(query),
-    placeholderData: keepPreviousData,
-  });
+  const accounts = useQuery({ ...QUERIES.accountsPage(api, query), placeholderData: keepPreviousData });
 
   return (
     <div>
@@ -75,7 +71,12 @@ export const AccountsScreen = () => {
             dataSource={data.items}
             loading={accounts.isFetching && accounts.isPlaceholderData}
             locale={{ emptyText: t("accounts.empty") }}
-            pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, showSizeChanger: false }}
+            pagination={{
+              current: page,
+              pageSize: LIST_PAGE_SIZE,
+              total: data.total,
+              showSizeChanger: false,
+            }}
             onChange={(pagination, _filters, sorter) => {
               setPage(pagination.current ?? 1);
               const one = Array.isArray(sorter) ? sorter[0] : sorter;

@@ -11,23 +11,17 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Tag, Typography } from "antd";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
+import { useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
 import { DownloadButton, PrintButton } from "../components/downloads";
 import { PrintHeader } from "../components/print-header";
 import { SetupGate } from "../components/setup-gate";
+import { lastTwelveMonths, QUERIES, thisMonthPeriod, twelveMonthsPeriod } from "../queries";
 import { useBaseCurrency } from "../setup-progress";
 
 const CARD_HEIGHT = 300;
 
 // The chart library is fetched beside the cards' data, not before the first screen can show.
 const MonthChart = lazy(() => import("../components/month-chart"));
-
-/** The first day of the month `back` months before today's. */
-const monthStart = (today: string, back: number) => {
-  const [year, month] = today.split("-").map(Number);
-  const date = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1 - back, 1));
-  return date.toISOString().slice(0, 10);
-};
 
 export const DashboardScreen = () => {
   const { t } = useTranslation();
@@ -138,11 +132,8 @@ const ThisMonth = () => {
   const money = useMoney(locale);
   const api = useApi();
   const today = todayIso();
-  const period = { startDate: monthStart(today, 0), endDate: today };
-  const report = useQuery({
-    queryKey: [...KEYS.reports, "income", period],
-    queryFn: () => api.reports.incomeStatement.query(period),
-  });
+  const period = thisMonthPeriod(today);
+  const report = useQuery(QUERIES.incomeStatement(api, period));
   return (
     <Card
       title={t("dashboard.thisMonth")}
@@ -224,12 +215,9 @@ const TwelveMonths = () => {
   const minorUnits = useMinorUnits();
   const api = useApi();
   const today = todayIso();
-  const months = useMemo(() => Array.from({ length: 12 }, (_, i) => monthStart(today, 11 - i)), [today]);
-  const period = { startDate: months[0] ?? today, endDate: today, granularity: "month" as const };
-  const report = useQuery({
-    queryKey: [...KEYS.reports, "cashflow", period],
-    queryFn: () => api.reports.cashflow.query(period),
-  });
+  const months = useMemo(() => lastTwelveMonths(today), [today]);
+  const period = twelveMonthsPeriod(today);
+  const report = useQuery(QUERIES.cashflow(api, period));
   const [chosen, setChosen] = useState<string | null>(null);
   // The organization's base currency opens the chart when it has movements.
   const base = useBaseCurrency();
@@ -302,22 +290,7 @@ const NextDebts = () => {
   const locale = useLocale();
   const money = useMoney(locale);
   const api = useApi();
-  const debts = useQuery({
-    queryKey: [...KEYS.debts, "next"],
-    queryFn: async () => {
-      const open = { sortBy: "dueDate", order: "asc", limit: 5 } as const;
-      const [pending, partial, counterparties] = await Promise.all([
-        api.debts.list.query({ ...open, status: "pending" }),
-        api.debts.list.query({ ...open, status: "partial" }),
-        api.counterparties.list.query({ limit: 100 }),
-      ]);
-      const names = new Map(counterparties.items.map((c) => [c.id, c.name]));
-      const rows = [...pending.items, ...partial.items]
-        .sort((a, b) => (a.dueDate ?? "9999").localeCompare(b.dueDate ?? "9999"))
-        .slice(0, 5);
-      return rows.map((row) => ({ ...row, counterparty: names.get(row.counterpartyId) ?? "" }));
-    },
-  });
+  const debts = useQuery(QUERIES.nextDebts(api));
   return (
     <Card title={t("dashboard.nextDebts")} style={{ minHeight: CARD_HEIGHT }} data-testid="next-debts">
       <QueryState query={debts} isEmpty={(rows) => rows.length === 0} empty={t("dashboard.noDebts")}>

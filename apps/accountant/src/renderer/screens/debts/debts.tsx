@@ -5,14 +5,13 @@ import { Button, Checkbox, Select, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { KEYS, useApi, useCurrencies, useMoney } from "../../api-context";
+import { useApi, useCurrencies, useMoney } from "../../api-context";
 import { DateInput } from "../../components/date-input";
 import { CounterpartyPicker } from "../../components/pickers";
+import { FIRST_DEBTS_PAGE, LIST_PAGE_SIZE, QUERIES } from "../../queries";
 import { debtFiltersSearch, readDebtFilters } from "../reports/party-report-query";
 import { DebtCreateForm } from "./debt-create-form";
 import { DebtKindTag, DebtStatusTag, EmptyText, useCounterpartyNames } from "./debt-parts";
-
-const PAGE_SIZE = 20;
 
 type Filters = {
   status?: TDebtDto["status"];
@@ -53,16 +52,10 @@ export const DebtsScreen = () => {
   const [creating, setCreating] = useState(false);
   const query = {
     ...toQuery(filters),
-    sortBy: "dueDate",
-    order: "asc",
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
+    ...FIRST_DEBTS_PAGE,
+    offset: (page - 1) * LIST_PAGE_SIZE,
   } as const;
-  const list = useQuery({
-    queryKey: [...KEYS.debts, "list", query],
-    queryFn: () => api.debts.list.query(query),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery({ ...QUERIES.debtsList(api, query), placeholderData: keepPreviousData });
   const filter = (change: Partial<Filters>) => {
     setParams(debtFiltersSearch({ ...filters, ...change }), { replace: true });
     setPage(1);
@@ -160,7 +153,7 @@ export const DebtsScreen = () => {
         {(data) => (
           <DebtsTable
             debts={data.items}
-            pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, onChange: setPage }}
+            pagination={{ current: page, pageSize: LIST_PAGE_SIZE, total: data.total, onChange: setPage }}
           />
         )}
       </QueryState>

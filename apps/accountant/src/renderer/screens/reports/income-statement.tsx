@@ -3,13 +3,14 @@ import { formatMonth, minorToDecimal, QueryState, useLocale } from "@hisob/ui";
 import { useQuery } from "@tanstack/react-query";
 import { Card, Empty } from "antd";
 import { useTranslation } from "react-i18next";
-import { KEYS, useApi, useMinorUnits, useMoney } from "../../api-context";
+import { useApi, useMinorUnits, useMoney } from "../../api-context";
+import { QUERIES } from "../../queries";
 import { ChartCard } from "./chart-card";
 import { ComparisonTable } from "./comparison-table";
 import { DrillLink, useRestoredScroll } from "./drill";
 import { ReportExport } from "./report-export";
 import { ReportControls, ReportHeading, useReportParams } from "./report-frame";
-import { documentsHref, monthWithin, type ReportParams, reportFilters } from "./report-query";
+import { documentsHref, incomeStatementInput, monthWithin, type ReportParams } from "./report-query";
 import { CELL, NUM, ReportTable } from "./report-table";
 
 /* Revenue, expenses and net income over a period: one section per currency, by category and by month. */
@@ -17,22 +18,12 @@ import { CELL, NUM, ReportTable } from "./report-table";
 type Section = TIncomeStatement["currencies"][number];
 type CategoryLine = Section["revenueByCategory"][number];
 
-/** The JSON's and the .xlsx's query: period, accounts, categories, counterparties, comparison. */
-const toQuery = (report: ReportParams) => ({
-  startDate: report.start,
-  endDate: report.end,
-  ...reportFilters(report, { categories: true, counterparties: true, compare: true }),
-});
-
 export const IncomeStatementReport = () => {
   const { t } = useTranslation();
   const api = useApi();
   const [report, setReport] = useReportParams();
-  const query = toQuery(report);
-  const statement = useQuery({
-    queryKey: [...KEYS.reports, "income", query],
-    queryFn: () => api.reports.incomeStatement.query(query),
-  });
+  const query = incomeStatementInput(report);
+  const statement = useQuery(QUERIES.incomeStatement(api, query));
   useRestoredScroll(statement.isSuccess);
   return (
     <div data-testid="report-income">

@@ -120,6 +120,13 @@ export const reportFilters = (
   };
 };
 
+/** The income statement's query (its JSON and its .xlsx): period, accounts, categories, counterparties, comparison. */
+export const incomeStatementInput = (report: ReportParams) => ({
+  startDate: report.start,
+  endDate: report.end,
+  ...reportFilters(report, { categories: true, counterparties: true, compare: true }),
+});
+
 /** A month ("2026-11") as the dates it covers within the report's period. */
 export const monthWithin = (month: string, period: DatedPeriod): DatedPeriod => {
   const [year = 1970, m = 1] = month.split("-").map(Number);
