@@ -206,7 +206,12 @@ describe("a month of a small firm", () => {
       await tx.$queryRaw`SELECT gl_sync(tenant_id, 'settlement', id)::text FROM debt_settlements ORDER BY created_at, id`;
     });
     const after = await trial("2026-01-01", "2026-12-31");
-    expect(after.rows).toEqual(before.rows);
+    // Every balance is the same. The turnover differs by the payment deleted in April: live, it
+    // posted its lines and then their opposite; the backfill finds no payment and posts neither.
+    const closing = (rows: Record<string, string[]>) =>
+      Object.fromEntries(Object.entries(rows).map(([code, [, , balance]]) => [code, balance]));
+    expect(closing(after.rows)).toEqual(closing(before.rows));
+    expect(after.rows["5110"]).toEqual(["1800000000", "493000000", "1307000000"]);
     expect(after.report.balanced).toBe(true);
     expect((await t.services.finance.reconcile.reconcile(ctx)).ok).toBe(true);
   });
