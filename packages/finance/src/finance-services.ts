@@ -6,6 +6,7 @@ import { createCategoriesService, EXPENSE_CATEGORY, PAYMENT_CATEGORY } from "./c
 import { createCounterpartiesService } from "./counterparties/counterparties.service";
 import { createDebtsService } from "./debts/debts.service";
 import { createFinanceExports } from "./exports/exports.service";
+import { createGeneralLedgerService } from "./general-ledger/general-ledger.service";
 import { createInventoryService } from "./inventory/inventory.service";
 import {
   createPaymentsExpensesService,
@@ -41,6 +42,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     debts: createDebtsService({ db, outbox, payments, expenses, clock }),
     inventory: createInventoryService({ db, outbox, clock }),
     periods: createPeriodsService({ db, clock }),
+    generalLedger: createGeneralLedgerService({ db, clock }),
   };
 };
 

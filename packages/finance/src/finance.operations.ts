@@ -3,6 +3,7 @@ import { expenseCategoriesOperations, paymentCategoriesOperations } from "./cate
 import { counterpartiesOperations } from "./counterparties/counterparties.operations";
 import { debtsOperations } from "./debts/debts.operations";
 import { exportsOperations } from "./exports/exports.operations";
+import { generalLedgerOperations } from "./general-ledger/general-ledger.operations";
 import { inventoryOperations } from "./inventory/inventory.operations";
 import { expensesOperations, paymentsOperations } from "./payments-expenses/payments-expenses.operations";
 import { periodsOperations } from "./periods/periods.operations";
@@ -31,4 +32,5 @@ export const financeOperations = {
   exports: exportsOperations,
   reconcile: reconcileOperations,
   periods: periodsOperations,
+  generalLedger: generalLedgerOperations,
 };

@@ -26,6 +26,7 @@ export { financeOperations } from "./finance.operations";
 export type { FinancePermission } from "./finance.permissions";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
+export * from "./general-ledger/general-ledger.schema";
 export * from "./inventory/inventory.schema";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";

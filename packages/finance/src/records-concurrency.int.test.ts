@@ -97,7 +97,10 @@ describe("concurrent settlements of one debt", () => {
     expect(settled).toMatchObject({ status: "settled", outstanding: "0", settled: "1000" });
     expect(settled.settlements).toHaveLength(2);
     expect((await accounts.get(ctx, account.id)).balance).toBe("1000");
-    expect((await reconcile.reconcile(ctx)).ok).toBe(true);
+    const report = await reconcile.reconcile(ctx);
+    expect(report.ok).toBe(true);
+    // The general ledger too (docs/decisions/0093-general-ledger.md).
+    expect(report.ledger).toEqual({ debitsMinusCredits: "0", unbalancedEntries: [], accountDifferences: [] });
   });
 
   it("random partial settlements never add up to more than the debt", async () => {
@@ -156,7 +159,10 @@ describe("concurrent settlements of one debt", () => {
       );
       expect((await accounts.get(ctx, debt.accountId)).balance).toBe(String(100_000n - accepted));
     }
-    expect((await reconcile.reconcile(ctx)).ok).toBe(true);
+    const report = await reconcile.reconcile(ctx);
+    expect(report.ok).toBe(true);
+    // The general ledger too (docs/decisions/0093-general-ledger.md).
+    expect(report.ledger).toEqual({ debitsMinusCredits: "0", unbalancedEntries: [], accountDifferences: [] });
   }, 90_000); // hundreds of racing settlements on the embedded database: ~25 s on a busy 2-core machine
 
   it("settling, writing off and reversing one debt at once leave one consistent story", async () => {
@@ -189,7 +195,10 @@ describe("concurrent settlements of one debt", () => {
       expect(["ok", "finance.debt_written_off"]).toContain(reasonOf(result));
     }
     expect((await accounts.get(ctx, account.id)).balance).toBe(String(settled));
-    expect((await reconcile.reconcile(ctx)).ok).toBe(true);
+    const report = await reconcile.reconcile(ctx);
+    expect(report.ok).toBe(true);
+    // The general ledger too (docs/decisions/0093-general-ledger.md).
+    expect(report.ledger).toEqual({ debitsMinusCredits: "0", unbalancedEntries: [], accountDifferences: [] });
   });
 });
 

@@ -111,6 +111,9 @@ describe(`${POSTINGS} concurrent postings to the same accounts`, () => {
     }
     const report = await reconcile.reconcile(ctx);
     expect(report).toMatchObject({ ok: true, drift: [], mismatchedDocuments: [] });
+    // The general ledger under them (docs/decisions/0093-general-ledger.md): debits equal credits,
+    // every money account's ledger balance equals its cash balance.
+    expect(report.ledger).toEqual({ debitsMinusCredits: "0", unbalancedEntries: [], accountDifferences: [] });
   });
 
   it("concurrent edits and deletions of one payment leave one consistent outcome", async () => {
@@ -131,6 +134,8 @@ describe(`${POSTINGS} concurrent postings to the same accounts`, () => {
         expect((result.reason as AppError).reason).toBe("finance.payment_not_found");
     }
     expect((await accounts.get(ctx, account.id)).balance).toBe("0");
-    expect((await reconcile.reconcile(ctx)).ok).toBe(true);
+    const report = await reconcile.reconcile(ctx);
+    expect(report.ok).toBe(true);
+    expect(report.ledger).toEqual({ debitsMinusCredits: "0", unbalancedEntries: [], accountDifferences: [] });
   });
 });

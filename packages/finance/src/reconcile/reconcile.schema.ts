@@ -23,6 +23,24 @@ export const ZReconcileReport = z
      * with a settlement whose payment or expense has another amount.
      */
     mismatchedDebts: z.array(z.object({ debtId: z.uuid(), stored: z.string(), computed: z.string() })),
+    /**
+     * The general ledger (docs/decisions/0093-general-ledger.md): debits minus credits over every
+     * line in the base currency (must be 0), the entries that do not balance, and the money accounts
+     * whose ledger balance in their own currency is not their cash balance. There must never be one.
+     */
+    ledger: z.object({
+      debitsMinusCredits: z.string(),
+      unbalancedEntries: z.array(z.object({ entryId: z.uuid(), difference: z.string() })),
+      accountDifferences: z.array(
+        z.object({
+          accountId: z.uuid(),
+          name: z.string(),
+          currency: z.string(),
+          cash: z.string(),
+          ledger: z.string(),
+        }),
+      ),
+    }),
     ok: z.boolean(),
   })
   .meta({ id: "ReconcileReport" });

@@ -51,6 +51,33 @@ const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconc
        AND (d.outstanding <> d.amount - COALESCE(s.settled, 0) - COALESCE(d.written_off_amount, 0)
             OR COALESCE(s.document_differs, false))
      ORDER BY d.id`;
+  const [ledgerTotal] = await tx.$queryRaw<{ total: string }[]>`
+    SELECT COALESCE(sum(base_amount), 0)::text AS total FROM journal_lines WHERE tenant_id = ${tenantId}::uuid`;
+  const unbalanced = await tx.$queryRaw<{ entry_id: string; difference: string }[]>`
+    SELECT entry_id::text, sum(base_amount)::text AS difference FROM journal_lines
+     WHERE tenant_id = ${tenantId}::uuid
+     GROUP BY entry_id HAVING sum(base_amount) <> 0
+     ORDER BY entry_id LIMIT 100`;
+  const glDrift = await tx.$queryRaw<DriftRow[]>`
+    SELECT a.id::text, a.name, a.currency_code, a.balance::text AS stored, COALESCE(l.total, 0)::text AS computed
+      FROM money_accounts a
+      LEFT JOIN (SELECT money_account_id, sum(amount) AS total FROM journal_lines
+                  WHERE tenant_id = ${tenantId}::uuid AND money_account_id IS NOT NULL
+                  GROUP BY money_account_id) l ON l.money_account_id = a.id
+     WHERE a.tenant_id = ${tenantId}::uuid AND a.balance <> COALESCE(l.total, 0)
+     ORDER BY a.name, a.id`;
+  const ledger = {
+    debitsMinusCredits: ledgerTotal?.total ?? "0",
+    unbalancedEntries: unbalanced.map((row) => ({ entryId: row.entry_id, difference: row.difference })),
+    accountDifferences: glDrift.map((row) => ({
+      accountId: row.id,
+      name: row.name,
+      currency: row.currency_code,
+      cash: row.stored,
+      ledger: row.computed,
+    })),
+  };
+  const ledgerOk = ledger.debitsMinusCredits === "0" && unbalanced.length === 0 && glDrift.length === 0;
   const accountsChecked = await tx.moneyAccount.count({ where: { tenantId } });
   return {
     checkedAt: now.toISOString(),
@@ -68,7 +95,8 @@ const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconc
       stored: row.stored,
       computed: row.computed,
     })),
-    ok: drift.length === 0 && mismatched.length === 0 && debts.length === 0,
+    ledger,
+    ok: drift.length === 0 && mismatched.length === 0 && debts.length === 0 && ledgerOk,
   };
 };
 

@@ -839,6 +839,13 @@ describe("reconcile", () => {
     const res = await call(adminA, "GET", "/finance/reconcile");
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, drift: [], mismatchedDocuments: [] });
+    // The general ledger under all of them: debits equal credits, every money account's ledger
+    // balance is its cash balance (docs/decisions/0093-general-ledger.md).
+    expect(res.json().ledger).toEqual({
+      debitsMinusCredits: "0",
+      unbalancedEntries: [],
+      accountDifferences: [],
+    });
     expect(res.json().accountsChecked).toBeGreaterThan(10);
   });
 
@@ -854,6 +861,9 @@ describe("reconcile", () => {
     expect(report).toMatchObject({
       ok: false,
       drift: [{ accountId: account.id, stored: "150", computed: "100", currency: "UZS" }],
+      ledger: {
+        accountDifferences: [{ accountId: account.id, cash: "150", ledger: "100", currency: "UZS" }],
+      },
     });
   });
 

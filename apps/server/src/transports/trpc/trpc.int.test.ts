@@ -127,6 +127,7 @@ describe("the accountant app's procedures", () => {
     const statement = await api.reports.accountStatement.query({ accountId: cash.id, query: period });
     expect(statement.entries.at(-1)?.runningBalance).toBe("742287");
     expect(await api.reconcile.run.query()).toMatchObject({ ok: true });
+    expect(await api.generalLedger.trialBalance.query(period)).toMatchObject({ balanced: true });
 
     await api.expenses.delete.mutate({ id: expense.id });
     const empty = await api.accounts.create.mutate({ name: "Unused", currency: "UZS" });
@@ -470,6 +471,29 @@ describe("every procedure checks the caller", () => {
     ],
     ["reconcile.run", (api) => api.reconcile.run.query()],
     ["periods.set", (api) => api.periods.set.mutate({ lockDate: null })],
+    ["generalLedger.accounts", (api) => api.generalLedger.accounts.query()],
+    ["generalLedger.installChart", (api) => api.generalLedger.installChart.mutate({ template: "nas21" })],
+    [
+      "generalLedger.createAccount",
+      (api) =>
+        api.generalLedger.createAccount.mutate({
+          code: "1",
+          nameEn: "N",
+          nameRu: "N",
+          nameUz: "N",
+          type: "asset",
+        }),
+    ],
+    [
+      "generalLedger.updateAccount",
+      (api) => api.generalLedger.updateAccount.mutate({ id: ID, data: { nameEn: "N" } }),
+    ],
+    ["generalLedger.deleteAccount", (api) => api.generalLedger.deleteAccount.mutate({ id: ID })],
+    [
+      "generalLedger.setMapping",
+      (api) => api.generalLedger.setMapping.mutate({ kind: "moneyAccount", id: ID, glAccountId: null }),
+    ],
+    ["generalLedger.trialBalance", (api) => api.generalLedger.trialBalance.query(period)],
     ["counterparties.list", (api) => api.counterparties.list.query({})],
     ["counterparties.create", (api) => api.counterparties.create.mutate({ name: "N" })],
     ["counterparties.delete", (api) => api.counterparties.delete.mutate({ id: ID })],

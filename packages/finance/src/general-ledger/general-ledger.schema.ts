@@ -1,0 +1,119 @@
+import { datesInOrder, ZIsoDate, ZRequiredLine } from "@hisob/kernel/schema";
+import { z } from "zod";
+
+/*
+ * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). Amounts are
+ * integer minor units as strings; a line's sign: debit positive, credit negative.
+ */
+
+export const GL_ACCOUNT_TYPES = ["asset", "liability", "equity", "income", "expense"] as const;
+export const GL_CHART_TEMPLATES = ["nas21", "ifrs"] as const;
+
+const ZCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(20)
+  .regex(/^[0-9A-Za-z.-]+$/, "may contain only letters, digits, dots and dashes");
+const ZName = ZRequiredLine(200);
+const ZCurrency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 code")
+  .nullable();
+
+export const ZGlAccountDto = z
+  .object({
+    id: z.uuid(),
+    code: z.string(),
+    nameEn: z.string(),
+    nameRu: z.string(),
+    nameUz: z.string(),
+    type: z.enum(GL_ACCOUNT_TYPES),
+    parentId: z.uuid().nullable(),
+    currency: z.string().nullable(),
+    /** What the postings use it for by default (money, receivable, revenue, fx_gain…), or null. */
+    role: z.string().nullable(),
+    isActive: z.boolean(),
+    /** Whether journal lines were posted to it (it can then be deactivated, not deleted). */
+    hasEntries: z.boolean(),
+  })
+  .meta({ id: "GlAccount" });
+export type TGlAccountDto = z.infer<typeof ZGlAccountDto>;
+
+export const ZCreateGlAccountInput = z
+  .object({
+    code: ZCode,
+    nameEn: ZName,
+    nameRu: ZName,
+    nameUz: ZName,
+    type: z.enum(GL_ACCOUNT_TYPES),
+    parentId: z.uuid().nullable().default(null),
+    currency: ZCurrency.default(null),
+  })
+  .strict();
+export type TCreateGlAccountInput = z.input<typeof ZCreateGlAccountInput>;
+
+export const ZUpdateGlAccountInput = z
+  .object({
+    code: ZCode.optional(),
+    nameEn: ZName.optional(),
+    nameRu: ZName.optional(),
+    nameUz: ZName.optional(),
+    currency: ZCurrency.optional(),
+    isActive: z.boolean().optional(),
+  })
+  .strict();
+export type TUpdateGlAccountInput = z.input<typeof ZUpdateGlAccountInput>;
+
+export const ZInstallChartInput = z.object({ template: z.enum(GL_CHART_TEMPLATES) }).strict();
+export type TInstallChartInput = z.input<typeof ZInstallChartInput>;
+
+export const ZSetGlMappingInput = z
+  .object({
+    /** What is mapped: a money account (to an asset leaf) or a category (to an income or expense leaf). */
+    kind: z.enum(["moneyAccount", "paymentCategory", "expenseCategory"]),
+    id: z.uuid(),
+    /** The leaf; null: the chart's default. */
+    glAccountId: z.uuid().nullable(),
+  })
+  .strict();
+export type TSetGlMappingInput = z.input<typeof ZSetGlMappingInput>;
+
+export const ZTrialBalanceQuery = z
+  .object({
+    startDate: ZIsoDate.describe("First day, inclusive"),
+    endDate: ZIsoDate.describe("Last day, inclusive"),
+  })
+  .strict()
+  .refine(...datesInOrder("startDate", "endDate"));
+export type TTrialBalanceQuery = z.input<typeof ZTrialBalanceQuery>;
+
+const ZMinor = z.string().regex(/^-?\d+$/);
+
+export const ZTrialBalanceRow = z.object({
+  accountId: z.uuid(),
+  code: z.string(),
+  nameEn: z.string(),
+  nameRu: z.string(),
+  nameUz: z.string(),
+  type: z.enum(GL_ACCOUNT_TYPES),
+  /** Base-currency minor units: balance before the period (debit positive), turnover, balance after. */
+  opening: ZMinor,
+  debit: ZMinor,
+  credit: ZMinor,
+  closing: ZMinor,
+});
+
+export const ZTrialBalance = z
+  .object({
+    startDate: z.string(),
+    endDate: z.string(),
+    baseCurrency: z.string().nullable(),
+    /** Leaves with a balance or a turnover, by code. */
+    rows: z.array(ZTrialBalanceRow),
+    totals: z.object({ opening: ZMinor, debit: ZMinor, credit: ZMinor, closing: ZMinor }),
+    /** Debits equal credits: opening and closing sum to zero and the turnovers are equal. */
+    balanced: z.boolean(),
+  })
+  .meta({ id: "TrialBalance" });
+export type TTrialBalance = z.infer<typeof ZTrialBalance>;

@@ -1,0 +1,409 @@
+import { audit, type Db, isUniqueViolation, type Tx } from "@hisob/db";
+import {
+  AppError,
+  type Clock,
+  parseInput,
+  requirePermission,
+  systemClock,
+  type TenantContext,
+} from "@hisob/kernel";
+import { fieldError, notFound } from "../finance-errors";
+import {
+  type TCreateGlAccountInput,
+  type TGlAccountDto,
+  type TInstallChartInput,
+  type TSetGlMappingInput,
+  type TTrialBalance,
+  type TTrialBalanceQuery,
+  type TUpdateGlAccountInput,
+  ZCreateGlAccountInput,
+  ZInstallChartInput,
+  ZSetGlMappingInput,
+  ZTrialBalanceQuery,
+  ZUpdateGlAccountInput,
+} from "./general-ledger.schema";
+
+/*
+ * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). The journal
+ * itself is written by the database, in each document's own statement (migration
+ * 20261210000000_general_ledger: `gl_sync`); this service edits the chart, maps money accounts and
+ * categories to it and reads the journal's aggregates.
+ */
+
+type AccountRow = {
+  id: string;
+  code: string;
+  name_en: string;
+  name_ru: string;
+  name_uz: string;
+  type: TGlAccountDto["type"];
+  parent_id: string | null;
+  currency_code: string | null;
+  role: string | null;
+  is_active: boolean;
+  has_entries: boolean;
+  has_children: boolean;
+};
+
+const toDto = (row: AccountRow): TGlAccountDto => ({
+  id: row.id,
+  code: row.code,
+  nameEn: row.name_en,
+  nameRu: row.name_ru,
+  nameUz: row.name_uz,
+  type: row.type,
+  parentId: row.parent_id,
+  currency: row.currency_code,
+  role: row.role,
+  isActive: row.is_active,
+  hasEntries: row.has_entries,
+});
+
+const glAccountNotFound = () => notFound("finance.gl_account_not_found", "Account of the chart not found");
+
+const conflict = (reason: string, message: string, params?: Record<string, unknown>) =>
+  new AppError("CONFLICT", { reason, message, ...(params ? { params } : {}) });
+
+const codeTaken = () => conflict("finance.gl_code_taken", "Another account of the chart has this code");
+
+const selectAccounts = (tx: Tx, tenantId: string, id: string | null) =>
+  tx.$queryRaw<AccountRow[]>`
+    SELECT a.id::text, a.code, a.name_en, a.name_ru, a.name_uz, a.type::text AS type, a.parent_id::text,
+           a.currency_code::text, a.role, a.is_active,
+           EXISTS (SELECT 1 FROM journal_lines l WHERE l.tenant_id = a.tenant_id AND l.gl_account_id = a.id) AS has_entries,
+           EXISTS (SELECT 1 FROM gl_accounts c WHERE c.tenant_id = a.tenant_id AND c.parent_id = a.id) AS has_children
+      FROM gl_accounts a
+     WHERE a.tenant_id = ${tenantId}::uuid AND (${id}::uuid IS NULL OR a.id = ${id}::uuid)
+     ORDER BY a.code`;
+
+const findAccount = async (tx: Tx, tenantId: string, id: string): Promise<AccountRow | undefined> =>
+  (await selectAccounts(tx, tenantId, id))[0];
+
+/** The kinds of row a money account or category may be mapped to. */
+const MAPPING = {
+  moneyAccount: { table: "money_accounts", entity: "money_account", type: "asset" },
+  paymentCategory: { table: "payment_categories", entity: "payment_category", type: "income" },
+  expenseCategory: { table: "expense_categories", entity: "expense_category", type: "expense" },
+} as const;
+
+type TrialRow = {
+  id: string;
+  code: string;
+  name_en: string;
+  name_ru: string;
+  name_uz: string;
+  type: TGlAccountDto["type"];
+  opening: string;
+  debit: string;
+  credit: string;
+};
+
+export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+
+  return {
+    /** The tenant's chart, by code (empty until a template is installed or the first document posts). */
+    accounts: async (ctx: TenantContext): Promise<TGlAccountDto[]> => {
+      requirePermission(ctx, "accounts:read:all");
+      return db.withTenant(ctx.tenantId, async (tx) =>
+        (await selectAccounts(tx, ctx.tenantId, null)).map(toDto),
+      );
+    },
+
+    /**
+     * Starts the chart from a template. Refused once anything was posted: the lines name the accounts
+     * of the chart they were posted to. Mappings of money accounts and categories are cleared.
+     */
+    installChart: async (ctx: TenantContext, raw: TInstallChartInput): Promise<TGlAccountDto[]> => {
+      requirePermission(ctx, "accounts:update:all");
+      const input = parseInput(ZInstallChartInput, raw);
+      const { tenantId } = ctx;
+      return db.withTenant(tenantId, async (tx) => {
+        // Postings install the default chart on first use; this lock orders an install after them.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${0x4869_0093}, hashtext(${tenantId}))`;
+        const [posted] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM (SELECT 1 FROM journal_lines WHERE tenant_id = ${tenantId}::uuid LIMIT 1) x`;
+        if ((posted?.n ?? 0) > 0) {
+          throw conflict(
+            "finance.gl_chart_in_use",
+            "Documents are already posted to the chart of accounts; edit its accounts instead of replacing it",
+          );
+        }
+        await tx.$executeRaw`UPDATE money_accounts SET gl_account_id = NULL WHERE tenant_id = ${tenantId}::uuid AND gl_account_id IS NOT NULL`;
+        await tx.$executeRaw`UPDATE payment_categories SET gl_account_id = NULL WHERE tenant_id = ${tenantId}::uuid AND gl_account_id IS NOT NULL`;
+        await tx.$executeRaw`UPDATE expense_categories SET gl_account_id = NULL WHERE tenant_id = ${tenantId}::uuid AND gl_account_id IS NOT NULL`;
+        await tx.$executeRaw`UPDATE gl_accounts SET parent_id = NULL WHERE tenant_id = ${tenantId}::uuid`;
+        await tx.$executeRaw`DELETE FROM gl_accounts WHERE tenant_id = ${tenantId}::uuid`;
+        await tx.$executeRaw`SELECT gl_install_chart(${tenantId}::uuid, ${input.template})`;
+        await audit(tx, ctx, "gl_chart", tenantId, "create", { after: { template: input.template } });
+        return (await selectAccounts(tx, tenantId, null)).map(toDto);
+      });
+    },
+
+    /** A new account; its parent must take no lines itself (only leaves do). */
+    createAccount: async (ctx: TenantContext, raw: TCreateGlAccountInput): Promise<TGlAccountDto> => {
+      requirePermission(ctx, "accounts:update:all");
+      const input = parseInput(ZCreateGlAccountInput, raw);
+      const { tenantId } = ctx;
+      return db
+        .withTenant(tenantId, async (tx) => {
+          if (input.parentId) {
+            const parent = await findAccount(tx, tenantId, input.parentId);
+            if (!parent) {
+              throw fieldError("parentId", "finance.unknown_gl_account", "is not an account of this chart");
+            }
+            if (parent.has_entries) {
+              throw fieldError(
+                "parentId",
+                "finance.gl_parent_has_entries",
+                "has journal lines; only an account without lines can have sub-accounts",
+              );
+            }
+            if (parent.type !== input.type) {
+              throw fieldError(
+                "type",
+                "finance.gl_type_differs",
+                `must be the parent's type (${parent.type})`,
+              );
+            }
+          }
+          const [row] = await tx.$queryRaw<{ id: string }[]>`
+            INSERT INTO gl_accounts (tenant_id, code, name_en, name_ru, name_uz, type, parent_id, currency_code, updated_at)
+            VALUES (${tenantId}::uuid, ${input.code}, ${input.nameEn}, ${input.nameRu}, ${input.nameUz},
+                    ${input.type}::gl_account_type, ${input.parentId}::uuid, ${input.currency}, ${clock.now()})
+            RETURNING id::text`;
+          const created = await findAccount(tx, tenantId, row?.id ?? "");
+          if (!created) throw glAccountNotFound();
+          const dto = toDto(created);
+          await audit(tx, ctx, "gl_account", dto.id, "create", { after: dto });
+          return dto;
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw codeTaken();
+          throw error;
+        });
+    },
+
+    /** Code, names, currency, active flag. An account the postings use by default stays active. */
+    updateAccount: async (
+      ctx: TenantContext,
+      id: string,
+      raw: TUpdateGlAccountInput,
+    ): Promise<TGlAccountDto> => {
+      requirePermission(ctx, "accounts:update:all");
+      const input = parseInput(ZUpdateGlAccountInput, raw);
+      const { tenantId } = ctx;
+      return db
+        .withTenant(tenantId, async (tx) => {
+          const before = await findAccount(tx, tenantId, id);
+          if (!before) throw glAccountNotFound();
+          if (input.isActive === false && before.role !== null) {
+            throw conflict(
+              "finance.gl_account_has_role",
+              "The postings use this account by default; it cannot be deactivated",
+            );
+          }
+          await tx.$executeRaw`
+            UPDATE gl_accounts
+               SET code = COALESCE(${input.code ?? null}, code),
+                   name_en = COALESCE(${input.nameEn ?? null}, name_en),
+                   name_ru = COALESCE(${input.nameRu ?? null}, name_ru),
+                   name_uz = COALESCE(${input.nameUz ?? null}, name_uz),
+                   currency_code = CASE WHEN ${input.currency !== undefined} THEN ${input.currency ?? null}::char(3) ELSE currency_code END,
+                   is_active = COALESCE(${input.isActive ?? null}::boolean, is_active),
+                   updated_at = ${clock.now()}
+             WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid`;
+          const after = await findAccount(tx, tenantId, id);
+          if (!after) throw glAccountNotFound();
+          const dto = toDto(after);
+          await audit(tx, ctx, "gl_account", id, "update", { before: toDto(before), after: dto });
+          return dto;
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw codeTaken();
+          throw error;
+        });
+    },
+
+    /** Refused for an account with lines (deactivate it instead), sub-accounts, a role or a mapping. */
+    deleteAccount: async (ctx: TenantContext, id: string): Promise<void> => {
+      requirePermission(ctx, "accounts:update:all");
+      const { tenantId } = ctx;
+      await db.withTenant(tenantId, async (tx) => {
+        const before = await findAccount(tx, tenantId, id);
+        if (!before) throw glAccountNotFound();
+        const [lines] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM journal_lines WHERE tenant_id = ${tenantId}::uuid AND gl_account_id = ${id}::uuid`;
+        if ((lines?.n ?? 0) > 0) {
+          throw conflict(
+            "finance.gl_account_has_entries",
+            `The account has ${lines?.n} journal lines; it cannot be deleted, deactivate it instead`,
+            { count: lines?.n ?? 0 },
+          );
+        }
+        if (before.has_children) {
+          throw conflict(
+            "finance.gl_account_has_children",
+            "The account has sub-accounts; delete or move them first",
+          );
+        }
+        if (before.role !== null) {
+          throw conflict(
+            "finance.gl_account_has_role",
+            "The postings use this account by default; it cannot be deleted",
+          );
+        }
+        const [mapped] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT ((SELECT count(*) FROM money_accounts WHERE tenant_id = ${tenantId}::uuid AND gl_account_id = ${id}::uuid)
+                + (SELECT count(*) FROM payment_categories WHERE tenant_id = ${tenantId}::uuid AND gl_account_id = ${id}::uuid)
+                + (SELECT count(*) FROM expense_categories WHERE tenant_id = ${tenantId}::uuid AND gl_account_id = ${id}::uuid))::int AS n`;
+        if ((mapped?.n ?? 0) > 0) {
+          throw conflict(
+            "finance.gl_account_mapped",
+            `Money accounts or categories post to this account (${mapped?.n}); map them elsewhere first`,
+            { count: mapped?.n ?? 0 },
+          );
+        }
+        await tx.$executeRaw`DELETE FROM gl_accounts WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid`;
+        await audit(tx, ctx, "gl_account", id, "delete", { before: toDto(before) });
+      });
+    },
+
+    /**
+     * Maps a money account to an asset leaf (of its currency, when the leaf names one) or a category
+     * to an income or expense leaf; null returns it to the chart's default. Later postings use it.
+     */
+    setMapping: async (ctx: TenantContext, raw: TSetGlMappingInput): Promise<void> => {
+      requirePermission(ctx, "accounts:update:all");
+      const input = parseInput(ZSetGlMappingInput, raw);
+      const { tenantId } = ctx;
+      const mapping = MAPPING[input.kind];
+      await db.withTenant(tenantId, async (tx) => {
+        const [target] = await tx.$queryRawUnsafe<
+          { id: string; gl_account_id: string | null; currency_code: string | null }[]
+        >(
+          `SELECT id::text, gl_account_id::text, ${input.kind === "moneyAccount" ? "currency_code::text" : "NULL::text AS currency_code"}
+             FROM ${mapping.table} WHERE tenant_id = $1::uuid AND id = $2::uuid`,
+          tenantId,
+          input.id,
+        );
+        if (!target)
+          throw fieldError(
+            "id",
+            "finance.unknown_mapped_row",
+            `is not a ${mapping.entity.replace("_", " ")} of this organization`,
+          );
+        if (input.glAccountId !== null) {
+          const account = await findAccount(tx, tenantId, input.glAccountId);
+          if (!account)
+            throw fieldError("glAccountId", "finance.unknown_gl_account", "is not an account of this chart");
+          if (account.has_children) {
+            throw fieldError(
+              "glAccountId",
+              "finance.gl_account_not_leaf",
+              "has sub-accounts; only a leaf takes lines",
+            );
+          }
+          if (!account.is_active)
+            throw fieldError("glAccountId", "finance.gl_account_inactive", "is deactivated");
+          if (account.type !== mapping.type) {
+            throw fieldError(
+              "glAccountId",
+              "finance.gl_type_differs",
+              `must be an account of type ${mapping.type}`,
+            );
+          }
+          if (
+            account.currency_code &&
+            target.currency_code &&
+            account.currency_code !== target.currency_code
+          ) {
+            throw fieldError(
+              "glAccountId",
+              "finance.gl_currency_differs",
+              `holds ${account.currency_code}, not ${target.currency_code}`,
+            );
+          }
+        }
+        await tx.$executeRawUnsafe(
+          `UPDATE ${mapping.table} SET gl_account_id = $3::uuid WHERE tenant_id = $1::uuid AND id = $2::uuid`,
+          tenantId,
+          input.id,
+          input.glAccountId,
+        );
+        await audit(tx, ctx, mapping.entity, input.id, "update", {
+          before: { glAccountId: target.gl_account_id },
+          after: { glAccountId: input.glAccountId },
+        });
+      });
+    },
+
+    /**
+     * Trial balance (оборотно-сальдовая ведомость) in the base currency: per leaf with lines, the
+     * balance before the period, the debit and credit turnover in it and the balance after; one
+     * aggregate over the lines up to the period's end.
+     */
+    trialBalance: async (ctx: TenantContext, raw: TTrialBalanceQuery): Promise<TTrialBalance> => {
+      requirePermission(ctx, "reports:read:all");
+      const query = parseInput(ZTrialBalanceQuery, raw);
+      const { tenantId } = ctx;
+      const { startDate, endDate } = query;
+      return db.withTenant(tenantId, async (tx) => {
+        const rows = await tx.$queryRaw<TrialRow[]>`
+          SELECT a.id::text, a.code, a.name_en, a.name_ru, a.name_uz, a.type::text AS type,
+                 COALESCE(sum(l.base_amount) FILTER (WHERE l.date < ${startDate}::date), 0)::text AS opening,
+                 COALESCE(sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount > 0), 0)::text AS debit,
+                 COALESCE(-sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount < 0), 0)::text AS credit
+            FROM journal_lines l
+            JOIN gl_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.gl_account_id
+           WHERE l.tenant_id = ${tenantId}::uuid AND l.date <= ${endDate}::date
+           GROUP BY a.id
+          HAVING COALESCE(sum(l.base_amount) FILTER (WHERE l.date < ${startDate}::date), 0) <> 0
+              OR count(*) FILTER (WHERE l.date >= ${startDate}::date) > 0
+           ORDER BY a.code`;
+        const [base] = await tx.$queryRaw<
+          { code: string | null }[]
+        >`SELECT gl_base_currency(${tenantId}::uuid)::text AS code`;
+        const totals = { opening: 0n, debit: 0n, credit: 0n, closing: 0n };
+        const out = rows.map((row) => {
+          const opening = BigInt(row.opening);
+          const debit = BigInt(row.debit);
+          const credit = BigInt(row.credit);
+          const closing = opening + debit - credit;
+          totals.opening += opening;
+          totals.debit += debit;
+          totals.credit += credit;
+          totals.closing += closing;
+          return {
+            accountId: row.id,
+            code: row.code,
+            nameEn: row.name_en,
+            nameRu: row.name_ru,
+            nameUz: row.name_uz,
+            type: row.type,
+            opening: opening.toString(),
+            debit: debit.toString(),
+            credit: credit.toString(),
+            closing: closing.toString(),
+          };
+        });
+        return {
+          startDate,
+          endDate,
+          baseCurrency: base?.code ?? null,
+          rows: out,
+          totals: {
+            opening: totals.opening.toString(),
+            debit: totals.debit.toString(),
+            credit: totals.credit.toString(),
+            closing: totals.closing.toString(),
+          },
+          balanced: totals.opening === 0n && totals.closing === 0n && totals.debit === totals.credit,
+        };
+      });
+    },
+  };
+};
+
+export type GeneralLedgerService = ReturnType<typeof createGeneralLedgerService>;
