@@ -112,10 +112,9 @@ describe.skipIf(skipReason !== undefined)("the Reports section, in a real browse
           .getByTestId(`chart-months-${currency}`)
           .getByText(app.reports.table, { exact: true })
           .click();
-        const cells = await page
-          .getByTestId(`chart-months-${currency}-table`)
-          .locator("tbody td")
-          .allInnerTexts();
+        const table = page.getByTestId(`chart-months-${currency}-table`);
+        await table.waitFor();
+        const cells = await table.locator("tbody td").allInnerTexts();
         expect(cells.map(plain)).toEqual(
           section.byMonth.flatMap((row) => [
             expect.any(String),
