@@ -161,20 +161,21 @@ describe.skipIf(skipReason !== undefined)("the platform administrator in another
   });
 
   it("switches to another organization in the header: its users, its screens, kept in the address", async () => {
-    expect(await nav(admin).allTextContents()).toContain("Organizations");
     await admin.getByRole("cell", { name: adminEmail }).waitFor();
+    await expect.poll(() => nav(admin).allTextContents()).toContain("Organizations");
     await pick(admin, "Bravo", "Bravo savdo");
     await admin.waitForURL(new RegExp(`/admin/users\\?org=${bravoId}$`));
     await admin.getByRole("cell", { name: bossEmail }).waitFor();
     expect(await admin.getByRole("cell", { name: adminEmail }).count()).toBe(0);
     // The platform's own screens are not offered inside another organization.
-    expect(await nav(admin).allTextContents()).toEqual(TEXTS.en.nav);
     await admin.getByText(TEXTS.en.acting).waitFor();
+    await expect.poll(() => nav(admin).allTextContents()).toEqual(TEXTS.en.nav);
 
     // A reload (or a shared link) opens the same organization.
     await admin.reload();
     await admin.getByRole("cell", { name: bossEmail }).waitFor();
-    expect(await admin.locator(".ant-select-content", { hasText: "Bravo savdo" }).count()).toBe(1);
+    // The picker names the organization once the organizations have arrived, maybe after the users.
+    await expect.poll(() => admin.locator(".ant-select-content", { hasText: "Bravo savdo" }).count()).toBe(1);
     // Its roles screen lists its own roles (the admin role a new organization gets).
     await nav(admin).filter({ hasText: "Roles" }).click();
     await admin.waitForURL(new RegExp(`/admin/roles\\?org=${bravoId}$`));
@@ -268,9 +269,10 @@ describe.skipIf(skipReason !== undefined)("the platform administrator in another
 
       await admin.getByRole("button", { name: text.newUser }).click();
       const drawer = admin.locator(".ant-drawer");
-      await expect(drawer.locator(".ant-select-content", { hasText: text.language }).count()).resolves.toBe(
-        1,
-      );
+      // The drawer opens after the click returns: wait for its language field, not a single read.
+      await expect
+        .poll(() => drawer.locator(".ant-select-content", { hasText: text.language }).count())
+        .toBe(1);
       expect(await drawer.innerText()).not.toMatch(RAW_KEY);
       await shoot(admin, `users-new-other-org-${code}`);
       await drawer.locator(".ant-drawer-close").click();

@@ -151,7 +151,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
 
   it("signs the printed administrator in through the login page and back to /admin", async () => {
     await signIn(admin, adminEmail, adminPassword);
-    await expect(navLink(admin, "Audit log").isVisible()).resolves.toBe(true);
+    await navLink(admin, "Audit log").waitFor();
     await admin.getByRole("cell", { name: adminEmail }).waitFor();
   });
 
@@ -190,8 +190,11 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
 
   it("the new user sees only what the role allows, and the API refuses the rest", async () => {
     await signIn(cashier, cashierEmail, cashierPassword);
-    const menu = await cashier.getByRole("navigation").getByRole("link").allTextContents();
-    expect(menu).toEqual(["Users", "Roles"]);
+    // The users screen has drawn its list: its buttons are there (or not) by now.
+    await cashier.locator(".ant-table-row").first().waitFor();
+    await expect
+      .poll(() => cashier.getByRole("navigation").getByRole("link").allTextContents())
+      .toEqual(["Users", "Roles"]);
     await expect(cashier.getByRole("button", { name: "New user" }).count()).resolves.toBe(0);
     await expect(cashier.getByRole("button", { name: "Delete" }).count()).resolves.toBe(0);
     await shoot(cashier, "cashier-users-en");
@@ -563,9 +566,10 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
       await admin.locator(".ant-table-row").first().waitFor();
       await admin.getByRole("button", { name: text.newUser }).click();
       const drawer = admin.locator(".ant-drawer");
-      await expect(drawer.locator(".ant-select-content", { hasText: text.language }).count()).resolves.toBe(
-        1,
-      );
+      // The drawer opens after the click returns: wait for its language field, not a single read.
+      await expect
+        .poll(() => drawer.locator(".ant-select-content", { hasText: text.language }).count())
+        .toBe(1);
       await shoot(admin, `users-new-${code}`);
       await drawer.locator(".ant-drawer-close").click();
       await drawer.waitFor({ state: "hidden" });

@@ -157,7 +157,9 @@ describe.skipIf(skipReason !== undefined)("connected apps in the accountant app"
       expect((await call("PUT", "/account", { uiLanguage: lang })).status).toBe(200);
       await app.reload();
       await app.getByRole("heading", { name: APP[lang].connectedApps.title }).waitFor();
+      // The heading renders before the consents arrive: wait for the row itself, then read it.
       const localRow = table.locator(".ant-table-row", { hasText: THIRD_PARTY });
+      await localRow.locator("li", { hasText: APP[lang].connectedApps.scope.openid }).waitFor();
       expect(await localRow.locator("li").allInnerTexts()).toEqual([
         APP[lang].connectedApps.scope.openid,
         APP[lang].connectedApps.scope.profile,

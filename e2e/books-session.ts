@@ -165,20 +165,27 @@ export const watchFailedRequests = (page: Page) => {
   return failed;
 };
 
-/** Waits until no spinner, skeleton or opening animation is left on the page. */
+/** What `settled` waits to see gone: spinners, skeletons, and motions (rc-motion's appear/enter classes). */
+const UNSETTLED =
+  ".ant-spin-spinning, .ant-skeleton-active, [class*=-appear], [class*=-enter], .ant-zoom-appear, .ant-modal-mask-hidden";
+
+/**
+ * Waits until no spinner, skeleton or opening animation is left on the page. While it waits it reads
+ * what still matches as tag and class, so a failure names the elements (e.g. `div.ant-spin-spinning`).
+ */
 export const settled = async (page: Page) => {
   await expect
     .poll(
       () =>
         page
-          .locator(
-            ".ant-spin-spinning, .ant-skeleton-active, [class*=-appear], [class*=-enter], .ant-zoom-appear, .ant-modal-mask-hidden",
-          )
-          .count(),
+          .locator(UNSETTLED)
+          .evaluateAll((elements) =>
+            elements.map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`),
+          ),
       // A report on a loaded machine may spin for a while; this waits on the state, not on time.
-      { timeout: 60_000 },
+      { timeout: 60_000, message: "elements still loading or moving" },
     )
-    .toBe(0);
+    .toEqual([]);
   await page.waitForFunction(() =>
     [...document.querySelectorAll(".ant-spin-container, .ant-modal")].every(
       (el) => getComputedStyle(el).opacity === "1",

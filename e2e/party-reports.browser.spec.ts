@@ -192,9 +192,9 @@ describe.skipIf(skipReason !== undefined)(
         // The chart's table view: the same totals, bucket by bucket, both ways.
         const chart = page.getByTestId("chart-aging-UZS");
         await chart.getByText(app.reports.table, { exact: true }).click();
-        const cells = (
-          await page.getByTestId("chart-aging-UZS-table").locator("tbody td").allInnerTexts()
-        ).map(plain);
+        const agingTable = page.getByTestId("chart-aging-UZS-table");
+        await agingTable.waitFor();
+        const cells = (await agingTable.locator("tbody td").allInnerTexts()).map(plain);
         const uzs = (kind: string) => report.totals.find((l) => l.kind === kind && l.currency === "UZS");
         expect(cells).toEqual(
           BUCKETS.filter((b) => b !== "total").flatMap((bucket) => [

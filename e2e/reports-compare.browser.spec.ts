@@ -249,7 +249,9 @@ describe.skipIf(skipReason !== undefined)("report comparison, filters and charts
       await settled(page);
       await shot(`statement-balance-${lang}`);
       await card.getByText(app.reports.table, { exact: true }).click();
-      const cells = await page.getByTestId("chart-balance-table").locator("tbody td").allInnerTexts();
+      const balanceTable = page.getByTestId("chart-balance-table");
+      await balanceTable.waitFor();
+      const cells = await balanceTable.locator("tbody td").allInnerTexts();
       expect(cells.map(plain)).toEqual(
         periods.flatMap((period) => [
           plain(formatDate(period.startDate, lang)),

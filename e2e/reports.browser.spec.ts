@@ -112,10 +112,9 @@ describe.skipIf(skipReason !== undefined)("the Reports section, in a real browse
           .getByTestId(`chart-months-${currency}`)
           .getByText(app.reports.table, { exact: true })
           .click();
-        const cells = await page
-          .getByTestId(`chart-months-${currency}-table`)
-          .locator("tbody td")
-          .allInnerTexts();
+        const table = page.getByTestId(`chart-months-${currency}-table`);
+        await table.waitFor();
+        const cells = await table.locator("tbody td").allInnerTexts();
         expect(cells.map(plain)).toEqual(
           section.byMonth.flatMap((row) => [
             expect.any(String),
@@ -209,6 +208,40 @@ describe.skipIf(skipReason !== undefined)("the Reports section, in a real browse
       );
     });
   }
+
+  it("a chart's view switched back before its thumb moved still settles (a cancelled motion ends)", async () => {
+    await open("en", `/app/reports/income?${range}`);
+    await page.locator(".recharts-bar-rectangle").first().waitFor();
+    await settled(page);
+    // Table, and back to Chart the moment the thumb's transition starts: the browser cancels it
+    // (transitioncancel, no transitionend), which used to leave the thumb in its motion for good.
+    const thumbMoved = await page.getByTestId("chart-months-UZS").evaluate(
+      (card) =>
+        new Promise<"cancelled" | "ended">((resolve) => {
+          const items = card.querySelectorAll<HTMLElement>(".ant-segmented-item");
+          const onThumb = (event: Event) =>
+            event.target instanceof Element && event.target.classList.contains("ant-segmented-thumb");
+          card.addEventListener("transitioncancel", (event) => onThumb(event) && resolve("cancelled"));
+          // The browser's own end (not one sent for a cancelled motion) means the race was not hit.
+          card.addEventListener(
+            "transitionend",
+            (event) => onThumb(event) && event.isTrusted && resolve("ended"),
+          );
+          const observer = new MutationObserver(() => {
+            if (!card.querySelector(".ant-segmented-thumb-motion-appear-active")) return;
+            observer.disconnect();
+            items[0]?.click();
+          });
+          observer.observe(card, { subtree: true, attributes: true, childList: true });
+          items[1]?.click();
+        }),
+    );
+    expect(thumbMoved).toBe("cancelled");
+    await settled(page);
+    const chart = page.getByTestId("chart-months-UZS");
+    await chart.getByTestId("chart-months-UZS-chart").waitFor();
+    expect(await chart.locator(".ant-segmented-item-selected").innerText()).toBe(appEn.reports.chart);
+  });
 
   it("a figure opens the entries behind it; Back returns to the report, its period and its scroll", async () => {
     const report = await json<TIncomeStatement>(

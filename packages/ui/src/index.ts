@@ -29,6 +29,7 @@ export {
   numberLocale,
   totalsByCurrency,
 } from "./money";
+export { endCancelledMotions, motionLeftWaiting } from "./motion";
 export { QueryState } from "./query-state";
 export {
   createRestClient,
