@@ -34,7 +34,9 @@ import { z } from "zod";
  *
  * What is particular to a record stays in its definition as plain functions (`toData`, `beforeUpdate`,
  * `beforeDelete`, `view`); what is particular to a domain (stock movements, state machines, ordering)
- * stays in the module's own service, which may use `records.get`/`findRow` for the common part.
+ * stays in the module's own service, which may use `records.get`/`findRow` for the common part. A record
+ * whose writes are all particular (finance's debts and inventory items) takes only the reads:
+ * `createRecordReads` (docs/decisions/0096-tests-beside-their-features-crud-reads.md).
  */
 
 /* biome-ignore lint/suspicious/noExplicitAny: Prisma's delegates differ per model; rows are typed by `toDto` */
@@ -81,6 +83,11 @@ export type RecordDefinition<Row, Dto extends { id: string }, C extends z.ZodTyp
   /** Sortable fields (Prisma field names); the first is the default, `id` always breaks ties. */
   sortFields: readonly [string, ...string[]];
   defaultOrder?: "asc" | "desc";
+  /**
+   * How one sort field orders the rows; default `{ [field]: order }`. Debts put those without a due
+   * date last in either direction: `{ dueDate: { sort: order, nulls: "last" } }`.
+   */
+  orderOf?: (field: string, order: "asc" | "desc") => Record<string, unknown>;
   filters: FilterSpec;
   /**
    * Conditions from a list query's own named parameters beyond the shared grammar (finance's
@@ -110,6 +117,25 @@ export type RecordDefinition<Row, Dto extends { id: string }, C extends z.ZodTyp
   };
 };
 
+/**
+ * What the reads need (list, get, batch read): a record whose writes carry rules of their own (a
+ * debt's row lock and idempotency, an item's stock movements) keeps its writes in its module and
+ * lists, counts and reads through the block.
+ */
+export type RecordReadDefinition<Row, Dto extends { id: string }> = Pick<
+  RecordDefinition<Row, Dto, z.ZodType, z.ZodType>,
+  | "missing"
+  | "model"
+  | "select"
+  | "toDto"
+  | "sortFields"
+  | "defaultOrder"
+  | "orderOf"
+  | "filters"
+  | "listWhere"
+  | "view"
+> & { permissions: { read: Permission } };
+
 export type RecordDeps = { db: Db; outbox: Outbox; clock?: Clock };
 
 /** The shared list arguments (GraphQL's `offset, limit, sortBy, ascending, filters`; REST's `order`). */
@@ -124,6 +150,35 @@ export type TRecordListQuery = {
 };
 
 const ZOrder = z.enum(["asc", "desc"]).optional();
+
+type ListShape = Pick<RecordReadDefinition<never, { id: string }>, "listWhere" | "orderOf">;
+
+/**
+ * The rows a list (and its download) shows of a tenant: the record's named list parameters
+ * (`listWhere`) and the shared grammar's conditions, all of which must hold.
+ */
+export const recordWhere = (
+  def: ListShape,
+  tenantId: string,
+  query: Record<string, unknown>,
+  conditions: readonly Record<string, unknown>[] = [],
+) => ({ AND: [{ tenantId }, ...conditions, ...(def.listWhere ? [def.listWhere(query)] : [])] });
+
+/**
+ * The list's order: each sort field as the record orders it (`orderOf`), then the id, so pages and a
+ * download's keyset batches never repeat or skip a row.
+ */
+export const recordOrder = (
+  def: ListShape,
+  sort: readonly { field: string; order: "asc" | "desc" }[],
+  order: "asc" | "desc",
+) => [
+  ...sort.map((entry) =>
+    def.orderOf ? def.orderOf(entry.field, entry.order) : { [entry.field]: entry.order },
+  ),
+  { id: order },
+];
+
 const ZId = z.uuid();
 
 export const notFound = (reason: string, message: string, field?: string) =>
@@ -139,6 +194,76 @@ export const notFound = (reason: string, message: string, field?: string) =>
 const definedOnly = (data: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
 
+/**
+ * A record's reads, each checking the read permission first and scoping every statement to the
+ * caller's tenant: the list (pagination, sort, the shared filter grammar and the record's named
+ * parameters, its count in the same transaction), one record by id, the batch read for loaders.
+ */
+export const createRecordReads = <Row, Dto extends { id: string }>(
+  def: RecordReadDefinition<Row, Dto>,
+  deps: { db: Db },
+) => {
+  const { db } = deps;
+  const missing = () => notFound(def.missing.reason, def.missing.message);
+  const view = (ctx: TenantContext, dto: Dto) => (def.view ? def.view(ctx, dto) : dto);
+
+  const findRow = async (tx: Tx, tenantId: string, id: string): Promise<Row | null> => {
+    if (!ZId.safeParse(id).success) return null;
+    return (await def
+      .model(tx)
+      .findFirst({ where: { tenantId, id: id.toLowerCase() }, select: def.select })) as Row | null;
+  };
+
+  return {
+    list: async (ctx: TenantContext, query: TRecordListQuery = {}): Promise<Page<Dto>> => {
+      requirePermission(ctx, def.permissions.read);
+      const page = parseInput(ZPagination, { limit: query.limit, offset: query.offset });
+      const order =
+        parseInput(z.object({ order: ZOrder }), { order: query.order }).order ?? def.defaultOrder ?? "asc";
+      const sort = parseSort(def.sortFields, query.sortBy, order);
+      const filters = parseFilters(def.filters, query.filters);
+      const where = recordWhere(def, ctx.tenantId, query, filterConditions(filters));
+      const orderBy = recordOrder(def, sort.length > 0 ? sort : [{ field: def.sortFields[0], order }], order);
+      const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
+        Promise.all([
+          def.model(tx).findMany({ where, select: def.select, orderBy, skip: page.offset, take: page.limit }),
+          def.model(tx).count({ where }),
+        ]),
+      );
+      return {
+        items: (rows as Row[]).map((row) => view(ctx, def.toDto(row))),
+        total,
+        limit: page.limit,
+        offset: page.offset,
+      };
+    },
+
+    get: async (ctx: TenantContext, id: string): Promise<Dto> => {
+      requirePermission(ctx, def.permissions.read);
+      const row = await db.withTenant(ctx.tenantId, (tx) => findRow(tx, ctx.tenantId, id));
+      if (!row) throw missing();
+      return view(ctx, def.toDto(row));
+    },
+
+    /** Batch read for per-request loaders: those of the caller's tenant, in any order; malformed ids skipped. */
+    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<Dto[]> => {
+      requirePermission(ctx, def.permissions.read);
+      const valid = [...new Set(ids.filter((id) => ZId.safeParse(id).success).map((id) => id.toLowerCase()))];
+      if (valid.length === 0) return [];
+      const rows = await db.withTenant(ctx.tenantId, (tx) =>
+        def.model(tx).findMany({ where: { tenantId: ctx.tenantId, id: { in: valid } }, select: def.select }),
+      );
+      return (rows as Row[]).map((row) => view(ctx, def.toDto(row)));
+    },
+
+    /** The stored row in a module's own transaction (for rules beyond the common five operations). */
+    findRow,
+    /** The record as its DTO, for a module's own operations. */
+    toDto: (ctx: TenantContext, row: Row) => view(ctx, def.toDto(row)),
+    missing,
+  };
+};
+
 export const createRecordService = <
   Row,
   Dto extends { id: string },
@@ -150,17 +275,11 @@ export const createRecordService = <
 ) => {
   const { db, outbox } = deps;
   const clock = deps.clock ?? systemClock;
-  const missing = () => notFound(def.missing.reason, def.missing.message);
+  const reads = createRecordReads(def, deps);
+  const { findRow, missing } = reads;
   const view = (ctx: TenantContext, dto: Dto) => (def.view ? def.view(ctx, dto) : dto);
   const toData = (input: Record<string, unknown>, ctx: TenantContext, operation: "create" | "update") =>
     def.toData ? def.toData(input, ctx, operation) : input;
-
-  const findRow = async (tx: Tx, tenantId: string, id: string): Promise<Row | null> => {
-    if (!ZId.safeParse(id).success) return null;
-    return (await def
-      .model(tx)
-      .findFirst({ where: { tenantId, id: id.toLowerCase() }, select: def.select })) as Row | null;
-  };
 
   /** Every id the input names must be a record of this tenant: another tenant's is NOT_FOUND, like an unknown one. */
   const checkReferences = async (tx: Tx, tenantId: string, input: Record<string, unknown>) => {
@@ -205,53 +324,7 @@ export const createRecordService = <
 
   return {
     definition: def,
-
-    list: async (ctx: TenantContext, query: TRecordListQuery = {}): Promise<Page<Dto>> => {
-      requirePermission(ctx, def.permissions.read);
-      const page = parseInput(ZPagination, { limit: query.limit, offset: query.offset });
-      const order =
-        parseInput(z.object({ order: ZOrder }), { order: query.order }).order ?? def.defaultOrder ?? "asc";
-      const sort = parseSort(def.sortFields, query.sortBy, order);
-      const filters = parseFilters(def.filters, query.filters);
-      const named = def.listWhere ? [def.listWhere(query)] : [];
-      const where = { AND: [{ tenantId: ctx.tenantId }, ...filterConditions(filters), ...named] };
-      const orderBy = [
-        ...(sort.length > 0 ? sort : [{ field: def.sortFields[0], order }]).map((entry) => ({
-          [entry.field]: entry.order,
-        })),
-        { id: order },
-      ];
-      const [rows, total] = await db.withTenant(ctx.tenantId, (tx) =>
-        Promise.all([
-          def.model(tx).findMany({ where, select: def.select, orderBy, skip: page.offset, take: page.limit }),
-          def.model(tx).count({ where }),
-        ]),
-      );
-      return {
-        items: (rows as Row[]).map((row) => view(ctx, def.toDto(row))),
-        total,
-        limit: page.limit,
-        offset: page.offset,
-      };
-    },
-
-    get: async (ctx: TenantContext, id: string): Promise<Dto> => {
-      requirePermission(ctx, def.permissions.read);
-      const row = await db.withTenant(ctx.tenantId, (tx) => findRow(tx, ctx.tenantId, id));
-      if (!row) throw missing();
-      return view(ctx, def.toDto(row));
-    },
-
-    /** Batch read for per-request loaders: those of the caller's tenant, in any order; malformed ids skipped. */
-    findByIds: async (ctx: TenantContext, ids: readonly string[]): Promise<Dto[]> => {
-      requirePermission(ctx, def.permissions.read);
-      const valid = [...new Set(ids.filter((id) => ZId.safeParse(id).success).map((id) => id.toLowerCase()))];
-      if (valid.length === 0) return [];
-      const rows = await db.withTenant(ctx.tenantId, (tx) =>
-        def.model(tx).findMany({ where: { tenantId: ctx.tenantId, id: { in: valid } }, select: def.select }),
-      );
-      return (rows as Row[]).map((row) => view(ctx, def.toDto(row)));
-    },
+    ...reads,
 
     create: async (ctx: TenantContext, raw: unknown): Promise<Dto> => {
       requirePermission(ctx, def.permissions.create);
@@ -329,12 +402,6 @@ export const createRecordService = <
         throw error;
       }
     },
-
-    /** The stored row in a module's own transaction (for rules beyond the common five operations). */
-    findRow,
-    /** The record as its DTO, for a module's own operations. */
-    toDto: (ctx: TenantContext, row: Row) => view(ctx, def.toDto(row)),
-    missing,
   };
 };
 

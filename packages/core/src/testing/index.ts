@@ -1,6 +1,6 @@
 import { createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createTestDb } from "@hisob/db/testing";
-import type { Clock, Permission, TenantContext } from "@hisob/kernel";
+import { type AppError, type Clock, isAppError, type Permission, type TenantContext } from "@hisob/kernel";
 import { type CoreServiceDeps, type CoreServices, createCoreServices } from "../core-services";
 import { syncPermissions } from "../permissions/permissions.sync";
 import { ADMIN_ROLE_NAME, provisionTenant } from "../tenants/provision-tenant";
@@ -85,6 +85,24 @@ export const seedUser = async (
     cookie: `session=${token}`,
   };
 };
+
+/**
+ * The refusal a service call ends in: its AppError (code, reason, params), which every transport
+ * turns into the same answer. A call that succeeds, or fails with anything else, fails the test.
+ */
+export const refusalOf = async (call: Promise<unknown>): Promise<AppError> => {
+  try {
+    await call;
+  } catch (error) {
+    if (isAppError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal, the call succeeded");
+};
+
+/** The field paths a VALIDATION_ERROR names (`params.issues[].path`). */
+export const issuePaths = (error: AppError): string[] =>
+  ((error.params.issues ?? []) as { path: string }[]).map((issue) => issue.path);
 
 /** What a module adds to the kit's services (e.g. `{ finance: createFinanceServices(deps) }`). */
 export type ModuleServices<S> = (deps: { db: Db; outbox: Outbox; clock?: Clock }) => S;

@@ -1,7 +1,14 @@
+import type { RecordReadDefinition } from "@hisob/crud";
 import type { Prisma, Tx } from "@hisob/db";
 import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import type { TDebtDetailDto, TDebtDto, TDebtSettlementDto, ZListDebtsQuery } from "./debts.schema";
+import {
+  DEBT_SORT_FIELDS,
+  type TDebtDetailDto,
+  type TDebtDto,
+  type TDebtSettlementDto,
+  type ZListDebtsQuery,
+} from "./debts.schema";
 
 const debtSelect = {
   id: true,
@@ -29,9 +36,8 @@ const CLOSED_STATUSES: DebtRow["status"][] = ["settled", "written_off"];
 
 type DebtFilters = Omit<z.output<typeof ZListDebtsQuery>, "limit" | "offset">;
 
-/** The list's filters (shared with its download). */
-export const debtsWhere = (tenantId: string, query: DebtFilters): Prisma.DebtWhereInput => ({
-  tenantId,
+/** The list's named filters (its download uses them too); the tenant is the building block's. */
+const debtFilters = (query: DebtFilters): Prisma.DebtWhereInput => ({
   ...(query.status ? { status: query.status } : {}),
   ...(query.kind ? { kind: query.kind } : {}),
   ...(query.counterpartyId ? { counterpartyId: query.counterpartyId } : {}),
@@ -58,14 +64,6 @@ export const debtsWhere = (tenantId: string, query: DebtFilters): Prisma.DebtWhe
       }
     : {}),
 });
-
-/** Debts without a due date sort after every dated one, in either direction. */
-export const debtsOrder = (
-  query: Pick<DebtFilters, "sortBy" | "order">,
-): Prisma.DebtOrderByWithRelationInput =>
-  query.sortBy === "dueDate"
-    ? { dueDate: { sort: query.order, nulls: "last" } }
-    : { [query.sortBy]: query.order };
 
 const documentFacts = { select: { accountId: true, transactionId: true, comment: true } } as const;
 
@@ -109,6 +107,26 @@ const toDebtDto = (row: DebtRow): TDebtDto => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/**
+ * The debts list on the record building block (`@hisob/crud`'s reads): its named filters, its order
+ * (debts without a due date after every dated one, in either direction) and the count. A debt's
+ * writes stay in debts.service and debt-settlements.service: they lock the row, are idempotent and
+ * raise the debt's own events.
+ */
+export const debtRecord: RecordReadDefinition<DebtRow, TDebtDto> = {
+  missing: { reason: "finance.debt_not_found", message: "Debt not found" },
+  permissions: { read: "debts:read:all" },
+  model: (tx) => tx.debt,
+  select: debtSelect,
+  toDto: toDebtDto,
+  sortFields: DEBT_SORT_FIELDS,
+  defaultOrder: "desc",
+  orderOf: (field, order) =>
+    field === "dueDate" ? { dueDate: { sort: order, nulls: "last" } } : { [field]: order },
+  filters: {},
+  listWhere: (query) => debtFilters(query as DebtFilters),
+};
+
 const toSettlementDto = (row: SettlementRow): TDebtSettlementDto => {
   const document = row.payment ?? row.expense;
   if (!document) throw new Error(`settlement ${row.id} has no document`);
@@ -128,7 +146,7 @@ const toSettlementDto = (row: SettlementRow): TDebtSettlementDto => {
 };
 
 /** What the download shows: the counterparty's name beside the debt's own columns. */
-const exportSelect = {
+export const debtExportSelect = {
   id: true,
   kind: true,
   amount: true,
@@ -142,9 +160,7 @@ const exportSelect = {
   counterparty: { select: { name: true } },
 } satisfies Prisma.DebtSelect;
 
-export type DebtExportRow = Prisma.DebtGetPayload<{ select: typeof exportSelect }>;
-
-type ListQuery = z.output<typeof ZListDebtsQuery>;
+export type DebtExportRow = Prisma.DebtGetPayload<{ select: typeof debtExportSelect }>;
 
 /** Debts and their settlements of one tenant; every query carries the tenant (wall 1; RLS is wall 2). */
 export const debtsRepository = {
@@ -158,36 +174,6 @@ export const debtsRepository = {
     });
     return { ...toDebtDto(row), settlements: settlements.map(toSettlementDto) };
   },
-
-  /** The ones that exist in the tenant, in any order (per-request loaders batch through this). */
-  findByIds: async (tx: Tx, tenantId: string, ids: readonly string[]): Promise<TDebtDto[]> => {
-    if (ids.length === 0) return [];
-    const rows = await tx.debt.findMany({ where: { tenantId, id: { in: [...ids] } }, select: debtSelect });
-    return rows.map(toDebtDto);
-  },
-
-  list: async (tx: Tx, tenantId: string, query: ListQuery) => {
-    const where = debtsWhere(tenantId, query);
-    const [rows, total] = await Promise.all([
-      tx.debt.findMany({
-        where,
-        select: debtSelect,
-        orderBy: [debtsOrder(query), { id: query.order }],
-        skip: query.offset,
-        take: query.limit,
-      }),
-      tx.debt.count({ where }),
-    ]);
-    return { items: rows.map(toDebtDto), total };
-  },
-
-  /** One batch of the download: the list's filter and order, the counterparty's name. */
-  exportBatch: (
-    tx: Tx,
-    args: { where: Prisma.DebtWhereInput; take: number; skip?: number },
-    query: Pick<DebtFilters, "sortBy" | "order">,
-  ): Promise<DebtExportRow[]> =>
-    tx.debt.findMany({ ...args, select: exportSelect, orderBy: [debtsOrder(query), { id: query.order }] }),
 
   /** The debt's row, locked: changes that depend on its outstanding amount queue here. */
   lock: async (tx: Tx, tenantId: string, id: string): Promise<DebtRow | null> => {

@@ -1,3 +1,4 @@
+import { createRecordReads } from "@hisob/crud";
 import { audit, diffFields, idempotent } from "@hisob/db";
 import { formatMoney } from "@hisob/i18n";
 import {
@@ -14,7 +15,7 @@ import { dateOf } from "@hisob/kernel/schema";
 import { assertPeriodOpen, prismaSql, todayOf } from "../periods/closed-period";
 import { readDebtHistory } from "./debt-history";
 import { createDebtSettlementsService } from "./debt-settlements.service";
-import { debtsRepository as repository } from "./debts.repository";
+import { debtRecord, debtsRepository as repository } from "./debts.repository";
 import {
   currencyNotSelected,
   type DebtsDeps,
@@ -48,13 +49,13 @@ export const createDebtsService = (deps: DebtsDeps) => {
   const clock = deps.clock ?? systemClock;
 
   const raise = debtEvents(outbox);
+  const records = createRecordReads(debtRecord, deps);
 
   return {
+    /** The list's own query (named filters, one sort field) parsed here, then the building block's list. */
     list: async (ctx: TenantContext, rawQuery: TListDebtsQuery): Promise<Page<TDebtDto>> => {
       requirePermission(ctx, "debts:read:all");
-      const query = parseInput(ZListDebtsQuery, rawQuery);
-      const page = await db.withTenant(ctx.tenantId, (tx) => repository.list(tx, ctx.tenantId, query));
-      return { ...page, limit: query.limit, offset: query.offset };
+      return records.list(ctx, parseInput(ZListDebtsQuery, rawQuery));
     },
 
     get: async (ctx: TenantContext, id: string): Promise<TDebtDetailDto> => {

@@ -1,4 +1,5 @@
 import { afterInOrder, type ExportColumn } from "@hisob/core";
+import { recordOrder, recordWhere } from "@hisob/crud";
 import type { Db, Prisma } from "@hisob/db";
 import { type Clock, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { toIsoDate } from "@hisob/kernel/schema";
@@ -8,11 +9,11 @@ import {
   counterpartiesWhere,
   counterpartySelect,
 } from "../counterparties/counterparties.record";
-import { type DebtExportRow as DebtRow, debtsRepository, debtsWhere } from "../debts/debts.repository";
+import { type DebtExportRow as DebtRow, debtExportSelect, debtRecord } from "../debts/debts.repository";
 import {
   type InventoryItemRow as ItemRow,
-  inventoryRepository,
-  inventoryWhere,
+  inventoryRecord,
+  itemSelect,
 } from "../inventory/inventory.repository";
 import {
   ZExportCounterpartiesQuery,
@@ -60,7 +61,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
     debts: async (ctx: TenantContext, raw: z.input<typeof ZExportDebtsQuery>): Promise<PreparedExport> => {
       requirePermission(ctx, "debts:read:all");
       const query = parseInput(ZExportDebtsQuery, raw);
-      const where = debtsWhere(ctx.tenantId, query);
+      const where = recordWhere(debtRecord, ctx.tenantId, query) as Prisma.DebtWhereInput;
       const formats = await loadCurrencyFormats(db);
       const money = (value: (row: DebtRow) => bigint) => (row: DebtRow) =>
         moneyCell(formats, value(row), row.currencyCode);
@@ -90,7 +91,12 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         columns,
         where,
         after: (last) => debtsAfter(last, query.sortBy, query.order),
-        find: (tx, args) => debtsRepository.exportBatch(tx, args, query),
+        find: (tx, args) =>
+          tx.debt.findMany({
+            ...args,
+            select: debtExportSelect,
+            orderBy: recordOrder(debtRecord, [{ field: query.sortBy, order: query.order }], query.order),
+          }),
         query,
       });
     },
@@ -138,7 +144,7 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
     ): Promise<PreparedExport> => {
       requirePermission(ctx, "inventory:read:all");
       const query = parseInput(ZExportInventoryQuery, raw);
-      const where = inventoryWhere(ctx.tenantId, query);
+      const where = recordWhere(inventoryRecord, ctx.tenantId, query) as Prisma.InventoryItemWhereInput;
       const formats = await loadCurrencyFormats(db);
       const columns: ExportColumn<ItemRow>[] = [
         { header: header(ctx.locale, "name"), kind: "text", width: 32, value: (row) => row.name },
@@ -165,7 +171,12 @@ export const createRecordExports = (deps: { db: Db; clock: Clock }) => {
         columns,
         where,
         after: (last) => afterInOrder(query.sortBy, last, query.order),
-        find: (tx, args) => inventoryRepository.exportBatch(tx, args, query),
+        find: (tx, args) =>
+          tx.inventoryItem.findMany({
+            ...args,
+            select: itemSelect,
+            orderBy: recordOrder(inventoryRecord, [{ field: query.sortBy, order: query.order }], query.order),
+          }),
         query,
       });
     },

@@ -1,16 +1,18 @@
+import type { RecordReadDefinition } from "@hisob/crud";
 import type { Prisma, Tx } from "@hisob/db";
 import { searchIn } from "@hisob/kernel";
 import { dateOf, normalizeQuantity, toIsoDate } from "@hisob/kernel/schema";
 import type { z } from "zod";
-import type {
-  TInventoryItemDto,
-  TInventoryMovementDto,
-  ZListInventoryMovementsQuery,
-  ZListInventoryQuery,
+import {
+  INVENTORY_SORT_FIELDS,
+  type TInventoryItemDto,
+  type TInventoryMovementDto,
+  type ZListInventoryMovementsQuery,
+  type ZListInventoryQuery,
 } from "./inventory.schema";
 
 /** What every read of an inventory item selects (the list, the detail, loaders and the download). */
-const itemSelect = {
+export const itemSelect = {
   id: true,
   name: true,
   sku: true,
@@ -70,23 +72,32 @@ const toMovementDto = (row: MovementRow): TInventoryMovementDto => ({
 type ListQuery = z.output<typeof ZListInventoryQuery>;
 type MovementsQuery = z.output<typeof ZListInventoryMovementsQuery>;
 
-/** The list's filters (shared with its download). */
-export const inventoryWhere = (
-  tenantId: string,
+/** The list's named filters (its download uses them too); the tenant is the building block's. */
+const inventoryFilters = (
   query: Pick<ListQuery, "currency" | "inStock" | "search">,
 ): Prisma.InventoryItemWhereInput => ({
-  tenantId,
   ...(query.currency ? { currencyCode: query.currency } : {}),
   ...(query.inStock === true ? { quantity: { gt: 0 } } : {}),
   ...(query.inStock === false ? { quantity: 0 } : {}),
   ...(query.search ? { OR: searchIn(["name", "sku", "description"], query.search) } : {}),
 });
 
-/** The list's order; the id breaks ties so pages (and download batches) never repeat or skip rows. */
-const orderOf = (query: Pick<ListQuery, "sortBy" | "order">) => [
-  { [query.sortBy]: query.order },
-  { id: query.order },
-];
+/**
+ * Inventory items' reads on the record building block (`@hisob/crud`): the list with its named
+ * filters and count, one item, the batch read for loaders. Their writes stay in inventory.service:
+ * a SKU is locked against the warehouse's, an opening quantity is a movement, and only an item out
+ * of stock is deleted.
+ */
+export const inventoryRecord: RecordReadDefinition<InventoryItemRow, TInventoryItemDto> = {
+  missing: { reason: "finance.inventory_item_not_found", message: "Inventory item not found" },
+  permissions: { read: "inventory:read:all" },
+  model: (tx) => tx.inventoryItem,
+  select: itemSelect,
+  toDto: toItemDto,
+  sortFields: INVENTORY_SORT_FIELDS,
+  filters: {},
+  listWhere: (query) => inventoryFilters(query),
+};
 
 /** One movement as recorded under the item's row lock. */
 export type MovementRecord = {
@@ -109,41 +120,8 @@ export const inventoryRepository = {
     return row ? toItemDto(row) : null;
   },
 
-  /** The ones that exist in the tenant, in any order (per-request loaders batch through this). */
-  findByIds: async (tx: Tx, tenantId: string, ids: readonly string[]): Promise<TInventoryItemDto[]> => {
-    if (ids.length === 0) return [];
-    const rows = await tx.inventoryItem.findMany({
-      where: { tenantId, id: { in: [...ids] } },
-      select: itemSelect,
-    });
-    return rows.map(toItemDto);
-  },
-
   exists: async (tx: Tx, tenantId: string, id: string): Promise<boolean> =>
     (await tx.inventoryItem.count({ where: { tenantId, id } })) > 0,
-
-  list: async (tx: Tx, tenantId: string, query: ListQuery) => {
-    const where = inventoryWhere(tenantId, query);
-    const [rows, total] = await Promise.all([
-      tx.inventoryItem.findMany({
-        where,
-        select: itemSelect,
-        orderBy: orderOf(query),
-        skip: query.offset,
-        take: query.limit,
-      }),
-      tx.inventoryItem.count({ where }),
-    ]);
-    return { items: rows.map(toItemDto), total };
-  },
-
-  /** One batch of the download: the list's filter and order, the rows as stored. */
-  exportBatch: (
-    tx: Tx,
-    args: { where: Prisma.InventoryItemWhereInput; take: number; skip?: number },
-    query: Pick<ListQuery, "sortBy" | "order">,
-  ): Promise<InventoryItemRow[]> =>
-    tx.inventoryItem.findMany({ ...args, select: itemSelect, orderBy: orderOf(query) }),
 
   /** Is the currency one of the tenant's selection? */
   currencySelected: async (tx: Tx, tenantId: string, currency: string): Promise<boolean> =>

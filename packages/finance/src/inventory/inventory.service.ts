@@ -1,8 +1,10 @@
+import { createRecordReads } from "@hisob/crud";
 import { audit, type Db, diffFields, isUniqueViolation, type Outbox, type Tx } from "@hisob/db";
 import {
   AppError,
   type Clock,
   newId,
+  type Page,
   parseInput,
   requirePermission,
   systemClock,
@@ -11,19 +13,17 @@ import {
 import { normalizeQuantity, toIsoDate } from "@hisob/kernel/schema";
 import { lockSku } from "@hisob/warehouse/sku-lock";
 import { currencyNotSelected, rethrowUnknownReference } from "../finance-errors";
-import { repositoryReads } from "../repository-reads";
-import { inventoryRepository as repository } from "./inventory.repository";
+import { inventoryRecord, inventoryRepository as repository } from "./inventory.repository";
 import {
   type TCreateInventoryItemInput,
   type TInventoryItemDto,
+  type TListInventoryQuery,
   type TUpdateInventoryItemInput,
   ZCreateInventoryItemInput,
   ZListInventoryQuery,
   ZUpdateInventoryItemInput,
 } from "./inventory.schema";
 import { createInventoryMovementsService, itemNotFound, type Movement } from "./inventory-movements.service";
-
-export { inventoryWhere } from "./inventory.repository";
 
 /**
  * One stock truth (README): goods the warehouse keeps as a product are counted only there. A SKU the
@@ -56,15 +56,17 @@ export const createInventoryService = (deps: { db: Db; outbox: Outbox; clock?: C
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const { move, ...movements } = createInventoryMovementsService({ ...deps, clock });
+  const reads = createRecordReads(inventoryRecord, deps);
 
   return {
-    ...repositoryReads({
-      db,
-      permission: "inventory:read:all",
-      listQuery: ZListInventoryQuery,
-      repository,
-      notFound: itemNotFound,
-    }),
+    /** The list's own query (named filters, one sort field) parsed here, then the building block's list. */
+    list: async (ctx: TenantContext, rawQuery: TListInventoryQuery): Promise<Page<TInventoryItemDto>> => {
+      requirePermission(ctx, "inventory:read:all");
+      return reads.list(ctx, parseInput(ZListInventoryQuery, rawQuery));
+    },
+    get: reads.get,
+    /** Batch read for per-request loaders (GraphQL). */
+    findByIds: reads.findByIds,
 
     /** An opening quantity above zero is the item's first movement (an adjustment dated today). */
     create: async (ctx: TenantContext, raw: TCreateInventoryItemInput): Promise<TInventoryItemDto> => {

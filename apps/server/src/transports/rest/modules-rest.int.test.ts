@@ -235,57 +235,6 @@ describe("Warehouse over REST", () => {
   });
 });
 
-describe("one stock truth between the warehouse and finance's inventory", () => {
-  const product = (sku: string) => ({ sku, name: "Un 1 kg", price: "9000", currency: "UZS" });
-  const item = (sku: string) => ({ name: "Un 1 kg", sku, unit: "kg", unitPrice: "9000", currency: "UZS" });
-
-  it("finance refuses a SKU the warehouse keeps (create and rename), and the warehouse one finance counts", async () => {
-    const sku = unique("FLOUR").replace(/ /g, "-");
-    await created(admin, "/warehouse/products", product(sku));
-    expectError(
-      await call(admin, "POST", "/finance/inventory", item(sku)),
-      409,
-      "CONFLICT",
-      "finance.inventory_sku_in_warehouse",
-    );
-    const other = await created(admin, "/finance/inventory", item(`${sku}-B`));
-    expectError(
-      await call(admin, "PUT", `/finance/inventory/${other.id}`, { sku }),
-      409,
-      "CONFLICT",
-      "finance.inventory_sku_in_warehouse",
-    );
-    expectError(
-      await call(admin, "POST", "/warehouse/products", product(`${sku}-B`)),
-      409,
-      "CONFLICT",
-      "warehouse.sku_in_finance_inventory",
-    );
-    // Another organization's warehouse is not this one's: the same SKU is free there.
-    await created(otherAdmin, "/finance/inventory", item(sku));
-    // In the reader's language (the profile's).
-    const russian = await t.createUser(tenantId, "admin");
-    await t.db.withTenant(tenantId, (tx) =>
-      tx.user.update({ where: { id: russian.id }, data: { uiLanguage: "ru" } }),
-    );
-    const refused = await call(russian, "POST", "/finance/inventory", item(sku));
-    expect(refused.json().error.message, refused.body).toContain("на складе");
-  });
-
-  it("a warehouse product and a finance item racing for the same SKU: exactly one is written", async () => {
-    for (let round = 0; round < 5; round++) {
-      const sku = unique("RACE").replace(/ /g, "-");
-      const [asProduct, asItem] = await Promise.all([
-        call(admin, "POST", "/warehouse/products", product(sku)),
-        call(admin, "POST", "/finance/inventory", item(sku)),
-      ]);
-      expect([asProduct.statusCode, asItem.statusCode].sort(), `${asProduct.body} ${asItem.body}`).toEqual([
-        201, 409,
-      ]);
-    }
-  });
-});
-
 describe("Projects over REST", () => {
   it("creates a project, adds, reorders, changes and removes its stages", async () => {
     const project = await created(admin, "/projects", {
