@@ -9,12 +9,14 @@ import { invalidateMoney, KEYS, useAllAccounts, useApi, useMoney } from "../api-
 import { DownloadButton } from "../components/downloads";
 import { type DocumentFilters, DocumentFiltersBar } from "./documents/document-filters";
 import { DocumentForm } from "./documents/document-form";
+import type { DocumentKind } from "./documents/document-kind";
 import { DocumentTotals } from "./documents/document-totals";
 import { readDocumentFilters } from "./reports/report-query";
 
+export type { DocumentKind } from "./documents/document-kind";
+
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
 
-export type DocumentKind = "payments" | "expenses";
 const PAGE_SIZE = 20;
 
 type Filters = DocumentFilters;

@@ -17,18 +17,9 @@ import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
 
+import type { AccountValues } from "./account-values";
 import { OpeningBalanceFields } from "./opening-balance-fields";
 
-export type AccountValues = {
-  name: string;
-  number: string;
-  currency: string;
-  allowOverdraft: boolean;
-  description: string;
-  /** What the account already held when its books moved here, as typed ("" for none). */
-  openingAmount: string;
-  openingDate: string;
-};
 const FIELDS = ["name", "number", "currency", "allowOverdraft", "description"] as const;
 const MAX_LENGTH = {
   name: maxLengthOf(ZCreateMoneyAccountInput.shape.name),

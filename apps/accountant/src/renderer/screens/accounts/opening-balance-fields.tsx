@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { DateInput, useDateRule } from "../../components/date-input";
 import { FormField } from "../../components/field";
 
-import type { AccountValues } from "./account-form";
+import type { AccountValues } from "./account-values";
 
 /**
  * What the account already held when its books moved here, and since when: locked (shown, not

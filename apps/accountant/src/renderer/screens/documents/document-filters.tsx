@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useAllAccounts } from "../../api-context";
 import { DateInput } from "../../components/date-input";
 import { CategoryPicker, CounterpartyPicker } from "../../components/pickers";
-import type { DocumentKind } from "../documents";
+import type { DocumentKind } from "./document-kind";
 
 /** The category and counterparty filters: wide enough for the longest placeholder in en/ru/uz
  * ("Barcha kontragentlar") beside the clear and arrow icons, so none is cut off. */

@@ -13,7 +13,7 @@ import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
 import { CategoryPicker, CounterpartyPicker } from "../../components/pickers";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
-import type { DocumentKind } from "../documents";
+import type { DocumentKind } from "./document-kind";
 
 type Values = {
   accountId: string;

@@ -3,7 +3,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { useMoney } from "../../api-context";
-import type { DocumentKind } from "../documents";
+import type { DocumentKind } from "./document-kind";
 
 /** Every matching document's count and sums per currency, computed by the server (not this page's). */
 export const DocumentTotals = (props: {
