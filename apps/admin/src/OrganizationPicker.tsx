@@ -1,11 +1,9 @@
-import type { Page } from "@hisob/ui";
-import { queryString } from "@hisob/ui";
 import { Select, Tag } from "antd";
 import { useEffect, useState } from "react";
-import { ownApi } from "./api";
+import { callOwn, type ItemOf } from "./api";
 import { useT } from "./i18n";
 
-type Tenant = { id: string; name: string; active: boolean; isPlatform: boolean };
+type Tenant = ItemOf<"tenants.list">;
 
 /**
  * The platform administrator's organization switcher in the header (decision 0084): their own
@@ -26,10 +24,7 @@ export const OrganizationPicker = (props: {
     let live = true;
     const timer = setTimeout(() => {
       setLoading(true);
-      ownApi<Page<Tenant>>(
-        "GET",
-        `/tenants${queryString({ name: search.trim() || undefined, sortBy: "name", limit: 50 })}`,
-      )
+      callOwn("tenants.list", { name: search.trim() || undefined, sortBy: "name", limit: 50 })
         .then((page) => live && setFound(page.items))
         .catch(() => live && setFound([]))
         .finally(() => live && setLoading(false));
@@ -44,7 +39,7 @@ export const OrganizationPicker = (props: {
   useEffect(() => {
     if (props.value === props.own.id) return setCurrent(null);
     let live = true;
-    ownApi<Tenant>("GET", `/tenants/${props.value}`)
+    callOwn("tenants.get", { id: props.value })
       .then((tenant) => live && setCurrent(tenant))
       .catch(() => live && setCurrent(null));
     return () => {

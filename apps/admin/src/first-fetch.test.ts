@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { urlOf } from "./catalog";
 import { begin, FIRST_USERS_URL, takeStarted } from "./first-fetch";
 
 /*
@@ -13,6 +14,10 @@ describe("requests started by the entry", () => {
 
   it("the users screen's first page is the address the screen asks for as it opens", () => {
     expect(FIRST_USERS_URL).toBe("/users?sortBy=createdAt&order=desc&limit=20&offset=0");
+    // The screen builds its address from the catalog: the same text, or the started answer goes unused.
+    expect(urlOf("users.list", { sortBy: "createdAt", order: "desc", limit: 20, offset: 0 })).toBe(
+      FIRST_USERS_URL,
+    );
   });
 
   it("a started answer is taken once; the next ask is a request of its own", async () => {

@@ -1,4 +1,3 @@
-import type { Page } from "@hisob/ui";
 import {
   Alert,
   Button,
@@ -12,7 +11,7 @@ import {
   Typography,
 } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
-import { api } from "./api";
+import { call, type ItemOf } from "./api";
 import { useT } from "./i18n";
 import { useCan } from "./session";
 
@@ -163,25 +162,30 @@ export const syncIds = async (
 export const FormBanner = ({ message }: { message: string | null }) =>
   message ? <Alert type="error" showIcon title={message} style={{ marginBottom: 16 }} /> : null;
 
-export type Ref = { id: string; name: string };
+/** A role or a group as a form chooses it: its id and name. */
+export type Ref = Pick<ItemOf<"roles.list">, "id" | "name">;
 
-/** Roles or groups to choose from (a tenant has at most a few hundred), when `permission` lets the user read them. */
-export const useRefs = (permission: string, url: string) => {
+/** The roles or the groups of the organization, by name (a tenant has at most a few hundred). */
+const REFS = {
+  roles: () => call("roles.list", { limit: 100, sortBy: "name" }),
+  groups: () => call("groups.list", { limit: 100 }),
+} as const;
+
+/** Roles or groups to choose from, when `permission` lets the user read them. */
+export const useRefs = (permission: string, which: keyof typeof REFS) => {
   const can = useCan();
   const [refs, setRefs] = useState<Ref[]>([]);
   const mayRead = can(permission);
   useEffect(() => {
     // Without them the form still works: the choices stay empty.
     if (mayRead)
-      api<Page<Ref>>("GET", url).then(
+      REFS[which]().then(
         (page) => setRefs(page.items),
         () => {},
       );
-  }, [mayRead, url]);
+  }, [mayRead, which]);
   return refs;
 };
-export const ROLES_URL = "/roles?limit=100&sortBy=name";
-export const GROUPS_URL = "/groups?limit=100";
 
 /** Choices of a Select: `{ value: id, label: name }`. */
 export const options = (refs: readonly Ref[]) => refs.map((ref) => ({ value: ref.id, label: ref.name }));

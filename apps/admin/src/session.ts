@@ -1,15 +1,8 @@
 import { createContext, useContext } from "react";
+import type { OutputOf } from "./api";
 
 /** The signed-in user (GET /account) and what they may do. */
-export type Me = {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  uiLanguage: "en" | "ru" | "uz";
-  permissions: string[];
-  tenant: { id: string; name: string };
-};
+export type Me = OutputOf<"profile.get">;
 
 export const MeContext = createContext<Me | null>(null);
 

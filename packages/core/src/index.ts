@@ -17,6 +17,7 @@ export {
   type TakeResult,
   type ThrottleStore,
 } from "./auth/attempt-budget";
+export { ZSignInMethods } from "./auth/auth.schema";
 export {
   type AuthService,
   createAuthService,

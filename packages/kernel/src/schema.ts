@@ -9,6 +9,9 @@ export * from "./filters";
 export * from "./ids";
 export * from "./locale";
 export * from "./money";
+// An operation's HTTP binding and its URL for an input: plain data and string work (the admin app's
+// client builds its calls with them).
+export { type HttpBinding, inputKeyOf, operationUrl, pathParams } from "./operations";
 export * from "./pagination";
 export * from "./password-rule";
 export * from "./quantity";

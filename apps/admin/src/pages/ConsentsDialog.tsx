@@ -1,12 +1,12 @@
 import { useListData } from "@hisob/ui";
 import { Alert, App, Button, Modal, Popconfirm, Table, Tag } from "antd";
 import { useCallback, useState } from "react";
-import { api } from "../api";
+import { call, type ItemOf, type OutputOf } from "../api";
 import { useFormatDate, useT } from "../i18n";
 import { useCan, useMe } from "../session";
 
-type Consent = { clientId: string; clientName: string; scopes: string[]; updatedAt: string };
-type UserRef = { id: string; email: string };
+type Consent = OutputOf<"consents.listForUser">[number];
+type UserRef = Pick<ItemOf<"users.list">, "id" | "email">;
 
 /**
  * The third-party apps a user allowed (docs/decisions/0036-oidc-consent.md); revoking one also ends
@@ -20,14 +20,14 @@ export const ConsentsDialog = (props: { user: UserRef; onClose: () => void }) =>
   const { message } = App.useApp();
   const mayRevoke = props.user.id === me?.id || can("users:update:all");
   const fetchConsents = useCallback(
-    () => api<Consent[]>("GET", `/users/${props.user.id}/consents`),
+    () => call("consents.listForUser", { id: props.user.id }),
     [props.user.id],
   );
   const { data: consents, error, act, loading } = useListData(fetchConsents);
 
   const revoke = (clientId: string) =>
     act(async () => {
-      await api("DELETE", `/users/${props.user.id}/consents/${encodeURIComponent(clientId)}`);
+      await call("consents.revokeForUser", { id: props.user.id, clientId });
       message.success(t("consents.revoked"));
     });
 

@@ -1,11 +1,11 @@
 import { ListPage, useListData } from "@hisob/ui";
 import { Button, Switch, Table } from "antd";
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../api";
+import { call, type OutputOf } from "../api";
 import { useT } from "../i18n";
 import { useCan } from "../session";
 
-type Currency = { code: string; name: string; symbol: string; minorUnits: number; active: boolean };
+type Currency = OutputOf<"currencies.all">[number];
 
 /** The global list (platform admins switch currencies on and off) and this organization's selection. */
 export const CurrenciesPage = () => {
@@ -13,9 +13,10 @@ export const CurrenciesPage = () => {
   const can = useCan();
   const fetchCurrencies = useCallback(
     () =>
-      Promise.all([api<Currency[]>("GET", "/currencies"), api<Currency[]>("GET", "/tenant/currencies")]).then(
-        ([all, ours]) => ({ all, ours: ours.map((currency) => currency.code) }),
-      ),
+      Promise.all([call("currencies.all"), call("currencies.selected")]).then(([all, ours]) => ({
+        all,
+        ours: ours.map((currency) => currency.code),
+      })),
     [],
   );
   const { data, error, load, act, loading } = useListData(fetchCurrencies);
@@ -29,10 +30,7 @@ export const CurrenciesPage = () => {
       onRetry={load}
       action={
         can("currencies:select:all") && (
-          <Button
-            type="primary"
-            onClick={() => act(() => api("PUT", "/tenant/currencies", { codes: selected }))}
-          >
+          <Button type="primary" onClick={() => act(() => call("currencies.select", { codes: selected }))}>
             {t("currencies.saveSelection")}
           </Button>
         )
@@ -67,7 +65,9 @@ export const CurrenciesPage = () => {
                 size="small"
                 checked={currency.active}
                 disabled={!can("currencies:update:all")}
-                onChange={(active) => act(() => api("PUT", `/currencies/${currency.code}`, { active }))}
+                onChange={(active) =>
+                  act(() => call("currencies.update", { code: currency.code, data: { active } }))
+                }
               />
             ),
           },

@@ -1,24 +1,22 @@
 import { ZCreateGroupInput } from "@hisob/core/schema";
-import { ListPage, type Page, useListData } from "@hisob/ui";
+import { ListPage, useListData } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import { Form, Input, Select, Table, Tag } from "antd";
 import { useCallback, useState } from "react";
-import { api } from "../api";
+import { call, type ItemOf } from "../api";
 import { useT } from "../i18n";
 import {
   EditorDrawer,
   NewButton,
   options,
   type Ref,
-  ROLES_URL,
   RowActions,
   syncIds,
   useRefs,
 } from "../list-screen-parts";
 import { useCan } from "../session";
 
-type Member = { id: string; email: string; firstName: string; lastName: string };
-type Group = { id: string; name: string; description: string; roles: Ref[]; users: Member[] };
+type Group = ItemOf<"groups.list">;
 type Option = { value: string; label: string };
 type Values = { name: string; description: string; roleIds: string[]; userIds: string[] };
 
@@ -26,10 +24,10 @@ type Values = { name: string; description: string; roleIds: string[]; userIds: s
 export const GroupsPage = () => {
   const t = useT();
   const can = useCan();
-  const fetchGroups = useCallback(() => api<Page<Group>>("GET", "/groups?limit=100"), []);
+  const fetchGroups = useCallback(() => call("groups.list", { limit: 100 }), []);
   const { data, error, load, act, loading } = useListData(fetchGroups);
   const [editing, setEditing] = useState<Group | "new" | null>(null);
-  const roles = useRefs("roles:read:all", ROLES_URL);
+  const roles = useRefs("roles:read:all", "roles");
 
   return (
     <ListPage
@@ -65,7 +63,7 @@ export const GroupsPage = () => {
               <RowActions
                 {...(can("groups:update:all") ? { onEdit: () => setEditing(group) } : {})}
                 {...(can("groups:delete:all")
-                  ? { onDelete: () => act(() => api("DELETE", `/groups/${group.id}`)) }
+                  ? { onDelete: () => act(() => call("groups.delete", { id: group.id })) }
                   : {})}
               />
             ),
@@ -103,7 +101,7 @@ const GroupDrawer = (props: {
 
   // Members are searched on the server (a tenant may have 100,000 users).
   const searchUsers = (text: string) => {
-    api<Page<{ id: string; email: string }>>("GET", `/users?limit=20&email=${encodeURIComponent(text)}`).then(
+    call("users.list", { limit: 20, email: text }).then(
       (page) => {
         const known = new Map(userOptions.map((option) => [option.value, option]));
         for (const user of page.items) known.set(user.id, { value: user.id, label: user.email });
@@ -119,15 +117,15 @@ const GroupDrawer = (props: {
     async (values) => {
       if (group) {
         const { userIds, ...fields } = values;
-        await api("PUT", `/groups/${group.id}`, fields);
+        await call("groups.update", { id: group.id, data: fields });
         await syncIds(
           group.users.map((user) => user.id),
           userIds,
-          (added) => api("POST", `/groups/${group.id}/users`, { userIds: added }),
-          (removed) => api("DELETE", `/groups/${group.id}/users/${removed}`),
+          (added) => call("groups.addUsers", { id: group.id, data: { userIds: added } }),
+          (removed) => call("groups.removeUser", { id: group.id, uid: removed }),
         );
       } else {
-        await api("POST", "/groups", values);
+        await call("groups.create", values);
       }
       props.onSaved();
     },

@@ -1,4 +1,9 @@
-import { ZRegisterClientInput } from "@hisob/oidc/schema";
+import {
+  type ZOidcClientDto,
+  ZRegisterClientInput,
+  type ZRegisteredClientDto,
+  type ZRotatedSecretDto,
+} from "@hisob/oidc/schema";
 import { ListPage, numberLocale, useListData, useLocale } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import {
@@ -17,29 +22,14 @@ import {
   Typography,
 } from "antd";
 import { useCallback, useState } from "react";
+import type { z } from "zod";
 import { api } from "../api";
 import { useT } from "../i18n";
 import { EditorDrawer, NewButton, RowActions, ShownOnceModal, StatusTag } from "../list-screen-parts";
 import { useCan } from "../session";
 
-type Client = {
-  clientId: string;
-  name: string;
-  isPublic: boolean;
-  applicationType: "web" | "native";
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-  webOrigins: string[];
-  accessTokenLifetime: number | null;
-  refreshTokenLifetime: number | null;
-  idTokenLifetime: number | null;
-  grantTypes: string[];
-  scopes: string[];
-  requirePkce: boolean;
-  isFirstParty: boolean;
-  isActive: boolean;
-  createdAt: string;
-};
+/* The OpenID provider's administration is not in the operation catalog: its routes' own schemas type it. */
+type Client = z.output<typeof ZOidcClientDto>;
 
 const GRANTS = ["authorization_code", "refresh_token"];
 const SCOPES = ["openid", "profile", "email", "offline_access"];
@@ -55,7 +45,7 @@ export const OidcClientsPage = () => {
   const fetchClients = useCallback(() => api<Client[]>("GET", "/oidc-clients"), []);
   const { data: clients, error, load, act, loading } = useListData(fetchClients);
   const [editing, setEditing] = useState<Client | "new" | null>(null);
-  const [secret, setSecret] = useState<{ clientId: string; clientSecret: string } | null>(null);
+  const [secret, setSecret] = useState<z.output<typeof ZRotatedSecretDto> | null>(null);
 
   return (
     <ListPage
@@ -126,7 +116,10 @@ export const OidcClientsPage = () => {
                       onConfirm={() =>
                         act(async () =>
                           setSecret(
-                            await api("POST", `/oidc-clients/${encodeURIComponent(client.clientId)}/secret`),
+                            await api<z.output<typeof ZRotatedSecretDto>>(
+                              "POST",
+                              `/oidc-clients/${encodeURIComponent(client.clientId)}/secret`,
+                            ),
                           ),
                         )
                       }
@@ -139,7 +132,7 @@ export const OidcClientsPage = () => {
                     danger={client.isActive}
                     onClick={() =>
                       act(() =>
-                        api("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, {
+                        api<Client>("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, {
                           isActive: !client.isActive,
                         }),
                       )
@@ -234,7 +227,7 @@ const SecondsInput = (props: {
 const ClientDrawer = (props: {
   client: Client | null;
   onClose: () => void;
-  onSaved: (registered?: { client: Client; clientSecret?: string }) => void;
+  onSaved: (registered?: z.output<typeof ZRegisteredClientDto>) => void;
 }) => {
   const t = useT();
   const rule = useSchemaRule();
@@ -263,10 +256,15 @@ const ClientDrawer = (props: {
         ...Object.fromEntries(LIFETIMES.map((field) => [field, values[field] ?? null])),
       };
       if (client) {
-        await api("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, body);
+        await api<Client>("PUT", `/oidc-clients/${encodeURIComponent(client.clientId)}`, body);
         props.onSaved();
       } else {
-        props.onSaved(await api("POST", "/oidc-clients", { ...body, isPublic: kind === "public" }));
+        props.onSaved(
+          await api<z.output<typeof ZRegisteredClientDto>>("POST", "/oidc-clients", {
+            ...body,
+            isPublic: kind === "public",
+          }),
+        );
       }
     },
   );

@@ -1,5 +1,5 @@
 import { ZCreateRoleInput } from "@hisob/core/schema";
-import { ListPage, type Page, useListData, useLocale } from "@hisob/ui";
+import { ListPage, useListData, useLocale } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import {
   App,
@@ -18,20 +18,12 @@ import {
   Typography,
 } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { api } from "../api";
+import { call, type OutputOf } from "../api";
 import { ACTION_LABELS, type Language, MODULE_LABELS, RESOURCE_LABELS, useT } from "../i18n";
 import { EditorModal, NewButton } from "../list-screen-parts";
 import { useCan } from "../session";
 
-type Role = { id: string; name: string; description: string; permissions: string[] };
-type Permission = {
-  name: string;
-  module: string;
-  resource: string;
-  action: string;
-  modifier: "all" | "own";
-  description: string;
-};
+type Permission = OutputOf<"roles.grantable">[number];
 
 const ADMIN = "admin";
 const EMPTY: Permission[] = [];
@@ -56,10 +48,9 @@ export const RolesPage = () => {
   const { message } = App.useApp();
   const fetchRoles = useCallback(
     () =>
-      Promise.all([
-        api<Page<Role>>("GET", "/roles?limit=100&sortBy=name"),
-        api<Permission[]>("GET", "/permissions"),
-      ]).then(([page, permissions]) => ({ roles: page.items, permissions })),
+      Promise.all([call("roles.list", { limit: 100, sortBy: "name" }), call("roles.grantable")]).then(
+        ([page, permissions]) => ({ roles: page.items, permissions }),
+      ),
     [],
   );
   const { data, error, load, act, loading } = useListData(fetchRoles);
@@ -89,12 +80,12 @@ export const RolesPage = () => {
   };
   const savePermissions = async () => {
     if (!role) return;
-    if (await act(() => api("PUT", `/roles/${role.id}`, { permissions: [...draft].sort() })))
+    if (await act(() => call("roles.update", { id: role.id, data: { permissions: [...draft].sort() } })))
       message.success(t("roles.saved"));
   };
   const remove = async () => {
     if (!role) return;
-    if (await act(() => api("DELETE", `/roles/${role.id}`))) setSelected(null);
+    if (await act(() => call("roles.delete", { id: role.id }))) setSelected(null);
   };
 
   return (
@@ -235,7 +226,7 @@ const CreateRoleModal = (props: { onClose: () => void; onCreated: (id: string) =
   const { save, saving, banner } = useFormSave<{ name: string; description?: string }>(
     form,
     ["name", "description"],
-    async (values) => props.onCreated((await api<Role>("POST", "/roles", values)).id),
+    async (values) => props.onCreated((await call("roles.create", values)).id),
   );
   return (
     <EditorModal

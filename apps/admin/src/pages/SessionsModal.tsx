@@ -1,7 +1,7 @@
 import { useListData } from "@hisob/ui";
 import { Alert, App, Button, Modal, Popconfirm, Table } from "antd";
 import { useCallback } from "react";
-import { api } from "../api";
+import { call } from "../api";
 import { useT } from "../i18n";
 import { useCan, useMe } from "../session";
 import { type Session, useSessionColumns } from "./session-columns";
@@ -14,20 +14,20 @@ export const SessionsModal = (props: { user: { id: string; email: string }; onCl
   const { message } = App.useApp();
   const mayEnd = props.user.id === me?.id || can("sessions:delete:all");
   const fetchSessions = useCallback(
-    () => api<Session[]>("GET", `/users/${props.user.id}/sessions`),
+    () => call("sessions.listForUser", { id: props.user.id }),
     [props.user.id],
   );
   const { data: sessions, error, act, loading } = useListData(fetchSessions);
 
   const endAll = () =>
     act(async () => {
-      const { ended } = await api<{ ended: number }>("DELETE", `/users/${props.user.id}/sessions`);
+      const { ended } = await call("sessions.endAllForUser", { id: props.user.id });
       message.success(t("sessions.ended", { count: ended }));
     });
   // The same columns as the organization's Sessions screen.
   const columns = useSessionColumns({
     mayEnd: () => mayEnd,
-    onEnd: (session) => act(() => api("DELETE", `/sessions/${session.id}`)),
+    onEnd: (session) => act(() => call("sessions.end", { id: session.id })),
   });
 
   return (

@@ -1,12 +1,12 @@
-import { ListPage, type Page, queryString, useListData, usePaging } from "@hisob/ui";
+import { ListPage, useListData, usePaging } from "@hisob/ui";
 import { App, Button, Popconfirm, Select, Space, Table, Tag } from "antd";
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../api";
+import { api, call, type ItemOf, type OutputOf, urlOf } from "../api";
 import { useT } from "../i18n";
 import { useCan, useMe } from "../session";
 import { type Session, useClientLabel, useSessionColumns } from "./session-columns";
 
-type UserOption = { id: string; email: string };
+type UserOption = Pick<ItemOf<"users.list">, "id" | "email">;
 
 /** The `client` filter's value for what used a session: browser, api, or the OIDC client's id. */
 const clientKey = (client: Session["client"]): string =>
@@ -18,7 +18,7 @@ const useUserSearch = () => {
   const [options, setOptions] = useState<UserOption[]>([]);
   useEffect(() => {
     let current = true;
-    api<Page<UserOption>>("GET", `/users${queryString({ email: search.trim(), limit: 20, sortBy: "email" })}`)
+    call("users.list", { email: search.trim(), limit: 20, sortBy: "email" })
       .then((page) => current && setOptions(page.items))
       .catch(() => current && setOptions([]));
     return () => {
@@ -47,13 +47,13 @@ export const SessionsPage = () => {
   };
   const users = useUserSearch();
 
-  const listUrl = `/sessions${queryString({
+  const listUrl = urlOf("sessions.listForTenant", {
     userId: filters.user?.id,
     client: filters.client ? clientKey(filters.client) : undefined,
     limit: paging.limit,
     offset: paging.offset,
-  })}`;
-  const fetchSessions = useCallback(() => api<Page<Session>>("GET", listUrl), [listUrl]);
+  });
+  const fetchSessions = useCallback(() => api<OutputOf<"sessions.listForTenant">>("GET", listUrl), [listUrl]);
   const { data, error, load, act, loading } = useListData(fetchSessions);
 
   // Our own ways in, and the OIDC clients seen in the list (and the one chosen).
@@ -68,12 +68,12 @@ export const SessionsPage = () => {
   const mayEnd = (session: Session) => session.userId === me?.id || can("sessions:delete:all");
   const endAllOf = (user: UserOption) =>
     act(async () => {
-      const { ended } = await api<{ ended: number }>("DELETE", `/users/${user.id}/sessions`);
+      const { ended } = await call("sessions.endAllForUser", { id: user.id });
       message.success(t("sessions.ended", { count: ended }));
     });
   const columns = useSessionColumns({
     mayEnd,
-    onEnd: (session) => act(() => api("DELETE", `/sessions/${session.id}`)),
+    onEnd: (session) => act(() => call("sessions.end", { id: session.id })),
     onClient: (session) => filter({ client: session.client }),
     user: (session) => (
       <Button

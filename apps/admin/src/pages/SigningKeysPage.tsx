@@ -1,20 +1,14 @@
+import type { ZSigningKeyDto } from "@hisob/oidc/schema";
 import { ListPage, useListData } from "@hisob/ui";
 import { Button, Popconfirm, Space, Table, Tag, Typography } from "antd";
 import { useCallback } from "react";
+import type { z } from "zod";
 import { api } from "../api";
 import { useFormatDate, useT } from "../i18n";
 import { useCan } from "../session";
 
-type Key = {
-  kid: string;
-  algorithm: string;
-  active: boolean;
-  signing: boolean;
-  published: boolean;
-  createdAt: string;
-  signsFrom: string;
-  retiredAt: string | null;
-};
+/* The OpenID provider's administration is not in the operation catalog: its routes' own schemas type it. */
+type Key = z.output<typeof ZSigningKeyDto>;
 
 export const SigningKeysPage = () => {
   const t = useT();

@@ -1,22 +1,16 @@
-import { ZProvisionTenantInput, ZTenantFirstAdmin } from "@hisob/core/schema";
-import { currencyName, ListPage, type Page, useListData, useLocale, usePaging } from "@hisob/ui";
+import { ZProvisionTenantInput, type ZSignInMethods, ZTenantFirstAdmin } from "@hisob/core/schema";
+import { currencyName, ListPage, useListData, useLocale, usePaging } from "@hisob/ui";
 import { useFormSave, useSchemaRule } from "@hisob/ui/forms";
 import { Button, Divider, Form, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import { useCallback, useEffect, useState } from "react";
-import { api, ownApi } from "../api";
+import type { z } from "zod";
+import { call, type ItemOf, type OutputOf, ownApi } from "../api";
 import { useFormatDate, useT } from "../i18n";
 import { EditorModal, NewButton, RowActions, StatusTag } from "../list-screen-parts";
 import { useCan } from "../session";
 
-type Tenant = {
-  id: string;
-  name: string;
-  domain: string | null;
-  active: boolean;
-  isPlatform: boolean;
-  createdAt: string;
-};
-type Currency = { code: string; name: string; active: boolean };
+type Tenant = ItemOf<"tenants.list">;
+type Currency = OutputOf<"currencies.all">[number];
 type Values = {
   name: string;
   domain?: string;
@@ -31,14 +25,14 @@ export const TenantsPage = () => {
   const formatDate = useFormatDate();
   const paging = usePaging(20);
   const fetchTenants = useCallback(
-    () => api<Page<Tenant>>("GET", `/tenants?limit=${paging.limit}&offset=${paging.offset}`),
+    () => call("tenants.list", { limit: paging.limit, offset: paging.offset }),
     [paging.limit, paging.offset],
   );
   const { data, error, load, act, loading } = useListData(fetchTenants);
   const [editing, setEditing] = useState<Tenant | "new" | null>(null);
   const [currencies, setCurrencies] = useState<Currency[]>([]);
   useEffect(() => {
-    api<Currency[]>("GET", "/currencies").then(setCurrencies, () => {});
+    call("currencies.all").then(setCurrencies, () => {});
   }, []);
 
   return (
@@ -93,7 +87,9 @@ export const TenantsPage = () => {
                         description={t("tenants.deactivateConfirm", { name: tenant.name })}
                         okButtonProps={{ danger: true }}
                         styles={{ root: { maxWidth: 400 } }}
-                        onConfirm={() => act(() => api("PUT", `/tenants/${tenant.id}`, { active: false }))}
+                        onConfirm={() =>
+                          act(() => call("tenants.update", { id: tenant.id, data: { active: false } }))
+                        }
                       >
                         <Button size="small" danger>
                           {t("users.deactivate")}
@@ -102,7 +98,9 @@ export const TenantsPage = () => {
                     ) : (
                       <Button
                         size="small"
-                        onClick={() => act(() => api("PUT", `/tenants/${tenant.id}`, { active: true }))}
+                        onClick={() =>
+                          act(() => call("tenants.update", { id: tenant.id, data: { active: true } }))
+                        }
                       >
                         {t("users.activate")}
                       </Button>
@@ -146,7 +144,7 @@ const TenantModal = (props: {
   useEffect(() => {
     if (tenant) return;
     let live = true;
-    ownApi<{ external: { name: string } | null }>("GET", "/auth/methods").then(
+    ownApi<z.output<typeof ZSignInMethods>>("GET", "/auth/methods").then(
       (methods) => live && setUpstream(methods.external?.name ?? null),
       () => {},
     );
@@ -168,9 +166,10 @@ const TenantModal = (props: {
             ...(values.admin.password ? { password: values.admin.password } : {}),
           }
         : undefined;
-      if (tenant) await api("PUT", `/tenants/${tenant.id}`, { name: values.name, domain: domain ?? null });
+      if (tenant)
+        await call("tenants.update", { id: tenant.id, data: { name: values.name, domain: domain ?? null } });
       else
-        await api("POST", "/tenants", {
+        await call("tenants.create", {
           name: values.name,
           currencies: values.currencies,
           ...(domain ? { domain } : {}),

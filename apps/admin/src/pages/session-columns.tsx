@@ -1,20 +1,11 @@
 import { Button, Popconfirm, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
+import type { OutputOf } from "../api";
 import { describeDevice, ipNetwork, shortId } from "../devices";
 import { useFormatDate, useT } from "../i18n";
 
 /** A login session as GET /sessions and GET /users/:id/sessions answer. */
-export type Session = {
-  id: string;
-  userId: string;
-  userEmail: string;
-  ip: string;
-  userAgent: string;
-  createdAt: string;
-  expiresAt: string;
-  lastAccessAt: string;
-  client: { kind: "browser" | "api" | "oidc"; clientId: string | null; name: string | null };
-};
+export type Session = OutputOf<"sessions.listForUser">[number];
 
 /** What used a session last: an OIDC client by its name (its client_id once it is gone), ours in words. */
 export const useClientLabel = () => {

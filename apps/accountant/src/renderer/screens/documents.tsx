@@ -1,40 +1,25 @@
-import { type TDocumentDto, ZCreateDocumentInput, ZUpdateDocumentInput } from "@hisob/finance/schema";
-import { describeFailure, formatDate, numberLocale, QueryState, todayIso, useLocale } from "@hisob/ui";
-import { maxLengthOf } from "@hisob/ui/limits";
-import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
+import type { TDocumentDto } from "@hisob/finance/schema";
+import { describeFailure, formatDate, QueryState, useLocale } from "@hisob/ui";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Button, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
+import { App as AntApp, Button, Popconfirm, Space, Table, Typography } from "antd";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
-import { invalidateMoney, KEYS, useAllAccounts, useApi, useMinorUnits, useMoney } from "../api-context";
-import { DateField, DateInput } from "../components/date-input";
+import { invalidateMoney, KEYS, useAllAccounts, useApi, useMoney } from "../api-context";
 import { DownloadButton } from "../components/downloads";
-import { FormField } from "../components/field";
-import { FormModal } from "../components/form-modal";
-import { CategoryPicker, CounterpartyPicker } from "../components/pickers";
-import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
+import { type DocumentFilters, DocumentFiltersBar } from "./documents/document-filters";
+import { DocumentForm } from "./documents/document-form";
+import type { DocumentKind } from "./documents/document-kind";
+import { DocumentTotals } from "./documents/document-totals";
 import { readDocumentFilters } from "./reports/report-query";
+
+export type { DocumentKind } from "./documents/document-kind";
 
 /* Payments (money in) and expenses (money out): the same list and form over their own procedures. */
 
-/** The category and counterparty filters: wide enough for the longest placeholder in en/ru/uz
- * ("Barcha kontragentlar") beside the clear and arrow icons, so none is cut off. */
-const FILTER_PICKER_WIDTH = 190;
-
-export type DocumentKind = "payments" | "expenses";
 const PAGE_SIZE = 20;
 
-type Filters = {
-  accountId?: string;
-  categoryId?: string;
-  counterpartyId?: string;
-  from?: string;
-  to?: string;
-  sortBy: "date" | "amount" | "createdAt";
-  order: "asc" | "desc";
-};
+type Filters = DocumentFilters;
 
 export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
   const { t } = useTranslation();
@@ -105,89 +90,8 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
           </Button>
         </Space>
       </Space>
-      <Space wrap style={{ marginBottom: 16 }} role="search" aria-label={t("documents.filters")}>
-        <Select
-          aria-label={t("documents.account")}
-          style={{ width: 200 }}
-          value={filters.accountId ?? ""}
-          onChange={(value) => filter({ accountId: value || undefined })}
-          options={[
-            { value: "", label: t("documents.allAccounts") },
-            ...(accounts.data?.items ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` })),
-          ]}
-        />
-        <div style={{ width: FILTER_PICKER_WIDTH }}>
-          <CategoryPicker
-            kind={kind}
-            id="filter-category"
-            aria-label={t("documents.category")}
-            value={filters.categoryId ?? null}
-            onChange={(value) => filter({ categoryId: value ?? undefined })}
-            placeholder={t("documents.allCategories")}
-          />
-        </div>
-        <div style={{ width: FILTER_PICKER_WIDTH }}>
-          <CounterpartyPicker
-            id="filter-counterparty"
-            aria-label={t("documents.counterparty")}
-            value={filters.counterpartyId ?? null}
-            onChange={(value) => filter({ counterpartyId: value ?? undefined })}
-            placeholder={t("documents.allCounterparties")}
-          />
-        </div>
-        <label htmlFor="filter-from">{t("documents.from")}</label>
-        <DateInput
-          id="filter-from"
-          width={140}
-          allowClear
-          value={filters.from ?? ""}
-          onChange={(date) => filter({ from: date || undefined })}
-        />
-        <label htmlFor="filter-to">{t("documents.to")}</label>
-        <DateInput
-          id="filter-to"
-          width={140}
-          allowClear
-          value={filters.to ?? ""}
-          onChange={(date) => filter({ to: date || undefined })}
-        />
-      </Space>
-      <div
-        style={{
-          display: "flex",
-          flexWrap: "wrap",
-          alignItems: "center",
-          gap: 8,
-          marginBottom: 12,
-          minHeight: 24,
-        }}
-        data-testid="documents-totals"
-        aria-live="polite"
-      >
-        {/* Loading, and a failure said with a retry: never a blank where the totals belong. */}
-        <QueryState query={totals} rows={1} errorTitle={t("documents.totalsFailed")}>
-          {(data) => (
-            <>
-              <Typography.Text strong data-testid="documents-count">
-                {t(kind === "payments" ? "documents.paymentCount" : "documents.expenseCount", {
-                  // Grouped as the app's money is ("1 234" in ru and uz).
-                  n: new Intl.NumberFormat(numberLocale(locale)).format(data.count),
-                })}
-              </Typography.Text>
-              {data.currencies.map((row) => (
-                <Tag
-                  key={row.currency}
-                  data-testid={`documents-total-${row.currency}`}
-                  style={{ marginInlineEnd: 0 }}
-                >
-                  {t("documents.total")}:{" "}
-                  <strong style={{ whiteSpace: "nowrap" }}>{money(row.amount, row.currency)}</strong>
-                </Tag>
-              ))}
-            </>
-          )}
-        </QueryState>
-      </div>
+      <DocumentFiltersBar kind={kind} filters={filters} onChange={filter} />
+      <DocumentTotals kind={kind} totals={totals} />
       <QueryState query={list} rows={8}>
         {(data) => (
           <Table
@@ -298,164 +202,3 @@ export const DocumentsScreen = ({ kind }: { kind: DocumentKind }) => {
 
 /** An empty cell, read as "none" rather than skipped. */
 const NoValue = () => <span style={{ color: "#595959" }}>—</span>;
-
-type Values = {
-  accountId: string;
-  amount: string;
-  date: string;
-  categoryId: string | null;
-  counterpartyId: string | null;
-  comment: string;
-};
-const FIELDS = ["accountId", "amount", "date", "categoryId", "counterpartyId", "comment"] as const;
-const COMMENT_MAX = maxLengthOf(ZCreateDocumentInput.shape.comment);
-
-const DocumentForm = (props: { kind: DocumentKind; document: TDocumentDto | null; onClose: () => void }) => {
-  const { kind, document } = props;
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const { message } = AntApp.useApp();
-  const accounts = useAllAccounts();
-  const minorUnits = useMinorUnits();
-  const numberRule = useNumberRule();
-  const once = useSubmitOnce();
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({
-    // A field's own check (what was typed is a number, a date) speaks once the field is left.
-    mode: "onTouched",
-    defaultValues: {
-      accountId: document?.accountId ?? "",
-      // As the language writes it ("9 750 000,50" in Russian), the way it is typed back.
-      amount: document ? amountText(document.amount, minorUnits(document.currency), locale) : "",
-      date: document?.date ?? todayIso(),
-      categoryId: document?.categoryId ?? null,
-      counterpartyId: document?.counterpartyId ?? null,
-      comment: document?.comment ?? "",
-    },
-  });
-  const currencyOf = (accountId: string) => accounts.data?.items.find((a) => a.id === accountId)?.currency;
-  const currency = currencyOf(form.watch("accountId"));
-  const digits = minorUnits(currency ?? "");
-  const save = useMutation({
-    mutationFn: (input: Values & { currency?: string }) =>
-      document
-        ? api[kind].update.mutate({ id: document.id, data: input })
-        : api[kind].create.mutate(input, { context: { idempotencyKey: once.key } }),
-  });
-
-  const submit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    const reading = readNumber(values.amount, locale, amountRules(currency, digits));
-    // The field's rule refused anything else; the currency goes along, so the server checks that the
-    // amount was read with the account's own minor units.
-    const input = {
-      ...values,
-      amount: reading.ok ? reading.scaled.toString() : values.amount,
-      ...(currency ? { currency } : {}),
-    };
-    const messageFor = (path: string) => {
-      if (path === "accountId") return t("form.chooseAccount");
-      if (path === "date" && !values.date) return t("form.required");
-      return undefined;
-    };
-    const checked = checkWith(document ? ZUpdateDocumentInput : ZCreateDocumentInput, input, messageFor);
-    if (!checked.ok) {
-      const rest = showFieldErrors(form.setError, FIELDS, checked.errors);
-      if (rest.length) setFormError(rest.join(" "));
-      return;
-    }
-    try {
-      await save.mutateAsync(input);
-      await invalidateMoney(queryClient);
-      void message.success(t(document ? "documents.saved" : "documents.created"));
-      props.onClose();
-    } catch (error) {
-      // The form stays open with what was typed; the server's message is in the user's language.
-      showFailure(describeFailure(error, t), form, FIELDS, setFormError);
-    }
-  });
-
-  const title =
-    kind === "payments"
-      ? t(document ? "documents.editPayment" : "documents.newPayment")
-      : t(document ? "documents.editExpense" : "documents.newExpense");
-  return (
-    <FormModal
-      id="document-form"
-      title={title}
-      open
-      busy={once.busy}
-      error={formError}
-      onSubmit={() => void once.run(submit)}
-      onCancel={props.onClose}
-    >
-      <FormField
-        control={form.control}
-        name="accountId"
-        id="document-account"
-        label={t("documents.account")}
-        render={({ field, status }) => (
-          <Select
-            {...field}
-            id="document-account"
-            autoFocus
-            showSearch
-            optionFilterProp="label"
-            status={status}
-            style={{ width: "100%" }}
-            loading={accounts.isPending}
-            options={(accounts.data?.items ?? []).map((a) => ({
-              value: a.id,
-              label: `${a.name} (${a.currency})`,
-            }))}
-          />
-        )}
-      />
-      <FormField
-        control={form.control}
-        name="amount"
-        id="document-amount"
-        label={t("documents.amount")}
-        rules={{
-          validate: (text: string) =>
-            numberRule(amountRules(currency, digits), { kind: "amount", currency: currency ?? "" })(text),
-        }}
-        render={({ field, status }) => (
-          <AmountInput
-            {...field}
-            id="document-amount"
-            currency={currency}
-            minorUnits={digits}
-            status={status}
-          />
-        )}
-      />
-      <DateField control={form.control} name="date" id="document-date" label={t("documents.date")} />
-      <FormField
-        control={form.control}
-        name="categoryId"
-        id="document-category"
-        label={t("documents.category")}
-        render={({ bound }) => <CategoryPicker kind={kind} {...bound} />}
-      />
-      <FormField
-        control={form.control}
-        name="counterpartyId"
-        id="document-counterparty"
-        label={t("documents.counterparty")}
-        render={({ bound }) => <CounterpartyPicker {...bound} />}
-      />
-      <FormField
-        control={form.control}
-        name="comment"
-        id="document-comment"
-        label={t("documents.comment")}
-        render={({ field, status }) => (
-          <Input {...field} id="document-comment" maxLength={COMMENT_MAX} status={status} />
-        )}
-      />
-    </FormModal>
-  );
-};

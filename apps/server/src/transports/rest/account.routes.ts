@@ -1,4 +1,4 @@
-import { type CoreServices, ZLoginInput } from "@hisob/core";
+import { type CoreServices, ZLoginInput, ZSignInMethods } from "@hisob/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { isSecureRequest, setSessionCookie } from "../shared/auth-context";
@@ -6,15 +6,6 @@ import { isSecureRequest, setSessionCookie } from "../shared/auth-context";
 export const ZLoginResponse = z
   .object({ sessionId: z.uuid(), userId: z.uuid(), tenantId: z.uuid(), expiresAt: z.iso.datetime() })
   .meta({ id: "LoginResult" });
-
-/** How people may sign in: always a password; an upstream OpenID provider when one is configured. */
-export const ZSignInMethods = z
-  .object({
-    password: z.literal(true),
-    /** The upstream provider (EXTERNAL_OIDC_*) by its name on the login page, or null when none is configured. */
-    external: z.object({ name: z.string() }).nullable(),
-  })
-  .meta({ id: "SignInMethods" });
 
 /** JSON login (GET/PUT /account come from the core operation catalog). */
 export const accountRoutes: FastifyPluginAsyncZod<{

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Select } from "antd";
+import { Select, type SelectProps } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { KEYS, useAllAccounts, useApi } from "../../api-context";
@@ -15,18 +15,38 @@ const PAGE = 100;
 
 type MultiProps = { value: string[]; onChange: (ids: string[]) => void };
 
+/**
+ * What every filter shares: several choices, cleared at once, as many tags as fit, named for the
+ * screen reader and the tests; "all" (the placeholder) when none is chosen.
+ */
+const MultiFilter = (
+  props: MultiProps & { label: string; testId: string } & Pick<
+      SelectProps<string[]>,
+      "placeholder" | "options" | "showSearch" | "notFoundContent"
+    >,
+) => {
+  const { label, testId, ...rest } = props;
+  return (
+    <Select<string[]>
+      mode="multiple"
+      aria-label={label}
+      data-testid={testId}
+      style={{ minWidth: 220, maxWidth: 420 }}
+      maxTagCount="responsive"
+      allowClear
+      {...rest}
+    />
+  );
+};
+
 /** Every account (an organization has tens): "all" when none is chosen. */
 export const AccountsFilter = ({ value, onChange }: MultiProps) => {
   const { t } = useTranslation();
   const accounts = useAllAccounts();
   return (
-    <Select
-      mode="multiple"
-      aria-label={t("reports.accounts")}
-      data-testid="report-accounts"
-      style={{ minWidth: 220, maxWidth: 420 }}
-      maxTagCount="responsive"
-      allowClear
+    <MultiFilter
+      label={t("reports.accounts")}
+      testId="report-accounts"
       showSearch={{ optionFilterProp: "label" }}
       placeholder={t("reports.allAccounts")}
       value={value}
@@ -57,13 +77,9 @@ export const CategoriesFilter = ({ value, onChange }: MultiProps) => {
   const { t } = useTranslation();
   const categories = useReportCategories();
   return (
-    <Select
-      mode="multiple"
-      aria-label={t("reports.categories")}
-      data-testid="report-categories"
-      style={{ minWidth: 220, maxWidth: 420 }}
-      maxTagCount="responsive"
-      allowClear
+    <MultiFilter
+      label={t("reports.categories")}
+      testId="report-categories"
       showSearch={{ optionFilterProp: "label" }}
       placeholder={t("reports.allCategories")}
       value={value}
@@ -106,13 +122,9 @@ export const CounterpartiesFilter = ({ value, onChange }: MultiProps) => {
   for (const [id, name] of chosen) options.set(id, name);
   for (const c of found.data?.items ?? []) options.set(c.id, c.name);
   return (
-    <Select
-      mode="multiple"
-      aria-label={t("reports.counterparties")}
-      data-testid="report-counterparties"
-      style={{ minWidth: 220, maxWidth: 420 }}
-      maxTagCount="responsive"
-      allowClear
+    <MultiFilter
+      label={t("reports.counterparties")}
+      testId="report-counterparties"
       showSearch={{ filterOption: false, onSearch: setSearch }}
       placeholder={t("reports.allCounterparties")}
       notFoundContent={t("picker.noMatch")}
