@@ -17,7 +17,7 @@ const ACTIVE_MOTION = /-(appear|enter|leave)-active(\s|$)/;
 /** Whether a cancelled transition on `element` left a motion waiting for an end that will not come. */
 export const motionLeftWaiting = (element: Element): boolean =>
   ACTIVE_MOTION.test(element.getAttribute("class") ?? "") &&
-  element.getAnimations().every((animation) => animation.playState !== "running");
+  (element.getAnimations?.() ?? []).every((animation) => animation.playState !== "running");
 
 const endCancelled = (event: Event) => {
   const { target } = event;

@@ -270,6 +270,8 @@ DECLARE
 BEGIN
   SELECT id INTO v FROM gl_accounts WHERE tenant_id = p_tenant AND role = p_role;
   IF v IS NULL THEN
+    -- The same lock as an explicit install (general-ledger.service.ts), so the two never mix charts.
+    PERFORM pg_advisory_xact_lock(1214840979, hashtext(p_tenant::text));
     IF NOT EXISTS (SELECT 1 FROM gl_accounts WHERE tenant_id = p_tenant) THEN
       PERFORM gl_install_chart(p_tenant, 'nas21');
       SELECT id INTO v FROM gl_accounts WHERE tenant_id = p_tenant AND role = p_role;
@@ -403,7 +405,10 @@ BEGIN
     -- A debt is income earned or an expense incurred on credit: receivable against revenue, expense
     -- against payable; writing it off moves what remained to bad debts or to other income.
     v_date := (d.created_at AT TIME ZONE 'UTC')::date;
-    v_r := gl_rate(p_tenant, d.currency_code, v_base, v_date, 'infinity', d.id);
+    -- Valued with the exchanges recorded before the debt itself: a settlement or write-off later
+    -- syncs the debt again, and a same-day exchange recorded after it must not re-price a day that
+    -- may be closed by then.
+    v_r := gl_rate(p_tenant, d.currency_code, v_base, v_date, d.created_at, d.id);
     v_ba := COALESCE(round(d.amount * v_r), 0);
     IF d.kind = 'receivable' THEN
       RETURN QUERY VALUES
@@ -416,7 +421,7 @@ BEGIN
     END IF;
     IF d.status = 'written_off' AND COALESCE(d.written_off_amount, 0) <> 0 THEN
       v_date := (COALESCE(d.written_off_at, d.updated_at) AT TIME ZONE 'UTC')::date;
-      v_r := gl_rate(p_tenant, d.currency_code, v_base, v_date, 'infinity', d.id);
+      v_r := gl_rate(p_tenant, d.currency_code, v_base, v_date, COALESCE(d.written_off_at, d.updated_at), d.id);
       v_ba := COALESCE(round(d.written_off_amount * v_r), 0);
       IF d.kind = 'receivable' THEN
         RETURN QUERY VALUES

@@ -44,6 +44,14 @@ export const createSettingsService = (deps: { db: Db }) => {
           if (selected === 0) {
             throw baseError("currency.base_not_selected", "is not one of the organization's currencies");
           }
+          // Journal lines carry amounts in the base currency (docs/decisions/0093-general-ledger.md):
+          // another base once something is posted would add two currencies' minor units together.
+          const [books] = await tx.$queryRaw<{ base: string | null; posted: boolean }[]>`
+            SELECT gl_base_currency(${ctx.tenantId}::uuid)::text AS base,
+                   EXISTS (SELECT 1 FROM journal_lines WHERE tenant_id = ${ctx.tenantId}::uuid) AS posted`;
+          if (books?.posted && books.base !== base) {
+            throw baseError("currency.base_posted", `cannot change: the books are kept in ${books.base}`);
+          }
         }
         const before = toDto(
           await tx.tenantSetting.findUnique({ where: { tenantId: ctx.tenantId }, select }),

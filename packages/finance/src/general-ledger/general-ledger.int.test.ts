@@ -288,4 +288,27 @@ describe("the chart of accounts", () => {
       ["4100", "-100"],
     ]);
   });
+
+  it("a reversed transfer keeps its date: the pair stays even; its comment may still change", async () => {
+    const f = t.services.finance;
+    on("2026-04-03");
+    const from = await f.accounts.create(ctx, { name: "From", currency: "UZS" });
+    const to = await f.accounts.create(ctx, { name: "To", currency: "UZS" });
+    await f.payments.create(ctx, { accountId: from.id, amount: "900", date: "2026-04-03" });
+    const moved = await f.transfers.transfer(ctx, {
+      fromAccountId: from.id,
+      toAccountId: to.id,
+      amount: "300",
+      date: "2026-04-03",
+    });
+    await f.transfers.reverseTransfer(ctx, moved.id, { reason: "Twice", date: "2026-04-03" });
+    const before = await lineCount();
+    await expect(f.transfers.updateTransfer(ctx, moved.id, { date: "2026-04-01" })).rejects.toMatchObject({
+      reason: "finance.already_reversed",
+    });
+    expect(await lineCount()).toBe(before);
+    const commented = await f.transfers.updateTransfer(ctx, moved.id, { comment: "Posted twice by mistake" });
+    expect(commented.comment).toBe("Posted twice by mistake");
+    expect((await f.reconcile.reconcile(ctx)).ok).toBe(true);
+  });
 });

@@ -120,7 +120,7 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
       const input = parseInput(ZInstallChartInput, raw);
       const { tenantId } = ctx;
       return db.withTenant(tenantId, async (tx) => {
-        // Postings install the default chart on first use; this lock orders an install after them.
+        // Postings install the default chart on first use under the same lock (gl_role_account).
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(${0x4869_0093}, hashtext(${tenantId}))`;
         const [posted] = await tx.$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM (SELECT 1 FROM journal_lines WHERE tenant_id = ${tenantId}::uuid LIMIT 1) x`;

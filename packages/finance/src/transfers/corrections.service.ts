@@ -91,6 +91,11 @@ export const createCorrectionsService = (deps: TransfersDeps) => {
     try {
       return await db.withTenant(ctx.tenantId, async (tx) => {
         const before = await lockMovement(tx, ctx.tenantId, kind, id);
+        // A reversal holds the original's lines as they were: a new date would value the original
+        // again and leave the pair uneven in the base currency (docs/decisions/0093-general-ledger.md).
+        if (input.date !== undefined && before.reversedById !== null && input.date !== before.date) {
+          throw alreadyReversed();
+        }
         await assertPeriodOpen(prismaSql(tx), ctx.tenantId, [
           ...(input.date === undefined ? [] : [{ date: input.date, field: "date" as const }]),
           { date: before.date, field: null },

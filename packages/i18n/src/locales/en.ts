@@ -161,6 +161,7 @@ export const en = {
       in_use:
         "A currency that money accounts, debts or inventory items use cannot be removed from the organization's currencies.",
       base_not_selected: "validation error: {{field}} must be one of the organization's currencies",
+      base_posted: "The base currency cannot change once the general ledger holds entries.",
       base_in_use:
         "The base currency cannot be removed from the organization's currencies: choose another base first.",
     },

@@ -165,6 +165,7 @@ export const uz: Messages = {
         "Pul hisoblari, qarzlar yoki tovarlar yuritilayotgan valyutani tashkilot valyutalaridan olib tashlab boʻlmaydi.",
       base_not_selected:
         "Kiritilgan maʼlumotlarda xato: {{field}} tashkilot valyutalaridan biri boʻlishi kerak",
+      base_posted: "Asosiy valyutani oʻzgartirib boʻlmaydi: bosh kitobda allaqachon yozuvlar bor.",
       base_in_use:
         "Asosiy valyutani tashkilot valyutalaridan olib tashlab boʻlmaydi: avval boshqa asosiy valyutani tanlang.",
     },

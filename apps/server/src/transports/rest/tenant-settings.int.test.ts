@@ -213,3 +213,47 @@ describe.skipIf(testDatabaseKind() !== "postgres")(
     });
   },
 );
+
+describe("the base currency once the books hold entries", () => {
+  it("another base is refused with 400 currency.base_posted in the user's language; the same base still saves", async () => {
+    const booksTenant = (await t.createTenant("Books")).id;
+    const booksAdmin = await t.createUser(booksTenant, "admin");
+    const picked = await t.app.inject({
+      method: "PUT",
+      url: "/tenant/currencies",
+      headers: booksAdmin.headers,
+      payload: { codes: ["UZS", "USD"] },
+    });
+    expect(picked.statusCode, picked.body).toBe(200);
+    expect((await send(booksAdmin, "PUT", { baseCurrency: "UZS" })).statusCode).toBe(200);
+    const cash = await t.app.inject({
+      method: "POST",
+      url: "/finance/accounts",
+      headers: booksAdmin.headers,
+      payload: { name: "Cash", currency: "UZS" },
+    });
+    expect(cash.statusCode, cash.body).toBe(201);
+    const paid = await t.app.inject({
+      method: "POST",
+      url: "/finance/payments",
+      headers: booksAdmin.headers,
+      payload: { accountId: cash.json().id, amount: "1000", date: new Date().toISOString().slice(0, 10) },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+
+    const russian = await t.app.inject({
+      method: "PUT",
+      url: "/account",
+      headers: booksAdmin.headers,
+      payload: { uiLanguage: "ru" },
+    });
+    expect(russian.statusCode, russian.body).toBe(200);
+    const refused = await send(booksAdmin, "PUT", { baseCurrency: "USD" });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error.reason).toBe("currency.base_posted");
+    expect(refused.json().error.message).toContain("главной книге");
+    const same = await send(booksAdmin, "PUT", { baseCurrency: "UZS" });
+    expect(same.statusCode, same.body).toBe(200);
+    expect((await send(booksAdmin, "GET")).json().baseCurrency).toBe("UZS");
+  });
+});
