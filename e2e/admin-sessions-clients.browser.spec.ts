@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
+import { confirmPopover } from "./popconfirm";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 
 // The organization's Sessions screen and the OIDC client form's sign-out URIs, web origins and token
@@ -85,23 +86,7 @@ describe.skipIf(skipReason !== undefined)("sessions screen and client form, in a
     await page.screenshot({ path: path.join(SHOTS, `admin-${name}.png`), fullPage: true });
   };
 
-  /** Clicks the primary button of the visible confirmation titled `title` until it closes (it fired). */
-  const confirm = async (title: string | RegExp) => {
-    const confirmation = page.locator(".ant-popover:visible", { hasText: title });
-    await confirmation.waitFor();
-    await expect
-      .poll(
-        async () => {
-          await confirmation
-            .locator(".ant-btn-primary")
-            .click({ timeout: 5_000 })
-            .catch(() => undefined);
-          return confirmation.count();
-        },
-        { timeout: 45_000 },
-      )
-      .toBe(0);
-  };
+  const confirm = (title: string | RegExp) => confirmPopover(page, title);
 
   const setLanguage = async (code: "en" | "ru" | "uz") => {
     expect((await page.request.put(`${base()}/account`, { data: { uiLanguage: code } })).status()).toBe(200);

@@ -6,6 +6,7 @@ import * as client from "openid-client";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { browserSkipReason, confineToLocal, launchChromium, requireChromium } from "./browser";
+import { confirmPopover } from "./popconfirm";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 
 // The admin screens at /admin in Debian's Chromium against the server started the README's way
@@ -266,7 +267,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     const before = (await (await fetch(`${base()}/oidc/keys`)).json()) as { keys: Array<{ kid: string }> };
     await navLink(admin, "Signing keys").click();
     await admin.getByRole("button", { name: "Rotate key" }).click();
-    await admin.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
+    await confirmPopover(admin);
     await expect.poll(async () => admin.locator(".ant-table-row").count(), { timeout: 20_000 }).toBe(2);
     // The new key says when it starts to sign; the old one still signs until then.
     await admin.locator(".ant-tag", { hasText: "Signs from" }).waitFor();
@@ -517,15 +518,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
     } as const;
     // The popover that the click opened (an earlier one may still be fading out).
     const popover = (title: string) => admin.locator(".ant-popover:visible", { hasText: title });
-    // Confirms once the popover has opened fully: a click while it still zooms in can miss its button.
-    const confirm = async (title: string) => {
-      const opened = popover(title);
-      await opened.locator(".ant-popconfirm-description").waitFor();
-      await admin.waitForFunction(
-        () => document.querySelectorAll(".ant-zoom-big-appear, .ant-zoom-big-enter").length === 0,
-      );
-      await opened.locator(".ant-btn-primary").click();
-    };
+    const confirm = (title: string) => confirmPopover(admin, title);
     for (const code of ["uz", "ru", "en"] as const) {
       const text = texts[code];
       expect((await admin.request.put(`${base()}/account`, { data: { uiLanguage: code } })).status()).toBe(

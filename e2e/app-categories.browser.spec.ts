@@ -10,6 +10,7 @@ import { ru as serverRu } from "../packages/i18n/src/locales/ru";
 import { uz as serverUz } from "../packages/i18n/src/locales/uz";
 import { type Books, signIn, startBooks } from "./books-session";
 import { browserSkipReason } from "./browser";
+import { confirmPopover } from "./popconfirm";
 import { ROOT } from "./server-process";
 
 // Categories as trees in the app, in a real browser against the real server with a month of books
@@ -124,7 +125,7 @@ describe.skipIf(skipReason !== undefined)("categories in the app", () => {
     await page.goto(`${books.base}/app/categories`);
     await row("Sales").waitFor();
     await row("Sales").getByRole("button", { name: appEn.categories.delete }).click();
-    await page.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
+    await confirmPopover(page);
     const refusal = page.locator(".ant-message-notice", { hasText: "Payments using the category" });
     await refusal.waitFor();
     expect(await refusal.innerText()).toContain(
@@ -140,7 +141,7 @@ describe.skipIf(skipReason !== undefined)("categories in the app", () => {
     await row("Advisory").waitFor();
     await addCategory("Spare", "Income");
     await row("Spare").getByRole("button", { name: appEn.categories.delete }).click();
-    await page.locator(".ant-popover:visible").getByRole("button", { name: "OK" }).click();
+    await confirmPopover(page);
     await row("Spare").waitFor({ state: "detached" });
   });
 });
