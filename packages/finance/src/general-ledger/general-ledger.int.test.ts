@@ -312,3 +312,46 @@ describe("the chart of accounts", () => {
     expect((await f.reconcile.reconcile(ctx)).ok).toBe(true);
   });
 });
+
+describe("a closed day stays closed", () => {
+  it("settling a debt later does not re-price its creation with an exchange recorded after it the same day", async () => {
+    const tenant = await t.createTenant();
+    const own = await t.contextOf(await t.createUser(tenant.id, "admin"), "closed-day");
+    await t.db.withTenant(tenant.id, async (tx) => {
+      await tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } });
+      await tx.tenantSetting.create({ data: { tenantId: tenant.id, baseCurrencyCode: "UZS" } });
+    });
+    const f = t.services.finance;
+    on("2026-05-04");
+    const bank = await f.accounts.create(own, { name: "Bank", currency: "UZS" });
+    const usd = await f.accounts.create(own, { name: "USD", currency: "USD" });
+    await f.openingBalances.set(own, bank.id, { amount: "500000000", date: "2026-05-04" });
+    const customer = await f.counterparties.create(own, { name: "Customer", type: "customer" });
+    const debt = await f.debts.create(own, {
+      kind: "receivable",
+      counterpartyId: customer.id,
+      amount: "10000",
+      currency: "USD",
+    });
+    // The day's first exchange comes after the debt: the debt was valued without it.
+    await f.transfers.exchange(own, {
+      fromAccountId: bank.id,
+      toAccountId: usd.id,
+      amount: "125000000",
+      amountReceived: "10000",
+      date: "2026-05-04",
+    });
+    on("2026-05-10");
+    await f.periods.set(own, { lockDate: "2026-05-04" });
+    const closedEntries = () =>
+      t.db.withTenant(tenant.id, async (tx) => {
+        const [row] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM journal_entries WHERE date <= '2026-05-04'::date`;
+        return row?.n ?? 0;
+      });
+    const before = await closedEntries();
+    await f.debts.settle(own, debt.id, { amount: "10000", accountId: usd.id, date: "2026-05-10" });
+    expect(await closedEntries()).toBe(before);
+    expect((await f.reconcile.reconcile(own)).ok).toBe(true);
+  });
+});
