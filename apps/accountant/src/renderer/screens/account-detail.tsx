@@ -121,7 +121,9 @@ export const AccountDetailScreen = () => {
                   ref={scroller}
                   style={{
                     display: "block",
-                    height: Math.min(480, Math.max(total, 1) * ROW_HEIGHT + 2),
+                    // The rows as measured (a reversal's reason wraps to two lines), so a short
+                    // statement shows whole, without a scroll of its own.
+                    height: Math.min(480, Math.max(virtualizer.getTotalSize(), ROW_HEIGHT) + 2),
                     maxHeight: "calc(100vh - 260px)",
                     minHeight: ROW_HEIGHT,
                     overflow: "auto",
