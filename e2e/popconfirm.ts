@@ -3,27 +3,26 @@ import { expect } from "vitest";
 
 /**
  * Confirms the visible Ant Design confirmation (titled `title`, when given) by clicking its primary
- * button until it closes, which it does once it has fired. On a loaded machine a click can land while
- * the popover still zooms in and do nothing; a second click on a closed popover cannot happen, so the
- * action runs once.
+ * button until it starts to close, which it does once it has fired. On a loaded machine a click can
+ * land while the popover still zooms in and do nothing; one that is closing is never clicked again,
+ * so the action runs once, and what it shows next (a message lasts 3 s) is not missed meanwhile.
  */
 export const confirmPopover = async (page: Page, title?: string | RegExp) => {
-  const confirmation =
-    title === undefined
-      ? page.locator(".ant-popover:visible")
-      : page.locator(".ant-popover:visible", { hasText: title });
-  await confirmation.first().waitFor();
+  const selector = ".ant-popover:visible:not([class*='-leave'])";
+  const open = title === undefined ? page.locator(selector) : page.locator(selector, { hasText: title });
+  await open.first().waitFor();
   await expect
     .poll(
       async () => {
-        await confirmation
+        if ((await open.count()) === 0) return 0;
+        await open
           .first()
           .locator(".ant-btn-primary")
-          .click({ timeout: 5_000 })
+          .click({ timeout: 2_000 })
           .catch(() => undefined);
-        return confirmation.count();
+        return open.count();
       },
-      { timeout: 45_000 },
+      { timeout: 45_000, intervals: [100, 250, 500] },
     )
     .toBe(0);
 };
