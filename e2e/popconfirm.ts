@@ -22,7 +22,7 @@ export const confirmPopover = async (page: Page, title?: string | RegExp) => {
           .catch(() => undefined);
         return open.count();
       },
-      { timeout: 45_000, intervals: [100, 250, 500] },
+      { timeout: 45_000, interval: 100 },
     )
     .toBe(0);
 };
