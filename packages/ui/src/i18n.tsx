@@ -37,7 +37,16 @@ export const LOCALES: readonly Locale[] = ["en", "ru", "uz"];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", ru: "Русский", uz: "Oʻzbekcha" };
 export const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
 
-const ANTD_LOCALES = { en: enUS, ru: ruRU, uz: uzUZ };
+/**
+ * Ant Design's Uzbek leaves "OK" untranslated on confirmations; an Uzbek reader confirming a
+ * destructive action should read the word in their own language.
+ */
+const uzUZConfirmed = {
+  ...uzUZ,
+  Modal: { ...uzUZ.Modal, okText: "Tasdiqlash", justOkText: "Tushunarli" },
+  Popconfirm: { ...uzUZ.Popconfirm, okText: "Tasdiqlash" },
+} as typeof uzUZ;
+const ANTD_LOCALES = { en: enUS, ru: ruRU, uz: uzUZConfirmed };
 const DAYJS_LOCALES: Record<Locale, string> = { en: "en", ru: "ru", uz: "uz-latn" };
 
 /** The browser's preferred supported language, else English. */
