@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
@@ -15,7 +15,8 @@ import type {
 } from "../packages/finance/src/reports/reports.schema";
 import { formatDate } from "../packages/ui/src/dates";
 import { formatMoney } from "../packages/ui/src/money";
-import { axeViolations, type Books, dayOf, ORGANIZATION, settled, signIn, startBooks } from "./books-session";
+import { booksPageSteps, LANGS, type Lang, plain, signedInPage } from "./books-page";
+import { axeViolations, type Books, dayOf, ORGANIZATION, settled, startBooks } from "./books-session";
 import { browserSkipReason } from "./browser";
 import { ROOT } from "./server-process";
 
@@ -29,12 +30,9 @@ import { ROOT } from "./server-process";
 
 const SHOTS = path.join(ROOT, ".tmp/screenshots/party-reports");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
-type Lang = keyof typeof APP;
-const LANGS: Lang[] = ["en", "ru", "uz"];
 const VIEWPORT = { width: 1280, height: 800 };
 const BUCKETS = ["notDue", "days1To30", "days31To60", "days61To90", "over90", "total"] as const;
 
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 const money = (minor: bigint | string, currency: string, lang: Lang) =>
   plain(formatMoney(minor, currency, 2, lang));
 const iso = (date: Date) => date.toISOString().slice(0, 10);
@@ -52,14 +50,13 @@ describe.skipIf(skipReason !== undefined)(
     let browser: Browser;
     let page: Page;
     let supplier = "";
-    const pageErrors: string[] = [];
+    let pageErrors: string[] = [];
     const start = dayOf(1, 1);
     const end = today();
     // Balances in the middle of last month: after the opening balance and some payments, before the rest.
     const balancesDay = dayOf(1, 15);
 
     beforeAll(async () => {
-      mkdirSync(SHOTS, { recursive: true });
       session = await startBooks("hisob-e2e-party-reports-");
       ({ books, browser } = session);
       const post = async (route: string, body: unknown, status = 201) => {
@@ -124,36 +121,14 @@ describe.skipIf(skipReason !== undefined)(
         counterpartyId: supplier,
         comment: "Delivery fee",
       });
-      const context = await browser.newContext({
-        viewport: VIEWPORT,
-        locale: "en-US",
-        acceptDownloads: true,
-      });
-      page = await context.newPage();
-      page.on("pageerror", (error) => pageErrors.push(String(error)));
-      await signIn(page, books.base);
+      ({ page, pageErrors } = await signedInPage(browser, books.base, VIEWPORT));
     }, 420_000);
 
     afterAll(async () => {
       await session?.stop();
     });
 
-    const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-    const open = async (lang: Lang, url: string) => {
-      expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBe(200);
-      await page.goto(`${books.base}${url}`);
-      await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 15_000 }).toBe(lang);
-    };
-    const json = async <T>(route: string) => {
-      const response = await books.call("GET", route);
-      expect(response.status, route).toBe(200);
-      return (await response.json()) as T;
-    };
-    const text = async (testId: string) => {
-      const cell = page.getByTestId(testId);
-      await cell.waitFor({ timeout: 20_000 });
-      return plain(await cell.innerText());
-    };
+    const { shot, open, json, text } = booksPageSteps(SHOTS, () => ({ page, books }));
     const checkHeading = async (title: string, when: string) => {
       expect(await text("report-organization")).toBe(ORGANIZATION);
       expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(title);

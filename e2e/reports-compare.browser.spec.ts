@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
@@ -10,7 +10,8 @@ import { uz as appUz } from "../apps/accountant/src/renderer/locales/uz";
 import type { TCashflowReport, TIncomeStatement } from "../packages/finance/src/reports/reports.schema";
 import { formatDate } from "../packages/ui/src/dates";
 import { formatMoney, formatPercent } from "../packages/ui/src/money";
-import { type Books, dayOf, settled, signIn, startBooks } from "./books-session";
+import { booksPageSteps, LANGS, type Lang, plain, signedInPage } from "./books-page";
+import { type Books, dayOf, settled, startBooks } from "./books-session";
 import { browserSkipReason } from "./browser";
 import { ROOT } from "./server-process";
 
@@ -21,10 +22,7 @@ import { ROOT } from "./server-process";
 
 const SHOTS = path.join(ROOT, ".tmp/screenshots/reports-compare");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
-type Lang = keyof typeof APP;
-const LANGS: Lang[] = ["en", "ru", "uz"];
 
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 const money = (minor: string, currency: string, lang: Lang) => plain(formatMoney(minor, currency, 2, lang));
 const percent = (value: string | null, lang: Lang) =>
   value === null ? "—" : plain(formatPercent(value, lang));
@@ -37,46 +35,23 @@ describe.skipIf(skipReason !== undefined)("report comparison, filters and charts
   let books: Books;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   // This whole month, compared with last month (the seed posts in both).
   const start = dayOf(0, 1);
   const end = dayOf(0, 31);
   const range = `start=${start}&end=${end}`;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     session = await startBooks("hisob-e2e-reports-compare-");
     ({ books, browser } = session);
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      locale: "en-US",
-      acceptDownloads: true,
-    });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await signIn(page, books.base);
+    ({ page, pageErrors } = await signedInPage(browser, books.base, { width: 1280, height: 800 }));
   }, 180_000);
 
   afterAll(async () => {
     await session?.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const open = async (lang: Lang, url: string) => {
-    expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBe(200);
-    await page.goto(`${books.base}${url}`);
-    await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 15_000 }).toBe(lang);
-  };
-  const json = async <T>(route: string) => {
-    const response = await books.call("GET", route);
-    expect(response.status, route).toBe(200);
-    return (await response.json()) as T;
-  };
-  const text = async (testId: string) => {
-    const cell = page.getByTestId(testId);
-    await cell.waitFor({ timeout: 20_000 });
-    return plain(await cell.innerText());
-  };
+  const { shot, open, json, text } = booksPageSteps(SHOTS, () => ({ page, books }));
   /** The comparison table `testId`: each figure's four rows against the server's. */
   const checkComparison = async (
     testId: string,

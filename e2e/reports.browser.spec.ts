@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
@@ -14,7 +14,8 @@ import type {
 } from "../packages/finance/src/reports/reports.schema";
 import { formatDate } from "../packages/ui/src/dates";
 import { formatMoney } from "../packages/ui/src/money";
-import { type Books, dayOf, ORGANIZATION, settled, signIn, startBooks } from "./books-session";
+import { booksPageSteps, LANGS, type Lang, plain, signedInPage } from "./books-page";
+import { type Books, dayOf, ORGANIZATION, settled, startBooks } from "./books-session";
 import { browserSkipReason } from "./browser";
 import { ROOT } from "./server-process";
 
@@ -25,11 +26,8 @@ import { ROOT } from "./server-process";
 
 const SHOTS = path.join(ROOT, ".tmp/screenshots/reports");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
-type Lang = keyof typeof APP;
-const LANGS: Lang[] = ["en", "ru", "uz"];
 const VIEWPORT = { width: 1280, height: 800 };
 
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 const money = (minor: bigint | string, currency: string, lang: Lang) =>
   plain(formatMoney(minor, currency, 2, lang));
 const today = () => new Date().toISOString().slice(0, 10);
@@ -42,42 +40,23 @@ describe.skipIf(skipReason !== undefined)("the Reports section, in a real browse
   let books: Books;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   // Last month and this month: the seed's payments, the rent, the reversed transfer.
   const start = dayOf(1, 1);
   const end = today();
   const range = `start=${start}&end=${end}`;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     session = await startBooks("hisob-e2e-reports-");
     ({ books, browser } = session);
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: "en-US", acceptDownloads: true });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await signIn(page, books.base);
+    ({ page, pageErrors } = await signedInPage(browser, books.base, VIEWPORT));
   }, 180_000);
 
   afterAll(async () => {
     await session?.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const open = async (lang: Lang, url: string) => {
-    expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBe(200);
-    await page.goto(`${books.base}${url}`);
-    await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 15_000 }).toBe(lang);
-  };
-  const json = async <T>(route: string) => {
-    const response = await books.call("GET", route);
-    expect(response.status, route).toBe(200);
-    return (await response.json()) as T;
-  };
-  const text = async (testId: string) => {
-    const cell = page.getByTestId(testId);
-    await cell.waitFor({ timeout: 20_000 });
-    return plain(await cell.innerText());
-  };
+  const { shot, open, json, text } = booksPageSteps(SHOTS, () => ({ page, books }));
   /** The heading every report and its printout carry. */
   const checkHeading = async (lang: Lang, title: string) => {
     const app = APP[lang];

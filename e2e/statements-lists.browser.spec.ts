@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
@@ -14,6 +14,7 @@ import { en as uiEn } from "../packages/ui/src/locales/en";
 import { ru as uiRu } from "../packages/ui/src/locales/ru";
 import { uz as uiUz } from "../packages/ui/src/locales/uz";
 import { formatMoney } from "../packages/ui/src/money";
+import { booksPageSteps, LANGS, type Lang, plain, signedInPage } from "./books-page";
 import {
   type Books,
   dayOf,
@@ -21,7 +22,6 @@ import {
   ORGANIZATION,
   REVERSAL_REASON,
   settled,
-  signIn,
   startBooks,
 } from "./books-session";
 import { browserSkipReason } from "./browser";
@@ -38,12 +38,8 @@ const SHOTS = path.join(ROOT, ".tmp/shots/money-views");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
 const SERVER = { en: serverEn, ru: serverRu, uz: serverUz } as const;
 const UI = { en: uiEn, ru: uiRu, uz: uiUz } as const;
-type Lang = keyof typeof APP;
-const LANGS: Lang[] = ["en", "ru", "uz"];
 const VIEWPORT = { width: 1280, height: 720 };
 
-/** Intl's no-break spaces as plain ones, so texts compare as typed. */
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 const money = (minor: bigint | string, currency: string, lang: Lang) =>
   plain(formatMoney(minor, currency, 2, lang));
 const today = () => new Date().toISOString().slice(0, 10);
@@ -56,30 +52,19 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
   let books: Books;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     session = await startBooks("hisob-e2e-views-");
     ({ books, browser } = session);
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: "en-US", acceptDownloads: true });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await signIn(page, books.base);
+    ({ page, pageErrors } = await signedInPage(browser, books.base, VIEWPORT));
   }, 180_000);
 
   afterAll(async () => {
     await session?.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  /** The user's language, saved to the profile: the next page load opens in it. */
-  const open = async (lang: Lang, url: string) => {
-    expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBe(200);
-    await page.goto(`${books.base}${url}`);
-    // The app boots and reads the profile first: under load (a shared machine) that takes over a second.
-    await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 15_000 }).toBe(lang);
-  };
+  const { shot, open } = booksPageSteps(SHOTS, () => ({ page, books }));
   const balanceOf = async (id: string) => {
     const response = await books.call("GET", `/finance/accounts/${id}`);
     return ((await response.json()) as { balance: string }).balance;
