@@ -6,6 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
+import { settledShot } from "./shots";
 
 // The platform administrator manages another organization from /admin (decision 0084): the picker in
 // the header switches the organization (remembered in the address), the screens then list, create and
@@ -65,25 +66,8 @@ describe.skipIf(skipReason !== undefined)("the platform administrator in another
     page.getByRole("combobox", { name: TEXTS[code].organization });
 
   /** Waits until no spinner is left (every request of the screen answered), then saves a full-page shot. */
-  const shoot = async (page: Page, name: string) => {
-    await expect
-      .poll(
-        async () =>
-          page
-            .locator(
-              ".ant-spin-spinning, .ant-spin-blur, .ant-skeleton-active, [class*=-appear], [class*=-enter]",
-            )
-            .count(),
-        { timeout: 20_000 },
-      )
-      .toBe(0);
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll(".ant-spin-container")].every(
-        (el) => getComputedStyle(el).opacity === "1",
-      ),
-    );
-    await page.screenshot({ path: path.join(SCREENSHOTS, `admin-platform-${name}.png`), fullPage: true });
-  };
+  const shoot = (page: Page, name: string) =>
+    settledShot(page, path.join(SCREENSHOTS, `admin-platform-${name}.png`));
 
   /** Picks an organization in the header's picker by (part of) its name. */
   const pick = async (page: Page, search: string, name: string, code: keyof typeof TEXTS = "en") => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
 import { confirmPopover } from "./popconfirm";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
+import { settledShot } from "./shots";
 
 // The organization's Sessions screen and the OIDC client form's sign-out URIs, web origins and token
 // lifetimes (decision 0085), in Debian's Chromium against the server started the README's way.
@@ -66,25 +67,7 @@ describe.skipIf(skipReason !== undefined)("sessions screen and client form, in a
   };
 
   /** Waits until nothing is loading or animating, then saves a full-page shot. */
-  const shoot = async (name: string) => {
-    await expect
-      .poll(
-        async () =>
-          page
-            .locator(
-              ".ant-spin-spinning, .ant-spin-blur, .ant-skeleton-active, [class*=-appear], [class*=-enter]",
-            )
-            .count(),
-        { timeout: 20_000 },
-      )
-      .toBe(0);
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll(".ant-spin-container")].every(
-        (el) => getComputedStyle(el).opacity === "1",
-      ),
-    );
-    await page.screenshot({ path: path.join(SHOTS, `admin-${name}.png`), fullPage: true });
-  };
+  const shoot = (name: string) => settledShot(page, path.join(SHOTS, `admin-${name}.png`));
 
   const confirm = (title: string | RegExp) => confirmPopover(page, title);
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { browserSkipReason, confineToLocal, launchChromium, requireChromium } from "./browser";
 import { confirmPopover } from "./popconfirm";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
+import { settledShot } from "./shots";
 
 // The admin screens at /admin in Debian's Chromium against the server started the README's way
 // (embedded database): an admin builds a role, a user with it, that user sees only what the role
@@ -87,26 +88,7 @@ describe.skipIf(skipReason !== undefined)("the admin screens, in a real browser"
   };
 
   /** Waits until no spinner is left (every request of the screen answered), then saves a full-page shot. */
-  const shoot = async (page: Page, name: string) => {
-    await expect
-      .poll(
-        async () =>
-          page
-            .locator(
-              ".ant-spin-spinning, .ant-spin-blur, .ant-skeleton-active, [class*=-appear], [class*=-enter]",
-            )
-            .count(),
-        { timeout: 20_000 },
-      )
-      .toBe(0);
-    // Loaded tables fade back in (a CSS opacity transition): shoot them at full opacity.
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll(".ant-spin-container")].every(
-        (el) => getComputedStyle(el).opacity === "1",
-      ),
-    );
-    await page.screenshot({ path: path.join(SCREENSHOTS, `admin-${name}.png`), fullPage: true });
-  };
+  const shoot = (page: Page, name: string) => settledShot(page, path.join(SCREENSHOTS, `admin-${name}.png`));
 
   beforeAll(async () => {
     requireChromium();

@@ -15,6 +15,7 @@ import { ru as uiRu } from "../packages/ui/src/locales/ru";
 import { uz as uiUz } from "../packages/ui/src/locales/uz";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
+import { formShot } from "./shots";
 
 // The closed period in the accountant app (docs/decisions/0094-closed-periods.md), in a real browser
 // against the real server: the organization's admin finds it under the user menu, closes the books
@@ -119,19 +120,7 @@ describe.skipIf(skipReason !== undefined)("the closed period in the accountant a
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const shot = async (page: Page, name: string) => {
-    await expect.poll(() => page.locator(".ant-picker-dropdown:visible").count()).toBe(0);
-    if (await page.locator(".ant-modal").count())
-      await expect
-        .poll(() =>
-          page
-            .locator(".ant-modal")
-            .first()
-            .evaluate((el) => getComputedStyle(el).opacity),
-        )
-        .toBe("1");
-    await page.screenshot({ path: path.join(SHOTS, `closed-period-${name}.png`), fullPage: true });
-  };
+  const shot = (page: Page, name: string) => formShot(page, path.join(SHOTS, `closed-period-${name}.png`));
 
   for (const lang of LANGS) {
     it(`${lang}: closes the books after a confirmation; a payment dated in the closed period is refused at its date`, async () => {

@@ -16,6 +16,7 @@ import { uz as uiUz } from "../packages/ui/src/locales/uz";
 import { formatMoney } from "../packages/ui/src/money";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
+import { formShot } from "./shots";
 
 // Debts and counterparties in the accountant app at /app, in a real browser against the real server,
 // in en, ru and uz (one organization per language): a debt created with its amount typed as the
@@ -166,21 +167,7 @@ describe.skipIf(skipReason !== undefined)("debts and counterparties in the accou
         await page.goto(`${server?.base}/app/`);
         await page.getByRole("heading", { name: app.dashboard.title }).waitFor();
       });
-      const shot = async (name: string) => {
-        await expect
-          .poll(() => page.locator(".ant-picker-dropdown:visible, .ant-select-dropdown:visible").count())
-          .toBe(0);
-        if (await page.locator(".ant-modal").count())
-          await expect
-            .poll(() =>
-              page
-                .locator(".ant-modal")
-                .first()
-                .evaluate((el) => getComputedStyle(el).opacity),
-            )
-            .toBe("1");
-        await page.screenshot({ path: path.join(SHOTS, `${name}-${lang}.png`), fullPage: true });
-      };
+      const shot = (name: string) => formShot(page, path.join(SHOTS, `${name}-${lang}.png`));
       const nav = (label: string) =>
         page.getByRole("navigation").getByRole("link", { name: label, exact: true }).click();
       const choose = async (label: string, text: string, scope: Pick<Page, "getByLabel"> = page) => {

@@ -14,6 +14,7 @@ import { uz as uiUz } from "../packages/ui/src/locales/uz";
 import { amountRules, numberMessage, RATE_RULES, readNumber } from "../packages/ui/src/numbers";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
+import { formShot } from "./shots";
 
 // Money typed as people type it, in the accountant app at /app in a real browser against the real
 // server: every form reads amounts and rates as the user's language writes them and shows what it
@@ -178,23 +179,7 @@ describe.skipIf(skipReason !== undefined)("money typed as people type it, in the
         await page.goto(`${server?.base}/app/`);
         await page.getByRole("heading", { name: app.dashboard.title }).waitFor();
       });
-      const shot = async (name: string) => {
-        // Past a closing list's or calendar's animation.
-        await expect
-          .poll(() => page.locator(".ant-picker-dropdown:visible, .ant-select-dropdown:visible").count())
-          .toBe(0);
-        // Past a dialog's opening animation, so the picture shows it.
-        if (await page.locator(".ant-modal").count())
-          await expect
-            .poll(() =>
-              page
-                .locator(".ant-modal")
-                .first()
-                .evaluate((el) => getComputedStyle(el).opacity),
-            )
-            .toBe("1");
-        await page.screenshot({ path: path.join(SHOTS, `${name}-${lang}.png`), fullPage: true });
-      };
+      const shot = (name: string) => formShot(page, path.join(SHOTS, `${name}-${lang}.png`));
       const nav = (label: string) =>
         page.getByRole("navigation").getByRole("link", { name: label, exact: true }).click();
       /** Picks an option of a select by typing into it, waiting for the list to show it. */
