@@ -97,11 +97,19 @@ export const ZTrialBalanceRow = z.object({
   nameRu: z.string(),
   nameUz: z.string(),
   type: z.enum(GL_ACCOUNT_TYPES),
+  parentId: z.uuid().nullable(),
   /** Base-currency minor units: balance before the period (debit positive), turnover, balance after. */
   opening: ZMinor,
   debit: ZMinor,
   credit: ZMinor,
   closing: ZMinor,
+});
+
+export const ZTrialBalanceTreeRow = ZTrialBalanceRow.extend({
+  /** Has sub-accounts: its figures are subtotals. */
+  isGroup: z.boolean(),
+  /** 0 for a top-level account, 1 for its sub-accounts… */
+  depth: z.number().int(),
 });
 
 export const ZTrialBalance = z
@@ -111,6 +119,11 @@ export const ZTrialBalance = z
     baseCurrency: z.string().nullable(),
     /** Leaves with a balance or a turnover, by code. */
     rows: z.array(ZTrialBalanceRow),
+    /**
+     * The chart's tree over those leaves (docs/decisions/0101-books-reports.md): every leaf and every
+     * group above one, in tree order, a group's figures the sums of its leaves'.
+     */
+    tree: z.array(ZTrialBalanceTreeRow),
     totals: z.object({ opening: ZMinor, debit: ZMinor, credit: ZMinor, closing: ZMinor }),
     /** Debits equal credits: opening and closing sum to zero and the turnovers are equal. */
     balanced: z.boolean(),

@@ -22,6 +22,7 @@ import {
   ZTrialBalanceQuery,
   ZUpdateGlAccountInput,
 } from "./general-ledger.schema";
+import { createLedgerReports, loadChart, rollUp } from "./ledger-reports";
 
 /*
  * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). The journal
@@ -93,6 +94,7 @@ type TrialRow = {
   name_ru: string;
   name_uz: string;
   type: TGlAccountDto["type"];
+  parent_id: string | null;
   opening: string;
   debit: string;
   credit: string;
@@ -103,6 +105,8 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
   const clock = deps.clock ?? systemClock;
 
   return {
+    ...createLedgerReports({ db }),
+
     /** The tenant's chart, by code (empty until a template is installed or the first document posts). */
     accounts: async (ctx: TenantContext): Promise<TGlAccountDto[]> => {
       requirePermission(ctx, "accounts:read:all");
@@ -351,7 +355,7 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
       const { startDate, endDate } = query;
       return db.withTenant(tenantId, async (tx) => {
         const rows = await tx.$queryRaw<TrialRow[]>`
-          SELECT a.id::text, a.code, a.name_en, a.name_ru, a.name_uz, a.type::text AS type,
+          SELECT a.id::text, a.code, a.name_en, a.name_ru, a.name_uz, a.type::text AS type, a.parent_id::text,
                  COALESCE(sum(l.base_amount) FILTER (WHERE l.date < ${startDate}::date), 0)::text AS opening,
                  COALESCE(sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount > 0), 0)::text AS debit,
                  COALESCE(-sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount < 0), 0)::text AS credit
@@ -382,17 +386,38 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
             nameRu: row.name_ru,
             nameUz: row.name_uz,
             type: row.type,
+            parentId: row.parent_id,
             opening: opening.toString(),
             debit: debit.toString(),
             credit: credit.toString(),
             closing: closing.toString(),
           };
         });
+        const chart = await loadChart(tx, tenantId);
+        const leaves = new Map(
+          out.map((row) => [
+            row.accountId,
+            {
+              opening: BigInt(row.opening),
+              debit: BigInt(row.debit),
+              credit: BigInt(row.credit),
+              closing: BigInt(row.closing),
+            },
+          ]),
+        );
+        const tree = rollUp(chart, leaves, ["opening", "debit", "credit", "closing"] as const).map((row) => ({
+          ...row,
+          opening: row.opening.toString(),
+          debit: row.debit.toString(),
+          credit: row.credit.toString(),
+          closing: row.closing.toString(),
+        }));
         return {
           startDate,
           endDate,
           baseCurrency: base?.code ?? null,
           rows: out,
+          tree,
           totals: {
             opening: totals.opening.toString(),
             debit: totals.debit.toString(),
