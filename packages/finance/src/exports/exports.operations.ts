@@ -5,7 +5,6 @@ import { accountsOperations, transactionsOperations } from "../accounts/accounts
 import { counterpartiesOperations } from "../counterparties/counterparties.operations";
 import { debtsOperations } from "../debts/debts.operations";
 import type { FinanceServices } from "../finance-services";
-import { inventoryOperations } from "../inventory/inventory.operations";
 import { generalLedgerOperations } from "../general-ledger/general-ledger.operations";
 import { ZTrialBalanceQuery } from "../general-ledger/general-ledger.schema";
 import {
@@ -13,6 +12,7 @@ import {
   ZGeneralLedgerQuery,
   ZProfitAndLossQuery,
 } from "../general-ledger/ledger-reports.schema";
+import { inventoryOperations } from "../inventory/inventory.operations";
 import { op } from "../operations";
 import { expensesOperations, paymentsOperations } from "../payments-expenses/payments-expenses.operations";
 import { reportsOperations } from "../reports/reports.operations";

@@ -1,10 +1,10 @@
 import type { Db } from "@hisob/db";
 import type { Clock, TenantContext } from "@hisob/kernel";
 import type { z } from "zod";
+import type { GeneralLedgerService } from "../general-ledger/general-ledger.service";
 import { EXPENSE, PAYMENT } from "../payments-expenses/payments-expenses.service";
 import type { ReportsService } from "../reports/reports.service";
 import type { ZExportDocumentsQuery } from "./export-queries.schema";
-import type { GeneralLedgerService } from "../general-ledger/general-ledger.service";
 import { createLedgerReportExports } from "./ledger-reports.export";
 import { createListExports } from "./lists.export";
 import { createPartyReportExports } from "./party-reports.export";

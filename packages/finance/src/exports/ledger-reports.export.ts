@@ -1,10 +1,16 @@
-import { type AnyExportSheet, EXPORT_MAX_ROWS, type ExportColumn, type ExportSheet, prepareXlsxWorkbook } from "@hisob/core";
+import {
+  type AnyExportSheet,
+  EXPORT_MAX_ROWS,
+  type ExportColumn,
+  type ExportSheet,
+  prepareXlsxWorkbook,
+} from "@hisob/core";
 import type { Db } from "@hisob/db";
 import { type Clock, type Locale, parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
 import { dateOf, toIsoDate } from "@hisob/kernel/schema";
 import { z } from "zod";
-import type { GeneralLedgerService } from "../general-ledger/general-ledger.service";
 import { type TTrialBalanceQuery, ZTrialBalanceQuery } from "../general-ledger/general-ledger.schema";
+import type { GeneralLedgerService } from "../general-ledger/general-ledger.service";
 import {
   type TBalanceSheetQuery,
   type TGeneralLedger,
@@ -16,7 +22,15 @@ import {
 } from "../general-ledger/ledger-reports.schema";
 import { comparisonSheet } from "./party-report-sheets";
 import type { Formats } from "./report-sheets";
-import { exportFileName, header, loadCurrencyFormats, moneyCell, type PreparedExport, rowLabel, sheetName } from "./sheet-helpers";
+import {
+  exportFileName,
+  header,
+  loadCurrencyFormats,
+  moneyCell,
+  type PreparedExport,
+  rowLabel,
+  sheetName,
+} from "./sheet-helpers";
 
 /*
  * The books' reports as .xlsx (docs/decisions/0101-books-reports.md): the JSON report's rows in the
@@ -68,7 +82,11 @@ type FigureLine = Named & {
 };
 
 /** The GL reports' downloads; each checks permission and input before the file starts. */
-export const createLedgerReportExports = (deps: { db: Db; clock: Clock; generalLedger: GeneralLedgerService }) => {
+export const createLedgerReportExports = (deps: {
+  db: Db;
+  clock: Clock;
+  generalLedger: GeneralLedgerService;
+}) => {
   const { db, clock, generalLedger } = deps;
   const today = () => toIsoDate(clock.now());
 
@@ -112,14 +130,20 @@ export const createLedgerReportExports = (deps: { db: Db; clock: Clock; generalL
           const tree: ExportSheet<FigureLine> = {
             name: sheetName(locale, "trialBalanceTree"),
             columns: columns(false),
-            rows: once(report.tree.map((row) => ({ ...row, label: accountName(locale, row), isTotal: false }))),
+            rows: once(
+              report.tree.map((row) => ({ ...row, label: accountName(locale, row), isTotal: false })),
+            ),
           };
           return [leaves, tree];
         },
       });
     },
 
-    generalLedger: async (ctx: TenantContext, accountId: string, raw: TGeneralLedgerQuery): Promise<PreparedExport> => {
+    generalLedger: async (
+      ctx: TenantContext,
+      accountId: string,
+      raw: TGeneralLedgerQuery,
+    ): Promise<PreparedExport> => {
       requirePermission(ctx, "reports:read:all");
       const id = parseInput(z.object({ accountId: z.uuid() }), { accountId }).accountId;
       const query = parseInput(ZGeneralLedgerQuery, raw);
@@ -311,7 +335,12 @@ export const createLedgerReportExports = (deps: { db: Db; clock: Clock; generalL
         load: () => generalLedger.profitAndLoss(ctx, query),
         sheets: (report) => {
           const currency = report.baseCurrency ?? "";
-          const block = (lines: typeof report.incomeLines, label: string, amount: string, compared: string[]) => [
+          const block = (
+            lines: typeof report.incomeLines,
+            label: string,
+            amount: string,
+            compared: string[],
+          ) => [
             ...lines
               .filter((line) => !line.isGroup)
               .map((line) => ({
@@ -328,7 +357,12 @@ export const createLedgerReportExports = (deps: { db: Db; clock: Clock; generalL
             columns: [
               text(header(locale, "code"), (row) => row.code, 10),
               text(header(locale, "account"), (row) => row.label, 44),
-              money(formats, currency, `${header(locale, "amount")} (${report.startDate} – ${report.endDate})`, (row) => row.amount),
+              money(
+                formats,
+                currency,
+                `${header(locale, "amount")} (${report.startDate} – ${report.endDate})`,
+                (row) => row.amount,
+              ),
               ...report.comparedPeriods.map((period, index) =>
                 money<Line>(
                   formats,
@@ -372,11 +406,16 @@ export const createLedgerReportExports = (deps: { db: Db; clock: Clock; generalL
                   {
                     label: sheetName(locale, "profitAndLoss"),
                     currency,
-                    figures: { income: report.income, expenses: report.expenses, netResult: report.netResult },
+                    figures: {
+                      income: report.income,
+                      expenses: report.expenses,
+                      netResult: report.netResult,
+                    },
                     compared: report.compared,
                   },
                 ],
-                (key) => rowLabel(locale, key === "income" ? "incomeTotal" : (key as "expenses" | "netResult")),
+                (key) =>
+                  rowLabel(locale, key === "income" ? "incomeTotal" : (key as "expenses" | "netResult")),
               ),
             );
           }

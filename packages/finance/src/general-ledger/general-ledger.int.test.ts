@@ -107,7 +107,11 @@ describe("a month of a small firm", () => {
       date: "2026-03-02",
     });
     on("2026-03-05");
-    const sale = await f.payments.create(ctx, { accountId: bank.id, amount: "500000000", date: "2026-03-05" });
+    const sale = await f.payments.create(ctx, {
+      accountId: bank.id,
+      amount: "500000000",
+      date: "2026-03-05",
+    });
     on("2026-03-10");
     const bought = await f.expenses.create(ctx, {
       accountId: bank.id,
@@ -276,9 +280,14 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
   it("general ledger of the settlement account and of the receivable, by hand, with their documents", async () => {
     const gl = t.services.finance.generalLedger;
     const chart = Object.fromEntries((await gl.accounts(ctx)).map((account) => [account.code, account.id]));
-    const bank = await gl.generalLedger(ctx, chart["5110"] ?? "", { startDate: "2026-03-01", endDate: "2026-03-31" });
+    const bank = await gl.generalLedger(ctx, chart["5110"] ?? "", {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+    });
     // By hand, 5110 in March: each document's line and the balance after it.
-    expect(bank.lines.map((line) => [line.date, line.debit, line.credit, line.balance, line.document.kind])).toEqual([
+    expect(
+      bank.lines.map((line) => [line.date, line.debit, line.credit, line.balance, line.document.kind]),
+    ).toEqual([
       ["2026-03-01", "1000000000", "0", "1000000000", "opening_balance"],
       ["2026-03-02", "0", "253000000", "747000000", "exchange"],
       ["2026-03-05", "500000000", "0", "1247000000", "payment"],
@@ -308,7 +317,14 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
       endDate: "2026-03-31",
     });
     expect(
-      receivable.lines.map((line) => [line.date, line.debit, line.credit, line.balance, line.document, line.counterpartyName]),
+      receivable.lines.map((line) => [
+        line.date,
+        line.debit,
+        line.credit,
+        line.balance,
+        line.document,
+        line.counterpartyName,
+      ]),
     ).toEqual([
       ["2026-03-15", "200000000", "0", "200000000", { kind: "debt", id: month.receivable }, "Customer"],
       ["2026-03-20", "0", "150000000", "50000000", { kind: "settlement", id: month.receivable }, "Customer"],
@@ -326,7 +342,10 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
     expect(page.lines.map((line) => line.balance)).toEqual(["1127000000", "1027000000", "1177000000"]);
     expect(page).toMatchObject({ total: 9, debit: "1800000000", closing: "1307000000" });
     // A group's ledger is its leaves': 5000, 5100 and 5200 are three groups; 5100's is 5110's.
-    const group = await gl.generalLedger(ctx, chart["5100"] ?? "", { startDate: "2026-03-01", endDate: "2026-03-31" });
+    const group = await gl.generalLedger(ctx, chart["5100"] ?? "", {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+    });
     expect(group).toMatchObject({ account: { isGroup: true }, closing: "1307000000", total: 9 });
   });
 
@@ -335,7 +354,9 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
       startDate: "2026-03-01",
       endDate: "2026-03-31",
     });
-    const byCode = Object.fromEntries(tree.map((row) => [row.code, [row.isGroup, row.depth, row.debit, row.credit, row.closing]]));
+    const byCode = Object.fromEntries(
+      tree.map((row) => [row.code, [row.isGroup, row.depth, row.debit, row.credit, row.closing]]),
+    );
     expect(byCode["9400"]).toEqual([true, 0, "570000000", "100000000", "470000000"]);
     expect(byCode["9420"]).toEqual([false, 1, "520000000", "100000000", "420000000"]);
     expect(byCode["5100"]).toEqual([true, 0, "1800000000", "493000000", "1307000000"]);
@@ -354,7 +375,9 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
     // 5210 253,000,000, 4010 200,000,000; 6010 300,000,000; 8720 1,000,000,000 and retained earnings
     // 700,000,000 − 420,000,000 = 280,000,000.
     const leaves = (lines: typeof sheet.assets.lines) =>
-      Object.fromEntries(lines.filter((line) => !line.isGroup).map((line) => [line.code, [line.amount, line.compared]]));
+      Object.fromEntries(
+        lines.filter((line) => !line.isGroup).map((line) => [line.code, [line.amount, line.compared]]),
+      );
     expect(leaves(sheet.assets.lines)).toEqual({
       "4010": ["0", "200000000"],
       "5110": ["1307000000", "1127000000"],
@@ -372,7 +395,10 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
       comparedDifference: "0",
       balanced: true,
     });
-    expect(sheet.assets.lines.find((line) => line.code === "5100")).toMatchObject({ isGroup: true, amount: "1307000000" });
+    expect(sheet.assets.lines.find((line) => line.code === "5100")).toMatchObject({
+      isGroup: true,
+      amount: "1307000000",
+    });
     const reconcile = await t.services.finance.reconcile.reconcile(ctx);
     expect(reconcile.ledger.balanceSheet.difference).toBe("0");
   });
@@ -386,8 +412,12 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
     // 16–31 March: the settlements move revenue and expense to the receivable and payable (9030 and
     // 9420 net 0), the USD sale's gain 3,500,000, the write-off 50,000,000. 28 Feb – 15 March (16
     // days): revenue 500,000,000 + 200,000,000 on credit; expenses 120,000,000 + 300,000,000 on credit.
-    expect(pl.comparedPeriods).toEqual([{ compare: "previousPeriod", startDate: "2026-02-28", endDate: "2026-03-15" }]);
-    expect(Object.fromEntries(pl.incomeLines.map((line) => [line.code, [line.amount, ...line.compared]]))).toEqual({
+    expect(pl.comparedPeriods).toEqual([
+      { compare: "previousPeriod", startDate: "2026-02-28", endDate: "2026-03-15" },
+    ]);
+    expect(
+      Object.fromEntries(pl.incomeLines.map((line) => [line.code, [line.amount, ...line.compared]])),
+    ).toEqual({
       "9000": ["0", "700000000"],
       "9030": ["0", "700000000"],
       "9500": ["3500000", "0"],
@@ -408,7 +438,12 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
       startDate: "2026-03-01",
       endDate: "2026-03-31",
     });
-    expect(march).toMatchObject({ income: "703500000", expenses: "470000000", netResult: "233500000", compared: [] });
+    expect(march).toMatchObject({
+      income: "703500000",
+      expenses: "470000000",
+      netResult: "233500000",
+      compared: [],
+    });
   });
 
   it("each download's totals are the JSON's, in the caller's language", async () => {
@@ -417,19 +452,28 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
     const period = { startDate: "2026-03-01", endDate: "2026-03-31" };
     const trialJson = await gl.trialBalance(ctx, period);
     const trialBook = await workbookOf(await exports.trialBalance({ ...ctx, locale: "ru" }, period));
-    expect(trialBook.worksheets.map((sheet) => sheet.name)).toEqual(["Оборотно-сальдовая ведомость", "По группам"]);
+    expect(trialBook.worksheets.map((sheet) => sheet.name)).toEqual([
+      "Оборотно-сальдовая ведомость",
+      "По группам",
+    ]);
     const trialRows = bodyRows(trialBook.worksheets[0]);
     const total = trialRows.at(-1) ?? [];
     expect([total[1], ...total.slice(2, 6).map(minorOf)]).toEqual([
       "Итого",
-      ...[trialJson.totals.opening, trialJson.totals.debit, trialJson.totals.credit, trialJson.totals.closing].map(BigInt),
+      ...[
+        trialJson.totals.opening,
+        trialJson.totals.debit,
+        trialJson.totals.credit,
+        trialJson.totals.closing,
+      ].map(BigInt),
     ]);
     expect(trialRows.find((row) => row[0] === "5110")?.[1]).toBe("Расчётный счёт");
 
     const chart = Object.fromEntries((await gl.accounts(ctx)).map((account) => [account.code, account.id]));
     const ledgerJson = await gl.generalLedger(ctx, chart["5110"] ?? "", period);
     const ledgerRows = bodyRows(
-      (await workbookOf(await exports.generalLedger({ ...ctx, locale: "uz" }, chart["5110"] ?? "", period))).worksheets[0],
+      (await workbookOf(await exports.generalLedger({ ...ctx, locale: "uz" }, chart["5110"] ?? "", period)))
+        .worksheets[0],
     );
     expect(ledgerRows).toHaveLength(ledgerJson.total + 2);
     const closing = ledgerRows.at(-1) ?? [];
@@ -441,7 +485,9 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
     ]);
 
     const sheetJson = await gl.balanceSheet(ctx, { date: "2026-03-31" });
-    const sheetRows = bodyRows((await workbookOf(await exports.balanceSheet(ctx, { date: "2026-03-31" }))).worksheets[0]);
+    const sheetRows = bodyRows(
+      (await workbookOf(await exports.balanceSheet(ctx, { date: "2026-03-31" }))).worksheets[0],
+    );
     const labelled = Object.fromEntries(sheetRows.map((row) => [row[1], minorOf(row[2])]));
     expect(labelled).toMatchObject({
       Assets: BigInt(sheetJson.assets.total),
@@ -468,7 +514,11 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
     const gl = t.services.finance.generalLedger;
     const chart = Object.fromEntries((await gl.accounts(ctx)).map((account) => [account.code, account.id]));
     const bank = chart["5110"] ?? "";
-    const failure = (promise: Promise<unknown>) => promise.then(() => ({ code: "none" }), (error: unknown) => error);
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => ({ code: "none" }),
+        (error: unknown) => error,
+      );
     for (const bad of [
       { startDate: "2026-03-31", endDate: "2026-03-01" },
       { startDate: "2026-02-30", endDate: "2026-03-01" },
@@ -477,7 +527,9 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
       { startDate: "2026-03-01", endDate: "2026-03-31", extra: "x" },
       { startDate: "x".repeat(10_000), endDate: "2026-03-31" },
     ]) {
-      expect(await failure(gl.generalLedger(ctx, bank, bad as never))).toMatchObject({ code: "VALIDATION_ERROR" });
+      expect(await failure(gl.generalLedger(ctx, bank, bad as never))).toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
       expect(await failure(gl.trialBalance(ctx, bad as never))).toMatchObject({ code: "VALIDATION_ERROR" });
       expect(await failure(gl.profitAndLoss(ctx, bad as never))).toMatchObject({ code: "VALIDATION_ERROR" });
     }
@@ -485,10 +537,18 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
       expect(await failure(gl.balanceSheet(ctx, bad as never))).toMatchObject({ code: "VALIDATION_ERROR" });
     }
     expect(
-      await failure(gl.profitAndLoss(ctx, { startDate: "2026-03-01", endDate: "2026-03-31", compare: "nextYear" as never })),
+      await failure(
+        gl.profitAndLoss(ctx, {
+          startDate: "2026-03-01",
+          endDate: "2026-03-31",
+          compare: "nextYear" as never,
+        }),
+      ),
     ).toMatchObject({ code: "VALIDATION_ERROR" });
     const period = { startDate: "2026-03-01", endDate: "2026-03-31" };
-    expect(await failure(gl.generalLedger(ctx, "00000000-0000-4000-8000-000000000000", period))).toMatchObject({
+    expect(
+      await failure(gl.generalLedger(ctx, "00000000-0000-4000-8000-000000000000", period)),
+    ).toMatchObject({
       code: "NOT_FOUND",
       reason: "finance.gl_account_not_found",
     });
@@ -499,7 +559,9 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
     const tenant = await t.createTenant();
     const other = await t.contextOf(await t.createUser(tenant.id, "admin"), "reports-other");
     const theirs = await gl.installChart(other, { template: "ifrs" });
-    expect(await failure(gl.generalLedger(ctx, theirs[0]?.id ?? "", period))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await failure(gl.generalLedger(ctx, theirs[0]?.id ?? "", period))).toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await failure(gl.generalLedger(other, bank, period))).toMatchObject({ code: "NOT_FOUND" });
     const file = await t.services.finance.exports.generalLedger(ctx, theirs[0]?.id ?? "", period);
     await expect(file.open()).rejects.toMatchObject({ code: "NOT_FOUND" });

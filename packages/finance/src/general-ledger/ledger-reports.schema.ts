@@ -26,6 +26,8 @@ const ZAccountRef = {
   depth: z.number().int(),
 };
 
+export const ZLedgerAccount = z.object(ZAccountRef);
+
 // ---- General ledger ------------------------------------------------------------------------------
 
 export const ZGeneralLedgerQuery = z
@@ -51,6 +53,9 @@ export const GL_DOCUMENT_KINDS = [
   "other",
 ] as const;
 
+export const ZGeneralLedgerSource = z.object({ kind: z.string(), id: z.uuid() });
+export const ZGeneralLedgerDocument = z.object({ kind: z.enum(GL_DOCUMENT_KINDS), id: z.uuid() });
+
 export const ZGeneralLedgerLine = z.object({
   lineId: z.uuid(),
   entryId: z.uuid(),
@@ -66,17 +71,19 @@ export const ZGeneralLedgerLine = z.object({
   credit: ZMinor,
   balance: ZMinor,
   /** The journal entry's source as the database posted it (transaction, debt, settlement…). */
-  source: z.object({ kind: z.string(), id: z.uuid() }),
+  source: ZGeneralLedgerSource,
   /** The document to open: a payment, expense, transfer… (a settlement opens its debt: `id` is the debt's). */
-  document: z.object({ kind: z.enum(GL_DOCUMENT_KINDS), id: z.uuid() }),
+  document: ZGeneralLedgerDocument,
   description: z.string(),
   counterpartyId: z.uuid().nullable(),
   counterpartyName: z.string().nullable(),
+  /** The money account whose cash the line moves (a money account's leaf), else null. */
+  moneyAccountId: z.uuid().nullable(),
 });
 
 export const ZGeneralLedger = z
   .object({
-    account: z.object(ZAccountRef),
+    account: ZLedgerAccount,
     startDate: z.iso.date(),
     endDate: z.iso.date(),
     baseCurrency: z.string().nullable(),
@@ -126,22 +133,27 @@ export const ZBalanceSheetLine = z.object({
   compared: ZMinor.nullable(),
 });
 
-const ZSheetSide = z.object({ lines: z.array(ZBalanceSheetLine), total: ZMinor, comparedTotal: ZMinor.nullable() });
+export const ZBalanceSheetSide = z.object({
+  lines: z.array(ZBalanceSheetLine),
+  total: ZMinor,
+  comparedTotal: ZMinor.nullable(),
+});
+export const ZBalanceSheetFigure = z.object({ amount: ZMinor, compared: ZMinor.nullable() });
 
 export const ZBalanceSheet = z
   .object({
     date: z.iso.date(),
     compareDate: z.iso.date().nullable(),
     baseCurrency: z.string().nullable(),
-    assets: ZSheetSide,
-    liabilities: ZSheetSide,
-    equity: ZSheetSide,
+    assets: ZBalanceSheetSide,
+    liabilities: ZBalanceSheetSide,
+    equity: ZBalanceSheetSide,
     /**
      * Income less expenses not yet closed into equity up to the date: an equity line of its own
      * (included in equity's total).
      */
-    retainedEarnings: z.object({ amount: ZMinor, compared: ZMinor.nullable() }),
-    liabilitiesAndEquity: z.object({ amount: ZMinor, compared: ZMinor.nullable() }),
+    retainedEarnings: ZBalanceSheetFigure,
+    liabilitiesAndEquity: ZBalanceSheetFigure,
     /** Assets − (liabilities + equity): 0 when the books balance. */
     difference: ZMinor,
     comparedDifference: ZMinor.nullable(),
@@ -175,6 +187,13 @@ const ZComparedFigure = z.object({
   changePercent: z.string().nullable().describe('e.g. "12.50"; null when the compared value is 0'),
 });
 
+export const ZComparedProfitAndLoss = z.object({
+  compare: z.enum(COMPARE_PERIODS),
+  income: ZComparedFigure,
+  expenses: ZComparedFigure,
+  netResult: ZComparedFigure,
+});
+
 /** An income line (credit − debit) or an expense line (debit − credit) of the period. */
 export const ZProfitAndLossLine = z.object({
   ...ZAccountRef,
@@ -197,14 +216,7 @@ export const ZProfitAndLoss = z
     expenses: ZMinor,
     /** Income − expenses: a profit when positive. */
     netResult: ZMinor,
-    compared: z.array(
-      z.object({
-        compare: z.enum(COMPARE_PERIODS),
-        income: ZComparedFigure,
-        expenses: ZComparedFigure,
-        netResult: ZComparedFigure,
-      }),
-    ),
+    compared: z.array(ZComparedProfitAndLoss),
   })
   .meta({ id: "ProfitAndLoss" });
 export type TProfitAndLoss = z.infer<typeof ZProfitAndLoss>;

@@ -1,7 +1,7 @@
 import { type Db, Prisma, type Tx } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
-import { comparedFigures, comparedPeriod, compareListOf } from "../reports/comparison";
 import { notFound } from "../finance-errors";
+import { comparedFigures, comparedPeriod, compareListOf } from "../reports/comparison";
 import type { TGlAccountDto } from "./general-ledger.schema";
 import {
   PROFIT_AND_LOSS_FIGURES,
@@ -90,7 +90,9 @@ export const rollUp = <K extends string>(
   for (const [id, figures] of leaves) {
     let current = byId.get(id);
     while (current) {
-      const sum = sums.get(current.accountId) ?? (Object.fromEntries(keys.map((key) => [key, 0n])) as Record<K, bigint>);
+      const sum =
+        sums.get(current.accountId) ??
+        (Object.fromEntries(keys.map((key) => [key, 0n])) as Record<K, bigint>);
       for (const key of keys) sum[key] += figures[key];
       sums.set(current.accountId, sum);
       current = current.parentId ? byId.get(current.parentId) : undefined;
@@ -125,6 +127,7 @@ type LedgerLineRow = {
   description: string;
   counterparty_id: string | null;
   counterparty_name: string | null;
+  money_account_id: string | null;
 };
 
 const str = (value: bigint) => value.toString();
@@ -135,7 +138,11 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
    * line with the balance after it and the document it comes from, the turnover and the closing
    * balance — base currency. Lines are paged; the figures cover the whole period.
    */
-  generalLedger: async (ctx: TenantContext, accountId: string, raw: TGeneralLedgerQuery): Promise<TGeneralLedger> => {
+  generalLedger: async (
+    ctx: TenantContext,
+    accountId: string,
+    raw: TGeneralLedgerQuery,
+  ): Promise<TGeneralLedger> => {
     requirePermission(ctx, "reports:read:all");
     const query = parseInput(ZGeneralLedgerQuery, raw);
     const { tenantId } = ctx;
@@ -148,7 +155,9 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
       const ids = new Set([accountId]);
       for (const each of chart) if (each.parentId && ids.has(each.parentId)) ids.add(each.accountId);
       const idList = [...ids];
-      const [figures] = await tx.$queryRaw<{ opening: string; debit: string; credit: string; total: number }[]>`
+      const [figures] = await tx.$queryRaw<
+        { opening: string; debit: string; credit: string; total: number }[]
+      >`
         SELECT COALESCE(sum(base_amount) FILTER (WHERE date < ${startDate}::date), 0)::text AS opening,
                COALESCE(sum(base_amount) FILTER (WHERE date >= ${startDate}::date AND base_amount > 0), 0)::text AS debit,
                COALESCE(-sum(base_amount) FILTER (WHERE date >= ${startDate}::date AND base_amount < 0), 0)::text AS credit,
@@ -159,7 +168,7 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
       const rows = await tx.$queryRaw<LedgerLineRow[]>`
         WITH lines AS (
           SELECT l.id, l.entry_id, l.date, l.gl_account_id, l.currency_code, l.amount, l.base_amount,
-                 l.counterparty_id, e.source_kind, e.source_id, e.memo,
+                 l.counterparty_id, l.money_account_id, e.source_kind, e.source_id, e.memo,
                  ${opening}::bigint + sum(l.base_amount) OVER (ORDER BY l.date, e.created_at, l.entry_id, l.id) AS balance,
                  row_number() OVER (ORDER BY l.date, e.created_at, l.entry_id, l.id) AS n
             FROM journal_lines l
@@ -182,7 +191,7 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
                END AS document_kind,
                COALESCE(p.id, x.id, ds.debt_id, l.source_id)::text AS document_id,
                COALESCE(NULLIF(t.comment, ''), NULLIF(d.description, ''), NULLIF(sd.description, ''), l.memo, '') AS description,
-               l.counterparty_id::text, c.name AS counterparty_name
+               l.counterparty_id::text, c.name AS counterparty_name, l.money_account_id::text
           FROM lines l
           JOIN gl_accounts a ON a.tenant_id = ${tenantId}::uuid AND a.id = l.gl_account_id
           LEFT JOIN transactions t ON l.source_kind = 'transaction' AND t.tenant_id = ${tenantId}::uuid AND t.id = l.source_id
@@ -223,6 +232,7 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
             description: row.description,
             counterpartyId: row.counterparty_id,
             counterpartyName: row.counterparty_name,
+            moneyAccountId: row.money_account_id,
           };
         }),
         total: figures?.total ?? 0,
@@ -325,7 +335,10 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
       ...comparedPeriod(compare, startDate, endDate),
     }));
     const periods = [{ startDate, endDate }, ...comparedPeriods];
-    const first = periods.reduce((min, period) => (period.startDate < min ? period.startDate : min), startDate);
+    const first = periods.reduce(
+      (min, period) => (period.startDate < min ? period.startDate : min),
+      startDate,
+    );
     const sums = Prisma.join(
       periods.map(
         (period, index) =>
@@ -348,7 +361,10 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
         const leaves = new Map(
           rows
             .filter((row) => row.type === type && keys.some((key) => row[key] !== "0"))
-            .map((row) => [row.id, Object.fromEntries(keys.map((key) => [key, sign * BigInt(row[key] ?? "0")]))]),
+            .map((row) => [
+              row.id,
+              Object.fromEntries(keys.map((key) => [key, sign * BigInt(row[key] ?? "0")])),
+            ]),
         );
         const lines = rollUp(chart, leaves, keys).map((line) => {
           const figures = line as unknown as Record<string, bigint>;
@@ -367,7 +383,9 @@ export const createLedgerReports = ({ db }: { db: Db }) => ({
             compared: keys.slice(1).map((key) => str(figures[key] ?? 0n)),
           };
         });
-        const totals = keys.map((key) => [...leaves.values()].reduce((sum, leaf) => sum + (leaf[key] ?? 0n), 0n));
+        const totals = keys.map((key) =>
+          [...leaves.values()].reduce((sum, leaf) => sum + (leaf[key] ?? 0n), 0n),
+        );
         return { lines, totals };
       };
       const income = part("income");

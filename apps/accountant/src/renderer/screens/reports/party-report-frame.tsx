@@ -136,7 +136,9 @@ export const CounterpartyControls = (props: {
 
 /** The heading on screen and on paper; `when` is the day or the period line, `filters` what narrows it. */
 export const PartyReportHeading = (props: {
-  kind: PartyReportKind;
+  /** The report's title: its kind's, or the one given (the books' reports, decision 0101). */
+  kind?: PartyReportKind;
+  title?: string;
   when: string;
   filters: string;
   fileName: string;
@@ -150,7 +152,7 @@ export const PartyReportHeading = (props: {
     hour: "2-digit",
     minute: "2-digit",
   });
-  const title = t(`partyReports.titles.${props.kind}`);
+  const title = props.title ?? t(`partyReports.titles.${props.kind ?? "balances"}`);
   return (
     <header data-testid="report-heading" style={{ marginBottom: 16 }}>
       <Space style={{ width: "100%", justifyContent: "space-between" }} wrap align="start">
