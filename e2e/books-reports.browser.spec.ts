@@ -105,7 +105,7 @@ describe.skipIf(skipReason !== undefined)("the books' reports, in a real browser
       const bank = report.tree.find((row) => row.code === "5110");
       if (!bank) throw new Error("no 5110 in the trial balance");
       expect(await text("tb-5110-closing")).toBe(money(bank.closing, lang));
-      await expect(page.getByTestId("trial-balance-table")).toContainText(nameIn(lang, "5110"));
+      expect(await text("trial-balance-table")).toContain(nameIn(lang, "5110"));
       await settled(page);
       await shot(`trial-balance-${lang}`);
     });
@@ -120,7 +120,7 @@ describe.skipIf(skipReason !== undefined)("the books' reports, in a real browser
       expect(await text("gl-opening")).toBe(money(report.opening, lang));
       expect(await text("gl-closing")).toBe(money(report.closing, lang));
       await expect.poll(() => page.getByTestId("gl-line").count()).toBe(report.lines.length);
-      await expect(page.getByTestId("report-filters")).toContainText(nameIn(lang, "5110"));
+      expect(await text("report-filters")).toContain(nameIn(lang, "5110"));
       await settled(page);
       await shot(`general-ledger-${lang}`);
     });
