@@ -89,18 +89,31 @@ export const createLedgerReportExports = (deps: {
 }) => {
   const { db, clock, generalLedger } = deps;
   const today = () => toIsoDate(clock.now());
+  /** A report's workbook in the caller's language: the report loads when the file opens (before the 200). */
+  const workbook = async <Data>(
+    ctx: TenantContext,
+    name: string,
+    load: () => Promise<Data>,
+    sheets: (data: Data, formats: Formats, locale: Locale) => AnyExportSheet[],
+  ): Promise<PreparedExport> => {
+    const formats = await loadCurrencyFormats(db);
+    return prepareXlsxWorkbook({
+      locale: ctx.locale,
+      fileName: exportFileName(name, today()),
+      load,
+      sheets: (data) => sheets(data, formats, ctx.locale),
+    });
+  };
 
   return {
     trialBalance: async (ctx: TenantContext, raw: TTrialBalanceQuery): Promise<PreparedExport> => {
       requirePermission(ctx, "reports:read:all");
       const query = parseInput(ZTrialBalanceQuery, raw);
-      const formats = await loadCurrencyFormats(db);
-      const { locale } = ctx;
-      return prepareXlsxWorkbook({
-        locale,
-        fileName: exportFileName(`trial-balance-${query.startDate}-${query.endDate}`, today()),
-        load: () => generalLedger.trialBalance(ctx, query),
-        sheets: (report) => {
+      return workbook(
+        ctx,
+        `trial-balance-${query.startDate}-${query.endDate}`,
+        () => generalLedger.trialBalance(ctx, query),
+        (report, formats, locale) => {
           const currency = report.baseCurrency ?? "";
           const columns = (sum: boolean): ExportColumn<FigureLine>[] => [
             text(header(locale, "code"), (row) => row.code, 10),
@@ -136,7 +149,7 @@ export const createLedgerReportExports = (deps: {
           };
           return [leaves, tree];
         },
-      });
+      );
     },
 
     generalLedger: async (
@@ -147,8 +160,6 @@ export const createLedgerReportExports = (deps: {
       requirePermission(ctx, "reports:read:all");
       const id = parseInput(z.object({ accountId: z.uuid() }), { accountId }).accountId;
       const query = parseInput(ZGeneralLedgerQuery, raw);
-      const formats = await loadCurrencyFormats(db);
-      const { locale } = ctx;
       const page = 1000;
       type Line = {
         date: Date | null;
@@ -160,12 +171,12 @@ export const createLedgerReportExports = (deps: {
         balance: string;
         isTotal: boolean;
       };
-      return prepareXlsxWorkbook({
-        locale,
-        fileName: exportFileName(`general-ledger-${query.startDate}-${query.endDate}`, today()),
-        // The first page at open: an unknown account is a 404, not a cut download.
-        load: () => generalLedger.generalLedger(ctx, id, { ...query, limit: page, offset: 0 }),
-        sheets: (first: TGeneralLedger) => {
+      // The first page at open: an unknown account is a 404, not a cut download.
+      return workbook(
+        ctx,
+        `general-ledger-${query.startDate}-${query.endDate}`,
+        () => generalLedger.generalLedger(ctx, id, { ...query, limit: page, offset: 0 }),
+        (first: TGeneralLedger, formats, locale) => {
           const currency = first.baseCurrency ?? "";
           const toLine = (line: TGeneralLedger["lines"][number]): Line => ({
             date: dateOf(line.date),
@@ -231,20 +242,18 @@ export const createLedgerReportExports = (deps: {
           };
           return [sheet];
         },
-      });
+      );
     },
 
     balanceSheet: async (ctx: TenantContext, raw: TBalanceSheetQuery): Promise<PreparedExport> => {
       requirePermission(ctx, "reports:read:all");
       const query = parseInput(ZBalanceSheetQuery, raw);
-      const formats = await loadCurrencyFormats(db);
-      const { locale } = ctx;
       type Line = { code: string; label: string; amount: string; compared: string | null; isTotal: boolean };
-      return prepareXlsxWorkbook({
-        locale,
-        fileName: exportFileName(`balance-sheet-${query.date}`, today()),
-        load: () => generalLedger.balanceSheet(ctx, query),
-        sheets: (report) => {
+      return workbook(
+        ctx,
+        `balance-sheet-${query.date}`,
+        () => generalLedger.balanceSheet(ctx, query),
+        (report, formats, locale) => {
           const currency = report.baseCurrency ?? "";
           // Leaves only above each total (groups would be counted twice by the SUBTOTAL).
           const block = (
@@ -320,20 +329,18 @@ export const createLedgerReportExports = (deps: {
           };
           return [sheet];
         },
-      });
+      );
     },
 
     profitAndLoss: async (ctx: TenantContext, raw: TProfitAndLossQuery): Promise<PreparedExport> => {
       requirePermission(ctx, "reports:read:all");
       const query = parseInput(ZProfitAndLossQuery, raw);
-      const formats = await loadCurrencyFormats(db);
-      const { locale } = ctx;
       type Line = { code: string; label: string; amount: string; compared: string[]; isTotal: boolean };
-      return prepareXlsxWorkbook({
-        locale,
-        fileName: exportFileName(`profit-and-loss-${query.startDate}-${query.endDate}`, today()),
-        load: () => generalLedger.profitAndLoss(ctx, query),
-        sheets: (report) => {
+      return workbook(
+        ctx,
+        `profit-and-loss-${query.startDate}-${query.endDate}`,
+        () => generalLedger.profitAndLoss(ctx, query),
+        (report, formats, locale) => {
           const currency = report.baseCurrency ?? "";
           const block = (
             lines: typeof report.incomeLines,
@@ -421,7 +428,7 @@ export const createLedgerReportExports = (deps: {
           }
           return sheets;
         },
-      });
+      );
     },
   };
 };

@@ -1,8 +1,6 @@
-import { PassThrough } from "node:stream";
-import type { PreparedExport } from "@hisob/core";
 import { createManualClock, type TenantContext } from "@hisob/kernel";
-import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyRows, minorOf, workbookOf } from "../exports/xlsx-test-reading";
 import { createFinanceTestKit, type FinanceTestKit } from "../finance-test-kit";
 
 /*
@@ -34,31 +32,6 @@ const trial = async (startDate: string, endDate: string) => {
     rows: Object.fromEntries(report.rows.map((row) => [row.code, [row.debit, row.credit, row.closing]])),
   };
 };
-
-/** The workbook a download writes. */
-const workbookOf = async (file: PreparedExport) => {
-  await file.open();
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve) => stream.on("end", resolve));
-  await file.write(stream);
-  await done;
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-  return workbook;
-};
-/** A row's cells; a formula cell's cached result. */
-const bodyRows = (sheet: ExcelJS.Worksheet | undefined): unknown[][] =>
-  sheet
-    ? (sheet.getRows(2, sheet.rowCount - 1) ?? []).map((row) =>
-        (row.values as unknown[])
-          .slice(1)
-          .map((cell) => (cell && typeof cell === "object" && "result" in cell ? cell.result : cell)),
-      )
-    : [];
-/** A money cell (UZS: two decimals) back in minor units; empty is zero. */
-const minorOf = (value: unknown) => (typeof value === "number" ? BigInt(Math.round(value * 100)) : 0n);
 
 beforeAll(async () => {
   t = await createFinanceTestKit({ clock });

@@ -90,7 +90,8 @@ export type TTrialBalanceQuery = z.input<typeof ZTrialBalanceQuery>;
 
 const ZMinor = z.string().regex(/^-?\d+$/);
 
-export const ZTrialBalanceRow = z.object({
+/** An account of the chart as a report names it: its code, names in the three languages, its parent. */
+export const GL_ACCOUNT_REF = {
   accountId: z.uuid(),
   code: z.string(),
   nameEn: z.string(),
@@ -98,6 +99,10 @@ export const ZTrialBalanceRow = z.object({
   nameUz: z.string(),
   type: z.enum(GL_ACCOUNT_TYPES),
   parentId: z.uuid().nullable(),
+};
+
+export const ZTrialBalanceRow = z.object({
+  ...GL_ACCOUNT_REF,
   /** Base-currency minor units: balance before the period (debit positive), turnover, balance after. */
   opening: ZMinor,
   debit: ZMinor,

@@ -22,7 +22,7 @@ import {
   ZTrialBalanceQuery,
   ZUpdateGlAccountInput,
 } from "./general-ledger.schema";
-import { createLedgerReports, loadChart, rollUp } from "./ledger-reports";
+import { type ChartRow, createLedgerReports, loadChart, rollUp } from "./ledger-reports";
 
 /*
  * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). The journal
@@ -31,14 +31,7 @@ import { createLedgerReports, loadChart, rollUp } from "./ledger-reports";
  * categories to it and reads the journal's aggregates.
  */
 
-type AccountRow = {
-  id: string;
-  code: string;
-  name_en: string;
-  name_ru: string;
-  name_uz: string;
-  type: TGlAccountDto["type"];
-  parent_id: string | null;
+type AccountRow = ChartRow & {
   currency_code: string | null;
   role: string | null;
   is_active: boolean;
@@ -87,14 +80,7 @@ const MAPPING = {
   expenseCategory: { table: "expense_categories", entity: "expense_category", type: "expense" },
 } as const;
 
-type TrialRow = {
-  id: string;
-  code: string;
-  name_en: string;
-  name_ru: string;
-  name_uz: string;
-  type: TGlAccountDto["type"];
-  parent_id: string | null;
+type TrialRow = ChartRow & {
   opening: string;
   debit: string;
   credit: string;

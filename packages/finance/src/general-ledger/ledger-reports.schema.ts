@@ -1,7 +1,7 @@
 import { datesInOrder, ZIsoDate } from "@hisob/kernel/schema";
 import { z } from "zod";
 import { COMPARE_PERIODS } from "../reports/reports.schema";
-import { GL_ACCOUNT_TYPES } from "./general-ledger.schema";
+import { GL_ACCOUNT_REF } from "./general-ledger.schema";
 
 /*
  * The books' reports on the general ledger (docs/decisions/0101-books-reports.md): the general ledger
@@ -11,15 +11,9 @@ import { GL_ACCOUNT_TYPES } from "./general-ledger.schema";
 
 const ZMinor = z.string().regex(/^-?\d+$/);
 
-/** An account of the chart as the reports name it: code, names in the three languages, its parent. */
+/** An account of the chart with its place in the tree. */
 const ZAccountRef = {
-  accountId: z.uuid(),
-  code: z.string(),
-  nameEn: z.string(),
-  nameRu: z.string(),
-  nameUz: z.string(),
-  type: z.enum(GL_ACCOUNT_TYPES),
-  parentId: z.uuid().nullable(),
+  ...GL_ACCOUNT_REF,
   /** A group (it has sub-accounts): its figures are its leaves' sums. */
   isGroup: z.boolean(),
   /** 0 for a top-level account, 1 for its sub-accounts… */

@@ -22,7 +22,7 @@ import {
  * subtotals are the sums of their leaves', added here in bigint.
  */
 
-type ChartRow = {
+export type ChartRow = {
   id: string;
   code: string;
   name_en: string;

@@ -22,7 +22,7 @@ import { DrillLink, useRestoredScroll } from "./drill";
 import { DayControls, PartyReportHeading } from "./party-report-frame";
 import { ReportExport } from "./report-export";
 import { CompareFilter } from "./report-filters";
-import { periodFields } from "./report-frame";
+import { periodFields, ReportFilterBar } from "./report-frame";
 import { CELL, NUM, ReportTable } from "./report-table";
 
 /*
@@ -42,26 +42,34 @@ const useAccountName = () => {
     locale === "ru" ? account.nameRu : locale === "uz" ? account.nameUz : account.nameEn;
 };
 
+/** What every books table formats with: the base currency's amounts, account names, dates. */
+const useBooksFormat = (baseCurrency: string | null) => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const nameOf = useAccountName();
+  const currency = baseCurrency ?? "";
+  return { t, locale, nameOf, currency, amount: (minor: string) => money(minor, currency) };
+};
+
+/** A report's table in its card, under the line that names the base currency. */
+const BooksCard = (props: { currency: string; children: ReactNode }) => {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <Typography.Paragraph type="secondary">
+        {t("booksReports.inBase", { currency: props.currency })}
+      </Typography.Paragraph>
+      {props.children}
+    </Card>
+  );
+};
+
 /** The books' filters in the address (replacing, so Back leaves the report, not a filter). */
 const useBooksParams = (): [BooksParams, (change: Partial<BooksParams>) => void] => {
   const [params, setParams] = useSearchParams();
   const books = readBooksParams(params, todayIso());
   return [books, (change) => setParams(booksSearch(params, change), { replace: true })];
-};
-
-const Filters = ({ children }: { children: ReactNode }) => {
-  const { t } = useTranslation();
-  return (
-    <Space
-      wrap
-      className="no-print"
-      role="search"
-      aria-label={t("reports.filters")}
-      style={{ marginBottom: 16 }}
-    >
-      {children}
-    </Space>
-  );
 };
 
 const Heading = (props: {
@@ -111,7 +119,7 @@ export const TrialBalanceReport = () => {
   useRestoredScroll(report.isSuccess);
   return (
     <div data-testid="report-trial-balance">
-      <Filters>{periodFields(t, params, setParams, todayIso())}</Filters>
+      <ReportFilterBar>{periodFields(t, params, setParams, todayIso())}</ReportFilterBar>
       <Heading
         kind="trial-balance"
         when={usePeriodLine(params)}
@@ -133,14 +141,9 @@ export const TrialBalanceReport = () => {
 };
 
 const TrialBalanceTable = ({ data, params }: { data: TTrialBalance; params: BooksParams }) => {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const money = useMoney(locale);
-  const nameOf = useAccountName();
-  const currency = data.baseCurrency ?? "";
+  const { t, nameOf, currency, amount } = useBooksFormat(data.baseCurrency);
   return (
-    <Card>
-      <Typography.Paragraph type="secondary">{t("booksReports.inBase", { currency })}</Typography.Paragraph>
+    <BooksCard currency={currency}>
       <ReportTable
         testId="trial-balance-table"
         textColumns={2}
@@ -156,9 +159,7 @@ const TrialBalanceTable = ({ data, params }: { data: TTrialBalance; params: Book
             <td style={indent(row.depth)}>{nameOf(row)}</td>
             {TB_FIGURES.map((key) => (
               <td key={key} style={NUM} data-testid={`tb-${row.code}-${key}`}>
-                <DrillLink to={generalLedgerHref(row.accountId, params)}>
-                  {money(row[key], currency)}
-                </DrillLink>
+                <DrillLink to={generalLedgerHref(row.accountId, params)}>{amount(row[key])}</DrillLink>
               </td>
             ))}
           </tr>
@@ -169,12 +170,12 @@ const TrialBalanceTable = ({ data, params }: { data: TTrialBalance; params: Book
           </th>
           {TB_FIGURES.map((key) => (
             <th key={key} style={NUM} data-testid={`tb-total-${key}`}>
-              {money(data.totals[key], currency)}
+              {amount(data.totals[key])}
             </th>
           ))}
         </tr>
       </ReportTable>
-    </Card>
+    </BooksCard>
   );
 };
 
@@ -208,7 +209,7 @@ export const GeneralLedgerReport = () => {
   };
   return (
     <div data-testid="report-general-ledger">
-      <Filters>
+      <ReportFilterBar>
         {periodFields(t, params, change, todayIso())}
         <Select
           aria-label={t("booksReports.accountOfChart")}
@@ -223,7 +224,7 @@ export const GeneralLedgerReport = () => {
             label: `${each.code} ${nameOf(each)}`,
           }))}
         />
-      </Filters>
+      </ReportFilterBar>
       <Heading
         kind="general-ledger"
         when={usePeriodLine(params)}
@@ -258,12 +259,9 @@ export const GeneralLedgerReport = () => {
 };
 
 const GeneralLedgerTable = ({ data, onPage }: { data: TGeneralLedger; onPage: (offset: number) => void }) => {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const money = useMoney(locale);
-  const currency = data.baseCurrency ?? "";
+  const { t, locale, currency, amount } = useBooksFormat(data.baseCurrency);
   const group = data.account.isGroup;
-  const amount = (minor: string) => (minor === "0" ? "" : money(minor, currency));
+  const turnover = (minor: string) => (minor === "0" ? "" : amount(minor));
   const textColumns = group ? 4 : 3;
   const edge = (label: string, balance: string, testId: string, debit = "", credit = "") => (
     <tr style={BOLD}>
@@ -273,13 +271,12 @@ const GeneralLedgerTable = ({ data, onPage }: { data: TGeneralLedger; onPage: (o
       <td style={NUM}>{debit}</td>
       <td style={NUM}>{credit}</td>
       <td style={NUM} data-testid={testId}>
-        {money(balance, currency)}
+        {amount(balance)}
       </td>
     </tr>
   );
   return (
-    <Card>
-      <Typography.Paragraph type="secondary">{t("booksReports.inBase", { currency })}</Typography.Paragraph>
+    <BooksCard currency={currency}>
       <ReportTable
         testId="general-ledger-table"
         textColumns={textColumns}
@@ -315,9 +312,9 @@ const GeneralLedgerTable = ({ data, onPage }: { data: TGeneralLedger; onPage: (o
                 )}
               </td>
               <td style={CELL}>{[line.counterpartyName, line.description].filter(Boolean).join(" · ")}</td>
-              <td style={NUM}>{amount(line.debit)}</td>
-              <td style={NUM}>{amount(line.credit)}</td>
-              <td style={NUM}>{money(line.balance, currency)}</td>
+              <td style={NUM}>{turnover(line.debit)}</td>
+              <td style={NUM}>{turnover(line.credit)}</td>
+              <td style={NUM}>{amount(line.balance)}</td>
             </tr>
           );
         })}
@@ -325,8 +322,8 @@ const GeneralLedgerTable = ({ data, onPage }: { data: TGeneralLedger; onPage: (o
           `${t("booksReports.closing")}, ${formatDate(data.endDate, locale)}`,
           data.closing,
           "gl-closing",
-          money(data.debit, currency),
-          money(data.credit, currency),
+          amount(data.debit),
+          amount(data.credit),
         )}
       </ReportTable>
       {data.total > data.limit ? (
@@ -347,7 +344,7 @@ const GeneralLedgerTable = ({ data, onPage }: { data: TGeneralLedger; onPage: (o
           />
         </Space>
       ) : null}
-    </Card>
+    </BooksCard>
   );
 };
 
@@ -405,30 +402,26 @@ export const BalanceSheetReport = () => {
 };
 
 const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const money = useMoney(locale);
-  const nameOf = useAccountName();
-  const currency = data.baseCurrency ?? "";
+  const { t, locale, nameOf, currency, amount } = useBooksFormat(data.baseCurrency);
   const compared = data.compareDate !== null;
   const period = yearToDate(data.date);
-  const cells = (amount: string, other: string | null, testId?: string) => (
+  const cells = (figure: string, other: string | null, testId?: string) => (
     <>
       <td style={NUM} data-testid={testId}>
-        {money(amount, currency)}
+        {amount(figure)}
       </td>
-      {compared ? <td style={NUM}>{money(other ?? "0", currency)}</td> : null}
+      {compared ? <td style={NUM}>{amount(other ?? "0")}</td> : null}
     </>
   );
-  const total = (label: string, amount: string, other: string | null, testId: string) => (
+  const total = (label: string, figure: string, other: string | null, testId: string) => (
     <tr style={BOLD}>
       <th style={{ ...CELL, textAlign: "left" }} colSpan={2}>
         {label}
       </th>
       <th style={NUM} data-testid={testId}>
-        {money(amount, currency)}
+        {amount(figure)}
       </th>
-      {compared ? <th style={NUM}>{money(other ?? "0", currency)}</th> : null}
+      {compared ? <th style={NUM}>{amount(other ?? "0")}</th> : null}
     </tr>
   );
   const side = (key: "assets" | "liabilities" | "equity") =>
@@ -437,9 +430,9 @@ const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
         <td style={CELL}>{line.code}</td>
         <td style={indent(line.depth)}>{nameOf(line)}</td>
         <td style={NUM} data-testid={`bs-${line.code}`}>
-          <DrillLink to={generalLedgerHref(line.accountId, period)}>{money(line.amount, currency)}</DrillLink>
+          <DrillLink to={generalLedgerHref(line.accountId, period)}>{amount(line.amount)}</DrillLink>
         </td>
-        {compared ? <td style={NUM}>{money(line.compared ?? "0", currency)}</td> : null}
+        {compared ? <td style={NUM}>{amount(line.compared ?? "0")}</td> : null}
       </tr>
     ));
   const heading = (label: string) => (
@@ -450,17 +443,16 @@ const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
     </tr>
   );
   return (
-    <Card>
+    <BooksCard currency={currency}>
       {data.balanced ? null : (
         <Alert
           type="error"
           showIcon
           style={{ marginBottom: 12 }}
           data-testid="bs-unbalanced"
-          message={t("booksReports.unbalanced", { amount: money(data.difference, currency) })}
+          message={t("booksReports.unbalanced", { amount: amount(data.difference) })}
         />
       )}
-      <Typography.Paragraph type="secondary">{t("booksReports.inBase", { currency })}</Typography.Paragraph>
       <ReportTable
         testId="balance-sheet-table"
         textColumns={2}
@@ -499,7 +491,7 @@ const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
           "bs-liabilities-and-equity",
         )}
       </ReportTable>
-    </Card>
+    </BooksCard>
   );
 };
 
@@ -523,10 +515,10 @@ export const ProfitAndLossReport = () => {
   const compared = report.data?.comparedPeriods[0];
   return (
     <div data-testid="report-profit-and-loss">
-      <Filters>
+      <ReportFilterBar>
         {periodFields(t, params, setParams, todayIso())}
         <CompareFilter value={params.compare} onChange={(compare) => setParams({ compare })} />
-      </Filters>
+      </ReportFilterBar>
       <Heading
         kind="profit-and-loss"
         when={usePeriodLine(params)}
@@ -556,11 +548,7 @@ export const ProfitAndLossReport = () => {
 };
 
 const ProfitAndLossTable = ({ data, params }: { data: TProfitAndLoss; params: BooksParams }) => {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const money = useMoney(locale);
-  const nameOf = useAccountName();
-  const currency = data.baseCurrency ?? "";
+  const { t, locale, nameOf, currency, amount } = useBooksFormat(data.baseCurrency);
   const periods = data.comparedPeriods;
   const dates = (period: { startDate: string; endDate: string }) =>
     `${formatDate(period.startDate, locale)} – ${formatDate(period.endDate, locale)}`;
@@ -570,26 +558,26 @@ const ProfitAndLossTable = ({ data, params }: { data: TProfitAndLoss; params: Bo
         <td style={CELL}>{line.code}</td>
         <td style={indent(line.depth)}>{nameOf(line)}</td>
         <td style={NUM} data-testid={`pl-${line.code}`}>
-          <DrillLink to={generalLedgerHref(line.accountId, params)}>{money(line.amount, currency)}</DrillLink>
+          <DrillLink to={generalLedgerHref(line.accountId, params)}>{amount(line.amount)}</DrillLink>
         </td>
         {line.compared.map((value, index) => (
           <td key={periods[index]?.compare ?? index} style={NUM}>
-            {money(value, currency)}
+            {amount(value)}
           </td>
         ))}
       </tr>
     ));
-  const total = (label: string, amount: string, others: string[], testId: string) => (
+  const total = (label: string, figure: string, others: string[], testId: string) => (
     <tr style={BOLD}>
       <th style={{ ...CELL, textAlign: "left" }} colSpan={2}>
         {label}
       </th>
       <th style={NUM} data-testid={testId}>
-        {money(amount, currency)}
+        {amount(figure)}
       </th>
       {others.map((value, index) => (
         <th key={periods[index]?.compare ?? index} style={NUM}>
-          {money(value, currency)}
+          {amount(value)}
         </th>
       ))}
     </tr>
@@ -597,8 +585,7 @@ const ProfitAndLossTable = ({ data, params }: { data: TProfitAndLoss; params: Bo
   const first = periods[0];
   const comparedFigures = data.compared[0];
   return (
-    <Card>
-      <Typography.Paragraph type="secondary">{t("booksReports.inBase", { currency })}</Typography.Paragraph>
+    <BooksCard currency={currency}>
       <ReportTable
         testId="profit-and-loss-table"
         textColumns={2}
@@ -658,6 +645,6 @@ const ProfitAndLossTable = ({ data, params }: { data: TProfitAndLoss; params: Bo
           ]}
         />
       ) : null}
-    </Card>
+    </BooksCard>
   );
 };
