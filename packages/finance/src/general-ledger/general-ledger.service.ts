@@ -22,7 +22,7 @@ import {
   ZTrialBalanceQuery,
   ZUpdateGlAccountInput,
 } from "./general-ledger.schema";
-import { type ChartRow, createLedgerReports, loadChart, rollUp } from "./ledger-reports";
+import { accountRefOf, type ChartRow, createLedgerReports, loadChart, rollUp } from "./ledger-reports";
 
 /*
  * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). The journal
@@ -366,13 +366,7 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
           totals.credit += credit;
           totals.closing += closing;
           return {
-            accountId: row.id,
-            code: row.code,
-            nameEn: row.name_en,
-            nameRu: row.name_ru,
-            nameUz: row.name_uz,
-            type: row.type,
-            parentId: row.parent_id,
+            ...accountRefOf(row),
             opening: opening.toString(),
             debit: debit.toString(),
             credit: credit.toString(),

@@ -44,6 +44,17 @@ export type ChartAccount = {
   depth: number;
 };
 
+/** A chart row as the reports name an account. */
+export const accountRefOf = (row: ChartRow) => ({
+  accountId: row.id,
+  code: row.code,
+  nameEn: row.name_en,
+  nameRu: row.name_ru,
+  nameUz: row.name_uz,
+  type: row.type,
+  parentId: row.parent_id,
+});
+
 /** The tenant's chart in tree order (each account followed by its sub-accounts, by code). */
 export const loadChart = async (tx: Tx, tenantId: string): Promise<ChartAccount[]> => {
   const rows = await tx.$queryRaw<ChartRow[]>`
@@ -59,13 +70,7 @@ export const loadChart = async (tx: Tx, tenantId: string): Promise<ChartAccount[
   const walk = (parent: string | null, depth: number) => {
     for (const row of children.get(parent) ?? []) {
       out.push({
-        accountId: row.id,
-        code: row.code,
-        nameEn: row.name_en,
-        nameRu: row.name_ru,
-        nameUz: row.name_uz,
-        type: row.type,
-        parentId: row.parent_id,
+        ...accountRefOf(row),
         isGroup: children.has(row.id),
         depth,
       });
