@@ -496,6 +496,8 @@ describe("the books' reports on that month (docs/decisions/0101-books-reports.md
       { startDate: "2026-03-31", endDate: "2026-03-01" },
       { startDate: "2026-02-30", endDate: "2026-03-01" },
       { startDate: "0001-01-01", endDate: "9999-12-31" },
+      // A range longer than ten years: several reports, not one.
+      { startDate: "2000-01-01", endDate: "2026-03-31" },
       { startDate: "2026-03-01", endDate: "2026-03-31", limit: 100_000 },
       { startDate: "2026-03-01", endDate: "2026-03-31", extra: "x" },
       { startDate: "x".repeat(10_000), endDate: "2026-03-31" },

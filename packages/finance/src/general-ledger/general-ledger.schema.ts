@@ -1,5 +1,6 @@
 import { datesInOrder, ZIsoDate, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
+import { periodNotTooLong } from "../reports/reports.schema";
 
 /*
  * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). Amounts are
@@ -85,7 +86,9 @@ export const ZTrialBalanceQuery = z
     endDate: ZIsoDate.describe("Last day, inclusive"),
   })
   .strict()
-  .refine(...datesInOrder("startDate", "endDate"));
+  .refine(...datesInOrder("startDate", "endDate"))
+  // At most ten years: the balance before the period is the opening (docs/decisions/0101-books-reports.md).
+  .refine(...periodNotTooLong);
 export type TTrialBalanceQuery = z.input<typeof ZTrialBalanceQuery>;
 
 const ZMinor = z.string().regex(/^-?\d+$/);

@@ -1,6 +1,6 @@
 import { datesInOrder, ZIsoDate } from "@hisob/kernel/schema";
 import { z } from "zod";
-import { COMPARE_PERIODS } from "../reports/reports.schema";
+import { COMPARE_PERIODS, periodNotTooLong } from "../reports/reports.schema";
 import { GL_ACCOUNT_REF } from "./general-ledger.schema";
 
 /*
@@ -32,7 +32,8 @@ export const ZGeneralLedgerQuery = z
     offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
   })
   .strict()
-  .refine(...datesInOrder("startDate", "endDate"));
+  .refine(...datesInOrder("startDate", "endDate"))
+  .refine(...periodNotTooLong);
 export type TGeneralLedgerQuery = z.input<typeof ZGeneralLedgerQuery>;
 
 /** What a line's entry was posted for, as the app opens it. */
@@ -170,7 +171,8 @@ export const ZProfitAndLossQuery = z
     compare: ZCompare,
   })
   .strict()
-  .refine(...datesInOrder("startDate", "endDate"));
+  .refine(...datesInOrder("startDate", "endDate"))
+  .refine(...periodNotTooLong);
 export type TProfitAndLossQuery = z.input<typeof ZProfitAndLossQuery>;
 
 export const PROFIT_AND_LOSS_FIGURES = ["income", "expenses", "netResult"] as const;
