@@ -12,7 +12,7 @@ import {
   ZTrialBalanceRow,
   ZTrialBalanceTreeRow,
 } from "@hisob/finance";
-import { fieldOf, permissionsOf } from "../catalog-sdl";
+import { fieldOf, pageArgsSdl, permissionsOf } from "../catalog-sdl";
 import type { GraphqlContext } from "../context";
 import { runOperation } from "../operations";
 import type { GraphqlModule } from "../registry";
@@ -98,7 +98,7 @@ ${objectTypeSdl("ProfitAndLoss", ledger.profitAndLoss.output, {
     "Trial balance per leaf with the chart's groups' subtotals, base currency (${permissionsOf(ledger.trialBalance)})."
     trialBalance(${argumentsSdl(ledger.trialBalance.input, "trialBalance")}): TrialBalance!
     "General ledger of an account of the chart (a group: of its leaves), paged lines with running balances (${permissionsOf(ledger.generalLedger)})."
-    generalLedger(accountId: ID!, ${argumentsSdl(fieldOf(ledger.generalLedger.input, "query"), "generalLedger")}): GeneralLedger!
+    generalLedger(accountId: ID!, ${argumentsSdl(fieldOf(ledger.generalLedger.input, "query"), "generalLedger", { omit: ["offset", "limit"] })}, ${pageArgsSdl(fieldOf(ledger.generalLedger.input, "query"))}): GeneralLedger!
     "Balance sheet at the end of date, optionally beside compareDate (${permissionsOf(ledger.balanceSheet)})."
     balanceSheet(${argumentsSdl(ledger.balanceSheet.input, "balanceSheet")}): BalanceSheet!
     "Profit and loss on the ledger's income and expense accounts (${permissionsOf(ledger.profitAndLoss)})."
