@@ -27,6 +27,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
   const reports = createReportsService({ db });
   const payments = createPaymentsExpensesService(PAYMENT, { db, outbox, clock });
   const expenses = createPaymentsExpensesService(EXPENSE, { db, outbox, clock });
+  const generalLedger = createGeneralLedgerService({ db, clock });
   return {
     accounts: createAccountsService({ db, clock }),
     openingBalances: createOpeningBalancesService({ db, clock }),
@@ -35,14 +36,14 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     transfers: createTransfersService({ db, outbox, clock }),
     reconcile: createReconcileService({ db, clock }),
     reports,
-    exports: createFinanceExports({ db, clock, reports }),
+    exports: createFinanceExports({ db, clock, reports, generalLedger }),
     counterparties: createCounterpartiesService({ db, outbox, clock }),
     paymentCategories: createCategoriesService(PAYMENT_CATEGORY, { db, clock }),
     expenseCategories: createCategoriesService(EXPENSE_CATEGORY, { db, clock }),
     debts: createDebtsService({ db, outbox, payments, expenses, clock }),
     inventory: createInventoryService({ db, outbox, clock }),
     periods: createPeriodsService({ db, clock }),
-    generalLedger: createGeneralLedgerService({ db, clock }),
+    generalLedger,
   };
 };
 

@@ -27,6 +27,7 @@ export type { FinancePermission } from "./finance.permissions";
 export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./general-ledger/general-ledger.schema";
+export * from "./general-ledger/ledger-reports.schema";
 export * from "./inventory/inventory.schema";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";

@@ -5,6 +5,13 @@ import { accountsOperations, transactionsOperations } from "../accounts/accounts
 import { counterpartiesOperations } from "../counterparties/counterparties.operations";
 import { debtsOperations } from "../debts/debts.operations";
 import type { FinanceServices } from "../finance-services";
+import { generalLedgerOperations } from "../general-ledger/general-ledger.operations";
+import { ZTrialBalanceQuery } from "../general-ledger/general-ledger.schema";
+import {
+  ZBalanceSheetQuery,
+  ZGeneralLedgerQuery,
+  ZProfitAndLossQuery,
+} from "../general-ledger/ledger-reports.schema";
 import { inventoryOperations } from "../inventory/inventory.operations";
 import { op } from "../operations";
 import { expensesOperations, paymentsOperations } from "../payments-expenses/payments-expenses.operations";
@@ -181,4 +188,40 @@ export const exportsOperations = {
     call: (services, ctx, input) =>
       services.exports.counterpartyStatement(ctx, input.counterpartyId, input.query),
   }),
+  // The books' reports (docs/decisions/0101-books-reports.md).
+  trialBalance: download(
+    "/finance/ledger/trial-balance/export",
+    ZTrialBalanceQuery,
+    generalLedgerOperations.trialBalance.access,
+    "The trial balance as .xlsx: the leaves with their totals, and the chart's groups with subtotals",
+    (exports, ctx, query) => exports.trialBalance(ctx, query),
+  ),
+  generalLedger: op.download({
+    http: {
+      method: "GET",
+      path: "/finance/ledger/general-ledger/:id/export",
+      status: 200,
+      params: { id: "accountId" },
+      rest: "query",
+    },
+    input: z.object({ accountId: z.uuid(), query: ZGeneralLedgerQuery }),
+    access: generalLedgerOperations.generalLedger.access,
+    summary: "The general ledger of an account of the chart as .xlsx, every line of the period",
+    tag,
+    call: (services, ctx, input) => services.exports.generalLedger(ctx, input.accountId, input.query),
+  }),
+  balanceSheet: download(
+    "/finance/ledger/balance-sheet/export",
+    ZBalanceSheetQuery,
+    generalLedgerOperations.balanceSheet.access,
+    "The balance sheet as .xlsx",
+    (exports, ctx, query) => exports.balanceSheet(ctx, query),
+  ),
+  profitAndLoss: download(
+    "/finance/ledger/profit-and-loss/export",
+    ZProfitAndLossQuery,
+    generalLedgerOperations.profitAndLoss.access,
+    "Profit and loss on the ledger as .xlsx",
+    (exports, ctx, query) => exports.profitAndLoss(ctx, query),
+  ),
 };

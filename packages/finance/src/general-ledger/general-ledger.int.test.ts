@@ -1,5 +1,6 @@
 import { createManualClock, type TenantContext } from "@hisob/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyRows, minorOf, workbookOf } from "../exports/xlsx-test-reading";
 import { createFinanceTestKit, type FinanceTestKit } from "../finance-test-kit";
 
 /*
@@ -12,6 +13,8 @@ import { createFinanceTestKit, type FinanceTestKit } from "../finance-test-kit";
 const clock = createManualClock(new Date("2026-03-01T09:00:00Z"));
 let t: FinanceTestKit;
 let ctx: TenantContext;
+/** The month's documents, for the reports' tests (ledger-reports.int.test.ts reads the same month). */
+const month: Record<string, string> = {};
 
 const on = (date: string) => clock.set(new Date(`${date}T09:00:00Z`));
 
@@ -77,9 +80,17 @@ describe("a month of a small firm", () => {
       date: "2026-03-02",
     });
     on("2026-03-05");
-    await f.payments.create(ctx, { accountId: bank.id, amount: "500000000", date: "2026-03-05" });
+    const sale = await f.payments.create(ctx, {
+      accountId: bank.id,
+      amount: "500000000",
+      date: "2026-03-05",
+    });
     on("2026-03-10");
-    await f.expenses.create(ctx, { accountId: bank.id, amount: "120000000", date: "2026-03-10" });
+    const bought = await f.expenses.create(ctx, {
+      accountId: bank.id,
+      amount: "120000000",
+      date: "2026-03-10",
+    });
     on("2026-03-12");
     const payable = await f.debts.create(ctx, {
       kind: "payable",
@@ -117,6 +128,15 @@ describe("a month of a small firm", () => {
     });
     on("2026-03-30");
     await f.transfers.reverseTransfer(ctx, transfer.id, { reason: "Wrong account", date: "2026-03-30" });
+
+    Object.assign(month, {
+      bank: bank.id,
+      sale: sale.id,
+      bought: bought.id,
+      payable: payable.id,
+      receivable: receivable.id,
+      transfer: transfer.id,
+    });
 
     // By hand. Debits (Dr) and credits (Cr) per account, base currency UZS, minor units:
     //  5110 settlement account  Dr 1,000,000,000 opening + 500,000,000 sale + 150,000,000 settled by the
@@ -164,6 +184,15 @@ describe("a month of a small firm", () => {
       debitsMinusCredits: "0",
       unbalancedEntries: [],
       accountDifferences: [],
+      // The balance sheet over every line (docs/decisions/0101-books-reports.md): 5110 + 5210 against
+      // 6010, 8720 and the month's income less expenses (703,500,000 − 470,000,000).
+      balanceSheet: {
+        assets: "1433500000",
+        liabilities: "200000000",
+        equity: "1000000000",
+        retainedEarnings: "233500000",
+        difference: "0",
+      },
     });
     expect(reconcile.ok).toBe(true);
   });
@@ -214,6 +243,303 @@ describe("a month of a small firm", () => {
     expect(after.rows["5110"]).toEqual(["1800000000", "493000000", "1307000000"]);
     expect(after.report.balanced).toBe(true);
     expect((await t.services.finance.reconcile.reconcile(ctx)).ok).toBe(true);
+  });
+});
+
+describe("the books' reports on that month (docs/decisions/0101-books-reports.md)", () => {
+  const codeOf = (rows: Array<{ code: string; amount: string }>) =>
+    Object.fromEntries(rows.map((row) => [row.code, row.amount]));
+
+  it("general ledger of the settlement account and of the receivable, by hand, with their documents", async () => {
+    const gl = t.services.finance.generalLedger;
+    const chart = Object.fromEntries((await gl.accounts(ctx)).map((account) => [account.code, account.id]));
+    const bank = await gl.generalLedger(ctx, chart["5110"] ?? "", {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+    });
+    // By hand, 5110 in March: each document's line and the balance after it.
+    expect(
+      bank.lines.map((line) => [line.date, line.debit, line.credit, line.balance, line.document.kind]),
+    ).toEqual([
+      ["2026-03-01", "1000000000", "0", "1000000000", "opening_balance"],
+      ["2026-03-02", "0", "253000000", "747000000", "exchange"],
+      ["2026-03-05", "500000000", "0", "1247000000", "payment"],
+      ["2026-03-10", "0", "120000000", "1127000000", "expense"],
+      ["2026-03-18", "0", "100000000", "1027000000", "expense"],
+      ["2026-03-20", "150000000", "0", "1177000000", "payment"],
+      ["2026-03-22", "130000000", "0", "1307000000", "exchange"],
+      ["2026-03-28", "0", "20000000", "1287000000", "transfer"],
+      ["2026-03-30", "20000000", "0", "1307000000", "transfer"],
+    ]);
+    expect(bank).toMatchObject({
+      opening: "0",
+      debit: "1800000000",
+      credit: "493000000",
+      closing: "1307000000",
+      total: 9,
+      baseCurrency: "UZS",
+      account: { code: "5110", nameRu: "Расчётный счёт", isGroup: false, depth: 1 },
+    });
+    expect(bank.lines[2]?.document.id).toBe(month.sale);
+    expect(bank.lines[3]?.document.id).toBe(month.bought);
+    expect(bank.lines[7]?.document.id).toBe(month.transfer);
+
+    // 4010: the credit sale, the customer's settlement (its document: the debt), the write-off.
+    const receivable = await gl.generalLedger(ctx, chart["4010"] ?? "", {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+    });
+    expect(
+      receivable.lines.map((line) => [
+        line.date,
+        line.debit,
+        line.credit,
+        line.balance,
+        line.document,
+        line.counterpartyName,
+      ]),
+    ).toEqual([
+      ["2026-03-15", "200000000", "0", "200000000", { kind: "debt", id: month.receivable }, "Customer"],
+      ["2026-03-20", "0", "150000000", "50000000", { kind: "settlement", id: month.receivable }, "Customer"],
+      ["2026-03-25", "0", "50000000", "0", { kind: "debt", id: month.receivable }, "Customer"],
+    ]);
+    expect(receivable).toMatchObject({ opening: "0", debit: "200000000", credit: "200000000", closing: "0" });
+
+    // A page from the middle keeps the balances of the whole period; April opens with March's close.
+    const page = await gl.generalLedger(ctx, chart["5110"] ?? "", {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+      limit: 3,
+      offset: 3,
+    });
+    expect(page.lines.map((line) => line.balance)).toEqual(["1127000000", "1027000000", "1177000000"]);
+    expect(page).toMatchObject({ total: 9, debit: "1800000000", closing: "1307000000" });
+    // A group's ledger is its leaves': 5000, 5100 and 5200 are three groups; 5100's is 5110's.
+    const group = await gl.generalLedger(ctx, chart["5100"] ?? "", {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+    });
+    expect(group).toMatchObject({ account: { isGroup: true }, closing: "1307000000", total: 9 });
+  });
+
+  it("trial balance tree: each group is the sum of its leaves", async () => {
+    const { tree } = await t.services.finance.generalLedger.trialBalance(ctx, {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+    });
+    const byCode = Object.fromEntries(
+      tree.map((row) => [row.code, [row.isGroup, row.depth, row.debit, row.credit, row.closing]]),
+    );
+    expect(byCode["9400"]).toEqual([true, 0, "570000000", "100000000", "470000000"]);
+    expect(byCode["9420"]).toEqual([false, 1, "520000000", "100000000", "420000000"]);
+    expect(byCode["5100"]).toEqual([true, 0, "1800000000", "493000000", "1307000000"]);
+    // Tree order: a group, then its sub-accounts.
+    expect(tree.map((row) => row.code).slice(0, 4)).toEqual(["4000", "4010", "5000", "5010"]);
+  });
+
+  it("balance sheet at the month's end and at its middle, by hand; it balances", async () => {
+    const sheet = await t.services.finance.generalLedger.balanceSheet(ctx, {
+      date: "2026-03-31",
+      compareDate: "2026-03-15",
+    });
+    // 31 March: assets 5110 1,307,000,000 + 5210 126,500,000; liabilities 6010 200,000,000; equity
+    // 8720 1,000,000,000 + retained earnings (703,500,000 income − 470,000,000 expenses) 233,500,000.
+    // 15 March: 5110 1,000,000,000 − 253,000,000 + 500,000,000 − 120,000,000 = 1,127,000,000,
+    // 5210 253,000,000, 4010 200,000,000; 6010 300,000,000; 8720 1,000,000,000 and retained earnings
+    // 700,000,000 − 420,000,000 = 280,000,000.
+    const leaves = (lines: typeof sheet.assets.lines) =>
+      Object.fromEntries(
+        lines.filter((line) => !line.isGroup).map((line) => [line.code, [line.amount, line.compared]]),
+      );
+    expect(leaves(sheet.assets.lines)).toEqual({
+      "4010": ["0", "200000000"],
+      "5110": ["1307000000", "1127000000"],
+      "5210": ["126500000", "253000000"],
+    });
+    expect(leaves(sheet.liabilities.lines)).toEqual({ "6010": ["200000000", "300000000"] });
+    expect(leaves(sheet.equity.lines)).toEqual({ "8720": ["1000000000", "1000000000"] });
+    expect(sheet).toMatchObject({
+      assets: { total: "1433500000", comparedTotal: "1580000000" },
+      liabilities: { total: "200000000", comparedTotal: "300000000" },
+      equity: { total: "1233500000", comparedTotal: "1280000000" },
+      retainedEarnings: { amount: "233500000", compared: "280000000" },
+      liabilitiesAndEquity: { amount: "1433500000", compared: "1580000000" },
+      difference: "0",
+      comparedDifference: "0",
+      balanced: true,
+    });
+    expect(sheet.assets.lines.find((line) => line.code === "5100")).toMatchObject({
+      isGroup: true,
+      amount: "1307000000",
+    });
+    const reconcile = await t.services.finance.reconcile.reconcile(ctx);
+    expect(reconcile.ledger.balanceSheet.difference).toBe("0");
+  });
+
+  it("profit and loss of the month's second half against its first, by hand", async () => {
+    const pl = await t.services.finance.generalLedger.profitAndLoss(ctx, {
+      startDate: "2026-03-16",
+      endDate: "2026-03-31",
+      compare: "previousPeriod",
+    });
+    // 16–31 March: the settlements move revenue and expense to the receivable and payable (9030 and
+    // 9420 net 0), the USD sale's gain 3,500,000, the write-off 50,000,000. 28 Feb – 15 March (16
+    // days): revenue 500,000,000 + 200,000,000 on credit; expenses 120,000,000 + 300,000,000 on credit.
+    expect(pl.comparedPeriods).toEqual([
+      { compare: "previousPeriod", startDate: "2026-02-28", endDate: "2026-03-15" },
+    ]);
+    expect(
+      Object.fromEntries(pl.incomeLines.map((line) => [line.code, [line.amount, ...line.compared]])),
+    ).toEqual({
+      "9000": ["0", "700000000"],
+      "9030": ["0", "700000000"],
+      "9500": ["3500000", "0"],
+      "9540": ["3500000", "0"],
+    });
+    expect(codeOf(pl.expenseLines)).toEqual({ "9400": "50000000", "9420": "0", "9430": "50000000" });
+    expect(pl).toMatchObject({ income: "3500000", expenses: "50000000", netResult: "-46500000" });
+    expect(pl.compared).toEqual([
+      {
+        compare: "previousPeriod",
+        income: { value: "700000000", change: "-696500000", changePercent: "-99.50" },
+        expenses: { value: "420000000", change: "-370000000", changePercent: "-88.10" },
+        netResult: { value: "280000000", change: "-326500000", changePercent: "-116.61" },
+      },
+    ]);
+    // The whole month: the net result is the balance sheet's retained earnings.
+    const march = await t.services.finance.generalLedger.profitAndLoss(ctx, {
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+    });
+    expect(march).toMatchObject({
+      income: "703500000",
+      expenses: "470000000",
+      netResult: "233500000",
+      compared: [],
+    });
+  });
+
+  it("each download's totals are the JSON's, in the caller's language", async () => {
+    const gl = t.services.finance.generalLedger;
+    const exports = t.services.finance.exports;
+    const period = { startDate: "2026-03-01", endDate: "2026-03-31" };
+    const trialJson = await gl.trialBalance(ctx, period);
+    const trialBook = await workbookOf(await exports.trialBalance({ ...ctx, locale: "ru" }, period));
+    expect(trialBook.worksheets.map((sheet) => sheet.name)).toEqual([
+      "Оборотно-сальдовая ведомость",
+      "По группам",
+    ]);
+    const trialRows = bodyRows(trialBook.worksheets[0]);
+    const total = trialRows.at(-1) ?? [];
+    expect([total[1], ...total.slice(2, 6).map(minorOf)]).toEqual([
+      "Итого",
+      ...[
+        trialJson.totals.opening,
+        trialJson.totals.debit,
+        trialJson.totals.credit,
+        trialJson.totals.closing,
+      ].map(BigInt),
+    ]);
+    expect(trialRows.find((row) => row[0] === "5110")?.[1]).toBe("Расчётный счёт");
+
+    const chart = Object.fromEntries((await gl.accounts(ctx)).map((account) => [account.code, account.id]));
+    const ledgerJson = await gl.generalLedger(ctx, chart["5110"] ?? "", period);
+    const ledgerRows = bodyRows(
+      (await workbookOf(await exports.generalLedger({ ...ctx, locale: "uz" }, chart["5110"] ?? "", period)))
+        .worksheets[0],
+    );
+    expect(ledgerRows).toHaveLength(ledgerJson.total + 2);
+    const closing = ledgerRows.at(-1) ?? [];
+    expect([closing[2], minorOf(closing[4]), minorOf(closing[5]), minorOf(closing[6])]).toEqual([
+      "Yakuniy qoldiq",
+      BigInt(ledgerJson.debit),
+      BigInt(ledgerJson.credit),
+      BigInt(ledgerJson.closing),
+    ]);
+
+    const sheetJson = await gl.balanceSheet(ctx, { date: "2026-03-31" });
+    const sheetRows = bodyRows(
+      (await workbookOf(await exports.balanceSheet(ctx, { date: "2026-03-31" }))).worksheets[0],
+    );
+    const labelled = Object.fromEntries(sheetRows.map((row) => [row[1], minorOf(row[2])]));
+    expect(labelled).toMatchObject({
+      Assets: BigInt(sheetJson.assets.total),
+      Liabilities: BigInt(sheetJson.liabilities.total),
+      Equity: BigInt(sheetJson.equity.total),
+      "Retained earnings (not yet closed)": BigInt(sheetJson.retainedEarnings.amount),
+      "Liabilities and equity": BigInt(sheetJson.liabilitiesAndEquity.amount),
+      Difference: 0n,
+    });
+
+    const plQuery = { ...period, compare: "previousYear" as const };
+    const plJson = await gl.profitAndLoss(ctx, plQuery);
+    const plBook = await workbookOf(await exports.profitAndLoss(ctx, plQuery));
+    const plRows = Object.fromEntries(bodyRows(plBook.worksheets[0]).map((row) => [row[1], minorOf(row[2])]));
+    expect(plRows).toMatchObject({
+      Income: BigInt(plJson.income),
+      Expenses: BigInt(plJson.expenses),
+      "Net result": BigInt(plJson.netResult),
+    });
+    expect(plBook.worksheets.map((sheet) => sheet.name)).toEqual(["Profit and loss", "Comparison"]);
+  });
+
+  it("refuses hostile input with 400 and another organization's account with 404", async () => {
+    const gl = t.services.finance.generalLedger;
+    const chart = Object.fromEntries((await gl.accounts(ctx)).map((account) => [account.code, account.id]));
+    const bank = chart["5110"] ?? "";
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => ({ code: "none" }),
+        (error: unknown) => error,
+      );
+    for (const bad of [
+      { startDate: "2026-03-31", endDate: "2026-03-01" },
+      { startDate: "2026-02-30", endDate: "2026-03-01" },
+      { startDate: "0001-01-01", endDate: "9999-12-31" },
+      // A range longer than ten years: several reports, not one.
+      { startDate: "2000-01-01", endDate: "2026-03-31" },
+      { startDate: "2026-03-01", endDate: "2026-03-31", limit: 100_000 },
+      { startDate: "2026-03-01", endDate: "2026-03-31", extra: "x" },
+      { startDate: "x".repeat(10_000), endDate: "2026-03-31" },
+    ]) {
+      expect(await failure(gl.generalLedger(ctx, bank, bad as never))).toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
+      expect(await failure(gl.trialBalance(ctx, bad as never))).toMatchObject({ code: "VALIDATION_ERROR" });
+      expect(await failure(gl.profitAndLoss(ctx, bad as never))).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
+    for (const bad of [{}, { date: "2026-13-01" }, { date: "2026-03-31", compareDate: "yesterday" }]) {
+      expect(await failure(gl.balanceSheet(ctx, bad as never))).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
+    expect(
+      await failure(
+        gl.profitAndLoss(ctx, {
+          startDate: "2026-03-01",
+          endDate: "2026-03-31",
+          compare: "nextYear" as never,
+        }),
+      ),
+    ).toMatchObject({ code: "VALIDATION_ERROR" });
+    const period = { startDate: "2026-03-01", endDate: "2026-03-31" };
+    expect(
+      await failure(gl.generalLedger(ctx, "00000000-0000-4000-8000-000000000000", period)),
+    ).toMatchObject({
+      code: "NOT_FOUND",
+      reason: "finance.gl_account_not_found",
+    });
+    expect(await failure(t.services.finance.exports.generalLedger(ctx, "not-a-uuid", period))).toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
+    // Another organization's account is not found, either way round.
+    const tenant = await t.createTenant();
+    const other = await t.contextOf(await t.createUser(tenant.id, "admin"), "reports-other");
+    const theirs = await gl.installChart(other, { template: "ifrs" });
+    expect(await failure(gl.generalLedger(ctx, theirs[0]?.id ?? "", period))).toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect(await failure(gl.generalLedger(other, bank, period))).toMatchObject({ code: "NOT_FOUND" });
+    const file = await t.services.finance.exports.generalLedger(ctx, theirs[0]?.id ?? "", period);
+    await expect(file.open()).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
 

@@ -9,6 +9,14 @@ import {
   ZTrialBalanceQuery,
   ZUpdateGlAccountInput,
 } from "./general-ledger.schema";
+import {
+  ZBalanceSheet,
+  ZBalanceSheetQuery,
+  ZGeneralLedger,
+  ZGeneralLedgerQuery,
+  ZProfitAndLoss,
+  ZProfitAndLossQuery,
+} from "./ledger-reports.schema";
 
 const tag = "finance: general ledger";
 const path = "/finance/ledger/accounts";
@@ -84,5 +92,42 @@ export const generalLedgerOperations = {
       "Trial balance: opening balance, debit and credit turnover and closing balance per account, base currency",
     tag,
     call: (services, ctx, input) => services.generalLedger.trialBalance(ctx, input),
+  }),
+  // The books' reports (docs/decisions/0101-books-reports.md).
+  generalLedger: op.query({
+    http: {
+      method: "GET",
+      path: "/finance/ledger/general-ledger/:id",
+      status: 200,
+      params: { id: "accountId" },
+      rest: "query",
+    },
+    input: z.object({ accountId: z.uuid(), query: ZGeneralLedgerQuery }),
+    output: ZGeneralLedger,
+    access: { requires: ["reports:read:all"] },
+    summary:
+      "General ledger of an account of the chart (a group: of its leaves): opening balance, each line with its running balance and document, closing balance",
+    tag,
+    call: (services, ctx, input) => services.generalLedger.generalLedger(ctx, input.accountId, input.query),
+  }),
+  balanceSheet: op.query({
+    http: { method: "GET", path: "/finance/ledger/balance-sheet", status: 200 },
+    input: ZBalanceSheetQuery,
+    output: ZBalanceSheet,
+    access: { requires: ["reports:read:all"] },
+    summary:
+      "Balance sheet at the end of a day: assets, liabilities and equity with the retained earnings not yet closed, optionally beside another day",
+    tag,
+    call: (services, ctx, input) => services.generalLedger.balanceSheet(ctx, input),
+  }),
+  profitAndLoss: op.query({
+    http: { method: "GET", path: "/finance/ledger/profit-and-loss", status: 200 },
+    input: ZProfitAndLossQuery,
+    output: ZProfitAndLoss,
+    access: { requires: ["reports:read:all"] },
+    summary:
+      "Profit and loss on the ledger: income and expense accounts of a period as a tree, the net result, compared with previous periods",
+    tag,
+    call: (services, ctx, input) => services.generalLedger.profitAndLoss(ctx, input),
   }),
 };

@@ -1,5 +1,6 @@
 import { datesInOrder, ZIsoDate, ZRequiredLine } from "@hisob/kernel/schema";
 import { z } from "zod";
+import { periodNotTooLong } from "../reports/reports.schema";
 
 /*
  * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). Amounts are
@@ -85,23 +86,38 @@ export const ZTrialBalanceQuery = z
     endDate: ZIsoDate.describe("Last day, inclusive"),
   })
   .strict()
-  .refine(...datesInOrder("startDate", "endDate"));
+  .refine(...datesInOrder("startDate", "endDate"))
+  // At most ten years: the balance before the period is the opening (docs/decisions/0101-books-reports.md).
+  .refine(...periodNotTooLong);
 export type TTrialBalanceQuery = z.input<typeof ZTrialBalanceQuery>;
 
 const ZMinor = z.string().regex(/^-?\d+$/);
 
-export const ZTrialBalanceRow = z.object({
+/** An account of the chart as a report names it: its code, names in the three languages, its parent. */
+export const GL_ACCOUNT_REF = {
   accountId: z.uuid(),
   code: z.string(),
   nameEn: z.string(),
   nameRu: z.string(),
   nameUz: z.string(),
   type: z.enum(GL_ACCOUNT_TYPES),
+  parentId: z.uuid().nullable(),
+};
+
+export const ZTrialBalanceRow = z.object({
+  ...GL_ACCOUNT_REF,
   /** Base-currency minor units: balance before the period (debit positive), turnover, balance after. */
   opening: ZMinor,
   debit: ZMinor,
   credit: ZMinor,
   closing: ZMinor,
+});
+
+export const ZTrialBalanceTreeRow = ZTrialBalanceRow.extend({
+  /** Has sub-accounts: its figures are subtotals. */
+  isGroup: z.boolean(),
+  /** 0 for a top-level account, 1 for its sub-accounts… */
+  depth: z.number().int(),
 });
 
 export const ZTrialBalance = z
@@ -111,6 +127,11 @@ export const ZTrialBalance = z
     baseCurrency: z.string().nullable(),
     /** Leaves with a balance or a turnover, by code. */
     rows: z.array(ZTrialBalanceRow),
+    /**
+     * The chart's tree over those leaves (docs/decisions/0101-books-reports.md): every leaf and every
+     * group above one, in tree order, a group's figures the sums of its leaves'.
+     */
+    tree: z.array(ZTrialBalanceTreeRow),
     totals: z.object({ opening: ZMinor, debit: ZMinor, credit: ZMinor, closing: ZMinor }),
     /** Debits equal credits: opening and closing sum to zero and the turnovers are equal. */
     balanced: z.boolean(),

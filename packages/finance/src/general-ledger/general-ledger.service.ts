@@ -22,6 +22,7 @@ import {
   ZTrialBalanceQuery,
   ZUpdateGlAccountInput,
 } from "./general-ledger.schema";
+import { accountRefOf, type ChartRow, createLedgerReports, loadChart, rollUp } from "./ledger-reports";
 
 /*
  * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). The journal
@@ -30,14 +31,7 @@ import {
  * categories to it and reads the journal's aggregates.
  */
 
-type AccountRow = {
-  id: string;
-  code: string;
-  name_en: string;
-  name_ru: string;
-  name_uz: string;
-  type: TGlAccountDto["type"];
-  parent_id: string | null;
+type AccountRow = ChartRow & {
   currency_code: string | null;
   role: string | null;
   is_active: boolean;
@@ -86,13 +80,7 @@ const MAPPING = {
   expenseCategory: { table: "expense_categories", entity: "expense_category", type: "expense" },
 } as const;
 
-type TrialRow = {
-  id: string;
-  code: string;
-  name_en: string;
-  name_ru: string;
-  name_uz: string;
-  type: TGlAccountDto["type"];
+type TrialRow = ChartRow & {
   opening: string;
   debit: string;
   credit: string;
@@ -103,6 +91,8 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
   const clock = deps.clock ?? systemClock;
 
   return {
+    ...createLedgerReports({ db }),
+
     /** The tenant's chart, by code (empty until a template is installed or the first document posts). */
     accounts: async (ctx: TenantContext): Promise<TGlAccountDto[]> => {
       requirePermission(ctx, "accounts:read:all");
@@ -351,7 +341,7 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
       const { startDate, endDate } = query;
       return db.withTenant(tenantId, async (tx) => {
         const rows = await tx.$queryRaw<TrialRow[]>`
-          SELECT a.id::text, a.code, a.name_en, a.name_ru, a.name_uz, a.type::text AS type,
+          SELECT a.id::text, a.code, a.name_en, a.name_ru, a.name_uz, a.type::text AS type, a.parent_id::text,
                  COALESCE(sum(l.base_amount) FILTER (WHERE l.date < ${startDate}::date), 0)::text AS opening,
                  COALESCE(sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount > 0), 0)::text AS debit,
                  COALESCE(-sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount < 0), 0)::text AS credit
@@ -376,23 +366,38 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
           totals.credit += credit;
           totals.closing += closing;
           return {
-            accountId: row.id,
-            code: row.code,
-            nameEn: row.name_en,
-            nameRu: row.name_ru,
-            nameUz: row.name_uz,
-            type: row.type,
+            ...accountRefOf(row),
             opening: opening.toString(),
             debit: debit.toString(),
             credit: credit.toString(),
             closing: closing.toString(),
           };
         });
+        const chart = await loadChart(tx, tenantId);
+        const leaves = new Map(
+          out.map((row) => [
+            row.accountId,
+            {
+              opening: BigInt(row.opening),
+              debit: BigInt(row.debit),
+              credit: BigInt(row.credit),
+              closing: BigInt(row.closing),
+            },
+          ]),
+        );
+        const tree = rollUp(chart, leaves, ["opening", "debit", "credit", "closing"] as const).map((row) => ({
+          ...row,
+          opening: row.opening.toString(),
+          debit: row.debit.toString(),
+          credit: row.credit.toString(),
+          closing: row.closing.toString(),
+        }));
         return {
           startDate,
           endDate,
           baseCurrency: base?.code ?? null,
           rows: out,
+          tree,
           totals: {
             opening: totals.opening.toString(),
             debit: totals.debit.toString(),

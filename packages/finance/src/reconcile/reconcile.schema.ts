@@ -40,6 +40,19 @@ export const ZReconcileReport = z
           ledger: z.string(),
         }),
       ),
+      /**
+       * The balance sheet over every line (docs/decisions/0101-books-reports.md): assets (debit
+       * balances) less liabilities, equity and the income and expenses not yet closed (credit
+       * balances), base currency; must be 0. Lines on no account of the chart count nowhere and
+       * show here.
+       */
+      balanceSheet: z.object({
+        assets: z.string(),
+        liabilities: z.string(),
+        equity: z.string(),
+        retainedEarnings: z.string(),
+        difference: z.string(),
+      }),
     }),
     ok: z.boolean(),
   })

@@ -66,6 +66,25 @@ const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconc
                   GROUP BY money_account_id) l ON l.money_account_id = a.id
      WHERE a.tenant_id = ${tenantId}::uuid AND a.balance <> COALESCE(l.total, 0)
      ORDER BY a.name, a.id`;
+  const byType = await tx.$queryRaw<{ type: string; total: string }[]>`
+    SELECT a.type::text AS type, sum(l.base_amount)::text AS total
+      FROM journal_lines l
+      JOIN gl_accounts a ON a.tenant_id = l.tenant_id AND a.id = l.gl_account_id
+     WHERE l.tenant_id = ${tenantId}::uuid
+     GROUP BY a.type`;
+  const typeTotal = (...types: string[]) =>
+    byType.filter((row) => types.includes(row.type)).reduce((sum, row) => sum + BigInt(row.total), 0n);
+  const assets = typeTotal("asset");
+  const liabilities = -typeTotal("liability");
+  const equity = -typeTotal("equity");
+  const retainedEarnings = -typeTotal("income", "expense");
+  const balanceSheet = {
+    assets: assets.toString(),
+    liabilities: liabilities.toString(),
+    equity: equity.toString(),
+    retainedEarnings: retainedEarnings.toString(),
+    difference: (assets - liabilities - equity - retainedEarnings).toString(),
+  };
   const ledger = {
     debitsMinusCredits: ledgerTotal?.total ?? "0",
     unbalancedEntries: unbalanced.map((row) => ({ entryId: row.entry_id, difference: row.difference })),
@@ -76,8 +95,13 @@ const reconcileIn = async (tx: Tx, tenantId: string, now: Date): Promise<TReconc
       cash: row.stored,
       ledger: row.computed,
     })),
+    balanceSheet,
   };
-  const ledgerOk = ledger.debitsMinusCredits === "0" && unbalanced.length === 0 && glDrift.length === 0;
+  const ledgerOk =
+    ledger.debitsMinusCredits === "0" &&
+    unbalanced.length === 0 &&
+    glDrift.length === 0 &&
+    balanceSheet.difference === "0";
   const accountsChecked = await tx.moneyAccount.count({ where: { tenantId } });
   return {
     checkedAt: now.toISOString(),

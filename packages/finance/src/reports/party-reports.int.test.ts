@@ -1,10 +1,8 @@
-import { PassThrough } from "node:stream";
-import type { PreparedExport } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 import { createTestDb, insertTenant } from "@hisob/db/testing";
 import { type AppError, newId, type TenantContext } from "@hisob/kernel";
-import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyRows, minorOf, workbookOf } from "../exports/xlsx-test-reading";
 import { FINANCE_PERMISSIONS } from "../finance.permissions";
 import { createFinanceServices, type FinanceServices } from "../finance-services";
 
@@ -54,24 +52,6 @@ const failure = async (call: () => Promise<unknown>) => {
     return { code: appError.code, reason: appError.reason, message: appError.message };
   }
 };
-
-/** The workbook a download writes. */
-const workbookOf = async (file: PreparedExport) => {
-  await file.open();
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve) => stream.on("end", resolve));
-  await file.write(stream);
-  await done;
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-  return workbook;
-};
-
-/** A cell's value; a formula cell's cached result. */
-const cellValue = (cell: unknown): unknown =>
-  cell && typeof cell === "object" && "result" in cell ? cell.result : cell;
 
 beforeAll(async () => {
   db = await createTestDb();
@@ -532,16 +512,6 @@ describe("comparison with other periods", () => {
     }
   });
 });
-
-/** Every body row of a sheet, formulas read as their cached results. */
-const bodyRows = (sheet: ExcelJS.Worksheet | undefined): unknown[][] =>
-  sheet
-    ? (sheet.getRows(2, sheet.rowCount - 1) ?? []).map((row) =>
-        (row.values as unknown[]).slice(1).map(cellValue),
-      )
-    : [];
-/** A money cell (two decimals here) back in minor units; empty is zero. */
-const minorOf = (value: unknown) => (typeof value === "number" ? BigInt(Math.round(value * 100)) : 0n);
 
 describe("downloads add up to the JSON", () => {
   it("aging: each kind-and-currency block's total row is its JSON total, in the caller's language", async () => {

@@ -273,18 +273,21 @@ export const ZBalancesQuery = z
   .strict();
 export type TBalancesQuery = z.input<typeof ZBalancesQuery>;
 
+/** A refinement (spread into `.refine(...)`): the period is at most MAX_STATEMENT_DAYS long. */
+export const periodNotTooLong: [
+  (query: { startDate: string; endDate: string }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (query) =>
+    dateOf(query.endDate).getTime() - dateOf(query.startDate).getTime() < MAX_STATEMENT_DAYS * 86_400_000,
+  { message: `must be at most ${MAX_STATEMENT_DAYS} days after startDate`, path: ["endDate"] },
+];
+
 export const ZCounterpartyStatementQuery = z
   .object({ ...ZPeriod })
   .strict()
   .refine(...endNotBeforeStart)
-  .refine(
-    (query) =>
-      dateOf(query.endDate).getTime() - dateOf(query.startDate).getTime() < MAX_STATEMENT_DAYS * 86_400_000,
-    {
-      message: `must be at most ${MAX_STATEMENT_DAYS} days after startDate`,
-      path: ["endDate"],
-    },
-  );
+  .refine(...periodNotTooLong);
 export type TCounterpartyStatementQuery = z.input<typeof ZCounterpartyStatementQuery>;
 
 export const AGING_BUCKETS = ["notDue", "days1To30", "days31To60", "days61To90", "over90"] as const;

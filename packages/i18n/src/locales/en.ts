@@ -494,6 +494,11 @@ export const en = {
     },
     finance: {
       sheets: {
+        trialBalance: "Trial balance",
+        trialBalanceTree: "By group",
+        generalLedger: "General ledger",
+        balanceSheet: "Balance sheet",
+        profitAndLoss: "Profit and loss",
         aging: "Aging",
         balances: "Balances",
         counterpartyStatement: "Counterparty statement",
@@ -513,6 +518,9 @@ export const en = {
         inventory: "Inventory",
       },
       columns: {
+        code: "Code",
+        debit: "Debit",
+        credit: "Credit",
         notDue: "Not yet due",
         days1To30: "1–30 days overdue",
         days31To60: "31–60 days overdue",
@@ -592,6 +600,14 @@ export const en = {
         opening_balance: "Opening balance",
       },
       rows: {
+        assets: "Assets",
+        liabilities: "Liabilities",
+        equity: "Equity",
+        retainedEarnings: "Retained earnings (not yet closed)",
+        liabilitiesAndEquity: "Liabilities and equity",
+        netResult: "Net result",
+        incomeTotal: "Income",
+        difference: "Difference",
         asOf: "As of",
         previousPeriod: "Previous period",
         previousYear: "Same period last year",

@@ -483,6 +483,11 @@ export const ru: Messages = {
     },
     finance: {
       sheets: {
+        trialBalance: "Оборотно-сальдовая ведомость",
+        trialBalanceTree: "По группам",
+        generalLedger: "Главная книга",
+        balanceSheet: "Баланс",
+        profitAndLoss: "Прибыли и убытки",
         aging: "Старение долгов",
         balances: "Остатки",
         counterpartyStatement: "Акт сверки",
@@ -502,6 +507,9 @@ export const ru: Messages = {
         inventory: "Склад",
       },
       columns: {
+        code: "Код",
+        debit: "Дебет",
+        credit: "Кредит",
         notDue: "Срок не наступил",
         days1To30: "Просрочка 1–30 дней",
         days31To60: "Просрочка 31–60 дней",
@@ -581,6 +589,14 @@ export const ru: Messages = {
         opening_balance: "Начальный остаток",
       },
       rows: {
+        assets: "Активы",
+        liabilities: "Обязательства",
+        equity: "Капитал",
+        retainedEarnings: "Нераспределённая прибыль (не закрытая)",
+        liabilitiesAndEquity: "Обязательства и капитал",
+        netResult: "Чистый результат",
+        incomeTotal: "Доходы",
+        difference: "Разница",
         asOf: "На дату",
         previousPeriod: "Предыдущий период",
         previousYear: "Тот же период прошлого года",

@@ -504,6 +504,11 @@ export const uz: Messages = {
     },
     finance: {
       sheets: {
+        trialBalance: "Aylanma-saldo qaydnomasi",
+        trialBalanceTree: "Guruhlar boʻyicha",
+        generalLedger: "Bosh kitob",
+        balanceSheet: "Buxgalteriya balansi",
+        profitAndLoss: "Foyda va zararlar",
         aging: "Qarzlar muddati",
         balances: "Qoldiqlar",
         counterpartyStatement: "Hisob-kitob dalolatnomasi",
@@ -523,6 +528,9 @@ export const uz: Messages = {
         inventory: "Ombor",
       },
       columns: {
+        code: "Kod",
+        debit: "Debet",
+        credit: "Kredit",
         notDue: "Muddati kelmagan",
         days1To30: "1–30 kun kechikkan",
         days31To60: "31–60 kun kechikkan",
@@ -602,6 +610,14 @@ export const uz: Messages = {
         opening_balance: "Boshlangʻich qoldiq",
       },
       rows: {
+        assets: "Aktivlar",
+        liabilities: "Majburiyatlar",
+        equity: "Kapital",
+        retainedEarnings: "Taqsimlanmagan foyda (yopilmagan)",
+        liabilitiesAndEquity: "Majburiyatlar va kapital",
+        netResult: "Sof natija",
+        incomeTotal: "Daromadlar",
+        difference: "Farq",
         asOf: "Sana holatiga",
         previousPeriod: "Oldingi davr",
         previousYear: "Oʻtgan yilning shu davri",

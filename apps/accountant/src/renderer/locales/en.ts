@@ -1,3 +1,4 @@
+import { BOOKS_REPORTS_EN } from "./books-reports";
 import { DEBTS_EN } from "./debts";
 import { PARTY_REPORTS_EN } from "./party-reports";
 
@@ -177,6 +178,7 @@ export const en = {
   debts: DEBTS_EN.debts,
   counterparties: DEBTS_EN.counterparties,
   partyReports: PARTY_REPORTS_EN.partyReports,
+  booksReports: BOOKS_REPORTS_EN.booksReports,
   categories: {
     title: "Categories",
     kind: "Kind of category",

@@ -1,3 +1,4 @@
+import { BOOKS_REPORTS_RU } from "./books-reports";
 import { DEBTS_RU } from "./debts";
 import type { AppMessages } from "./en";
 import { PARTY_REPORTS_RU } from "./party-reports";
@@ -178,6 +179,7 @@ export const ru: AppMessages = {
   debts: DEBTS_RU.debts,
   counterparties: DEBTS_RU.counterparties,
   partyReports: PARTY_REPORTS_RU.partyReports,
+  booksReports: BOOKS_REPORTS_RU.booksReports,
   categories: {
     title: "Статьи",
     kind: "Вид статей",

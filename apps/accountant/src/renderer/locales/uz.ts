@@ -1,3 +1,4 @@
+import { BOOKS_REPORTS_UZ } from "./books-reports";
 import { DEBTS_UZ } from "./debts";
 import type { AppMessages } from "./en";
 import { PARTY_REPORTS_UZ } from "./party-reports";
@@ -176,6 +177,7 @@ export const uz: AppMessages = {
   debts: DEBTS_UZ.debts,
   counterparties: DEBTS_UZ.counterparties,
   partyReports: PARTY_REPORTS_UZ.partyReports,
+  booksReports: BOOKS_REPORTS_UZ.booksReports,
   categories: {
     title: "Moddalar",
     kind: "Moddalar turi",

@@ -841,10 +841,12 @@ describe("reconcile", () => {
     expect(res.json()).toMatchObject({ ok: true, drift: [], mismatchedDocuments: [] });
     // The general ledger under all of them: debits equal credits, every money account's ledger
     // balance is its cash balance (docs/decisions/0093-general-ledger.md).
-    expect(res.json().ledger).toEqual({
+    expect(res.json().ledger).toMatchObject({
       debitsMinusCredits: "0",
       unbalancedEntries: [],
       accountDifferences: [],
+      // The balance sheet balances (docs/decisions/0101-books-reports.md).
+      balanceSheet: { difference: "0" },
     });
     expect(res.json().accountsChecked).toBeGreaterThan(10);
   });

@@ -128,6 +128,12 @@ describe("the accountant app's procedures", () => {
     expect(statement.entries.at(-1)?.runningBalance).toBe("742287");
     expect(await api.reconcile.run.query()).toMatchObject({ ok: true });
     expect(await api.generalLedger.trialBalance.query(period)).toMatchObject({ balanced: true });
+    // The books' reports (docs/decisions/0101-books-reports.md) over the same transport.
+    expect(await api.generalLedger.balanceSheet.query({ date: period.endDate })).toMatchObject({
+      difference: "0",
+      balanced: true,
+    });
+    expect((await api.generalLedger.profitAndLoss.query(period)).netResult).toMatch(/^-?\d+$/);
 
     await api.expenses.delete.mutate({ id: expense.id });
     const empty = await api.accounts.create.mutate({ name: "Unused", currency: "UZS" });
@@ -494,6 +500,12 @@ describe("every procedure checks the caller", () => {
       (api) => api.generalLedger.setMapping.mutate({ kind: "moneyAccount", id: ID, glAccountId: null }),
     ],
     ["generalLedger.trialBalance", (api) => api.generalLedger.trialBalance.query(period)],
+    [
+      "generalLedger.generalLedger",
+      (api) => api.generalLedger.generalLedger.query({ accountId: ID, query: period }),
+    ],
+    ["generalLedger.balanceSheet", (api) => api.generalLedger.balanceSheet.query({ date: DATE })],
+    ["generalLedger.profitAndLoss", (api) => api.generalLedger.profitAndLoss.query(period)],
     ["counterparties.list", (api) => api.counterparties.list.query({})],
     ["counterparties.create", (api) => api.counterparties.create.mutate({ name: "N" })],
     ["counterparties.delete", (api) => api.counterparties.delete.mutate({ id: ID })],
@@ -537,6 +549,10 @@ describe("every procedure checks the caller", () => {
     ],
     ["exports.counterparties", (api) => api.exports.counterparties.query({})],
     ["exports.inventory", (api) => api.exports.inventory.query({})],
+    ["exports.trialBalance", (api) => api.exports.trialBalance.query(period)],
+    ["exports.generalLedger", (api) => api.exports.generalLedger.query({ accountId: ID, query: period })],
+    ["exports.balanceSheet", (api) => api.exports.balanceSheet.query({ date: DATE })],
+    ["exports.profitAndLoss", (api) => api.exports.profitAndLoss.query(period)],
     ["counterparties.get", (api) => api.counterparties.get.query({ id: ID })],
     ["counterparties.update", (api) => api.counterparties.update.mutate({ id: ID, data: { name: "N" } })],
     ["paymentCategories.get", (api) => api.paymentCategories.get.query({ id: ID })],

@@ -4,6 +4,8 @@ import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router-
 import { AccountStatementReport } from "./account-statement";
 import { AgingReport } from "./aging";
 import { BalancesReport } from "./balances";
+import { BalanceSheetReport, GeneralLedgerReport, ProfitAndLossReport, TrialBalanceReport } from "./books";
+import { BOOKS_KINDS, type BooksKind } from "./books-query";
 import { CashflowReport } from "./cashflow";
 import { CounterpartyStatementReport } from "./counterparty-statement";
 import { IncomeStatementReport } from "./income-statement";
@@ -13,16 +15,19 @@ import "./print.css";
 
 /*
  * The Reports section: income statement, cash flow and account statement, and (decision 0087) the
- * aging, the balances on a date and the counterparty statement, one address each.
+ * aging, the balances on a date and the counterparty statement, and (decision 0101) the books' trial
+ * balance, general ledger, balance sheet and profit and loss, one address each.
  */
 
-const KINDS: (ReportKind | PartyReportKind)[] = [
+const KINDS: (ReportKind | PartyReportKind | BooksKind)[] = [
   "income",
   "cashflow",
   "statement",
   "aging",
   "balances",
   "counterparty",
+  // The books' reports on the general ledger (decision 0101).
+  ...BOOKS_KINDS,
 ];
 const PARTY_KINDS: string[] = ["aging", "balances", "counterparty"] satisfies PartyReportKind[];
 
@@ -43,7 +48,11 @@ export const ReportsSection = () => {
         onChange={(kind) => navigate(`/reports/${kind}${location.search}`)}
         options={KINDS.map((kind) => ({
           value: kind,
-          label: PARTY_KINDS.includes(kind) ? t(`partyReports.nav.${kind}`) : t(`reports.titles.${kind}`),
+          label: PARTY_KINDS.includes(kind)
+            ? t(`partyReports.nav.${kind}`)
+            : (BOOKS_KINDS as string[]).includes(kind)
+              ? t(`booksReports.titles.${kind}`)
+              : t(`reports.titles.${kind}`),
         }))}
       />
       <Routes>
@@ -53,6 +62,10 @@ export const ReportsSection = () => {
         <Route path="aging" element={<AgingReport />} />
         <Route path="balances" element={<BalancesReport />} />
         <Route path="counterparty" element={<CounterpartyStatementReport />} />
+        <Route path="trial-balance" element={<TrialBalanceReport />} />
+        <Route path="general-ledger" element={<GeneralLedgerReport />} />
+        <Route path="balance-sheet" element={<BalanceSheetReport />} />
+        <Route path="profit-and-loss" element={<ProfitAndLossReport />} />
         <Route path="*" element={<Navigate to="income" replace />} />
       </Routes>
     </div>

@@ -9,7 +9,7 @@ import { DateInput } from "../../components/date-input";
 import { PrintButton } from "../../components/downloads";
 import { CounterpartyPicker } from "../../components/pickers";
 import { addDays, readCounterparty, readReportDate } from "./party-report-query";
-import { periodFields } from "./report-frame";
+import { periodFields, ReportFilterBar } from "./report-frame";
 import { readReportParams } from "./report-query";
 
 /*
@@ -73,13 +73,7 @@ export const DayControls = (props: { date: string; onChange: (date: string) => v
   const today = todayIso();
   const preset = DAY_PRESETS.find((key) => dayPresetDate(key, today) === props.date) ?? "custom";
   return (
-    <Space
-      wrap
-      className="no-print"
-      role="search"
-      aria-label={t("reports.filters")}
-      style={{ marginBottom: 16 }}
-    >
+    <ReportFilterBar>
       <Select
         aria-label={t("partyReports.day")}
         data-testid="report-day-preset"
@@ -100,7 +94,7 @@ export const DayControls = (props: { date: string; onChange: (date: string) => v
         value={props.date}
         onChange={(date) => date && props.onChange(date)}
       />
-    </Space>
+    </ReportFilterBar>
   );
 };
 
@@ -113,13 +107,7 @@ export const CounterpartyControls = (props: {
   const today = todayIso();
   const { params, onChange } = props;
   return (
-    <Space
-      wrap
-      className="no-print"
-      role="search"
-      aria-label={t("reports.filters")}
-      style={{ marginBottom: 16 }}
-    >
+    <ReportFilterBar>
       <div style={{ width: 260 }} data-testid="report-counterparty">
         <CounterpartyPicker
           id="report-counterparty"
@@ -130,13 +118,15 @@ export const CounterpartyControls = (props: {
         />
       </div>
       {periodFields(t, params, onChange, today)}
-    </Space>
+    </ReportFilterBar>
   );
 };
 
 /** The heading on screen and on paper; `when` is the day or the period line, `filters` what narrows it. */
 export const PartyReportHeading = (props: {
-  kind: PartyReportKind;
+  /** The report's title: its kind's, or the one given (the books' reports, decision 0101). */
+  kind?: PartyReportKind;
+  title?: string;
   when: string;
   filters: string;
   fileName: string;
@@ -150,7 +140,7 @@ export const PartyReportHeading = (props: {
     hour: "2-digit",
     minute: "2-digit",
   });
-  const title = t(`partyReports.titles.${props.kind}`);
+  const title = props.title ?? t(`partyReports.titles.${props.kind ?? "balances"}`);
   return (
     <header data-testid="report-heading" style={{ marginBottom: 16 }}>
       <Space style={{ width: "100%", justifyContent: "space-between" }} wrap align="start">

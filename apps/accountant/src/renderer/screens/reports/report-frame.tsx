@@ -96,6 +96,22 @@ export const periodFields = (
   />,
 ];
 
+/** The filter bar above a report: wraps on a narrow window, left off paper. */
+export const ReportFilterBar = ({ children }: { children: ReactNode }) => {
+  const { t } = useTranslation();
+  return (
+    <Space
+      wrap
+      className="no-print"
+      role="search"
+      aria-label={t("reports.filters")}
+      style={{ marginBottom: 16 }}
+    >
+      {children}
+    </Space>
+  );
+};
+
 export const ReportControls = (props: {
   report: ReportParams;
   onChange: (change: Partial<ReportParams>) => void;
@@ -113,13 +129,7 @@ export const ReportControls = (props: {
   const { report, onChange } = props;
   const today = todayIso();
   return (
-    <Space
-      wrap
-      className="no-print"
-      role="search"
-      aria-label={t("reports.filters")}
-      style={{ marginBottom: 16 }}
-    >
+    <ReportFilterBar>
       {periodFields(t, report, onChange, today)}
       {props.accounts === "multiple" ? (
         <AccountsFilter value={accountsOf(report)} onChange={(ids) => onChange(withAccounts(ids))} />
@@ -163,7 +173,7 @@ export const ReportControls = (props: {
           options={GRANULARITIES.map((value) => ({ value, label: t(`reports.by.${value}`) }))}
         />
       ) : null}
-    </Space>
+    </ReportFilterBar>
   );
 };
 
