@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +14,8 @@ import type {
   TProfitAndLoss,
 } from "../packages/finance/src/general-ledger/ledger-reports.schema";
 import { formatMoney } from "../packages/ui/src/money";
-import { type Books, dayOf, ORGANIZATION, settled, signIn, startBooks } from "./books-session";
+import { booksPageSteps, LANGS, type Lang, plain, signedInPage } from "./books-page";
+import { type Books, dayOf, ORGANIZATION, settled, startBooks } from "./books-session";
 import { browserSkipReason } from "./browser";
 import { ROOT } from "./server-process";
 
@@ -27,10 +27,7 @@ import { ROOT } from "./server-process";
 
 const SHOTS = path.join(ROOT, ".tmp/screenshots/books-reports");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
-type Lang = keyof typeof APP;
-const LANGS: Lang[] = ["en", "ru", "uz"];
 
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 const money = (minor: string, lang: Lang) => plain(formatMoney(minor, "UZS", 2, lang));
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -43,19 +40,15 @@ describe.skipIf(skipReason !== undefined)("the books' reports, in a real browser
   let browser: Browser;
   let page: Page;
   let chart: Record<string, TGlAccountDto>;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const start = dayOf(1, 1);
   const end = today();
   const range = `start=${start}&end=${end}`;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     session = await startBooks("hisob-e2e-books-reports-");
     ({ books, browser } = session);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await signIn(page, books.base);
+    ({ page, pageErrors } = await signedInPage(browser, books.base, { width: 1280, height: 800 }));
     const accounts = await json<TGlAccountDto[]>("/finance/ledger/accounts");
     chart = Object.fromEntries(accounts.map((account) => [account.code, account]));
   }, 180_000);
@@ -64,22 +57,7 @@ describe.skipIf(skipReason !== undefined)("the books' reports, in a real browser
     await session?.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const open = async (lang: Lang, url: string) => {
-    expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBe(200);
-    await page.goto(`${books.base}${url}`);
-    await expect.poll(() => page.locator("html").getAttribute("lang"), { timeout: 15_000 }).toBe(lang);
-  };
-  async function json<T>(route: string): Promise<T> {
-    const response = await books.call("GET", route);
-    expect(response.status, route).toBe(200);
-    return (await response.json()) as T;
-  }
-  const text = async (testId: string) => {
-    const cell = page.getByTestId(testId);
-    await cell.waitFor({ timeout: 20_000 });
-    return plain(await cell.innerText());
-  };
+  const { shot, open, json, text } = booksPageSteps(SHOTS, () => ({ page, books }));
   const heading = async (title: string) => {
     expect(await text("report-organization")).toBe(ORGANIZATION);
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(title);
