@@ -83,7 +83,9 @@ describe("CRM clients", () => {
     expect((await paths(clients().create(admin, { name: "X", isAdmin: true }))).paths).toContain("isAdmin");
     expect((await paths(clients().create(admin, { name: "x".repeat(201) }))).paths).toContain("name");
     // Nothing refused was written.
-    expect((await clients().list(admin, { filters: [{ field: "name", operator: "eq", value: "X" }] })).total).toBe(0);
+    expect(
+      (await clients().list(admin, { filters: [{ field: "name", operator: "eq", value: "X" }] })).total,
+    ).toBe(0);
   });
 
   it("a chat refers to a client of its own organization only", async () => {

@@ -42,7 +42,9 @@ describe("an employee's salary", () => {
     expect(await employees().get(reader, employee.id)).toMatchObject({ salary: null, salaryCurrency: null });
     const list = await employees().list(reader, { sortBy: ["lastName", "firstName"] });
     expect(list.items[0]).toMatchObject({ lastName: "Rahimova", salary: null });
-    const badDate = await refusalOf(employees().create(admin, { firstName: "A", lastName: "B", hireDate: "2024-02-30" }));
+    const badDate = await refusalOf(
+      employees().create(admin, { firstName: "A", lastName: "B", hireDate: "2024-02-30" }),
+    );
     expect(issuePaths(badDate)).toContain("hireDate");
     expect(
       await refusalOf(employees().update(reader, employee.id, { salary: "1", salaryCurrency: "UZS" })),

@@ -56,9 +56,9 @@ describe("a project's stages", () => {
     await projects().stages.delete(admin, fieldwork.id);
     expect(await projects().stages.list(admin, project.id)).toHaveLength(2);
 
-    expect(issuePaths(await refusalOf(projects().stages.reorder(admin, project.id, { stageIds: [] })))).toContain(
-      "stageIds",
-    );
+    expect(
+      issuePaths(await refusalOf(projects().stages.reorder(admin, project.id, { stageIds: [] }))),
+    ).toContain("stageIds");
     const backwards = await refusalOf(
       projects().projects.create(admin, {
         name: "Bad",

@@ -60,7 +60,9 @@ describe("a product through stock and an order", () => {
     expect(order).toMatchObject({ status: "draft", total: "45000" });
     expect(await warehouse().orders.confirm(admin, order.id)).toMatchObject({ status: "confirmed" });
     expect(await warehouse().orders.fulfil(admin, order.id)).toMatchObject({ status: "fulfilled" });
-    expect(await refusalOf(warehouse().orders.cancel(admin, order.id))).toMatchObject({ code: "BUSINESS_RULE" });
+    expect(await refusalOf(warehouse().orders.cancel(admin, order.id))).toMatchObject({
+      code: "BUSINESS_RULE",
+    });
 
     const stock = await warehouse().stock.list(admin, {
       inStock: true,
@@ -76,7 +78,9 @@ describe("a product through stock and an order", () => {
     });
     // The refused fulfilment took nothing out.
     expect(
-      await warehouse().stock.list(admin, { filters: [{ field: "productId", operator: "eq", value: product.id }] }),
+      await warehouse().stock.list(admin, {
+        filters: [{ field: "productId", operator: "eq", value: product.id }],
+      }),
     ).toMatchObject({ total: 1, items: [{ quantity: "2" }] });
     const tooLarge = await refusalOf(
       warehouse().stock.adjust(admin, {
