@@ -77,6 +77,35 @@ describe.skipIf(skipReason !== undefined)("the app resumes a signed-in tab on re
     expect(oidcCalls).toEqual([]);
   });
 
+  it("a new tab signs in through the provider (its login session: no password asked)", async () => {
+    const tab = await context.newPage();
+    // What the tab went through, said when it does not arrive: its documents, refused requests and errors.
+    const trail: string[] = [];
+    tab.on("framenavigated", (frame) => {
+      if (frame === tab.mainFrame()) trail.push(`at ${new URL(frame.url()).pathname}`);
+    });
+    tab.on("requestfailed", (request) =>
+      trail.push(`failed ${request.url()}: ${request.failure()?.errorText}`),
+    );
+    tab.on("response", (response) => {
+      if (response.status() >= 400) trail.push(`${response.status()} ${response.url()}`);
+    });
+    tab.on("pageerror", (error) => trail.push(`page error: ${error.message}`));
+    oidcCalls.length = 0;
+    try {
+      await tab.goto(`${server?.base}/app/`);
+      // Three round trips through the provider, then the signed-in shell (its user menu is on every
+      // screen; a new organization's dashboard hands over to its setup a moment after it shows). Slow on a
+      // loaded machine.
+      await tab.getByRole("button", { name: "User menu" }).waitFor({ timeout: 90_000 });
+      expect(await tab.getByLabel("Password", { exact: true }).count()).toBe(0);
+    } catch (error) {
+      throw new Error(`the new tab did not arrive (${tab.url()}): ${trail.join("; ")}`, { cause: error });
+    }
+    expect(oidcCalls).toEqual(["/oidc/authorize", "/oidc/token"]);
+    await tab.close();
+  });
+
   it("a kept token with less than five minutes left is not resumed", async () => {
     await page.evaluate((key) => {
       const stored = JSON.parse(sessionStorage.getItem(key) ?? "{}") as { expiresAt: number };

@@ -3,6 +3,9 @@ import { createTestDb } from "@hisob/db/testing";
 import { type AppError, type Clock, isAppError, type Permission, type TenantContext } from "@hisob/kernel";
 import { type CoreServiceDeps, type CoreServices, createCoreServices } from "../core-services";
 import { syncPermissions } from "../permissions/permissions.sync";
+// Core's own permissions, synced with the module's: a tenant's admin role may then choose currencies
+// and the rest of what core does, even in a module that imports nothing else of core.
+import "../permissions/core.permissions";
 import { ADMIN_ROLE_NAME, provisionTenant } from "../tenants/provision-tenant";
 import { createUploadStorage } from "../uploads/create-storage";
 import { insertUser } from "../users/insert-user";

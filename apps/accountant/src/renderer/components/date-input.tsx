@@ -139,22 +139,38 @@ export const DateInput = (props: {
 /**
  * A form's date field: the label, the typed date read as the language writes it (useDateRule) and
  * its refusal beside the field. Every form's date is this one field.
+ * `optional`: may be left empty (cleared with its ✕); `checked`: whether the date matters now (an
+ * opening balance's date only with an amount; not when `disabled`).
  */
 export const DateField = <V extends FieldValues>(props: {
   control: Control<V>;
   name: FieldPathByValue<V, string>;
   id: string;
   label: string;
+  optional?: boolean;
+  disabled?: boolean;
+  checked?: () => boolean;
 }) => {
   const dateRule = useDateRule();
+  const check = dateRule({ optional: props.optional });
   return (
     <FormField
       control={props.control}
       name={props.name}
       id={props.id}
       label={props.label}
-      rules={{ validate: dateRule() }}
-      render={({ bound }) => <DateInput {...bound} value={String(bound.value ?? "")} invalid="report" />}
+      rules={{
+        validate: (value: string) => props.disabled || (props.checked && !props.checked()) || check(value),
+      }}
+      render={({ bound }) => (
+        <DateInput
+          {...bound}
+          value={String(bound.value ?? "")}
+          invalid="report"
+          allowClear={props.optional}
+          disabled={props.disabled}
+        />
+      )}
     />
   );
 };

@@ -1,15 +1,16 @@
 import { ZCreateInventoryItemInput } from "@hisob/finance/schema";
-import { currencyOption, describeFailure, useLocale } from "@hisob/ui";
+import { describeFailure, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
-import { AmountInput, amountRules, readNumber, useNumberRule } from "@hisob/ui/numbers";
+import { amountRules, readNumber, useNumberRule } from "@hisob/ui/numbers";
 import { useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Input, Select } from "antd";
+import { App as AntApp, Input } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useApi, useCurrencies, useMinorUnits } from "../api-context";
 import { FormField } from "../components/field";
 import { FormModal } from "../components/form-modal";
+import { CurrencyField, MoneyField } from "../components/money-field";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 import { useBaseCurrency } from "../setup-progress";
 import { INVENTORY_KEY, QuantityInput, quantityRules } from "./inventory-quantity";
@@ -136,37 +137,20 @@ export const InventoryItemForm = ({ onClose }: { onClose: () => void }) => {
           )}
         />
       </div>
-      <FormField
+      <CurrencyField
         control={form.control}
         name="currency"
         id="item-currency"
         label={t("inventory.currency")}
-        render={({ field, status }) => (
-          <Select
-            {...field}
-            id="item-currency"
-            status={status}
-            style={{ width: "100%" }}
-            options={(currencies.data ?? []).map((c) => currencyOption(c, locale))}
-          />
-        )}
       />
-      <FormField
+      <MoneyField
         control={form.control}
         name="unitPrice"
         id="item-price"
         label={t("inventory.unitPrice")}
-        rules={{ validate: numberRule(priceRules, { kind: "amount", currency }, { optional: true }) }}
-        render={({ field, status }) => (
-          <AmountInput
-            {...field}
-            id="item-price"
-            currency={currency || undefined}
-            minorUnits={digits}
-            sign="nonNegative"
-            status={status}
-          />
-        )}
+        currency={currency}
+        sign="nonNegative"
+        optional
       />
       <FormField
         control={form.control}

@@ -12,7 +12,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../api-context";
-import { DateInput, useDateRule } from "../components/date-input";
+import { DateField } from "../components/date-input";
 import { FormField } from "../components/field";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../forms";
 import { INVENTORY_KEY, QuantityInput, quantityRules, showQuantity } from "./inventory-quantity";
@@ -98,7 +98,6 @@ const MovementForm = ({ item }: { item: TInventoryItemDto }) => {
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
   const numberRule = useNumberRule();
-  const dateRule = useDateRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -171,14 +170,7 @@ const MovementForm = ({ item }: { item: TInventoryItemDto }) => {
             />
           )}
         />
-        <FormField
-          control={form.control}
-          name="date"
-          id="movement-date"
-          label={t("inventory.date")}
-          rules={{ validate: (value: string) => dateRule()(value) }}
-          render={({ bound }) => <DateInput {...bound} invalid="report" />}
-        />
+        <DateField control={form.control} name="date" id="movement-date" label={t("inventory.date")} />
       </div>
       <FormField
         control={form.control}

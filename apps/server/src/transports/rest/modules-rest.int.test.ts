@@ -5,8 +5,11 @@ import { createTestApp, type SeededUser, type TestApp } from "../../testing/test
 
 /*
  * The CRM, Warehouse, Projects and HRM modules over REST and tRPC: routes derived from each module's
- * operation catalog over the record building block, the same services GraphQL calls. Happy paths, the
- * shared filter grammar as a query parameter, bad and hostile input, permissions and other tenants.
+ * operation catalog over the record building block, the same services GraphQL calls. What the
+ * transport decides: statuses, the query string (the shared filter grammar as JSON), path ids, 401,
+ * each route's permission and other tenants' ids. The modules' rules are tested beside them, through
+ * their services (packages/crm/src/clients, packages/warehouse/src/orders, packages/projects/src/stages,
+ * packages/hrm/src/employees; docs/decisions/0107-a-codebase-a-newcomer-can-carry-on.md).
  */
 
 let t: TestApp;
@@ -59,38 +62,15 @@ afterAll(async () => {
 });
 
 describe("CRM over REST", () => {
-  it("creates, reads, lists with sort and filters, changes and deletes a client", async () => {
-    const client = await created(admin, "/crm/clients", {
-      kind: "company",
-      name: "  Orzu Savdo MChJ ",
-      phone: "+998 90 123-45-67",
-      tin: "301234567",
-    });
-    expect(client).toMatchObject({ kind: "company", name: "Orzu Savdo MChJ", counterpartyId: null });
-    await created(admin, "/crm/clients", { name: "Aziz Karimov" });
+  it("answers each client route with its status and the service's record", async () => {
+    const client = await created(admin, "/crm/clients", { kind: "company", name: "  Orzu Savdo MChJ " });
+    expect(client).toMatchObject({ kind: "company", name: "Orzu Savdo MChJ" });
     const read = await call(admin, "GET", `/crm/clients/${client.id}`);
+    expect(read.statusCode, read.body).toBe(200);
     expect(read.json()).toEqual(client);
-
-    const sorted = await call(admin, "GET", "/crm/clients?sortBy=name&order=desc&limit=1");
-    expect(sorted.statusCode, sorted.body).toBe(200);
-    expect(sorted.json()).toMatchObject({
-      total: 2,
-      limit: 1,
-      offset: 0,
-      items: [{ name: "Orzu Savdo MChJ" }],
-    });
-
-    const filtered = await call(
-      admin,
-      "GET",
-      `/crm/clients?${filtersParam([{ field: "name", operator: "like", value: "orzu" }])}`,
-    );
-    expect(filtered.json()).toMatchObject({ total: 1, items: [{ id: client.id }] });
-
     const changed = await call(admin, "PUT", `/crm/clients/${client.id}`, { notes: "Pays on the 5th" });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json()).toMatchObject({ id: client.id, notes: "Pays on the 5th", tin: "301234567" });
-
+    expect(changed.json()).toMatchObject({ id: client.id, notes: "Pays on the 5th" });
     const removed = await call(admin, "DELETE", `/crm/clients/${client.id}`);
     expect(removed.statusCode, removed.body).toBe(204);
     expectError(
@@ -101,24 +81,22 @@ describe("CRM over REST", () => {
     );
   });
 
-  it("refuses malformed, unknown and oversized filters, unknown sort fields and bad bodies with 400", async () => {
-    expectFieldError(await call(admin, "GET", "/crm/clients?filters=%7Bnot-json"), "filters");
-    expectFieldError(await call(admin, "GET", `/crm/clients?${filtersParam({ field: "name" })}`), "filters");
-    const unknownField = await call(
+  it("reads the list's query string: sort, order, limit and the filter grammar as JSON; refuses what it cannot read with 400", async () => {
+    await created(admin, "/crm/clients", { name: "Zarina Query" });
+    await created(admin, "/crm/clients", { name: "Anvar Query" });
+    const sorted = await call(
       admin,
       "GET",
-      `/crm/clients?${filtersParam([{ field: "passwordHash", operator: "eq", value: "x" }])}`,
+      `/crm/clients?sortBy=name&order=desc&limit=1&${filtersParam([{ field: "name", operator: "like", value: "query" }])}`,
     );
-    expect(expectFieldError(unknownField, "filters.0.field").message).toContain("passwordHash");
-    const tooMany = Array.from({ length: 21 }, () => ({ field: "name", operator: "eq", value: "x" }));
-    expectFieldError(await call(admin, "GET", `/crm/clients?${filtersParam(tooMany)}`), "filters");
+    expect(sorted.statusCode, sorted.body).toBe(200);
+    expect(sorted.json()).toMatchObject({ total: 2, limit: 1, offset: 0, items: [{ name: "Zarina Query" }] });
+    expectFieldError(await call(admin, "GET", "/crm/clients?filters=%7Bnot-json"), "filters");
+    expectFieldError(await call(admin, "GET", `/crm/clients?${filtersParam({ field: "name" })}`), "filters");
     expectFieldError(await call(admin, "GET", `/crm/clients?filters=${"a".repeat(5000)}`), "filters");
     expectFieldError(await call(admin, "GET", "/crm/clients?sortBy=passwordHash"), "sortBy");
     expectFieldError(await call(admin, "GET", "/crm/clients?limit=1000"), "limit");
-    expectFieldError(await call(admin, "POST", "/crm/clients", { name: "" }), "name");
-    expectFieldError(await call(admin, "POST", "/crm/clients", { name: "a\u0000b" }), "name");
     expectFieldError(await call(admin, "POST", "/crm/clients", { name: "X", isAdmin: true }), "isAdmin");
-    expectFieldError(await call(admin, "POST", "/crm/clients", { name: "x".repeat(201) }), "name");
     expectFieldError(await call(admin, "GET", "/crm/clients/not-a-uuid"), "id");
   });
 
@@ -139,16 +117,13 @@ describe("CRM over REST", () => {
     expect((await call(otherAdmin, "GET", `/crm/clients/${theirs.id}`)).statusCode).toBe(200);
   });
 
-  it("opens a chat, posts and lists its messages, refuses a message in a closed chat", async () => {
+  it("a chat's messages over their routes: 201, the list's query string, 404 for a missing chat, 422 when closed", async () => {
     const client = await created(admin, "/crm/clients", { name: unique("Client") });
     const chat = await created(admin, "/crm/chats", { clientId: client.id, channel: "telegram" });
-    const first = await created(admin, `/crm/chats/${chat.id}/messages`, { body: "Salom!" });
-    expect(first).toMatchObject({ chatId: chat.id, direction: "outbound", body: "Salom!" });
-    await created(admin, `/crm/chats/${chat.id}/messages`, { direction: "inbound", body: "Va alaykum" });
+    await created(admin, `/crm/chats/${chat.id}/messages`, { body: "Salom!" });
     const messages = await call(admin, "GET", `/crm/chats/${chat.id}/messages?limit=10`);
     expect(messages.statusCode, messages.body).toBe(200);
-    expect(messages.json()).toMatchObject({ total: 2, items: [{ body: "Salom!" }, { body: "Va alaykum" }] });
-    expectFieldError(await call(admin, "POST", `/crm/chats/${chat.id}/messages`, { body: "" }), "body");
+    expect(messages.json()).toMatchObject({ total: 1, items: [{ body: "Salom!" }] });
     expectFieldError(await call(admin, "GET", `/crm/chats/${chat.id}/messages?limit=abc`), "limit");
     expectError(
       await call(admin, "POST", `/crm/chats/${MISSING_ID}/messages`, { body: "x" }),
@@ -156,14 +131,17 @@ describe("CRM over REST", () => {
       "NOT_FOUND",
     );
     await call(admin, "PUT", `/crm/chats/${chat.id}`, { status: "closed" });
-    const refused = await call(admin, "POST", `/crm/chats/${chat.id}/messages`, { body: "Late" });
-    expect(refused.statusCode, refused.body).toBeGreaterThanOrEqual(400);
-    expect(refused.statusCode).toBeLessThan(500);
+    expectError(
+      await call(admin, "POST", `/crm/chats/${chat.id}/messages`, { body: "Late" }),
+      422,
+      "BUSINESS_RULE",
+      "crm.chat_closed",
+    );
   });
 });
 
 describe("Warehouse over REST", () => {
-  it("takes a product through stock and an order: adjust, confirm, fulfil, refuse below zero", async () => {
+  it("an order's actions as POSTs, the stock's query string, 422 below zero, 403 and another organization's 404", async () => {
     const product = await created(admin, "/warehouse/products", {
       sku: unique("SKU").replace(/ /g, "-"),
       name: "Choy 250 g",
@@ -174,14 +152,12 @@ describe("Warehouse over REST", () => {
       code: unique("L").replace(/ /g, "-"),
       name: "Main",
     });
-    const adjusted = await created(admin, "/warehouse/stock/adjustments", {
+    await created(admin, "/warehouse/stock/adjustments", {
       productId: product.id,
       locationId: location.id,
-      change: "5",
+      change: "2",
       reason: "Stocktake",
     });
-    expect(adjusted).toMatchObject({ productId: product.id, quantity: "5" });
-
     const order = await created(admin, "/warehouse/orders", {
       kind: "sales",
       locationId: location.id,
@@ -189,15 +165,15 @@ describe("Warehouse over REST", () => {
       date: "2026-11-25",
       lines: [{ productId: product.id, quantity: "3" }],
     });
-    expect(order).toMatchObject({ status: "draft", total: "45000" });
     const confirmed = await call(admin, "POST", `/warehouse/orders/${order.id}/confirm`);
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json()).toMatchObject({ status: "confirmed" });
-    expect((await call(admin, "POST", `/warehouse/orders/${order.id}/fulfil`)).json()).toMatchObject({
-      status: "fulfilled",
-    });
-    expectError(await call(admin, "POST", `/warehouse/orders/${order.id}/cancel`), 422, "BUSINESS_RULE");
-
+    expectError(
+      await call(admin, "POST", `/warehouse/orders/${order.id}/fulfil`),
+      422,
+      "BUSINESS_RULE",
+      "warehouse.insufficient_stock",
+    );
     const stock = await call(
       admin,
       "GET",
@@ -205,85 +181,33 @@ describe("Warehouse over REST", () => {
     );
     expect(stock.statusCode, stock.body).toBe(200);
     expect(stock.json()).toMatchObject({ total: 1, items: [{ quantity: "2" }] });
-
-    const tooMuch = await created(admin, "/warehouse/orders", {
-      kind: "sales",
-      locationId: location.id,
-      currency: "UZS",
-      date: "2026-11-25",
-      lines: [{ productId: product.id, quantity: "3" }],
-    });
-    await call(admin, "POST", `/warehouse/orders/${tooMuch.id}/confirm`);
-    expectError(
-      await call(admin, "POST", `/warehouse/orders/${tooMuch.id}/fulfil`),
-      422,
-      "BUSINESS_RULE",
-      "warehouse.insufficient_stock",
-    );
     expectFieldError(await call(admin, "GET", "/warehouse/stock?inStock=maybe"), "inStock");
-    expectFieldError(
-      await call(admin, "POST", "/warehouse/stock/adjustments", {
-        productId: product.id,
-        locationId: location.id,
-        change: "1e9",
-        reason: "x",
-      }),
-      "change",
-    );
     expectError(await call(reader, "POST", `/warehouse/orders/${order.id}/fulfil`), 403, "FORBIDDEN");
     expectError(await call(otherAdmin, "POST", `/warehouse/orders/${order.id}/confirm`), 404, "NOT_FOUND");
   });
 });
 
 describe("Projects over REST", () => {
-  it("creates a project, adds, reorders, changes and removes its stages", async () => {
-    const project = await created(admin, "/projects", {
-      name: "Annual audit 2026",
-      currency: "UZS",
-      budget: "500000",
-    });
-    const design = await created(admin, `/projects/${project.id}/stages`, { name: "Plan" });
-    const fieldwork = await created(admin, `/projects/${project.id}/stages`, { name: "Fieldwork" });
+  it("a project's stages under its path, the order as a PUT, 400, 403 and another organization's 404", async () => {
+    const project = await created(admin, "/projects", { name: "Annual audit 2026", currency: "UZS" });
+    const plan = await created(admin, `/projects/${project.id}/stages`, { name: "Plan" });
     const report = await created(admin, `/projects/${project.id}/stages`, { name: "Report", position: 0 });
-    const listed = await call(admin, "GET", `/projects/${project.id}/stages`);
-    expect(listed.json().map((stage: { name: string }) => stage.name)).toEqual([
-      "Report",
-      "Plan",
-      "Fieldwork",
-    ]);
-
     const reordered = await call(admin, "PUT", `/projects/${project.id}/stages/order`, {
-      stageIds: [design.id, fieldwork.id, report.id],
+      stageIds: [plan.id, report.id],
     });
     expect(reordered.statusCode, reordered.body).toBe(200);
-    expect(
-      reordered.json().map((stage: { name: string; position: number }) => [stage.name, stage.position]),
-    ).toEqual([
-      ["Plan", 0],
-      ["Fieldwork", 1],
-      ["Report", 2],
-    ]);
-    const done = await call(admin, "PUT", `/projects/stages/${design.id}`, { done: true });
-    expect(done.json()).toMatchObject({ id: design.id, done: true });
-    expect((await call(admin, "DELETE", `/projects/stages/${fieldwork.id}`)).statusCode).toBe(204);
-    expect((await call(admin, "GET", `/projects/${project.id}/stages`)).json()).toHaveLength(2);
-
+    expect(reordered.json().map((stage: { name: string }) => stage.name)).toEqual(["Plan", "Report"]);
+    const done = await call(admin, "PUT", `/projects/stages/${plan.id}`, { done: true });
+    expect(done.json()).toMatchObject({ id: plan.id, done: true });
+    expect((await call(admin, "DELETE", `/projects/stages/${report.id}`)).statusCode).toBe(204);
+    expect((await call(admin, "GET", `/projects/${project.id}/stages`)).json()).toHaveLength(1);
     expectFieldError(
       await call(admin, "PUT", `/projects/${project.id}/stages/order`, { stageIds: [] }),
       "stageIds",
     );
-    expectFieldError(
-      await call(admin, "POST", "/projects", {
-        name: "Bad",
-        currency: "UZS",
-        startDate: "2026-02-01",
-        endDate: "2026-01-01",
-      }),
-      "endDate",
-    );
     expectError(await call(otherAdmin, "GET", `/projects/${project.id}/stages`), 404, "NOT_FOUND");
     expectError(
-      await call(otherAdmin, "PUT", `/projects/stages/${design.id}`, { done: false }),
+      await call(otherAdmin, "PUT", `/projects/stages/${plan.id}`, { done: false }),
       404,
       "NOT_FOUND",
     );
@@ -292,7 +216,7 @@ describe("Projects over REST", () => {
 });
 
 describe("HRM over REST", () => {
-  it("shows an employee's salary only to callers who may read salaries", async () => {
+  it("the salary hidden from a reader on both reads, the sort repeated in the query string, 400 and 403", async () => {
     const employee = await created(admin, "/hrm/employees", {
       firstName: "Dilnoza",
       lastName: "Rahimova",
@@ -300,7 +224,6 @@ describe("HRM over REST", () => {
       salary: "1200000000",
       salaryCurrency: "UZS",
     });
-    expect(employee).toMatchObject({ salary: "1200000000", salaryCurrency: "UZS" });
     expect((await call(reader, "GET", `/hrm/employees/${employee.id}`)).json()).toMatchObject({
       salary: null,
       salaryCurrency: null,

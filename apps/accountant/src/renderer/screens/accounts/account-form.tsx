@@ -4,21 +4,22 @@ import {
   ZCreateMoneyAccountInput,
   ZUpdateMoneyAccountInput,
 } from "@hisob/finance/schema";
-import { currencyOption, describeFailure, todayIso, useLocale } from "@hisob/ui";
+import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import { amountRules, amountText, readNumber } from "@hisob/ui/numbers";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Checkbox, Input, Select } from "antd";
+import { App as AntApp, Checkbox, Input } from "antd";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { invalidateMoney, KEYS, useApi, useCurrencies, useMinorUnits } from "../../api-context";
+import { invalidateMoney, KEYS, useApi, useMinorUnits } from "../../api-context";
 import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
+import { CurrencyField } from "../../components/money-field";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
 
 import type { AccountValues } from "./account-values";
-import { OpeningBalanceFields } from "./opening-balance-fields";
+import { OpeningBalanceFields, showOpeningFailure } from "./opening-balance-fields";
 
 const FIELDS = ["name", "number", "currency", "allowOverdraft", "description"] as const;
 const MAX_LENGTH = {
@@ -82,7 +83,6 @@ const AccountFormFields = ({
   const api = useApi();
   const queryClient = useQueryClient();
   const { message } = AntApp.useApp();
-  const currencies = useCurrencies();
   const minorUnits = useMinorUnits();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
@@ -152,19 +152,7 @@ const AccountFormFields = ({
       } catch (error) {
         await queryClient.invalidateQueries({ queryKey: KEYS.accounts });
         // The account is saved; the balance's refusal stands next to its fields.
-        showFailure(
-          describeFailure(error, t),
-          form,
-          ["openingAmount", "openingDate"],
-          setFormError,
-          (errors) =>
-            Object.fromEntries(
-              Object.entries(errors).map(([path, text]) => [
-                path === "amount" ? "openingAmount" : path === "date" ? "openingDate" : path,
-                text,
-              ]),
-            ),
-        );
+        showOpeningFailure(describeFailure(error, t), form, setFormError);
         return;
       }
     }
@@ -201,23 +189,12 @@ const AccountFormFields = ({
           <Input {...field} id="account-number" maxLength={MAX_LENGTH.number} status={status} />
         )}
       />
-      <FormField
+      <CurrencyField
         control={form.control}
         name="currency"
         id="account-currency"
         label={t("accounts.currency")}
-        render={({ field, status }) => (
-          <Select
-            {...field}
-            id="account-currency"
-            disabled={account !== null || created !== null}
-            loading={currencies.isPending}
-            status={status}
-            style={{ width: "100%" }}
-            showSearch
-            options={(currencies.data ?? []).map((c) => currencyOption(c, locale))}
-          />
-        )}
+        disabled={account !== null || created !== null}
       />
       <FormField
         control={form.control}
@@ -241,13 +218,15 @@ const AccountFormFields = ({
           </Checkbox>
         )}
       />
-      <OpeningBalanceFields
-        form={form}
-        locked={locked}
-        currency={currency}
-        digits={digits}
-        rules={openingRules}
-      />
+      <div style={{ marginTop: 16 }}>
+        <OpeningBalanceFields
+          form={form}
+          id="account"
+          locked={locked}
+          currency={currency}
+          sign={openingRules.sign}
+        />
+      </div>
     </FormModal>
   );
 };

@@ -1,35 +1,41 @@
-import { AmountInput, type amountRules, useNumberRule } from "@hisob/ui/numbers";
-import { Input, Typography } from "antd";
-import type { UseFormReturn } from "react-hook-form";
+import type { ApiFailure } from "@hisob/ui";
+import type { NumberRules } from "@hisob/ui/numbers";
+import { Typography } from "antd";
+import type { FieldPathByValue, FieldValues, UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { DateInput, useDateRule } from "../../components/date-input";
-import { FormField } from "../../components/field";
+import { DateField } from "../../components/date-input";
+import { MoneyField } from "../../components/money-field";
+import { showFailure } from "../../forms";
 
-import type { AccountValues } from "./account-values";
+/** What a form with an opening balance holds for it: the amount as typed ("" for none) and its date. */
+export type OpeningValues = { openingAmount: string; openingDate: string };
 
 /**
  * What the account already held when its books moved here, and since when: locked (shown, not
- * changed) once entries depend on it.
+ * changed) once entries depend on it. The account form and the setup's accounts step show the same
+ * two fields (`id`: the form's prefix, "account" → `account-opening`, `account-opening-date`).
  */
-export const OpeningBalanceFields = (props: {
-  form: UseFormReturn<AccountValues>;
-  locked: boolean;
+export const OpeningBalanceFields = <V extends FieldValues & OpeningValues>(props: {
+  form: UseFormReturn<V>;
+  id: string;
+  locked?: boolean;
   currency: string;
-  digits: number;
-  rules: ReturnType<typeof amountRules>;
+  sign: NumberRules["sign"];
 }) => {
   const { t } = useTranslation();
-  const numberRule = useNumberRule();
-  const dateRule = useDateRule();
-  const { form, locked, currency, digits } = props;
-  const openingRules = props.rules;
+  const { form, locked } = props;
+  const amount = "openingAmount" as FieldPathByValue<V, string>;
   return (
-    <div style={{ marginTop: 16 }}>
-      <FormField
+    <>
+      <MoneyField
         control={form.control}
-        name="openingAmount"
-        id="account-opening"
+        name={amount}
+        id={`${props.id}-opening`}
         label={t("accounts.opening")}
+        currency={props.currency}
+        sign={props.sign}
+        optional
+        locked={locked}
         hint={
           locked ? (
             <Typography.Text type="secondary" data-testid="opening-locked">
@@ -37,36 +43,31 @@ export const OpeningBalanceFields = (props: {
             </Typography.Text>
           ) : undefined
         }
-        rules={{
-          validate: (text: string) =>
-            locked || numberRule(openingRules, { kind: "amount", currency }, { optional: true })(text),
-        }}
-        render={({ field, status }) =>
-          locked ? (
-            <Input id="account-opening" value={field.value} disabled />
-          ) : (
-            <AmountInput
-              {...field}
-              id="account-opening"
-              currency={currency || undefined}
-              minorUnits={digits}
-              sign={openingRules.sign}
-              status={status}
-            />
-          )
-        }
       />
-      <FormField
+      <DateField
         control={form.control}
-        name="openingDate"
-        id="account-opening-date"
+        name={"openingDate" as FieldPathByValue<V, string>}
+        id={`${props.id}-opening-date`}
         label={t("accounts.openingDate")}
-        rules={{
-          // A date only for a balance to set.
-          validate: (value: string) => locked || !form.getValues("openingAmount").trim() || dateRule()(value),
-        }}
-        render={({ bound }) => <DateInput {...bound} invalid="report" disabled={locked} />}
+        disabled={locked}
+        // A date only for a balance to set.
+        checked={() => String(form.getValues(amount) ?? "").trim() !== ""}
       />
-    </div>
+    </>
   );
 };
+
+/** The server's refusal of an opening balance, beside its two fields (its `amount` and `date`). */
+export const showOpeningFailure = <V extends FieldValues & OpeningValues>(
+  failure: ApiFailure,
+  form: Pick<UseFormReturn<V>, "setError" | "setFocus">,
+  setFormError: (message: string | null) => void,
+) =>
+  showFailure(failure, form, ["openingAmount", "openingDate"], setFormError, (errors) =>
+    Object.fromEntries(
+      Object.entries(errors).map(([path, text]) => [
+        path === "amount" ? "openingAmount" : path === "date" ? "openingDate" : path,
+        text,
+      ]),
+    ),
+  );

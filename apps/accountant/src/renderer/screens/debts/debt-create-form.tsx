@@ -1,16 +1,17 @@
 import { DEBT_KINDS, ZCreateDebtInput } from "@hisob/finance/schema";
 import { describeFailure, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
-import { AmountInput, amountRules, readNumber, useNumberRule } from "@hisob/ui/numbers";
+import { amountRules, readNumber } from "@hisob/ui/numbers";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Input, Segmented, Select } from "antd";
+import { App as AntApp, Input, Segmented } from "antd";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { KEYS, useApi, useCurrencies, useMinorUnits } from "../../api-context";
-import { DateInput, useDateRule } from "../../components/date-input";
+import { DateField } from "../../components/date-input";
 import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
+import { CurrencyField, MoneyField } from "../../components/money-field";
 import { CounterpartyPicker } from "../../components/pickers";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
 
@@ -38,8 +39,6 @@ export const DebtCreateForm = (props: {
   const { message } = AntApp.useApp();
   const currencies = useCurrencies();
   const minorUnits = useMinorUnits();
-  const numberRule = useNumberRule();
-  const dateRule = useDateRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -128,47 +127,15 @@ export const DebtCreateForm = (props: {
         label={t("debts.counterparty")}
         render={({ bound }) => <CounterpartyPicker {...bound} />}
       />
-      <FormField
-        control={form.control}
-        name="currency"
-        id="debt-currency"
-        label={t("debts.currency")}
-        render={({ field, status }) => (
-          <Select
-            {...field}
-            id="debt-currency"
-            showSearch
-            optionFilterProp="label"
-            status={status}
-            style={{ width: "100%" }}
-            loading={currencies.isPending}
-            options={(currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }))}
-          />
-        )}
-      />
-      <FormField
+      <CurrencyField control={form.control} name="currency" id="debt-currency" label={t("debts.currency")} />
+      <MoneyField
         control={form.control}
         name="amount"
         id="debt-amount"
         label={t("debts.amount")}
-        rules={{
-          validate: (text: string) =>
-            numberRule(amountRules(currency, digits), { kind: "amount", currency: currency ?? "" })(text),
-        }}
-        render={({ field, status }) => (
-          <AmountInput {...field} id="debt-amount" currency={currency} minorUnits={digits} status={status} />
-        )}
+        currency={currency}
       />
-      <FormField
-        control={form.control}
-        name="dueDate"
-        id="debt-due"
-        label={t("debts.dueDate")}
-        rules={{ validate: dateRule({ optional: true }) }}
-        render={({ bound }) => (
-          <DateInput {...bound} value={String(bound.value ?? "")} invalid="report" allowClear />
-        )}
-      />
+      <DateField control={form.control} name="dueDate" id="debt-due" label={t("debts.dueDate")} optional />
       <FormField
         control={form.control}
         name="description"

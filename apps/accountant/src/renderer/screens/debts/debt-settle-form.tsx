@@ -1,7 +1,7 @@
 import { type TDebtDetailDto, ZSettleDebtInput } from "@hisob/finance/schema";
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
-import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
+import { amountRules, amountText, readNumber } from "@hisob/ui/numbers";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Input, Select, Typography } from "antd";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { invalidateMoney, useAllAccounts, useApi, useMinorUnits, useMoney } from
 import { DateField } from "../../components/date-input";
 import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
+import { MoneyField } from "../../components/money-field";
 import { CategoryPicker } from "../../components/pickers";
 import { checkWith, onReasonField, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
 
@@ -34,7 +35,6 @@ export const DebtSettleForm = (props: { debt: TDebtDetailDto; onClose: () => voi
   const { message } = AntApp.useApp();
   const accounts = useAllAccounts();
   const digits = useMinorUnits()(debt.currency);
-  const numberRule = useNumberRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const inCurrency = (accounts.data?.items ?? []).filter((account) => account.currency === debt.currency);
@@ -94,25 +94,13 @@ export const DebtSettleForm = (props: { debt: TDebtDetailDto; onClose: () => voi
       <Typography.Paragraph data-testid="settle-outstanding">
         {t("debts.settleHint", { amount: money(debt.outstanding, debt.currency) })}
       </Typography.Paragraph>
-      <FormField
+      <MoneyField
         control={form.control}
         name="amount"
         id="settle-amount"
         label={t("debts.amount")}
-        rules={{
-          validate: (text: string) =>
-            numberRule(amountRules(debt.currency, digits), { kind: "amount", currency: debt.currency })(text),
-        }}
-        render={({ field, status }) => (
-          <AmountInput
-            {...field}
-            id="settle-amount"
-            autoFocus
-            currency={debt.currency}
-            minorUnits={digits}
-            status={status}
-          />
-        )}
+        currency={debt.currency}
+        autoFocus
       />
       <FormField
         control={form.control}

@@ -1,7 +1,7 @@
 import { type TDocumentDto, ZCreateDocumentInput, ZUpdateDocumentInput } from "@hisob/finance/schema";
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
-import { AmountInput, amountRules, amountText, readNumber, useNumberRule } from "@hisob/ui/numbers";
+import { amountRules, amountText, readNumber } from "@hisob/ui/numbers";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Input, Select } from "antd";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { invalidateMoney, useAllAccounts, useApi, useMinorUnits } from "../../ap
 import { DateField } from "../../components/date-input";
 import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
+import { MoneyField } from "../../components/money-field";
 import { CategoryPicker, CounterpartyPicker } from "../../components/pickers";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
 import type { DocumentKind } from "./document-kind";
@@ -40,7 +41,6 @@ export const DocumentForm = (props: {
   const { message } = AntApp.useApp();
   const accounts = useAllAccounts();
   const minorUnits = useMinorUnits();
-  const numberRule = useNumberRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -134,24 +134,12 @@ export const DocumentForm = (props: {
           />
         )}
       />
-      <FormField
+      <MoneyField
         control={form.control}
         name="amount"
         id="document-amount"
         label={t("documents.amount")}
-        rules={{
-          validate: (text: string) =>
-            numberRule(amountRules(currency, digits), { kind: "amount", currency: currency ?? "" })(text),
-        }}
-        render={({ field, status }) => (
-          <AmountInput
-            {...field}
-            id="document-amount"
-            currency={currency}
-            minorUnits={digits}
-            status={status}
-          />
-        )}
+        currency={currency}
       />
       <DateField control={form.control} name="date" id="document-date" label={t("documents.date")} />
       <FormField

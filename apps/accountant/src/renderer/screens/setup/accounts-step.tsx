@@ -1,9 +1,9 @@
 import { type TMoneyAccountDto, ZCreateMoneyAccountInput } from "@hisob/finance/schema";
-import { currencyOption, describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
+import { describeFailure, QueryState, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
-import { AmountInput, amountRules, readNumber, useNumberRule } from "@hisob/ui/numbers";
+import { amountRules, readNumber } from "@hisob/ui/numbers";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, App as AntApp, Button, Card, Input, List, Select, Space, Typography } from "antd";
+import { Alert, App as AntApp, Button, Card, Input, List, Space, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -15,9 +15,10 @@ import {
   useMinorUnits,
   useMoney,
 } from "../../api-context";
-import { DateInput, useDateRule } from "../../components/date-input";
 import { FormField } from "../../components/field";
+import { CurrencyField } from "../../components/money-field";
 import { checkWith, showFailure, showFieldErrors, useSubmitOnce } from "../../forms";
+import { OpeningBalanceFields, showOpeningFailure } from "../accounts/opening-balance-fields";
 import { StepButtons } from "./step-buttons";
 
 type Values = { name: string; currency: string; openingAmount: string; openingDate: string };
@@ -76,8 +77,6 @@ const NewAccountForm = ({ base }: { base: string | null }) => {
   const { message } = AntApp.useApp();
   const currencies = useCurrencies();
   const minorUnits = useMinorUnits();
-  const numberRule = useNumberRule();
-  const dateRule = useDateRule();
   const once = useSubmitOnce();
   const [formError, setFormError] = useState<string | null>(null);
   /** Created, but its opening balance was refused: a retry only sets the balance (no second account). */
@@ -131,19 +130,7 @@ const NewAccountForm = ({ base }: { base: string | null }) => {
         });
       } catch (error) {
         await invalidateMoney(queryClient);
-        showFailure(
-          describeFailure(error, t),
-          form,
-          ["openingAmount", "openingDate"],
-          setFormError,
-          (errors) =>
-            Object.fromEntries(
-              Object.entries(errors).map(([path, text]) => [
-                path === "amount" ? "openingAmount" : path === "date" ? "openingDate" : path,
-                text,
-              ]),
-            ),
-        );
+        showOpeningFailure(describeFailure(error, t), form, setFormError);
         return;
       }
     }
@@ -190,50 +177,15 @@ const NewAccountForm = ({ base }: { base: string | null }) => {
             />
           )}
         />
-        <FormField
+        <CurrencyField
           control={form.control}
           name="currency"
           id="setup-account-currency"
           label={t("accounts.currency")}
-          render={({ field, status }) => (
-            <Select
-              {...field}
-              value={field.value || currency || undefined}
-              id="setup-account-currency"
-              status={status}
-              disabled={!!created}
-              style={{ width: "100%" }}
-              options={(currencies.data ?? []).map((c) => currencyOption(c, locale))}
-            />
-          )}
+          disabled={!!created}
+          fallback={currency}
         />
-        <FormField
-          control={form.control}
-          name="openingAmount"
-          id="setup-account-opening"
-          label={t("accounts.opening")}
-          rules={{ validate: numberRule(rules, { kind: "amount", currency }, { optional: true }) }}
-          render={({ field, status }) => (
-            <AmountInput
-              {...field}
-              id="setup-account-opening"
-              currency={currency || undefined}
-              minorUnits={digits}
-              sign="nonNegative"
-              status={status}
-            />
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="openingDate"
-          id="setup-account-opening-date"
-          label={t("accounts.openingDate")}
-          rules={{
-            validate: (value: string) => !form.getValues("openingAmount").trim() || dateRule()(value),
-          }}
-          render={({ bound }) => <DateInput {...bound} invalid="report" />}
-        />
+        <OpeningBalanceFields form={form} id="setup-account" currency={currency} sign="nonNegative" />
         <Button htmlType="submit" loading={once.busy} data-testid="setup-add-account">
           {t("setup.addAccount")}
         </Button>

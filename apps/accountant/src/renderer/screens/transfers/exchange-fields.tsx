@@ -1,9 +1,10 @@
 import { useLocale } from "@hisob/ui";
-import { AmountInput, amountRules, NumberInput, RATE_RULES, useNumberRule } from "@hisob/ui/numbers";
+import { NumberInput, RATE_RULES, useNumberRule } from "@hisob/ui/numbers";
 import { Segmented, Select, Typography } from "antd";
 import { Controller, type UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Field, FormField } from "../../components/field";
+import { Field } from "../../components/field";
+import { MoneyField } from "../../components/money-field";
 import { quoteText, type Values } from "./movement-values";
 import type { MovementFigures } from "./use-movement-figures";
 
@@ -16,7 +17,7 @@ export const ExchangeFields = (props: { form: UseFormReturn<Values>; figures: Mo
   const locale = useLocale();
   const numberRule = useNumberRule();
   const { form } = props;
-  const { to, toDigits, base, quoteCurrency, currencies, reading } = props.figures;
+  const { to, base, quoteCurrency, currencies, reading } = props.figures;
   const { errors } = form.formState;
   const how = form.watch("how");
   return (
@@ -40,34 +41,19 @@ export const ExchangeFields = (props: { form: UseFormReturn<Values>; figures: Mo
         />
       </div>
       {how === "received" ? (
-        <FormField
+        <MoneyField
           control={form.control}
           name="amountReceived"
           id="movement-received"
           label={t("transfers.amountReceived")}
-          rules={{
-            validate: (text: string) =>
-              form.getValues("how") !== "received" ||
-              numberRule(amountRules(to?.currency, toDigits), {
-                kind: "amount",
-                currency: to?.currency ?? "",
-              })(text),
-          }}
+          currency={to?.currency}
+          checked={() => form.getValues("how") === "received"}
           hint={
             // The rate the typed amounts mean, beside them (a line kept while empty: no jump).
             <Typography.Text type="secondary" data-testid="received-rate-hint">
               {reading ? t("transfers.rateHint", { rate: reading }) : "\u00a0"}
             </Typography.Text>
           }
-          render={({ field, status }) => (
-            <AmountInput
-              {...field}
-              id="movement-received"
-              currency={to?.currency}
-              minorUnits={toDigits}
-              status={status}
-            />
-          )}
         />
       ) : (
         <Field id="movement-quote" label={t("transfers.marketRate")} error={errors.quoteRate?.message}>

@@ -1,11 +1,11 @@
 import { useLocale } from "@hisob/ui";
-import { AmountInput, amountRules, useNumberRule } from "@hisob/ui/numbers";
 import { Col, Input, Row, Select } from "antd";
 import { Controller, type UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useMoney } from "../../api-context";
 import { DateField } from "../../components/date-input";
 import { Field, FormField } from "../../components/field";
+import { MoneyField } from "../../components/money-field";
 import { ExchangeFields } from "./exchange-fields";
 import { COMMENT_MAX, type Values } from "./movement-values";
 import type { MovementFigures } from "./use-movement-figures";
@@ -19,9 +19,8 @@ export const MovementFields = (props: {
   const { t } = useTranslation();
   const locale = useLocale();
   const money = useMoney(locale);
-  const numberRule = useNumberRule();
   const { form, figures, exchanging } = props;
-  const { accounts, from, fromDigits } = figures;
+  const { accounts, from } = figures;
   const { errors } = form.formState;
   const accountOptions = (accounts.data?.items ?? []).map((a) => ({
     value: a.id,
@@ -58,27 +57,12 @@ export const MovementFields = (props: {
         </Field>
       </Col>
       <Col xs={24} md={exchanging ? 8 : 12}>
-        <FormField
+        <MoneyField
           control={form.control}
           name="amount"
           id="movement-amount"
           label={t("transfers.amount")}
-          rules={{
-            validate: (text: string) =>
-              numberRule(amountRules(from?.currency, fromDigits), {
-                kind: "amount",
-                currency: from?.currency ?? "",
-              })(text),
-          }}
-          render={({ field, status }) => (
-            <AmountInput
-              {...field}
-              id="movement-amount"
-              currency={from?.currency}
-              minorUnits={fromDigits}
-              status={status}
-            />
-          )}
+          currency={from?.currency}
         />
       </Col>
       {exchanging ? (
