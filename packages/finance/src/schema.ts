@@ -25,6 +25,7 @@ export * from "./categories/categories.schema";
 export * from "./counterparties/counterparties.schema";
 export * from "./debts/debts.schema";
 export * from "./exports/export-queries.schema";
+export * from "./general-ledger/general-ledger.schema";
 export * from "./inventory/inventory.schema";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
