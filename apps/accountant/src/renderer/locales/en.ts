@@ -1,3 +1,4 @@
+import { CHART_EN } from "./chart";
 import { DEBTS_EN } from "./debts";
 import { PARTY_REPORTS_EN } from "./party-reports";
 
@@ -175,6 +176,7 @@ export const en = {
     differentCurrency: "An exchange needs accounts in different currencies (use a transfer)",
   },
   debts: DEBTS_EN.debts,
+  chart: CHART_EN.chart,
   counterparties: DEBTS_EN.counterparties,
   partyReports: PARTY_REPORTS_EN.partyReports,
   categories: {
@@ -248,7 +250,8 @@ export const en = {
     back: "Back",
     finish: "Go to the dashboard",
     unfinished: "The setup of your books is not finished",
-    unfinishedHint: "Continue where you left off: currencies, money accounts and categories.",
+    unfinishedHint:
+      "Continue where you left off: currencies, chart of accounts, money accounts and categories.",
     continue: "Continue setup",
     stepCurrencies: "Currencies",
     stepAccounts: "Money accounts",

@@ -1,3 +1,4 @@
+import { CHART_UZ } from "./chart";
 import { DEBTS_UZ } from "./debts";
 import type { AppMessages } from "./en";
 import { PARTY_REPORTS_UZ } from "./party-reports";
@@ -174,6 +175,7 @@ export const uz: AppMessages = {
     differentCurrency: "Ayirboshlash uchun turli valyutadagi hisobvaraqlar kerak (aks holda oʻtkazma)",
   },
   debts: DEBTS_UZ.debts,
+  chart: CHART_UZ.chart,
   counterparties: DEBTS_UZ.counterparties,
   partyReports: PARTY_REPORTS_UZ.partyReports,
   categories: {
@@ -248,7 +250,8 @@ export const uz: AppMessages = {
     back: "Orqaga",
     finish: "Umumiy koʻrinishga oʻtish",
     unfinished: "Hisobni sozlash tugallanmagan",
-    unfinishedHint: "Toʻxtagan joyingizdan davom eting: valyutalar, pul hisobvaraqlari va moddalar.",
+    unfinishedHint:
+      "Toʻxtagan joyingizdan davom eting: valyutalar, hisoblar rejasi, pul hisobvaraqlari va moddalar.",
     continue: "Sozlashni davom ettirish",
     stepCurrencies: "Valyutalar",
     stepAccounts: "Pul hisobvaraqlari",

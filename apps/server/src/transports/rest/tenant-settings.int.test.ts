@@ -84,7 +84,7 @@ describe("tenant settings over REST", () => {
     expect(notOurs.statusCode).toBe(400);
     expect(notOurs.json().error.reason).toBe("currency.base_not_selected");
     expect(notOurs.json().error.issues ?? notOurs.json().error.params?.issues).toBeDefined();
-    const stepTooFar = await send(admin, "PUT", { setup: { step: 4 } });
+    const stepTooFar = await send(admin, "PUT", { setup: { step: 5 } });
     expect(stepTooFar.statusCode).toBe(400);
     const extra = await send(admin, "PUT", { theme: "dark" });
     expect(extra.statusCode).toBe(400);
