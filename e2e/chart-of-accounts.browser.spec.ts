@@ -55,7 +55,7 @@ describe.skipIf(skipReason !== undefined)("the chart of accounts in the app", ()
   const shot = (name: string) =>
     page.screenshot({ path: path.join(SCREENSHOTS, `chart-of-accounts-${name}.png`), fullPage: true });
   const row = (code: string) => page.getByTestId(`gl-${code}`);
-  const rows = () => page.locator(".ant-tabs-tabpane-active .ant-table-row");
+  const rows = () => page.locator(".ant-table-row:visible");
   const levelOf = async (code: string) =>
     Number((await row(code).getAttribute("class"))?.match(/ant-table-row-level-(\d+)/)?.[1]);
   const json = async <T>(method: string, route: string, body?: unknown): Promise<T> => {

@@ -564,7 +564,9 @@ describe("tRPC and GraphQL: the same refusals", () => {
         `mutation($input: DocumentInput!) { ${mutation}(input: $input) { id } }`,
         { headers: admin.headers, variables: { input: { accountId: fixture.uzs, amount: "5", date: LOCK } } },
       );
-      expect(res.body.errors?.[0]?.message).toContain(written(LOCK));
+      // GraphQL's message is the English source text (the ISO day); the caller's language is in localizedMessage.
+      expect(res.body.errors?.[0]?.message).toContain(LOCK);
+      expect(res.body.errors?.[0]?.extensions?.localizedMessage).toContain(written(LOCK));
       expect(res.body.errors?.[0]?.extensions).toMatchObject({
         code: "VALIDATION_ERROR",
         reason: "finance.period_closed",

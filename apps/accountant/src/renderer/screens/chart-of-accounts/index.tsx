@@ -135,7 +135,7 @@ const AccountsTab = () => {
             }}
             locale={{ emptyText: search.trim() ? t("chart.noMatch") : t("chart.empty") }}
             columns={[
-              { key: "code", title: t("chart.code"), dataIndex: "code", width: 160 },
+              { key: "code", title: t("chart.code"), dataIndex: "code", width: 120 },
               {
                 key: "name",
                 title: t("chart.name"),
@@ -156,11 +156,11 @@ const AccountsTab = () => {
                 width: 120,
                 render: (_: unknown, account: GlNode) => t(`chart.types.${account.type}`),
               },
-              { key: "currency", title: t("chart.currency"), dataIndex: "currency", width: 90 },
+              { key: "currency", title: t("chart.currency"), dataIndex: "currency", width: 80 },
               {
                 key: "status",
                 title: t("chart.status"),
-                width: 130,
+                width: 110,
                 render: (_: unknown, account: GlNode) =>
                   account.isActive ? (
                     <Tag color="green">{t("chart.active")}</Tag>
