@@ -1,21 +1,16 @@
 import type { TGlAccountDto } from "@hisob/finance/schema";
 import { describeFailure, QueryState, useLocale } from "@hisob/ui";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App as AntApp, Button, Input, Popconfirm, Space, Table, Tabs, Tag, Typography } from "antd";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { App as AntApp, Button, Input, Popconfirm, Space, Table, Tabs, Tag, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../../api-context";
 import { type AccountEdit, AccountForm } from "./account-form";
 import { MappingsTab } from "./mappings-tab";
-import { GL_ACCOUNTS_KEY } from "./queries";
+import { GL_ACCOUNTS_KEY, useGlAccounts } from "./queries";
+import { Refusal } from "./refusal";
 import { TemplateChoice } from "./template-choice";
 import { type GlNode, parentIds, toGlTree } from "./tree";
-
-/** The organization's chart of accounts (tens of accounts: all of them, in one request). */
-export const useGlAccounts = () => {
-  const api = useApi();
-  return useQuery({ queryKey: GL_ACCOUNTS_KEY, queryFn: () => api.generalLedger.accounts.query() });
-};
 
 /**
  * The chart of accounts (docs/decisions/0102-chart-of-accounts-screen.md): the tree with its codes,
@@ -105,16 +100,7 @@ const AccountsTab = () => {
               {t("chart.new")}
             </Button>
           </Space>
-          {error ? (
-            <Alert
-              type="error"
-              showIcon
-              closable
-              onClose={() => setError(null)}
-              title={error}
-              data-testid="chart-error"
-            />
-          ) : null}
+          <Refusal message={error} onClose={() => setError(null)} testId="chart-error" />
           <Table<GlNode>
             rowKey="id"
             size="small"

@@ -1,19 +1,13 @@
 import type { TGlAccountDto, TGlMappingDto } from "@hisob/finance/schema";
 import { describeFailure, QueryState, useLocale } from "@hisob/ui";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App as AntApp, Select, Space, Table, Tag, Typography } from "antd";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { App as AntApp, Select, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../../api-context";
-import { useGlAccounts } from "./index";
-import { GL_MAPPINGS_KEY } from "./queries";
+import { GL_MAPPINGS_KEY, useGlAccounts, useGlMappings } from "./queries";
+import { Refusal } from "./refusal";
 import { mappingChoices, nameOf } from "./tree";
-
-/** Where every money account and category posts (one request), beside the chart it picks from. */
-export const useGlMappings = () => {
-  const api = useApi();
-  return useQuery({ queryKey: GL_MAPPINGS_KEY, queryFn: () => api.generalLedger.mappings.query() });
-};
 
 /** "" in the picker: back to the chart's default (the server's null). */
 const DEFAULT = "";
@@ -59,16 +53,7 @@ export const MappingsTab = () => {
             <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
               {t("chart.mappingsIntro")}
             </Typography.Paragraph>
-            {error ? (
-              <Alert
-                type="error"
-                showIcon
-                closable
-                onClose={() => setError(null)}
-                title={error}
-                data-testid="mapping-error"
-              />
-            ) : null}
+            <Refusal message={error} onClose={() => setError(null)} testId="mapping-error" />
             <Table<TGlMappingDto>
               rowKey="id"
               size="small"

@@ -2,7 +2,7 @@ import { describeFailure, QueryState } from "@hisob/ui";
 import { Alert, Space, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useGlAccounts } from "../chart-of-accounts";
+import { useGlAccounts } from "../chart-of-accounts/queries";
 import {
   type ChartTemplate,
   recommendedTemplate,
