@@ -171,7 +171,10 @@ describe.skipIf(skipReason !== undefined)("the closed period in the accountant a
       await date.fill(typed(lang, "2026-10-15"));
       await date.press("Tab");
       await form.getByRole("button", { name: UI[lang].save, exact: true }).click();
-      const expected = SERVER[lang].issues.period_closed.replace("{{lockDate}}", LOCK);
+      // The server writes the lock date as the app does (the refusal carries it as data).
+      const expected = plain(
+        SERVER[lang].issues.period_closed.replace("{{lockDate}}", formatDate(LOCK, lang)),
+      );
       await expect.poll(() => page.getByTestId("document-date-error").innerText().then(plain)).toBe(expected);
       await shot(page, `payment-refused-${lang}`);
       const payments = (await rest(cookie, "GET", "/finance/payments?limit=100")) as unknown as {

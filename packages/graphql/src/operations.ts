@@ -27,8 +27,12 @@ export const runOperation = <S, P extends Permission, I extends z.ZodType, O ext
     callerOf(context),
     typeof idempotencyKey === "string" ? unquoted(idempotencyKey) : idempotencyKey,
   );
-  if (!operation.input) throw new Error(`${operation.http.path}: an operation without input`);
-  return operation.call(services, caller, parseInput(operation.input, input));
+  // An operation without input (a settings read) takes none: GraphQL's field has no arguments either.
+  return operation.call(
+    services,
+    caller,
+    (operation.input ? parseInput(operation.input, input) : undefined) as z.output<I>,
+  );
 };
 
 const unquoted = (argument: string): string => {

@@ -36,3 +36,15 @@ export const formatDate = (date: Date, locale: Locale, options: { timeZone?: str
     dateStyle: "medium",
     timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
   }).format(date);
+
+/**
+ * A calendar day ("2026-03-06") as the apps write it: "Mar 6, 2026", "6 мар. 2026 г.", and in Uzbek
+ * "06.03.2026", as local accounting tools write it (browsers' and ICU's Uzbek patterns vary). A day has
+ * no time zone: it is formatted as UTC so no offset moves it to another day.
+ */
+export const formatCalendarDate = (isoDate: string, locale: Locale): string => {
+  if (locale === "uz") return isoDate.slice(0, 10).split("-").reverse().join(".");
+  const [year, month, day] = isoDate.slice(0, 10).split("-").map(Number);
+  const date = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(date);
+};

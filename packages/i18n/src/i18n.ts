@@ -1,6 +1,6 @@
-import type { Locale, MoneyParam, QuoteParam } from "@hisob/kernel";
+import type { DateParam, Locale, MoneyParam, QuoteParam } from "@hisob/kernel";
 import { createInstance } from "i18next";
-import { formatMoney } from "./format";
+import { formatCalendarDate, formatMoney } from "./format";
 import { FALLBACK_LOCALE, SUPPORTED_LOCALES } from "./locales";
 import { en } from "./locales/en";
 import { ru } from "./locales/ru";
@@ -9,8 +9,11 @@ import type { MessageKey, Messages } from "./messages";
 
 export const RESOURCES: Record<Locale, Messages> = { en, ru, uz };
 
-/** Values for `{{name}}` placeholders; an amount is rendered in the locale's money format, a quote as "1 USD = 12,650 UZS". */
-export type TranslationParams = Record<string, string | number | MoneyParam | QuoteParam>;
+/**
+ * Values for `{{name}}` placeholders; an amount is rendered in the locale's money format, a quote as
+ * "1 USD = 12,650 UZS", a day as the apps write dates ("Jan 31, 2026", "31.01.2026").
+ */
+export type TranslationParams = Record<string, string | number | MoneyParam | QuoteParam | DateParam>;
 
 const isQuote = (value: unknown): value is QuoteParam => {
   if (typeof value !== "object" || value === null) return false;
@@ -42,6 +45,13 @@ const isMoney = (value: unknown): value is MoneyParam => {
   );
 };
 
+// Kept local for the same reason.
+const isDay = (value: unknown): value is DateParam =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as Partial<DateParam>).isoDate === "string" &&
+  /^\d{4}-\d{2}-\d{2}$/.test((value as DateParam).isoDate);
+
 const rendered = (locale: Locale, params: TranslationParams | undefined): Record<string, string | number> =>
   Object.fromEntries(
     Object.entries(params ?? {}).map(([name, value]) => [
@@ -50,7 +60,9 @@ const rendered = (locale: Locale, params: TranslationParams | undefined): Record
         ? formatMoney(BigInt(value.minor), value.currency, value.minorUnits, locale)
         : isQuote(value)
           ? formatQuote(value, locale)
-          : (value as string | number),
+          : isDay(value)
+            ? formatCalendarDate(value.isoDate, locale)
+            : (value as string | number),
     ]),
   );
 

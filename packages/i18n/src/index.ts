@@ -1,4 +1,4 @@
-export { DEFAULT_TIME_ZONE, formatDate, formatMoney } from "./format";
+export { DEFAULT_TIME_ZONE, formatCalendarDate, formatDate, formatMoney } from "./format";
 export { errorMessage, formatQuote, hasMessage, RESOURCES, type TranslationParams, t } from "./i18n";
 export { issueMessage, matchIssue } from "./issues";
 export { FALLBACK_LOCALE, isLocale, LOCALE_NAMES, SUPPORTED_LOCALES } from "./locales";

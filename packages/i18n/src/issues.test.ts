@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { toFieldIssues } from "@hisob/kernel";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { errorMessage } from "./i18n";
 import { issueMessage, matchIssue } from "./issues";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -119,5 +120,29 @@ describe("field details in the caller's language", () => {
     expect(issueMessage("uz", byPath.kind ?? "")).toBe("quyidagilardan biri boʻlishi kerak: a, b");
     expect(issueMessage("ru", byPath.missing ?? "")).toBe("обязательно для заполнения");
     expect(issueMessage("ru", byPath.extra ?? "")).toBe("не допускается");
+  });
+});
+
+describe("a day a refusal carries as data", () => {
+  const english = "must be after 2026-10-31: the books are closed through that day";
+  const data = { lockDate: { isoDate: "2026-10-31" } };
+
+  it("is written as each language writes dates, English's too; without it the text stays as produced", () => {
+    expect(issueMessage("en", english, data)).toBe(
+      "must be after Oct 31, 2026: the books are closed through that day",
+    );
+    expect(issueMessage("uz", english, data)).toBe(
+      "31.10.2026 dan keyin boʻlishi kerak: hisob kitoblari shu kun bilan yopilgan",
+    );
+    expect(issueMessage("ru", english, data)).toMatch(/^должна быть позже 31 окт\. 2026 г\.: книги закрыты/);
+    expect(issueMessage("en", english)).toBe(english);
+    expect(issueMessage("ru", english)).toMatch(/^должна быть позже 2026-10-31:/);
+  });
+
+  it("formats the same way in a reason's message", () => {
+    expect(errorMessage("en", "finance.period_closed", data)).toMatch(
+      /^The books are closed through Oct 31, 2026:/,
+    );
+    expect(errorMessage("uz", "finance.period_closed", data)).toMatch(/31\.10\.2026/);
   });
 });

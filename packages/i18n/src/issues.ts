@@ -1,5 +1,5 @@
 import type { Locale } from "@hisob/kernel";
-import { t } from "./i18n";
+import { type TranslationParams, t } from "./i18n";
 import { en } from "./locales/en";
 import type { MessageKey } from "./messages";
 
@@ -49,9 +49,17 @@ export const matchIssue = (english: string): { key: MessageKey; params: Record<s
   return null;
 };
 
-/** An issue's message in `locale`; English text stays exactly as produced, an unknown text stays English. */
-export const issueMessage = (locale: Locale, english: string): string => {
-  if (locale === "en") return english;
+/**
+ * An issue's message in `locale`; an unknown text stays English. English text stays exactly as
+ * produced, unless `data` holds a value the text names as data to format (a day the error carries as
+ * `{ isoDate }`): then every language, English too, writes it its own way.
+ */
+export const issueMessage = (locale: Locale, english: string, data: TranslationParams = {}): string => {
   const found = matchIssue(english);
-  return found ? t(locale, found.key, found.params) : english;
+  if (!found) return english;
+  const formatted = Object.keys(found.params).filter((name) => data[name] !== undefined);
+  if (locale === "en" && formatted.length === 0) return english;
+  const params: TranslationParams = { ...found.params };
+  for (const name of formatted) params[name] = data[name] as TranslationParams[string];
+  return t(locale, found.key, params);
 };

@@ -63,6 +63,20 @@ export const isQuoteParam = (value: unknown): value is QuoteParam =>
   typeof (value as QuoteParam).rate === "string" &&
   /^[0-9]{1,40}(\.[0-9]{1,40})?$/.test((value as QuoteParam).rate);
 
+/**
+ * A calendar day an error names (`YYYY-MM-DD`), kept as data so each language writes it its own way
+ * ("Jan 31, 2026", "31 янв. 2026 г.", "31.01.2026"), as the apps show dates.
+ */
+export type DateParam = { isoDate: string };
+
+export const dateParam = (isoDate: string): DateParam => ({ isoDate });
+
+export const isDateParam = (value: unknown): value is DateParam =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as DateParam).isoDate === "string" &&
+  /^\d{4}-\d{2}-\d{2}$/.test((value as DateParam).isoDate);
+
 /** One problem with one input field, as reported in VALIDATION_ERROR params. */
 export type FieldIssue = { path: string; message: string };
 

@@ -1,9 +1,11 @@
 import { ZodError } from "zod";
 import {
   type AppError,
+  type DateParam,
   type ErrorCode,
   type FieldIssue,
   isAppError,
+  isDateParam,
   isMoneyParam,
   isQuoteParam,
   type MoneyParam,
@@ -26,19 +28,24 @@ export type Problem = {
   /** Seconds a caller should wait before trying again (RATE_LIMITED, UNAVAILABLE). */
   retryAfterSeconds?: number;
   /** Values the localized message may name (amounts stay data until a language formats them); never sent. */
-  params?: Record<string, string | number | MoneyParam | QuoteParam>;
+  params?: Record<string, MessageParam>;
 };
 
-/** The error's params a message can name: text, numbers, amounts and quotes. */
-const messageParams = (
-  params: Record<string, unknown>,
-): Record<string, string | number | MoneyParam | QuoteParam> =>
+/** A value a message names: text, a number, or data a language formats (an amount, a quote, a day). */
+export type MessageParam = string | number | MoneyParam | QuoteParam | DateParam;
+
+/** The error's params a message can name: text, numbers, amounts, quotes and days. */
+const messageParams = (params: Record<string, unknown>): Record<string, MessageParam> =>
   Object.fromEntries(
     Object.entries(params).filter(
       ([, value]) =>
-        typeof value === "string" || typeof value === "number" || isMoneyParam(value) || isQuoteParam(value),
+        typeof value === "string" ||
+        typeof value === "number" ||
+        isMoneyParam(value) ||
+        isQuoteParam(value) ||
+        isDateParam(value),
     ),
-  ) as Record<string, string | number | MoneyParam | QuoteParam>;
+  ) as Record<string, MessageParam>;
 
 /** Every unexpected failure: a bug whose details stay in the log. */
 export const INTERNAL_PROBLEM: Problem = {

@@ -62,6 +62,9 @@ const SetupScreen = lazy(() => SCREEN_CHUNKS.setup().then((m) => ({ default: m.S
 const ClosedPeriodScreen = lazy(() =>
   SCREEN_CHUNKS.closedPeriod().then((m) => ({ default: m.ClosedPeriodScreen })),
 );
+const ChartOfAccountsScreen = lazy(() =>
+  SCREEN_CHUNKS.chartOfAccounts().then((m) => ({ default: m.ChartOfAccountsScreen })),
+);
 const ConnectedAppsScreen = lazy(() =>
   SCREEN_CHUNKS.connectedApps().then((m) => ({ default: m.ConnectedAppsScreen })),
 );
@@ -223,6 +226,7 @@ const NAV = [
   { key: "counterparties", href: "/counterparties" },
   { key: "reports", href: "/reports", label: "reports.nav" },
   { key: "categories", href: "/categories" },
+  { key: "chart-of-accounts", href: "/chart-of-accounts", label: "chart.nav" },
   { key: "inventory", href: "/inventory" },
 ] as const;
 
@@ -316,6 +320,7 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/setup" element={<SetupScreen />} />
           <Route path="/connected-apps" element={<ConnectedAppsScreen />} />
           <Route path="/closed-period" element={<ClosedPeriodScreen />} />
+          <Route path="/chart-of-accounts" element={<ChartOfAccountsScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

@@ -17,6 +17,7 @@ describe("screenOf: the screen whose chunk the entry starts with", () => {
     expect(screenOf("/app/setup")).toBe("setup");
     expect(screenOf("/app/connected-apps")).toBe("connectedApps");
     expect(screenOf("/app/closed-period")).toBe("closedPeriod");
+    expect(screenOf("/app/chart-of-accounts")).toBe("chartOfAccounts");
   });
 
   it("knows no screen for an unknown address (the shell sends it to the dashboard)", () => {

@@ -20,6 +20,7 @@ export const SCREEN_CHUNKS = {
   setup: () => import("./screens/setup/setup"),
   connectedApps: () => import("./screens/connected-apps"),
   closedPeriod: () => import("./screens/closed-period"),
+  chartOfAccounts: () => import("./screens/chart-of-accounts"),
 } as const;
 
 type ScreenName = keyof typeof SCREEN_CHUNKS;
@@ -49,6 +50,8 @@ export const screenOf = (pathname: string): ScreenName | null => {
       return "connectedApps";
     case "closed-period":
       return "closedPeriod";
+    case "chart-of-accounts":
+      return "chartOfAccounts";
     default:
       return null;
   }

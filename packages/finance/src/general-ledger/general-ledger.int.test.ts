@@ -615,6 +615,48 @@ describe("the chart of accounts", () => {
     ]);
   });
 
+  it("lists where each money account and category posts: its mapping, else the chart's default for its role", async () => {
+    const tenant = await t.createTenant();
+    const own = await t.contextOf(await t.createUser(tenant.id, "admin"), "mappings");
+    const f = t.services.finance;
+    const main = await f.accounts.create(own, { name: "Main", currency: "UZS" });
+    const sales = await f.paymentCategories.create(own, { name: "Sales" });
+    const rent = await f.expenseCategories.create(own, { name: "Rent" });
+    // No chart yet: nothing to post to, and reading installs none.
+    expect((await f.generalLedger.mappings(own)).map((row) => [row.kind, row.name, row.postsTo])).toEqual([
+      ["moneyAccount", "Main", null],
+      ["paymentCategory", "Sales", null],
+      ["expenseCategory", "Rent", null],
+    ]);
+    expect(await f.generalLedger.accounts(own)).toEqual([]);
+
+    const chart = await f.generalLedger.installChart(own, { template: "nas21" });
+    const code = (id: string | null) => chart.find((account) => account.id === id)?.code;
+    const byCode = Object.fromEntries(chart.map((account) => [account.code, account.id]));
+    await f.generalLedger.setMapping(own, {
+      kind: "expenseCategory",
+      id: rent.id,
+      glAccountId: byCode["9410"] ?? "",
+    });
+    const rows = await f.generalLedger.mappings(own);
+    expect(
+      rows.map((row) => [
+        row.name,
+        row.currency,
+        code(row.glAccountId),
+        code(row.defaultGlAccountId),
+        code(row.postsTo),
+      ]),
+    ).toEqual([
+      ["Main", "UZS", undefined, "5110", "5110"],
+      ["Sales", null, undefined, "9030", "9030"],
+      ["Rent", null, "9410", "9420", "9410"],
+    ]);
+    expect(rows.map((row) => row.id)).toEqual([main.id, sales.id, rent.id]);
+    // Another organization's rows are not listed.
+    expect((await f.generalLedger.mappings(ctx)).some((row) => row.id === main.id)).toBe(false);
+  });
+
   it("a reversed transfer keeps its date: the pair stays even; its comment may still change", async () => {
     const f = t.services.finance;
     on("2026-04-03");

@@ -3,6 +3,7 @@ import { op, withId } from "../operations";
 import {
   ZCreateGlAccountInput,
   ZGlAccountDto,
+  ZGlMappingDto,
   ZInstallChartInput,
   ZSetGlMappingInput,
   ZTrialBalance,
@@ -70,6 +71,15 @@ export const generalLedgerOperations = {
       await services.generalLedger.deleteAccount(ctx, input.id);
       return null;
     },
+  }),
+  mappings: op.query({
+    http: { method: "GET", path: "/finance/ledger/mappings", status: 200 },
+    output: z.array(ZGlMappingDto),
+    access: { requires: ["accounts:read:all"] },
+    summary:
+      "Where each money account and payment or expense category posts: its mapping and the leaf it posts to now",
+    tag,
+    call: (services, ctx) => services.generalLedger.mappings(ctx),
   }),
   setMapping: op.mutation({
     http: { method: "PUT", path: "/finance/ledger/mappings", status: 204 },

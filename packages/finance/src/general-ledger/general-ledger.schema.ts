@@ -9,6 +9,8 @@ import { periodNotTooLong } from "../reports/reports.schema";
 
 export const GL_ACCOUNT_TYPES = ["asset", "liability", "equity", "income", "expense"] as const;
 export const GL_CHART_TEMPLATES = ["nas21", "ifrs"] as const;
+/** What is mapped onto the chart: a money account (to an asset leaf) or a category (income, expense). */
+export const GL_MAPPING_KINDS = ["moneyAccount", "paymentCategory", "expenseCategory"] as const;
 
 const ZCode = z
   .string()
@@ -72,13 +74,31 @@ export type TInstallChartInput = z.input<typeof ZInstallChartInput>;
 export const ZSetGlMappingInput = z
   .object({
     /** What is mapped: a money account (to an asset leaf) or a category (to an income or expense leaf). */
-    kind: z.enum(["moneyAccount", "paymentCategory", "expenseCategory"]),
+    kind: z.enum(GL_MAPPING_KINDS),
     id: z.uuid(),
     /** The leaf; null: the chart's default. */
     glAccountId: z.uuid().nullable(),
   })
   .strict();
 export type TSetGlMappingInput = z.input<typeof ZSetGlMappingInput>;
+
+/** Where one money account or category posts: its own leaf, or (null) the chart's default. */
+export const ZGlMappingDto = z
+  .object({
+    kind: z.enum(GL_MAPPING_KINDS),
+    id: z.uuid(),
+    name: z.string(),
+    /** A money account's currency; null for a category. */
+    currency: z.string().nullable(),
+    /** The leaf it is mapped to; null: the chart's default. */
+    glAccountId: z.uuid().nullable(),
+    /** The chart's default leaf for it (by its role; null: no chart yet). */
+    defaultGlAccountId: z.uuid().nullable(),
+    /** The leaf it posts to now: its mapping, else the chart's default for its role (null: no chart yet). */
+    postsTo: z.uuid().nullable(),
+  })
+  .meta({ id: "GlMapping" });
+export type TGlMappingDto = z.infer<typeof ZGlMappingDto>;
 
 export const ZTrialBalanceQuery = z
   .object({

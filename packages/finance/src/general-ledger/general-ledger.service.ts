@@ -11,6 +11,7 @@ import { fieldError, notFound } from "../finance-errors";
 import {
   type TCreateGlAccountInput,
   type TGlAccountDto,
+  type TGlMappingDto,
   type TInstallChartInput,
   type TSetGlMappingInput,
   type TTrialBalance,
@@ -257,6 +258,58 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
         }
         await tx.$executeRaw`DELETE FROM gl_accounts WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid`;
         await audit(tx, ctx, "gl_account", id, "delete", { before: toDto(before) });
+      });
+    },
+
+    /**
+     * Where every money account and category posts: its mapping, and the leaf it posts to now (the
+     * mapping, else the chart's default for its role — a money account in the base currency the
+     * `money` leaf, another currency's `money_foreign`, a category `revenue` or `expense`). Read only:
+     * it does not install the default chart (the first posting or `installChart` does).
+     */
+    mappings: async (ctx: TenantContext): Promise<TGlMappingDto[]> => {
+      requirePermission(ctx, "accounts:read:all");
+      const { tenantId } = ctx;
+      return db.withTenant(tenantId, async (tx) => {
+        const rows = await tx.$queryRaw<
+          {
+            kind: TGlMappingDto["kind"];
+            id: string;
+            name: string;
+            currency: string | null;
+            gl_account_id: string | null;
+            default_id: string | null;
+            posts_to: string | null;
+          }[]
+        >`
+          WITH base AS (SELECT gl_base_currency(${tenantId}::uuid) AS code),
+          roles AS (
+            SELECT role, id FROM gl_accounts WHERE tenant_id = ${tenantId}::uuid AND role IS NOT NULL
+          ),
+          rows AS (
+            SELECT 'moneyAccount' AS kind, 1 AS rank, m.id, m.name, m.currency_code::text AS currency, m.gl_account_id,
+                   CASE WHEN b.code IS NULL OR m.currency_code = b.code THEN 'money' ELSE 'money_foreign' END AS role
+              FROM money_accounts m CROSS JOIN base b WHERE m.tenant_id = ${tenantId}::uuid
+            UNION ALL
+            SELECT 'paymentCategory', 2, c.id, c.name, NULL, c.gl_account_id, 'revenue'
+              FROM payment_categories c WHERE c.tenant_id = ${tenantId}::uuid
+            UNION ALL
+            SELECT 'expenseCategory', 3, c.id, c.name, NULL, c.gl_account_id, 'expense'
+              FROM expense_categories c WHERE c.tenant_id = ${tenantId}::uuid
+          )
+          SELECT r.kind, r.id::text, r.name, r.currency, r.gl_account_id::text, roles.id::text AS default_id,
+                 COALESCE(r.gl_account_id, roles.id)::text AS posts_to
+            FROM rows r LEFT JOIN roles ON roles.role = r.role
+           ORDER BY r.rank, r.name, r.id`;
+        return rows.map((row) => ({
+          kind: row.kind,
+          id: row.id,
+          name: row.name,
+          currency: row.currency,
+          glAccountId: row.gl_account_id,
+          defaultGlAccountId: row.default_id,
+          postsTo: row.posts_to,
+        }));
       });
     },
 

@@ -91,7 +91,7 @@ describe("a posting racing a lock move", () => {
       const error = (outcome as PromiseRejectedResult).reason;
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).reason).toBe("finance.period_closed");
-      expect((error as AppError).params).toMatchObject({ lockDate: DAY });
+      expect((error as AppError).params).toMatchObject({ lockDate: { isoDate: DAY } });
     }
     expect((await entriesOn(DAY))[0]?.n).toBe(0);
   });

@@ -1,4 +1,4 @@
-import { AppError } from "@hisob/kernel";
+import { AppError, dateParam } from "@hisob/kernel";
 import { toIsoDate } from "@hisob/kernel/schema";
 
 /**
@@ -23,16 +23,21 @@ export type DatedWrite = { date: string | Date; field: "date" | null };
 
 const iso = (date: string | Date): string => (typeof date === "string" ? date : toIsoDate(date));
 
-/** The refusal, naming the lock date; a field error on the date when the caller gave it. */
+/**
+ * The refusal, naming the lock date; a field error on the date when the caller gave it. The day is
+ * carried as data (`dateParam`), so each language's message writes it as its users write dates
+ * ("Jan 31, 2026", "31 янв. 2026 г.", "31.01.2026"); the English text here keeps it ISO for logs.
+ */
 export const periodClosedError = (lockDate: string, field: string | null): AppError => {
   const problem = `must be after ${lockDate}: the books are closed through that day`;
   const message = `The books are closed through ${lockDate}: nothing dated on or before it can be created, changed, reversed or deleted`;
+  const day = dateParam(lockDate);
   return field === null
-    ? new AppError("BUSINESS_RULE", { reason: "finance.period_closed", message, params: { lockDate } })
+    ? new AppError("BUSINESS_RULE", { reason: "finance.period_closed", message, params: { lockDate: day } })
     : new AppError("VALIDATION_ERROR", {
         reason: "finance.period_closed",
         message,
-        params: { field, lockDate, issues: [{ path: field, message: problem }] },
+        params: { field, lockDate: day, issues: [{ path: field, message: problem }] },
       });
 };
 

@@ -39,7 +39,8 @@ import { argumentsSdl, enumTypeSdl, enumValuesOf, inputTypeSdl, objectTypeSdl } 
 /** Money the GraphQL types carry as Int64 (zod reads it as a decimal string). */
 const MINOR_UNITS = "Int64";
 
-const { accounts, transactions, payments, expenses, counterparties, paymentCategories } = financeOperations;
+const { accounts, transactions, payments, expenses, counterparties, paymentCategories, periods } =
+  financeOperations;
 
 const ACCOUNT_RELATION = /* GraphQL */ `    "Needs ${permissionsOf(accounts.get)} (else null with a FORBIDDEN error at this path)."
     account: MoneyAccount
@@ -72,6 +73,9 @@ ${objectTypeSdl("Counterparty", counterparties.get.output, {
   fields: { type: "String" },
 })}
 ${objectTypeSdl("Category", paymentCategories.get.output)}
+${objectTypeSdl("ClosedPeriod", periods.get.output, {
+  description: "The day the organization's books are closed through (docs/decisions/0094-closed-periods.md).",
+})}
 ${documentType("Payment", "Money in: a payment received into an account.", payments.get.output)}
 ${documentType("Expense", "Money out: an expense paid from an account.", expenses.get.output)}
 ${enumTypeSdl("TransactionType", fieldOf(transactionItem, "type"), {
@@ -135,6 +139,8 @@ ${inputTypeSdl("DocumentInput", payments.create.input, {
     expenses(${pageArgsSdl(expenses.list.input)}, sortBy: [String!], ascending: Boolean = false, filters: [Filter!]): PaginatedExpenses!
     "An account's ledger entries (${permissionsOf(transactions.list)}). Filters: date (eq, gte, lte), type (eq)."
     transactions(${argumentsSdl(transactions.list.input, "transactions", { omit: ["query"] })}, ${pageArgsSdl(transactionsQuery)}, ascending: Boolean = false, filters: [Filter!]): PaginatedTransactions!
+    "The day the books are closed through (${permissionsOf(periods.get)}), as ${routeOf(periods.get)}."
+    closedPeriod: ClosedPeriod!
   }
 
   type Mutation {
@@ -147,6 +153,11 @@ ${inputTypeSdl("DocumentInput", payments.create.input, {
     createPayment(input: DocumentInput!${idempotencyArgSdl(payments.create)}): Payment!
     "Records money paid out (${permissionsOf(expenses.create)}); refused with BUSINESS_RULE when the balance would go below zero. idempotencyKey as for createPayment."
     recordExpense(input: DocumentInput!${idempotencyArgSdl(expenses.create)}): Expense!
+    """
+    Closes the books through lockDate (${permissionsOf(periods.set)}), as ${routeOf(periods.set)}: nothing dated on
+    or before it is created, changed, reversed or deleted; null opens every period again. Not after today; audited.
+    """
+    setClosedPeriod(${argumentsSdl(periods.set.input, "setClosedPeriod")}): ClosedPeriod!
   }
 `;
 
@@ -303,6 +314,8 @@ export const financeModule: GraphqlModule = {
         });
         return { data: page.items, total: page.total };
       },
+      closedPeriod: (_: unknown, _args: unknown, context: GraphqlContext) =>
+        runOperation(periods.get, context.services.finance, context, undefined),
     },
     Mutation: {
       createPayment: (_: unknown, args: PostingArgs, context: GraphqlContext) =>
@@ -321,6 +334,8 @@ export const financeModule: GraphqlModule = {
           withoutNulls(args.input),
           args.idempotencyKey,
         ),
+      setClosedPeriod: (_: unknown, args: Record<string, unknown>, context: GraphqlContext) =>
+        runOperation(periods.set, context.services.finance, context, args),
     },
   },
 };

@@ -184,6 +184,15 @@ export const en = {
       gl_account_not_leaf: "validation error: {{field}} has sub-accounts; only a leaf takes lines",
       gl_account_inactive: "validation error: {{field}} is deactivated",
       gl_currency_differs: "validation error: {{field}} holds another currency",
+      gl_account_has_entries:
+        "The account has {{count}} journal lines; it cannot be deleted, deactivate it instead",
+      gl_account_has_children: "The account has sub-accounts; delete or move them first",
+      gl_account_has_role: "The postings use this account by default; it cannot be deactivated or deleted",
+      gl_account_mapped:
+        "Money accounts or categories post to this account ({{count}}); map them elsewhere first",
+      gl_code_taken: "Another account of the chart has this code",
+      gl_chart_in_use:
+        "Documents are already posted to the chart of accounts; edit its accounts instead of replacing it",
       unknown_counterparty: "validation error: {{field}} is not a counterparty of this organization",
       unknown_category: "validation error: {{field}} is not a category of this organization",
       currency_not_selected: "validation error: {{field}} is not one of the organization's currencies",

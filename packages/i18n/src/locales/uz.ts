@@ -190,6 +190,16 @@ export const uz: Messages = {
         "Kiritilgan maʼlumotlarda xato: {{field}} subschyotlarga ega; yozuvlarni faqat subschyotsiz schyot qabul qiladi",
       gl_account_inactive: "Kiritilgan maʼlumotlarda xato: {{field}} oʻchirilgan",
       gl_currency_differs: "Kiritilgan maʼlumotlarda xato: {{field}} boshqa valyutada yuritiladi",
+      gl_account_has_entries:
+        "Schyotga provodkalar qilingan ({{count}}): uni oʻchirib boʻlmaydi, lekin faolsizlantirish mumkin.",
+      gl_account_has_children: "Schyotning subschyotlari bor: avval ularni oʻchiring yoki koʻchiring.",
+      gl_account_has_role:
+        "Provodkalar bu schyotdan sukut boʻyicha foydalanadi: uni faolsizlantirib yoki oʻchirib boʻlmaydi.",
+      gl_account_mapped:
+        "Bu schyotga pul schyotlari yoki toifalar provodka qilinadi ({{count}}): avval ularni boshqa schyotga bogʻlang.",
+      gl_code_taken: "Hisoblar rejasida bu kodli schyot allaqachon bor.",
+      gl_chart_in_use:
+        "Hisoblar rejasiga provodkalar allaqachon qilingan: uni almashtirmang, schyotlarini tahrirlang.",
       unknown_counterparty: "Kiritilgan maʼlumotlarda xato: {{field}} bu tashkilotning kontragenti emas",
       unknown_category: "Kiritilgan maʼlumotlarda xato: {{field}} bu tashkilotning moddasi emas",
       currency_not_selected: "Kiritilgan maʼlumotlarda xato: {{field}} tashkilot valyutalari qatorida yoʻq",

@@ -1,4 +1,5 @@
 import { BOOKS_REPORTS_EN } from "./books-reports";
+import { CHART_EN } from "./chart";
 import { DEBTS_EN } from "./debts";
 import { PARTY_REPORTS_EN } from "./party-reports";
 
@@ -176,6 +177,7 @@ export const en = {
     differentCurrency: "An exchange needs accounts in different currencies (use a transfer)",
   },
   debts: DEBTS_EN.debts,
+  chart: CHART_EN.chart,
   counterparties: DEBTS_EN.counterparties,
   partyReports: PARTY_REPORTS_EN.partyReports,
   booksReports: BOOKS_REPORTS_EN.booksReports,
@@ -250,7 +252,8 @@ export const en = {
     back: "Back",
     finish: "Go to the dashboard",
     unfinished: "The setup of your books is not finished",
-    unfinishedHint: "Continue where you left off: currencies, money accounts and categories.",
+    unfinishedHint:
+      "Continue where you left off: currencies, chart of accounts, money accounts and categories.",
     continue: "Continue setup",
     stepCurrencies: "Currencies",
     stepAccounts: "Money accounts",

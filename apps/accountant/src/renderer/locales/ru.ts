@@ -1,4 +1,5 @@
 import { BOOKS_REPORTS_RU } from "./books-reports";
+import { CHART_RU } from "./chart";
 import { DEBTS_RU } from "./debts";
 import type { AppMessages } from "./en";
 import { PARTY_REPORTS_RU } from "./party-reports";
@@ -177,6 +178,7 @@ export const ru: AppMessages = {
     differentCurrency: "Для обмена нужны счета в разных валютах (для одной валюты — перевод)",
   },
   debts: DEBTS_RU.debts,
+  chart: CHART_RU.chart,
   counterparties: DEBTS_RU.counterparties,
   partyReports: PARTY_REPORTS_RU.partyReports,
   booksReports: BOOKS_REPORTS_RU.booksReports,
@@ -252,7 +254,8 @@ export const ru: AppMessages = {
     back: "Назад",
     finish: "Перейти к обзору",
     unfinished: "Настройка учёта не закончена",
-    unfinishedHint: "Продолжите с того места, где остановились: валюты, денежные счета и статьи.",
+    unfinishedHint:
+      "Продолжите с того места, где остановились: валюты, план счетов, денежные счета и статьи.",
     continue: "Продолжить настройку",
     stepCurrencies: "Валюты",
     stepAccounts: "Денежные счета",

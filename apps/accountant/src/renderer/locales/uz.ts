@@ -1,4 +1,5 @@
 import { BOOKS_REPORTS_UZ } from "./books-reports";
+import { CHART_UZ } from "./chart";
 import { DEBTS_UZ } from "./debts";
 import type { AppMessages } from "./en";
 import { PARTY_REPORTS_UZ } from "./party-reports";
@@ -175,6 +176,7 @@ export const uz: AppMessages = {
     differentCurrency: "Ayirboshlash uchun turli valyutadagi hisobvaraqlar kerak (aks holda oʻtkazma)",
   },
   debts: DEBTS_UZ.debts,
+  chart: CHART_UZ.chart,
   counterparties: DEBTS_UZ.counterparties,
   partyReports: PARTY_REPORTS_UZ.partyReports,
   booksReports: BOOKS_REPORTS_UZ.booksReports,
@@ -250,7 +252,8 @@ export const uz: AppMessages = {
     back: "Orqaga",
     finish: "Umumiy koʻrinishga oʻtish",
     unfinished: "Hisobni sozlash tugallanmagan",
-    unfinishedHint: "Toʻxtagan joyingizdan davom eting: valyutalar, pul hisobvaraqlari va moddalar.",
+    unfinishedHint:
+      "Toʻxtagan joyingizdan davom eting: valyutalar, hisoblar rejasi, pul hisobvaraqlari va moddalar.",
     continue: "Sozlashni davom ettirish",
     stepCurrencies: "Valyutalar",
     stepAccounts: "Pul hisobvaraqlari",

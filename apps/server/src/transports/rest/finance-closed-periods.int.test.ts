@@ -1,3 +1,4 @@
+import { formatCalendarDate } from "@hisob/i18n";
 import type { Locale } from "@hisob/kernel";
 import type { AppRouter } from "@hisob/trpc";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
@@ -27,6 +28,8 @@ const CLOSED = "2026-10-15";
 const LOCK = "2026-10-31";
 const OPEN = "2026-11-05";
 const today = () => new Date().toISOString().slice(0, 10);
+/** The lock date as an English message writes it ("Oct 31, 2026"): the refusal carries it as data. */
+const written = (day: string, locale: Locale = "en") => formatCalendarDate(day, locale);
 
 const trpcFor = (user: SeededUser) =>
   createTRPCClient<AppRouter>({
@@ -68,10 +71,10 @@ const expectClosed = (res: ErrorResponse, field: string | null, lock = LOCK) => 
     field === null
       ? expectError(res, 422, "BUSINESS_RULE", "finance.period_closed")
       : expectError(res, 400, "VALIDATION_ERROR", "finance.period_closed");
-  expect(error.message).toContain(lock);
+  expect(error.message).toContain(written(lock));
   if (field !== null) {
     expect(error.issues?.map((issue) => issue.path)).toEqual([field]);
-    expect((error.issues?.[0] as { message?: string } | undefined)?.message).toContain(lock);
+    expect((error.issues?.[0] as { message?: string } | undefined)?.message).toContain(written(lock));
   }
   return error;
 };
@@ -356,16 +359,16 @@ describe("REST: every write dated on or before the lock is refused and writes no
     expect(await footprint()).toEqual(before);
   });
 
-  it("names the lock date in the caller's language", async () => {
+  it("names the lock date in the caller's language, written as that language writes dates", async () => {
     const expected: Record<Locale, string> = {
-      en: `The books are closed through ${LOCK}`,
-      ru: `Книги закрыты по ${LOCK} включительно`,
-      uz: `Hisob kitoblari ${LOCK} kuni bilan yopilgan`,
+      en: "The books are closed through Oct 31, 2026",
+      ru: `Книги закрыты по ${written(LOCK, "ru")} включительно`,
+      uz: "Hisob kitoblari 31.10.2026 kuni bilan yopilgan",
     };
     const issue: Record<Locale, string> = {
-      en: `must be after ${LOCK}: the books are closed through that day`,
-      ru: `должна быть позже ${LOCK}: книги закрыты по этот день включительно`,
-      uz: `${LOCK} dan keyin boʻlishi kerak: hisob kitoblari shu kun bilan yopilgan`,
+      en: "must be after Oct 31, 2026: the books are closed through that day",
+      ru: `должна быть позже ${written(LOCK, "ru")}: книги закрыты по этот день включительно`,
+      uz: "31.10.2026 dan keyin boʻlishi kerak: hisob kitoblari shu kun bilan yopilgan",
     };
     for (const locale of ["en", "ru", "uz"] as const) {
       const speaker = await t.createUser(tenantId, ["payments:create:all"]);
@@ -547,7 +550,7 @@ describe("tRPC and GraphQL: the same refusals", () => {
     for (const [attempt, field] of calls) {
       const { message, data } = await trpcFailure(attempt());
       expect(data.reason, message).toBe("finance.period_closed");
-      expect(message).toContain(LOCK);
+      expect(message).toContain(written(LOCK));
       if (field) expect(data.issues?.map((issue) => issue.path)).toEqual([field]);
     }
     expect(await footprint()).toEqual(before);
@@ -561,7 +564,9 @@ describe("tRPC and GraphQL: the same refusals", () => {
         `mutation($input: DocumentInput!) { ${mutation}(input: $input) { id } }`,
         { headers: admin.headers, variables: { input: { accountId: fixture.uzs, amount: "5", date: LOCK } } },
       );
+      // GraphQL's message is the English source text (the ISO day); the caller's language is in localizedMessage.
       expect(res.body.errors?.[0]?.message).toContain(LOCK);
+      expect(res.body.errors?.[0]?.extensions?.localizedMessage).toContain(written(LOCK));
       expect(res.body.errors?.[0]?.extensions).toMatchObject({
         code: "VALIDATION_ERROR",
         reason: "finance.period_closed",
@@ -577,6 +582,45 @@ describe("tRPC and GraphQL: the same refusals", () => {
       },
     );
     expect(ok.body.errors).toBeUndefined();
+  });
+});
+
+describe("the lock date over GraphQL (catalog operations periods.get and periods.set)", () => {
+  const read = "{ closedPeriod { lockDate canMove } }";
+  const move = "mutation($lockDate: String) { setClosedPeriod(lockDate: $lockDate) { lockDate canMove } }";
+
+  it("reads it for any signed-in user, moves it with periods:update:all, refuses others and bad days", async () => {
+    await setLock(LOCK);
+    const byAdmin = await gql(graphqlUrl, read, { headers: admin.headers });
+    expect(byAdmin.body).toEqual({ data: { closedPeriod: { lockDate: LOCK, canMove: true } } });
+    const byClerk = await gql(graphqlUrl, read, { headers: clerk.headers });
+    expect(byClerk.body).toEqual({ data: { closedPeriod: { lockDate: LOCK, canMove: false } } });
+
+    const refused = await gql(graphqlUrl, move, { headers: clerk.headers, variables: { lockDate: null } });
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN" });
+    for (const lockDate of ["2026-02-30", "2999-01-01"]) {
+      const bad = await gql(graphqlUrl, move, { headers: admin.headers, variables: { lockDate } });
+      expect(bad.body.errors?.[0]?.extensions, lockDate).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
+    // Absent is not null: opening every period must be said.
+    const absent = await gql(graphqlUrl, "mutation { setClosedPeriod { lockDate } }", {
+      headers: admin.headers,
+    });
+    expect(absent.body.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect((await call(admin, "GET", "/finance/closed-period")).json()).toEqual({
+      lockDate: LOCK,
+      canMove: true,
+    });
+
+    const moved = await gql(graphqlUrl, move, { headers: admin.headers, variables: { lockDate: CLOSED } });
+    expect(moved.body).toEqual({ data: { setClosedPeriod: { lockDate: CLOSED, canMove: true } } });
+    expect((await call(admin, "GET", "/finance/closed-period")).json()).toEqual({
+      lockDate: CLOSED,
+      canMove: true,
+    });
+    const opened = await gql(graphqlUrl, move, { headers: admin.headers, variables: { lockDate: null } });
+    expect(opened.body).toEqual({ data: { setClosedPeriod: { lockDate: null, canMove: true } } });
+    await setLock(LOCK);
   });
 });
 

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { connectPostgres, testAdminUrl, testDatabaseKind } from "@hisob/db/testing";
 import type { AppRouter } from "@hisob/trpc";
 import { createTRPCClient, httpLink } from "@trpc/client";
@@ -84,7 +86,7 @@ describe("tenant settings over REST", () => {
     expect(notOurs.statusCode).toBe(400);
     expect(notOurs.json().error.reason).toBe("currency.base_not_selected");
     expect(notOurs.json().error.issues ?? notOurs.json().error.params?.issues).toBeDefined();
-    const stepTooFar = await send(admin, "PUT", { setup: { step: 4 } });
+    const stepTooFar = await send(admin, "PUT", { setup: { step: 5 } });
     expect(stepTooFar.statusCode).toBe(400);
     const extra = await send(admin, "PUT", { theme: "dark" });
     expect(extra.statusCode).toBe(400);
@@ -255,5 +257,32 @@ describe("the base currency once the books hold entries", () => {
     const same = await send(booksAdmin, "PUT", { baseCurrency: "UZS" });
     expect(same.statusCode, same.body).toBe(200);
     expect((await send(booksAdmin, "GET")).json().baseCurrency).toBe("UZS");
+  });
+});
+
+describe("a setup left before the chart's step came (docs/decisions/0102-chart-of-accounts-screen.md)", () => {
+  it("resumes where it was: migration 20261214000000_setup_chart_step moves a saved step ≥ 1 up one", async () => {
+    const sql = readFileSync(
+      fileURLToPath(
+        new URL(
+          "../../../../../prisma/migrations/20261214000000_setup_chart_step/migration.sql",
+          import.meta.url,
+        ),
+      ),
+      "utf8",
+    );
+    const other = (await t.createTenant("Old setup")).id;
+    const owner = await t.createUser(other, "admin");
+    // Old numbering: 0 currencies, 1 accounts, 2 categories, 3 done.
+    for (const [saved, resumed] of [
+      [0, 0],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+    ] as const) {
+      expect((await send(owner, "PUT", { setup: { step: saved } })).statusCode).toBe(200);
+      await t.db.withTenant(other, (tx) => tx.$executeRawUnsafe(sql));
+      expect((await send(owner, "GET")).json().setup.step, `saved ${saved}`).toBe(resumed);
+    }
   });
 });

@@ -2,10 +2,12 @@ import { toProblem } from "@hisob/db";
 import { errorMessage, issueMessage, t } from "@hisob/i18n";
 import {
   AppError,
+  type DateParam,
   ERROR_STATUS,
   type ErrorCode,
   type FieldIssue,
   isAppError,
+  isDateParam,
   type Locale,
   type Problem,
   toFieldIssues,
@@ -223,12 +225,26 @@ export const toHttpProblem = (error: unknown): HttpProblem => {
  * cannot. Without a translation the English text stays.
  */
 export const localizeProblem = <P extends Problem>(problem: P, locale: Locale): P => {
-  if (locale === "en") return problem;
-  const message = localizeMessage(problem, locale);
+  const days = daysOf(problem);
+  if (locale === "en" && Object.keys(days).length === 0) return problem;
+  // A day the problem carries as data is written as the language writes dates, English's too.
+  const message =
+    locale === "en"
+      ? (errorMessage(locale, problem.reason, problem.params) ?? problem.message)
+      : localizeMessage(problem, locale);
   if (!problem.issues) return { ...problem, message };
-  const issues = problem.issues.map((issue) => ({ ...issue, message: issueMessage(locale, issue.message) }));
+  const issues = problem.issues.map((issue) => ({
+    ...issue,
+    message: issueMessage(locale, issue.message, days),
+  }));
   return { ...problem, message, issues };
 };
+
+/** The days a problem names as data (`{ isoDate }`), by their placeholder's name. */
+const daysOf = (problem: Problem): Record<string, DateParam> =>
+  Object.fromEntries(
+    Object.entries(problem.params ?? {}).filter(([, value]) => isDateParam(value)),
+  ) as Record<string, DateParam>;
 
 const localizeMessage = (problem: Problem, locale: Locale): string => {
   const first = problem.issues?.[0];

@@ -495,6 +495,7 @@ describe("every procedure checks the caller", () => {
       (api) => api.generalLedger.updateAccount.mutate({ id: ID, data: { nameEn: "N" } }),
     ],
     ["generalLedger.deleteAccount", (api) => api.generalLedger.deleteAccount.mutate({ id: ID })],
+    ["generalLedger.mappings", (api) => api.generalLedger.mappings.query()],
     [
       "generalLedger.setMapping",
       (api) => api.generalLedger.setMapping.mutate({ kind: "moneyAccount", id: ID, glAccountId: null }),

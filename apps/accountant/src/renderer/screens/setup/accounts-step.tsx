@@ -25,7 +25,7 @@ type Values = { name: string; currency: string; openingAmount: string; openingDa
 const FIELDS = ["name", "currency"] as const;
 const NAME_MAX = maxLengthOf(ZCreateMoneyAccountInput.shape.name);
 
-/** Step 2: the money accounts the organization holds, each with what it holds today. */
+/** Step 3: the money accounts the organization holds, each with what it holds today. */
 export const AccountsStep = (props: {
   base: string | null;
   onBack: () => void;

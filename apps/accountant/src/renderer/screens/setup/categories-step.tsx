@@ -13,7 +13,7 @@ type Kind = "income" | "expense";
 const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
 
 /**
- * Step 3: a small set of categories in the user's language, created through the server's category
+ * Step 4: a small set of categories in the user's language, created through the server's category
  * operations. A name the organization already has is shown as there and not created again, so the
  * step can be repeated after leaving it halfway.
  */

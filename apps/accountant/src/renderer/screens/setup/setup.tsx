@@ -5,10 +5,12 @@ import { useNavigate } from "react-router-dom";
 import { useSetupProgress } from "../../setup-progress";
 import { AccountsStep } from "./accounts-step";
 import { CategoriesStep } from "./categories-step";
+import { ChartStep } from "./chart-step";
 import { CurrenciesStep } from "./currencies-step";
 
 /**
- * The first run: currencies, money accounts with opening balances, a first set of categories, each
+ * The first run: currencies, the chart of accounts, money accounts with opening balances, a first set
+ * of categories, each
  * made through the server's operations. Every step can be left ("Finish later"): the dashboard then
  * offers to continue at the same step — in any browser, the progress and the base currency being the
  * organization's settings on the server.
@@ -34,6 +36,7 @@ export const SetupScreen = () => {
         style={{ margin: "16px 0 24px" }}
         items={[
           { title: t("setup.stepCurrencies") },
+          { title: t("chart.setup.step") },
           { title: t("setup.stepAccounts") },
           { title: t("setup.stepCategories") },
           { title: t("setup.stepDone") },
@@ -48,14 +51,16 @@ export const SetupScreen = () => {
           onLater={later}
         />
       ) : step === 1 ? (
+        <ChartStep base={progress?.base ?? null} onBack={() => go(0)} onDone={() => go(2)} onLater={later} />
+      ) : step === 2 ? (
         <AccountsStep
           base={progress?.base ?? null}
-          onBack={() => go(0)}
-          onDone={() => go(2)}
+          onBack={() => go(1)}
+          onDone={() => go(3)}
           onLater={later}
         />
-      ) : step === 2 ? (
-        <CategoriesStep onBack={() => go(1)} onDone={() => go(3)} onLater={later} />
+      ) : step === 3 ? (
+        <CategoriesStep onBack={() => go(2)} onDone={() => go(4)} onLater={later} />
       ) : (
         <Result
           status="success"
