@@ -28,6 +28,7 @@ export { FINANCE_PERMISSIONS } from "./finance.permissions";
 export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } from "./finance-services";
 export * from "./general-ledger/general-ledger.schema";
 export * from "./inventory/inventory.schema";
+export * from "./journal/journal.schema";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
 export * from "./periods/periods.schema";

@@ -26,6 +26,8 @@ export * from "./counterparties/counterparties.schema";
 export * from "./debts/debts.schema";
 export * from "./exports/export-queries.schema";
 export * from "./inventory/inventory.schema";
+export * from "./journal/journal.schema";
+export { multiplyRate } from "./journal/rate";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
 export * from "./reconcile/reconcile.schema";
