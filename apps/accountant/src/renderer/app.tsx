@@ -62,6 +62,10 @@ const SetupScreen = lazy(() => SCREEN_CHUNKS.setup().then((m) => ({ default: m.S
 const ClosedPeriodScreen = lazy(() =>
   SCREEN_CHUNKS.closedPeriod().then((m) => ({ default: m.ClosedPeriodScreen })),
 );
+const JournalScreen = lazy(() => SCREEN_CHUNKS.journal().then((m) => ({ default: m.JournalScreen })));
+const JournalDetailScreen = lazy(() =>
+  SCREEN_CHUNKS.journalDetail().then((m) => ({ default: m.JournalDetailScreen })),
+);
 const ConnectedAppsScreen = lazy(() =>
   SCREEN_CHUNKS.connectedApps().then((m) => ({ default: m.ConnectedAppsScreen })),
 );
@@ -222,6 +226,7 @@ const NAV = [
   { key: "debts", href: "/debts" },
   { key: "counterparties", href: "/counterparties" },
   { key: "reports", href: "/reports", label: "reports.nav" },
+  { key: "journal", href: "/journal" },
   { key: "categories", href: "/categories" },
   { key: "inventory", href: "/inventory" },
 ] as const;
@@ -316,6 +321,8 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/setup" element={<SetupScreen />} />
           <Route path="/connected-apps" element={<ConnectedAppsScreen />} />
           <Route path="/closed-period" element={<ClosedPeriodScreen />} />
+          <Route path="/journal" element={<JournalScreen />} />
+          <Route path="/journal/:id" element={<JournalDetailScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

@@ -20,6 +20,8 @@ export const SCREEN_CHUNKS = {
   setup: () => import("./screens/setup/setup"),
   connectedApps: () => import("./screens/connected-apps"),
   closedPeriod: () => import("./screens/closed-period"),
+  journal: () => import("./screens/journal/journal"),
+  journalDetail: () => import("./screens/journal/journal-detail"),
 } as const;
 
 type ScreenName = keyof typeof SCREEN_CHUNKS;
@@ -49,6 +51,8 @@ export const screenOf = (pathname: string): ScreenName | null => {
       return "connectedApps";
     case "closed-period":
       return "closedPeriod";
+    case "journal":
+      return id ? "journalDetail" : "journal";
     default:
       return null;
   }

@@ -1,10 +1,12 @@
 import { DEBTS_EN } from "./debts";
+import { JOURNAL_EN } from "./journal";
 import { PARTY_REPORTS_EN } from "./party-reports";
 
 /** The accountant app's strings (namespace "app"). ru and uz have exactly these keys (a test compares them). */
 export const en = {
   appName: "Hisob",
   nav: {
+    journal: "Journal entries",
     inventory: "Inventory",
     dashboard: "Dashboard",
     accounts: "Accounts",
@@ -175,6 +177,7 @@ export const en = {
     differentCurrency: "An exchange needs accounts in different currencies (use a transfer)",
   },
   debts: DEBTS_EN.debts,
+  journal: JOURNAL_EN,
   counterparties: DEBTS_EN.counterparties,
   partyReports: PARTY_REPORTS_EN.partyReports,
   categories: {

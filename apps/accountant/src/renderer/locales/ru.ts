@@ -1,10 +1,12 @@
 import { DEBTS_RU } from "./debts";
 import type { AppMessages } from "./en";
+import { JOURNAL_RU } from "./journal";
 import { PARTY_REPORTS_RU } from "./party-reports";
 
 export const ru: AppMessages = {
   appName: "Hisob",
   nav: {
+    journal: "Проводки",
     inventory: "Склад",
     dashboard: "Обзор",
     accounts: "Счета",
@@ -176,6 +178,7 @@ export const ru: AppMessages = {
     differentCurrency: "Для обмена нужны счета в разных валютах (для одной валюты — перевод)",
   },
   debts: DEBTS_RU.debts,
+  journal: JOURNAL_RU,
   counterparties: DEBTS_RU.counterparties,
   partyReports: PARTY_REPORTS_RU.partyReports,
   categories: {

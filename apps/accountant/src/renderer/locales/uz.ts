@@ -1,10 +1,12 @@
 import { DEBTS_UZ } from "./debts";
 import type { AppMessages } from "./en";
+import { JOURNAL_UZ } from "./journal";
 import { PARTY_REPORTS_UZ } from "./party-reports";
 
 export const uz: AppMessages = {
   appName: "Hisob",
   nav: {
+    journal: "Buxgalteriya yozuvlari",
     inventory: "Ombor",
     dashboard: "Umumiy koʻrinish",
     accounts: "Hisobvaraqlar",
@@ -174,6 +176,7 @@ export const uz: AppMessages = {
     differentCurrency: "Ayirboshlash uchun turli valyutadagi hisobvaraqlar kerak (aks holda oʻtkazma)",
   },
   debts: DEBTS_UZ.debts,
+  journal: JOURNAL_UZ,
   counterparties: DEBTS_UZ.counterparties,
   partyReports: PARTY_REPORTS_UZ.partyReports,
   categories: {
