@@ -127,6 +127,8 @@ export type TJournalDetailDto = z.infer<typeof ZJournalDetailDto>;
 
 export const ZJournalPage = z.object({
   items: z.array(ZJournalDto),
+  /** The organization's base currency (the totals' currency), also when the page is empty. */
+  baseCurrency: z.string().nullable(),
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),

@@ -459,7 +459,10 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
   };
 
   return {
-    list: async (ctx: TenantContext, raw: TListJournalsQuery): Promise<Page<TJournalDto>> => {
+    list: async (
+      ctx: TenantContext,
+      raw: TListJournalsQuery,
+    ): Promise<Page<TJournalDto> & { baseCurrency: string | null }> => {
       requirePermission(ctx, "journal:read:all");
       const query = parseInput(ZListJournalsQuery, raw);
       const { tenantId } = ctx;
@@ -487,6 +490,7 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
         const base = await baseCurrencyOf(tx, tenantId);
         return {
           items: rows.map((row) => toDto(row, base)),
+          baseCurrency: base,
           total: count?.n ?? 0,
           limit: query.limit,
           offset: query.offset,

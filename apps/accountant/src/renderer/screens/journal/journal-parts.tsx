@@ -4,8 +4,7 @@ import type { ApiClient } from "@hisob/ui/api";
 import { useQuery } from "@tanstack/react-query";
 import { Tag } from "antd";
 import { useTranslation } from "react-i18next";
-import { useApi, useCurrencies } from "../../api-context";
-import { QUERIES } from "../../queries";
+import { useApi } from "../../api-context";
 
 /*
  * What the journal's screens share (docs/decisions/0100-manual-journals-and-revaluation.md): the chart's
@@ -53,12 +52,18 @@ export const useLeafAccounts = () => {
   return { query: chart, leaves, byId: new Map(leaves.map((leaf) => [leaf.id, leaf])) };
 };
 
-/** The organization's base currency: its setting, else its first currency (as the server decides). */
+/**
+ * The organization's base currency as the ledger has it (its setting, else its first currency by when
+ * it was added — not the list's alphabetical first): the journal's own answer carries it.
+ */
 export const useBaseCurrency = (): string | undefined => {
   const api = useApi();
-  const settings = useQuery(QUERIES.settings(api));
-  const currencies = useCurrencies();
-  return settings.data?.baseCurrency ?? currencies.data?.[0]?.code;
+  const journal = useQuery({
+    queryKey: [...JOURNAL_KEY, "base"],
+    queryFn: () => api.journal.list.query({ limit: 1 }),
+    staleTime: 60_000,
+  });
+  return journal.data?.baseCurrency ?? undefined;
 };
 
 const STATE_COLORS = { draft: "default", posted: "green", reversed: "orange" } as const;
