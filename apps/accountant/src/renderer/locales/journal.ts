@@ -42,6 +42,7 @@ export const JOURNAL_EN = {
   deleted: "Draft deleted",
   deleteConfirm: "Delete this draft?",
   reverse: "Reverse",
+  reversal: "Reversal",
   reverseTitle: "Reverse entry No. {{number}}",
   reverseDate: "Date of the reversal",
   reverseIntro:
@@ -118,6 +119,7 @@ export const JOURNAL_RU: typeof JOURNAL_EN = {
   deleted: "Черновик удалён",
   deleteConfirm: "Удалить этот черновик?",
   reverse: "Сторнировать",
+  reversal: "Сторно",
   reverseTitle: "Сторно проводки № {{number}}",
   reverseDate: "Дата сторно",
   reverseIntro:
@@ -193,6 +195,7 @@ export const JOURNAL_UZ: typeof JOURNAL_EN = {
   deleted: "Qoralama oʻchirildi",
   deleteConfirm: "Bu qoralama oʻchirilsinmi?",
   reverse: "Storno qilish",
+  reversal: "Storno",
   reverseTitle: "№ {{number}} yozuvni storno qilish",
   reverseDate: "Storno sanasi",
   reverseIntro: "Shu sanada aynan teskari qatorli yangi yozuv oʻtkaziladi; yozuvning oʻzi oʻzgarmaydi.",

@@ -137,14 +137,14 @@ const JournalDetail = ({ entry }: { entry: TJournalDetailDto }) => {
             <span style={{ overflowWrap: "anywhere" }}>{entry.memo}</span>
           </Descriptions.Item>
           {entry.reversalOfId ? (
-            <Descriptions.Item label={t("journal.kind")} span={3}>
+            <Descriptions.Item label={t("journal.reversal")} span={3}>
               <Link to={`/journal/${entry.reversalOfId}`} data-testid="reversal-of">
                 {t("journal.reversalOf", { number: related.data?.number ?? "…" })}
               </Link>
             </Descriptions.Item>
           ) : null}
           {entry.reversedById ? (
-            <Descriptions.Item label={t("journal.kind")} span={3}>
+            <Descriptions.Item label={t("journal.reversal")} span={3}>
               <Link to={`/journal/${entry.reversedById}`} data-testid="reversed-by">
                 {t("journal.reversedBy", { number: related.data?.number ?? "…" })}
               </Link>

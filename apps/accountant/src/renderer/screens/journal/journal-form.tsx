@@ -1,7 +1,14 @@
 import { multiplyRate, type TJournalDetailDto, ZCreateJournalInput } from "@hisob/finance/schema";
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
-import { AmountInput, amountRules, NumberInput, RATE_RULES, readNumber } from "@hisob/ui/numbers";
+import {
+  AmountInput,
+  amountRules,
+  formatDecimal,
+  NumberInput,
+  RATE_RULES,
+  readNumber,
+} from "@hisob/ui/numbers";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Input, Select, Typography } from "antd";
 import { useState } from "react";
@@ -48,13 +55,17 @@ const emptyLine = (): Line => ({
   memo: "",
 });
 
-const fromDetail = (detail: TJournalDetailDto, text: (minor: string, currency: string) => string): Line[] =>
+const fromDetail = (
+  detail: TJournalDetailDto,
+  text: (minor: string, currency: string) => string,
+  decimalMark: string,
+): Line[] =>
   detail.lines.map((line) => ({
     key: nextKey++,
     glAccountId: line.glAccountId,
     debit: line.debit === "0" ? "" : text(line.debit, line.currency),
     credit: line.credit === "0" ? "" : text(line.credit, line.currency),
-    rate: line.rate && line.rate !== "1" ? line.rate : "",
+    rate: line.rate && line.rate !== "1" ? line.rate.replace(".", decimalMark) : "",
     counterpartyId: line.counterpartyId,
     memo: line.memo,
   }));
@@ -86,7 +97,7 @@ export const JournalForm = (props: {
     return digits === 0 ? whole : `${whole}${locale === "en" ? "." : ","}${fraction}`;
   };
   const [lines, setLines] = useState<Line[]>(() =>
-    props.draft ? fromDetail(props.draft, plain) : [emptyLine(), emptyLine()],
+    props.draft ? fromDetail(props.draft, plain, locale === "en" ? "." : ",") : [emptyLine(), emptyLine()],
   );
   const form = useForm<Values>({
     mode: "onTouched",
@@ -333,7 +344,7 @@ export const JournalForm = (props: {
                     rules={RATE_RULES}
                     subject={{ kind: "rate" }}
                     status={error("rate") ? "error" : ""}
-                    preview={(reading) => reading.decimal}
+                    preview={(reading) => formatDecimal(reading.decimal, locale)}
                   />
                   <LineError text={error("rate")} />
                 </div>

@@ -1,5 +1,5 @@
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
-import { NumberInput, RATE_RULES, readNumber } from "@hisob/ui/numbers";
+import { formatDecimal, NumberInput, RATE_RULES, readNumber } from "@hisob/ui/numbers";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App as AntApp, Table, Typography } from "antd";
 import { useState } from "react";
@@ -106,10 +106,10 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
                   onChange={(text) => setTyped((current) => ({ ...current, [currency]: text }))}
                   rules={RATE_RULES}
                   subject={{ kind: "rate" }}
-                  preview={(reading) => reading.decimal}
+                  preview={(reading) => formatDecimal(reading.decimal, locale)}
                   suffix={
                     known && !typed[currency] ? (
-                      <Typography.Text type="secondary">{known}</Typography.Text>
+                      <Typography.Text type="secondary">{formatDecimal(known, locale)}</Typography.Text>
                     ) : null
                   }
                 />
@@ -148,7 +148,9 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
             title: t("journal.revaluation.rate"),
             align: "right" as const,
             render: (_: unknown, row) =>
-              row.rate ?? <Typography.Text type="warning">{t("journal.revaluation.noRate")}</Typography.Text>,
+              (row.rate ? formatDecimal(row.rate, locale) : null) ?? (
+                <Typography.Text type="warning">{t("journal.revaluation.noRate")}</Typography.Text>
+              ),
           },
           {
             title: t("journal.revaluation.revalued"),
