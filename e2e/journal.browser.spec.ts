@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en as appEn } from "../apps/accountant/src/renderer/locales/en";
 import { ru as appRu } from "../apps/accountant/src/renderer/locales/ru";
 import { uz as appUz } from "../apps/accountant/src/renderer/locales/uz";
-import { en as serverEn } from "../packages/i18n/src/locales/en";
 import { formatMoney } from "../packages/ui/src/money";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
+import { firmSession } from "./firm-session";
 import { confirmPopover } from "./popconfirm";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 
@@ -40,40 +40,12 @@ describe.skipIf(skipReason !== undefined)("journal entries and revaluation in th
   let browser: Browser | undefined;
   const firms = {} as Record<Lang, { cookie: string; context: BrowserContext; page: Page; errors: string[] }>;
 
-  const login = async (email: string) => {
-    const response = await fetch(`${server?.base}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    expect(response.status).toBe(200);
-    return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-  };
-  const rest = async (cookie: string, method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${server?.base}${route}`, {
-      method,
-      headers: { "content-type": "application/json", cookie },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = response.status === 204 ? null : await response.json();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
-    return json as Record<string, unknown>;
-  };
-  const signIn = async (email: string) => {
-    const context = await (browser as Browser).newContext({
-      viewport: { width: 1366, height: 900 },
-      locale: "en-US",
-    });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(String(error)));
-    await page.goto(`${server?.base}/`);
-    await page.waitForURL(/\/login\?/);
-    await page.getByLabel(serverEn.login.email, { exact: true }).fill(email);
-    await page.getByLabel(serverEn.login.password, { exact: true }).fill(PASSWORD);
-    await page.getByLabel(serverEn.login.password, { exact: true }).press("Enter");
-    return { context, page, errors };
-  };
+  const { login, rest, signIn } = firmSession({
+    base: () => server?.base ?? "",
+    browser: () => browser as Browser,
+    password: PASSWORD,
+    viewport: { width: 1366, height: 900 },
+  });
 
   beforeAll(async () => {
     requireChromium();
