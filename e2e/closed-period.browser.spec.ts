@@ -14,6 +14,7 @@ import { en as uiEn } from "../packages/ui/src/locales/en";
 import { ru as uiRu } from "../packages/ui/src/locales/ru";
 import { uz as uiUz } from "../packages/ui/src/locales/uz";
 import { browserSkipReason, launchChromium, requireChromium } from "./browser";
+import { firmSession } from "./firm-session";
 import { freePort, ROOT, serverEnv, startServer } from "./server-process";
 import { formShot } from "./shots";
 
@@ -46,40 +47,11 @@ describe.skipIf(skipReason !== undefined)("the closed period in the accountant a
   let browser: Browser | undefined;
   const firms = {} as Record<Lang, { cookie: string; context: BrowserContext; page: Page; errors: string[] }>;
 
-  const login = async (email: string) => {
-    const response = await fetch(`${server?.base}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    expect(response.status).toBe(200);
-    return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-  };
-  const rest = async (cookie: string, method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${server?.base}${route}`, {
-      method,
-      headers: { "content-type": "application/json", cookie },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = response.status === 204 ? null : await response.json();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
-    return json as Record<string, unknown>;
-  };
-  const signIn = async (email: string) => {
-    const context = await (browser as Browser).newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: "en-US",
-    });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(String(error)));
-    await page.goto(`${server?.base}/`);
-    await page.waitForURL(/\/login\?/);
-    await page.getByLabel(serverEn.login.email, { exact: true }).fill(email);
-    await page.getByLabel(serverEn.login.password, { exact: true }).fill(PASSWORD);
-    await page.getByLabel(serverEn.login.password, { exact: true }).press("Enter");
-    return { context, page, errors };
-  };
+  const { login, rest, signIn } = firmSession({
+    base: () => server?.base ?? "",
+    browser: () => browser as Browser,
+    password: PASSWORD,
+  });
 
   beforeAll(async () => {
     requireChromium();

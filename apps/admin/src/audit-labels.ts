@@ -33,6 +33,7 @@ export const AUDIT_ENTITIES = [
   "expense_category",
   "gl_account",
   "gl_chart",
+  "journal_entry",
   "counterparty",
   "inventory_item",
   "upload",
@@ -73,6 +74,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     payment_category: "Payment category",
     gl_account: "Account of the chart of accounts",
     gl_chart: "Chart of accounts",
+    journal_entry: "Journal entry",
     expense_category: "Expense category",
     counterparty: "Counterparty",
     inventory_item: "Inventory item",
@@ -112,6 +114,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     payment_category: "Статья поступлений",
     gl_account: "Счёт плана счетов",
     gl_chart: "План счетов",
+    journal_entry: "Бухгалтерская проводка",
     expense_category: "Статья расходов",
     counterparty: "Контрагент",
     inventory_item: "Товарно-материальная ценность",
@@ -151,6 +154,7 @@ export const AUDIT_ENTITY_LABELS: Labels = {
     payment_category: "Tushum moddasi",
     gl_account: "Schyotlar rejasidagi schyot",
     gl_chart: "Schyotlar rejasi",
+    journal_entry: "Buxgalteriya yozuvi",
     expense_category: "Xarajat moddasi",
     counterparty: "Kontragent",
     inventory_item: "Tovar-moddiy boylik",
@@ -203,6 +207,9 @@ export const AUDIT_ACTIONS = [
   "refresh",
   "revoke_replay",
   "deny",
+  "post",
+  "reverse",
+  "revalue",
 ] as const;
 
 export const AUDIT_ACTION_LABELS: Labels = {
@@ -240,6 +247,9 @@ export const AUDIT_ACTION_LABELS: Labels = {
     refresh: "tokens refreshed",
     revoke_replay: "revoked: credential used twice",
     deny: "denied",
+    post: "posted",
+    reverse: "reversed",
+    revalue: "revalued (exchange differences posted)",
   },
   ru: {
     create: "создание",
@@ -275,6 +285,9 @@ export const AUDIT_ACTION_LABELS: Labels = {
     refresh: "обновление токенов",
     revoke_replay: "отзыв: повторное использование",
     deny: "отказ",
+    post: "проведение",
+    reverse: "сторнирование",
+    revalue: "переоценка (курсовые разницы проведены)",
   },
   uz: {
     create: "yaratish",
@@ -310,6 +323,9 @@ export const AUDIT_ACTION_LABELS: Labels = {
     refresh: "tokenlar yangilandi",
     revoke_replay: "qaytarib olindi: takror ishlatilgan",
     deny: "rad etildi",
+    post: "oʻtkazildi",
+    reverse: "storno qilindi",
+    revalue: "qayta baholandi (kurs farqlari oʻtkazildi)",
   },
 };
 

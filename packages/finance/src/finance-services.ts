@@ -8,6 +8,7 @@ import { createDebtsService } from "./debts/debts.service";
 import { createFinanceExports } from "./exports/exports.service";
 import { createGeneralLedgerService } from "./general-ledger/general-ledger.service";
 import { createInventoryService } from "./inventory/inventory.service";
+import { createJournalService } from "./journal/journal.service";
 import {
   createPaymentsExpensesService,
   EXPENSE,
@@ -44,6 +45,7 @@ export const createFinanceServices = (deps: FinanceServiceDeps) => {
     inventory: createInventoryService({ db, outbox, clock }),
     periods: createPeriodsService({ db, clock }),
     generalLedger,
+    journal: createJournalService({ db, clock }),
   };
 };
 

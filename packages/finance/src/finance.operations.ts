@@ -5,6 +5,7 @@ import { debtsOperations } from "./debts/debts.operations";
 import { exportsOperations } from "./exports/exports.operations";
 import { generalLedgerOperations } from "./general-ledger/general-ledger.operations";
 import { inventoryOperations } from "./inventory/inventory.operations";
+import { journalOperations } from "./journal/journal.operations";
 import { expensesOperations, paymentsOperations } from "./payments-expenses/payments-expenses.operations";
 import { periodsOperations } from "./periods/periods.operations";
 import { reconcileOperations } from "./reconcile/reconcile.operations";
@@ -33,4 +34,5 @@ export const financeOperations = {
   reconcile: reconcileOperations,
   periods: periodsOperations,
   generalLedger: generalLedgerOperations,
+  journal: journalOperations,
 };

@@ -41,6 +41,11 @@ export const FINANCE_PERMISSIONS = registerPermissions("finance", {
   "inventory:move:all": "Record inventory receipts, issues and adjustments",
   "reports:read:all": "Read financial reports",
   "reports:create:all": "Generate financial reports",
+  "journal:read:all": "Read manual journal entries and revaluations",
+  "journal:create:all": "Draft manual journal entries",
+  "journal:update:all": "Change draft journal entries",
+  "journal:delete:all": "Delete draft journal entries",
+  "journal:post:all": "Post and reverse journal entries, and revalue foreign-currency accounts",
   "periods:update:all":
     "Close the books through a day, or move that day (nothing dated on or before it changes)",
 });

@@ -29,6 +29,7 @@ export { createFinanceServices, type FinanceServiceDeps, type FinanceServices } 
 export * from "./general-ledger/general-ledger.schema";
 export * from "./general-ledger/ledger-reports.schema";
 export * from "./inventory/inventory.schema";
+export * from "./journal/journal.schema";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
 export * from "./periods/periods.schema";

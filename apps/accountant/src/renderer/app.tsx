@@ -65,6 +65,10 @@ const ClosedPeriodScreen = lazy(() =>
 const ChartOfAccountsScreen = lazy(() =>
   SCREEN_CHUNKS.chartOfAccounts().then((m) => ({ default: m.ChartOfAccountsScreen })),
 );
+const JournalScreen = lazy(() => SCREEN_CHUNKS.journal().then((m) => ({ default: m.JournalScreen })));
+const JournalDetailScreen = lazy(() =>
+  SCREEN_CHUNKS.journalDetail().then((m) => ({ default: m.JournalDetailScreen })),
+);
 const ConnectedAppsScreen = lazy(() =>
   SCREEN_CHUNKS.connectedApps().then((m) => ({ default: m.ConnectedAppsScreen })),
 );
@@ -225,6 +229,7 @@ const NAV = [
   { key: "debts", href: "/debts" },
   { key: "counterparties", href: "/counterparties" },
   { key: "reports", href: "/reports", label: "reports.nav" },
+  { key: "journal", href: "/journal" },
   { key: "categories", href: "/categories" },
   { key: "chart-of-accounts", href: "/chart-of-accounts", label: "chart.nav" },
   { key: "inventory", href: "/inventory" },
@@ -321,6 +326,8 @@ const Shell = ({ bridge, session }: { bridge: HisobBridge; session: SessionInfo 
           <Route path="/connected-apps" element={<ConnectedAppsScreen />} />
           <Route path="/closed-period" element={<ClosedPeriodScreen />} />
           <Route path="/chart-of-accounts" element={<ChartOfAccountsScreen />} />
+          <Route path="/journal" element={<JournalScreen />} />
+          <Route path="/journal/:id" element={<JournalDetailScreen />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

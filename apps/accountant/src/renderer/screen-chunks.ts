@@ -21,6 +21,8 @@ export const SCREEN_CHUNKS = {
   connectedApps: () => import("./screens/connected-apps"),
   closedPeriod: () => import("./screens/closed-period"),
   chartOfAccounts: () => import("./screens/chart-of-accounts"),
+  journal: () => import("./screens/journal/journal"),
+  journalDetail: () => import("./screens/journal/journal-detail"),
 } as const;
 
 type ScreenName = keyof typeof SCREEN_CHUNKS;
@@ -52,6 +54,8 @@ export const screenOf = (pathname: string): ScreenName | null => {
       return "closedPeriod";
     case "chart-of-accounts":
       return "chartOfAccounts";
+    case "journal":
+      return id ? "journalDetail" : "journal";
     default:
       return null;
   }

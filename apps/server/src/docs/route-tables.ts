@@ -33,6 +33,7 @@ export const ROUTE_GROUPS: Record<string, Group> = {
   },
   "finance-reports": { catalog: financeOperations, tags: ["finance: reports"] },
   "finance-general-ledger": { catalog: financeOperations, tags: ["finance: general ledger"] },
+  "finance-journal": { catalog: financeOperations, tags: ["finance: journal entries"] },
   "finance-downloads": { catalog: financeOperations, tags: ["finance: downloads"] },
   crm: { catalog: crmOperations, tags: ["crm: clients", "crm: chats"] },
   warehouse: {

@@ -3,6 +3,7 @@ import { coreModule } from "./core.graphql";
 import { crmModule } from "./crm.graphql";
 import { financeModule } from "./finance.graphql";
 import { hrmModule } from "./hrm.graphql";
+import { journalModule } from "./journal.graphql";
 import { ledgerModule } from "./ledger.graphql";
 import { projectsModule } from "./projects.graphql";
 import { reportsModule } from "./reports.graphql";
@@ -12,6 +13,7 @@ import { warehouseModule } from "./warehouse.graphql";
 export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   coreModule,
   financeModule,
+  journalModule,
   reportsModule,
   ledgerModule,
   crmModule,

@@ -255,6 +255,22 @@ export const en = {
       period_closed:
         "The books are closed through {{lockDate}}: nothing dated on or before it can be created, changed, reversed or deleted.",
       period_lock_in_future: "validation error: {{field}} must not be after today",
+      journal_not_found: "Journal entry not found.",
+      journal_not_draft:
+        "The journal entry is posted: it can no longer be changed or deleted; reverse it instead.",
+      journal_already_posted: "The journal entry is already posted.",
+      journal_not_posted: "A draft posts nothing to reverse; delete it instead.",
+      journal_unbalanced: "Debits and credits must be equal: they differ by {{difference}}.",
+      journal_cash_account:
+        "validation error: {{field}} holds money accounts' cash: record a payment, an expense or a transfer instead",
+      journal_counterparty_not_allowed:
+        "validation error: {{field}} is allowed only on a receivable or payable account",
+      journal_rate_required: "validation error: {{field}} is required: the account holds another currency",
+      journal_rate_too_small: "validation error: {{field}} values the amount at zero in the base currency",
+      journal_reversal_before: "validation error: {{field}} must not be before the entry's date",
+      unknown_upload: "validation error: {{field}} is not a file uploaded to this organization",
+      revaluation_nothing:
+        "Nothing to revalue: no foreign-currency account differs from its value at these rates.",
     },
     upload: {
       too_large: "validation error: the file is too large",
@@ -428,6 +444,16 @@ export const en = {
     is_deactivated: "is deactivated",
     gl_account_type: "must be an account of type {{type}}",
     gl_holds_currency: "holds {{held}}, not {{wanted}}",
+    journal_debit_or_credit: "must have either a debit or a credit, not both",
+    journal_not_negative: "must not be negative",
+    journal_balance: "must balance: debits and credits differ",
+    journal_cash_account: "holds money accounts' cash: record a payment, an expense or a transfer instead",
+    journal_counterparty: "is allowed only on a receivable or payable account",
+    journal_rate_required: "is required: the account holds {{currency}}",
+    journal_rate_zero: "values the amount at zero in the base currency",
+    journal_reversal_before: "must not be before the entry's date ({{date}})",
+    journal_upload: "is not a file uploaded to this organization",
+    journal_currency: "need a currency of the organization",
     not_counterparty: "is not a counterparty of this organization",
     not_category: "is not a category of this organization",
     not_category_kind: "is not a category of this kind in this organization",

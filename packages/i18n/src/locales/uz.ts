@@ -269,6 +269,24 @@ export const uz: Messages = {
       period_closed:
         "Hisob kitoblari {{lockDate}} kuni bilan yopilgan: shu kun va undan oldingi sana bilan hech narsani yaratib, oʻzgartirib, storno qilib yoki oʻchirib boʻlmaydi.",
       period_lock_in_future: "Kiritilgan maʼlumotlarda xato: {{field}} bugundan keyin boʻlmasligi kerak",
+      journal_not_found: "Buxgalteriya yozuvi topilmadi.",
+      journal_not_draft:
+        "Yozuv oʻtkazilgan: uni oʻzgartirib yoki oʻchirib boʻlmaydi, faqat storno qilish mumkin.",
+      journal_already_posted: "Yozuv allaqachon oʻtkazilgan.",
+      journal_not_posted: "Qoralama hech narsa oʻtkazmagan, storno qilinadigan narsa yoʻq; uni oʻchiring.",
+      journal_unbalanced: "Debet va kredit teng boʻlishi kerak: farq {{difference}}.",
+      journal_cash_account:
+        "Kiritilgan maʼlumotlarda xato: {{field}} pul mablagʻlari schyoti: kirim, chiqim yoki oʻtkazma qiling",
+      journal_counterparty_not_allowed:
+        "Kiritilgan maʼlumotlarda xato: {{field}} faqat debitorlik yoki kreditorlik qarzi schyotida boʻlishi mumkin",
+      journal_rate_required:
+        "Kiritilgan maʼlumotlarda xato: {{field}} majburiy: schyot boshqa valyutada yuritiladi",
+      journal_rate_too_small: "Kiritilgan maʼlumotlarda xato: {{field}} asosiy valyutada nol summa beradi",
+      journal_reversal_before:
+        "Kiritilgan maʼlumotlarda xato: {{field}} yozuv sanasidan oldin boʻlmasligi kerak",
+      unknown_upload: "Kiritilgan maʼlumotlarda xato: {{field}} bu tashkilotga yuklangan fayl emas",
+      revaluation_nothing:
+        "Qayta baholanadigan narsa yoʻq: bu kurslarda hech bir valyuta schyoti oʻz qiymatidan farq qilmaydi.",
     },
     upload: {
       too_large: "Kiritilgan maʼlumotlarda xato: fayl hajmi juda katta",
@@ -439,6 +457,16 @@ export const uz: Messages = {
     is_deactivated: "oʻchirilgan",
     gl_account_type: "{{type}} turidagi schyot boʻlishi kerak",
     gl_holds_currency: "{{wanted}} emas, {{held}} da yuritiladi",
+    journal_debit_or_credit: "debet yoki kredit summasi boʻlishi kerak, ikkalasi emas",
+    journal_not_negative: "manfiy boʻlmasligi kerak",
+    journal_balance: "teng boʻlishi kerak: debet va kredit farq qiladi",
+    journal_cash_account: "pul mablagʻlari schyoti: kirim, chiqim yoki oʻtkazma qiling",
+    journal_counterparty: "faqat debitorlik yoki kreditorlik qarzi schyotida boʻlishi mumkin",
+    journal_rate_required: "majburiy: schyot {{currency}} da yuritiladi",
+    journal_rate_zero: "asosiy valyutada nol summa beradi",
+    journal_reversal_before: "yozuv sanasidan ({{date}}) oldin boʻlmasligi kerak",
+    journal_upload: "bu tashkilotga yuklangan fayl emas",
+    journal_currency: "tashkilot valyutasini talab qiladi",
     not_counterparty: "bu tashkilotning kontragenti emas",
     not_category: "bu tashkilotning moddasi emas",
     not_category_kind: "bu tashkilotning shu turdagi moddasi emas",

@@ -10,6 +10,8 @@ type Props = {
   /** The form's own error (one the fields do not show), e.g. the server's business-rule message. */
   error?: string | null;
   submitLabel?: string;
+  /** Wider than the default 520 px for a form with a grid (a journal entry's lines). */
+  width?: number;
   onSubmit: () => void;
   onCancel: () => void;
   children: ReactNode;
@@ -49,7 +51,7 @@ export const FormModal = (props: Props) => {
         // biome-ignore lint/a11y/noStaticElementInteractions: catches Esc bubbling up from the dialog's controls
         <div onKeyDown={closeOnEsc}>{dialog}</div>
       )}
-      width={520}
+      width={props.width ?? 520}
       footer={[
         <Typography.Text key="hint" type="secondary" style={{ float: "left", lineHeight: "32px" }}>
           {t("ui:keyboardHint")}

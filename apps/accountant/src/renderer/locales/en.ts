@@ -1,12 +1,14 @@
 import { BOOKS_REPORTS_EN } from "./books-reports";
 import { CHART_EN } from "./chart";
 import { DEBTS_EN } from "./debts";
+import { JOURNAL_EN } from "./journal";
 import { PARTY_REPORTS_EN } from "./party-reports";
 
 /** The accountant app's strings (namespace "app"). ru and uz have exactly these keys (a test compares them). */
 export const en = {
   appName: "Hisob",
   nav: {
+    journal: "Journal entries",
     inventory: "Inventory",
     dashboard: "Dashboard",
     accounts: "Accounts",
@@ -178,6 +180,7 @@ export const en = {
   },
   debts: DEBTS_EN.debts,
   chart: CHART_EN.chart,
+  journal: JOURNAL_EN,
   counterparties: DEBTS_EN.counterparties,
   partyReports: PARTY_REPORTS_EN.partyReports,
   booksReports: BOOKS_REPORTS_EN.booksReports,

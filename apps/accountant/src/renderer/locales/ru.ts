@@ -2,11 +2,13 @@ import { BOOKS_REPORTS_RU } from "./books-reports";
 import { CHART_RU } from "./chart";
 import { DEBTS_RU } from "./debts";
 import type { AppMessages } from "./en";
+import { JOURNAL_RU } from "./journal";
 import { PARTY_REPORTS_RU } from "./party-reports";
 
 export const ru: AppMessages = {
   appName: "Hisob",
   nav: {
+    journal: "Проводки",
     inventory: "Склад",
     dashboard: "Обзор",
     accounts: "Счета",
@@ -179,6 +181,7 @@ export const ru: AppMessages = {
   },
   debts: DEBTS_RU.debts,
   chart: CHART_RU.chart,
+  journal: JOURNAL_RU,
   counterparties: DEBTS_RU.counterparties,
   partyReports: PARTY_REPORTS_RU.partyReports,
   booksReports: BOOKS_REPORTS_RU.booksReports,

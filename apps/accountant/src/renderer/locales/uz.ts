@@ -2,11 +2,13 @@ import { BOOKS_REPORTS_UZ } from "./books-reports";
 import { CHART_UZ } from "./chart";
 import { DEBTS_UZ } from "./debts";
 import type { AppMessages } from "./en";
+import { JOURNAL_UZ } from "./journal";
 import { PARTY_REPORTS_UZ } from "./party-reports";
 
 export const uz: AppMessages = {
   appName: "Hisob",
   nav: {
+    journal: "Buxgalteriya yozuvlari",
     inventory: "Ombor",
     dashboard: "Umumiy koʻrinish",
     accounts: "Hisobvaraqlar",
@@ -177,6 +179,7 @@ export const uz: AppMessages = {
   },
   debts: DEBTS_UZ.debts,
   chart: CHART_UZ.chart,
+  journal: JOURNAL_UZ,
   counterparties: DEBTS_UZ.counterparties,
   partyReports: PARTY_REPORTS_UZ.partyReports,
   booksReports: BOOKS_REPORTS_UZ.booksReports,

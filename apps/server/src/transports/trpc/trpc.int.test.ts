@@ -507,6 +507,25 @@ describe("every procedure checks the caller", () => {
     ],
     ["generalLedger.balanceSheet", (api) => api.generalLedger.balanceSheet.query({ date: DATE })],
     ["generalLedger.profitAndLoss", (api) => api.generalLedger.profitAndLoss.query(period)],
+    ["journal.list", (api) => api.journal.list.query({})],
+    ["journal.get", (api) => api.journal.get.query({ id: ID })],
+    [
+      "journal.create",
+      (api) =>
+        api.journal.create.mutate({
+          date: DATE,
+          lines: [
+            { glAccountId: ID, debit: "1" },
+            { glAccountId: ID, credit: "1" },
+          ],
+        }),
+    ],
+    ["journal.update", (api) => api.journal.update.mutate({ id: ID, data: { memo: "N" } })],
+    ["journal.delete", (api) => api.journal.delete.mutate({ id: ID })],
+    ["journal.post", (api) => api.journal.post.mutate({ id: ID })],
+    ["journal.reverse", (api) => api.journal.reverse.mutate({ id: ID, data: { date: DATE } })],
+    ["journal.previewRevaluation", (api) => api.journal.previewRevaluation.query({ date: DATE })],
+    ["journal.revalue", (api) => api.journal.revalue.mutate({ date: DATE })],
     ["counterparties.list", (api) => api.counterparties.list.query({})],
     ["counterparties.create", (api) => api.counterparties.create.mutate({ name: "N" })],
     ["counterparties.delete", (api) => api.counterparties.delete.mutate({ id: ID })],

@@ -1,0 +1,204 @@
+import { describeFailure, todayIso, useLocale } from "@hisob/ui";
+import { formatDecimal, NumberInput, RATE_RULES, readNumber } from "@hisob/ui/numbers";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, App as AntApp, Table, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { KEYS, useApi, useMoney } from "../../api-context";
+import { DateInput, useDateRule } from "../../components/date-input";
+import { Field } from "../../components/field";
+import { FormModal } from "../../components/form-modal";
+import { useSubmitOnce } from "../../forms";
+import { JOURNAL_KEY } from "./journal-parts";
+
+/*
+ * Period-end revaluation (docs/decisions/0100-manual-journals-and-revaluation.md): as of a day, each
+ * foreign-currency account's balance at a rate (the last known by default, editable per currency),
+ * previewed — what it would post, per account, and the gain and loss — before it posts, once.
+ */
+
+export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: string) => void }) => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney(locale);
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { message } = AntApp.useApp();
+  const once = useSubmitOnce();
+  const dateRule = useDateRule();
+  const [date, setDate] = useState(todayIso());
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [dateError, setDateError] = useState<string | undefined>();
+  const dateOk = dateRule()(date) === true;
+  // The rates typed so far that read as rates; the others take the last known until they do.
+  const rates = Object.entries(typed).flatMap(([currency, text]) => {
+    const reading = text.trim() ? readNumber(text, locale, RATE_RULES) : null;
+    return reading?.ok ? [{ currency, rate: reading.decimal }] : [];
+  });
+  const ratesParam = rates.map((each) => `${each.currency}:${each.rate}`).join(",");
+  const preview = useQuery({
+    queryKey: [...JOURNAL_KEY, "revaluation", date, ratesParam],
+    queryFn: () =>
+      api.journal.previewRevaluation.query({ date, ...(ratesParam ? { rates: ratesParam } : {}) }),
+    enabled: dateOk,
+    placeholderData: keepPreviousData,
+  });
+  const base = preview.data?.baseCurrency ?? "";
+  const currencies = [...new Set((preview.data?.rows ?? []).map((row) => row.currency))];
+
+  const submit = async () => {
+    setFormError(null);
+    const check = dateRule()(date);
+    if (check !== true) {
+      setDateError(check);
+      return;
+    }
+    setDateError(undefined);
+    try {
+      const posted = await api.journal.revalue.mutate(
+        { date, rates, memo: t("journal.revaluation.memo") },
+        { context: { idempotencyKey: once.key } },
+      );
+      await Promise.all(
+        [JOURNAL_KEY, KEYS.reports].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
+      void message.success(t("journal.revaluation.posted"));
+      props.onPosted(posted.id);
+    } catch (error) {
+      const failure = describeFailure(error, t);
+      const onDate = failure.issues.find((issue) => issue.path === "date");
+      if (onDate) setDateError(onDate.message);
+      else setFormError(failure.message);
+    }
+  };
+
+  return (
+    <FormModal
+      id="revaluation-form"
+      title={t("journal.revaluation.title")}
+      open
+      width={1000}
+      busy={once.busy}
+      error={formError}
+      submitLabel={t("journal.revaluation.post")}
+      onSubmit={() => void once.run(submit)}
+      onCancel={props.onClose}
+    >
+      <Typography.Paragraph type="secondary">{t("journal.revaluation.intro")}</Typography.Paragraph>
+      <div style={{ display: "flex", gap: 24, flexWrap: "wrap" }}>
+        <div style={{ width: 220 }}>
+          <Field id="revaluation-date" label={t("journal.revaluation.asOf")} error={dateError}>
+            <DateInput id="revaluation-date" value={date} onChange={setDate} invalid="report" />
+          </Field>
+        </div>
+        {currencies.map((currency) => {
+          const known = preview.data?.rows.find((row) => row.currency === currency)?.rate ?? null;
+          return (
+            <div key={currency} style={{ width: 240 }}>
+              <Field
+                id={`rate-${currency}`}
+                label={`${t("journal.revaluation.rate")}: ${t("journal.rateHint", { base, currency })}`}
+              >
+                <NumberInput
+                  id={`rate-${currency}`}
+                  value={typed[currency] ?? ""}
+                  onChange={(text) => setTyped((current) => ({ ...current, [currency]: text }))}
+                  rules={RATE_RULES}
+                  subject={{ kind: "rate" }}
+                  preview={(reading) => formatDecimal(reading.decimal, locale)}
+                  suffix={
+                    known && !typed[currency] ? (
+                      <Typography.Text type="secondary">{formatDecimal(known, locale)}</Typography.Text>
+                    ) : null
+                  }
+                />
+              </Field>
+            </div>
+          );
+        })}
+      </div>
+      <Typography.Title level={5}>{t("journal.revaluation.preview")}</Typography.Title>
+      <Table
+        rowKey="moneyAccountId"
+        size="small"
+        data-testid="revaluation-preview"
+        loading={preview.isFetching}
+        dataSource={preview.data?.rows ?? []}
+        pagination={false}
+        locale={{ emptyText: t("journal.revaluation.nothing") }}
+        scroll={{ x: true }}
+        columns={[
+          { title: t("journal.revaluation.account"), dataIndex: "name" },
+          {
+            title: t("journal.revaluation.balance"),
+            align: "right" as const,
+            render: (_: unknown, row) => (
+              <span style={{ whiteSpace: "nowrap" }}>{money(row.balance, row.currency)}</span>
+            ),
+          },
+          {
+            title: t("journal.revaluation.booked"),
+            align: "right" as const,
+            render: (_: unknown, row) => (
+              <span style={{ whiteSpace: "nowrap" }}>{base ? money(row.bookedBase, base) : ""}</span>
+            ),
+          },
+          {
+            title: t("journal.revaluation.rate"),
+            align: "right" as const,
+            render: (_: unknown, row) =>
+              (row.rate ? formatDecimal(row.rate, locale) : null) ?? (
+                <Typography.Text type="warning">{t("journal.revaluation.noRate")}</Typography.Text>
+              ),
+          },
+          {
+            title: t("journal.revaluation.revalued"),
+            align: "right" as const,
+            render: (_: unknown, row) => (
+              <span style={{ whiteSpace: "nowrap" }}>
+                {row.revaluedBase && base ? money(row.revaluedBase, base) : ""}
+              </span>
+            ),
+          },
+          {
+            title: t("journal.revaluation.difference"),
+            align: "right" as const,
+            render: (_: unknown, row) => (
+              <Typography.Text
+                type={
+                  row.difference.startsWith("-") ? "danger" : row.difference === "0" ? undefined : "success"
+                }
+                style={{ whiteSpace: "nowrap" }}
+                data-testid={`revaluation-difference-${row.currency}`}
+              >
+                {base ? money(row.difference, base) : row.difference}
+              </Typography.Text>
+            ),
+          },
+        ]}
+      />
+      {preview.data ? (
+        <div
+          style={{ display: "flex", gap: 24, justifyContent: "flex-end", marginTop: 12 }}
+          data-testid="revaluation-totals"
+        >
+          <span>
+            {t("journal.revaluation.gain")}: <strong>{base ? money(preview.data.gain, base) : ""}</strong>
+          </span>
+          <span>
+            {t("journal.revaluation.loss")}: <strong>{base ? money(preview.data.loss, base) : ""}</strong>
+          </span>
+        </div>
+      ) : null}
+      {preview.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={describeFailure(preview.error, t).message}
+          style={{ marginTop: 12 }}
+        />
+      ) : null}
+    </FormModal>
+  );
+};
