@@ -57,13 +57,25 @@ const selfTimes = (profile: Profile) => {
   return { functions: top(byFunction, 15), scripts: top(byScript, 10) };
 };
 
-const measure = async (page: Page, cdp: CDPSession, label: string, act: () => Promise<number>, rendered: Rendered) => {
+const measure = async (
+  page: Page,
+  cdp: CDPSession,
+  label: string,
+  act: () => Promise<number>,
+  rendered: Rendered,
+) => {
   const before = await metrics(cdp);
   await cdp.send("Profiler.start");
   const from = await act();
   const at = await renderedAt(page, rendered).catch(async (error: unknown) => {
     await page.screenshot({ path: path.join(".tmp", "screenshots", "profile-failed.png") });
-    console.log(page.url(), await page.locator("main").innerText().catch(() => "(no main)"));
+    console.log(
+      page.url(),
+      await page
+        .locator("main")
+        .innerText()
+        .catch(() => "(no main)"),
+    );
     throw error;
   });
   const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
@@ -75,11 +87,16 @@ const measure = async (page: Page, cdp: CDPSession, label: string, act: () => Pr
       .getEntriesByType("resource")
       .map((e) => e as PerformanceResourceTiming)
       .filter((e) => e.startTime >= since)
-      .map((e) => `${e.startTime.toFixed(0).padStart(6)}–${e.responseEnd.toFixed(0).padStart(6)} ${e.initiatorType.padEnd(8)} ${new URL(e.name).pathname.split("/").at(-1)?.slice(0, 40)}`);
+      .map(
+        (e) =>
+          `${e.startTime.toFixed(0).padStart(6)}–${e.responseEnd.toFixed(0).padStart(6)} ${e.initiatorType.padEnd(8)} ${new URL(e.name).pathname.split("/").at(-1)?.slice(0, 40)}`,
+      );
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
     const paints = performance.getEntriesByType("paint").map((p) => `${p.name} ${p.startTime.toFixed(0)}`);
     return [
-      nav && since === 0 ? `document ${nav.requestStart.toFixed(0)}–${nav.responseEnd.toFixed(0)}, DOMContentLoaded ${nav.domContentLoadedEventEnd.toFixed(0)}` : "",
+      nav && since === 0
+        ? `document ${nav.requestStart.toFixed(0)}–${nav.responseEnd.toFixed(0)}, DOMContentLoaded ${nav.domContentLoadedEventEnd.toFixed(0)}`
+        : "",
       ...paints,
       ...entries,
     ];
@@ -87,9 +104,9 @@ const measure = async (page: Page, cdp: CDPSession, label: string, act: () => Pr
   console.log("timeline (page ms):\n" + timeline.join("\n") + `\nrendered at ${at.toFixed(0)}`);
   console.log(`\n## ${label}: rendered ${(at - from).toFixed(0)} ms, API ${api.toFixed(0)} ms`);
   console.log(
-    METRICS.map((name) => `${name} ${(((after[name] ?? 0) - (before[name] ?? 0)) * 1000).toFixed(0)} ms`).join(
-      ", ",
-    ),
+    METRICS.map(
+      (name) => `${name} ${(((after[name] ?? 0) - (before[name] ?? 0)) * 1000).toFixed(0)} ms`,
+    ).join(", "),
   );
   console.log("self time by script:\n" + scripts.join("\n"));
   console.log("self time by function:\n" + functions.join("\n"));
