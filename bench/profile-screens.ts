@@ -101,15 +101,15 @@ const measure = async (
       ...entries,
     ];
   }, from);
-  console.log("timeline (page ms):\n" + timeline.join("\n") + `\nrendered at ${at.toFixed(0)}`);
+  console.log(`timeline (page ms):\n${timeline.join("\n")}\nrendered at ${at.toFixed(0)}`);
   console.log(`\n## ${label}: rendered ${(at - from).toFixed(0)} ms, API ${api.toFixed(0)} ms`);
   console.log(
     METRICS.map(
       (name) => `${name} ${(((after[name] ?? 0) - (before[name] ?? 0)) * 1000).toFixed(0)} ms`,
     ).join(", "),
   );
-  console.log("self time by script:\n" + scripts.join("\n"));
-  console.log("self time by function:\n" + functions.join("\n"));
+  console.log(`self time by script:\n${scripts.join("\n")}`);
+  console.log(`self time by function:\n${functions.join("\n")}`);
 };
 
 const main = async () => {
