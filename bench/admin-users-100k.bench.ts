@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createDb } from "@hisob/db";
 import { launchChromium } from "../e2e/browser";
-import { freePort, serverEnv, startServer } from "../e2e/server-process";
+import { freePort, ROOT, serverEnv, startServer } from "../e2e/server-process";
+import { buildVariants } from "./build-variants";
 import { median } from "./measure";
-import type { Bench } from "./run";
+import type { Bench, BenchResult } from "./run";
 import { apiRequests, criticalPath } from "./screen-timing";
 
 /*
@@ -106,114 +107,154 @@ export const adminUsers100kBench: Bench = {
 
       const rows = page.locator(".ant-table-tbody tr.ant-table-row");
       const search = page.getByLabel("Search by email", { exact: true });
-      const navigationMs: number[] = [];
-      const browserApiMs: number[] = [];
-      const navigationApiMs: number[] = [];
-      const searchMs: number[] = [];
-      const searchApiMs: number[] = [];
-      for (let i = 0; i < iterations + 1; i += 1) {
-        // A fresh page load each time: from navigation to the 20th row of the first page on screen.
-        await page.goto("about:blank");
-        const started = performance.now();
-        await page.goto(`${server.base}/admin/users`);
-        await rows.nth(PAGE - 1).waitFor();
-        const navigation = performance.now() - started;
-        // The same screen's API time as the browser saw it (bench/screen-timing.ts): its requests up to now.
-        const browserApi = criticalPath(
-          await apiRequests(page, 0, await page.evaluate(() => performance.now())),
-        );
-        const apiStarted = performance.now();
-        await api("/account");
-        await api(firstPageUrl);
-        const navigationApi = performance.now() - apiStarted;
-
-        // Typing the search key by key; timed from the last key to exactly the matches on screen.
-        await search.click();
-        await search.pressSequentially(SEARCH.slice(0, -1), { delay: 60 });
-        const typed = performance.now();
-        await search.press(SEARCH.slice(-1));
-        await page.waitForFunction(
-          ([text, expected]) => {
-            const found = [...document.querySelectorAll(".ant-table-tbody tr.ant-table-row")];
-            return (
-              found.length === expected && found.every((row) => row.textContent?.includes(text as string))
+      // Two builds side by side when ADMIN_BUILDS names them (bench/build-variants.ts), else this one.
+      const builds = buildVariants("ADMIN_BUILDS", path.join(ROOT, "apps/admin/dist/web"));
+      const measured = new Map(
+        builds.variants.map((build) => {
+          const navigationMs: number[] = [];
+          const browserApiMs: number[] = [];
+          const navigationApiMs: number[] = [];
+          const searchMs: number[] = [];
+          const searchApiMs: number[] = [];
+          return [
+            build.name,
+            { navigationMs, browserApiMs, navigationApiMs, searchMs, searchApiMs },
+          ] as const;
+        }),
+      );
+      try {
+        for (let i = 0; i < iterations + 1; i += 1) {
+          // A fresh page load each time: from navigation to the 20th row of the first page on screen.
+          for (const build of i % 2 === 1 ? [...builds.variants].reverse() : builds.variants) {
+            build.use();
+            const { navigationMs, browserApiMs, navigationApiMs, searchMs, searchApiMs } = measured.get(
+              build.name,
+            ) as NonNullable<ReturnType<typeof measured.get>>;
+            await page.goto("about:blank");
+            const started = performance.now();
+            await page.goto(`${server.base}/admin/users`);
+            await rows.nth(PAGE - 1).waitFor();
+            const navigation = performance.now() - started;
+            // The same screen's API time as the browser saw it (bench/screen-timing.ts): its requests up to now.
+            const browserApi = criticalPath(
+              await apiRequests(page, 0, await page.evaluate(() => performance.now())),
             );
-          },
-          [SEARCH, SEARCH_MATCHES] as const,
-          { timeout: 60_000 },
-        );
-        const searchRoundTrip = performance.now() - typed;
-        const searchApiStarted = performance.now();
-        await api(searchUrl);
-        const searchApi = performance.now() - searchApiStarted;
-        // The first round warms the server and the browser's cache of the app's files: not counted.
-        if (i === 0) continue;
-        navigationMs.push(navigation);
-        browserApiMs.push(browserApi);
-        navigationApiMs.push(navigationApi);
-        searchMs.push(searchRoundTrip);
-        searchApiMs.push(searchApi);
+            const apiStarted = performance.now();
+            await api("/account");
+            await api(firstPageUrl);
+            const navigationApi = performance.now() - apiStarted;
+
+            // Typing the search key by key; timed from the last key to exactly the matches on screen.
+            await search.click();
+            await search.pressSequentially(SEARCH.slice(0, -1), { delay: 60 });
+            const typed = performance.now();
+            await search.press(SEARCH.slice(-1));
+            await page.waitForFunction(
+              ([text, expected]) => {
+                const found = [...document.querySelectorAll(".ant-table-tbody tr.ant-table-row")];
+                return (
+                  found.length === expected && found.every((row) => row.textContent?.includes(text as string))
+                );
+              },
+              [SEARCH, SEARCH_MATCHES] as const,
+              { timeout: 60_000 },
+            );
+            const searchRoundTrip = performance.now() - typed;
+            const searchApiStarted = performance.now();
+            await api(searchUrl);
+            const searchApi = performance.now() - searchApiStarted;
+            // The first round warms the server and the browser's cache of the app's files: not counted.
+            if (i === 0) continue;
+            navigationMs.push(navigation);
+            browserApiMs.push(browserApi);
+            navigationApiMs.push(navigationApi);
+            searchMs.push(searchRoundTrip);
+            searchApiMs.push(searchApi);
+          }
+        }
+      } finally {
+        builds.restore();
       }
-      const nav = median(navigationMs);
-      const navBrowserApi = median(browserApiMs);
-      const navApi = median(navigationApiMs);
-      const typed = median(searchMs);
-      const typedApi = median(searchApiMs);
-      const round = (value: number) => Math.round(value);
-      return {
-        name: `admin-users-100k (Chromium, embedded database, ${count.toLocaleString("en")} users)`,
-        // Each screen figure beside its baseline: the same API requests, made directly in the same run
-        // (the screen cannot be faster than its requests; ours ÷ baseline in ops/s is API ms ÷ screen ms).
-        rows: [
-          {
-            label: "its API requests (GET /account, GET /users first page), same cookie",
-            opsPerSecond: 1000 / navApi,
-            ratio: 1,
-          },
-          {
-            label: "navigate to /admin/users → first page rendered",
-            opsPerSecond: 1000 / nav,
-            ratio: nav / navApi,
-          },
-          { label: `GET /users?email=${SEARCH}, same cookie`, opsPerSecond: 1000 / typedApi, ratio: 1 },
-          {
-            label: `search as you type "${SEARCH}": last key → matches shown (250 ms debounce included)`,
-            opsPerSecond: 1000 / typed,
-            ratio: typed / typedApi,
-          },
-        ],
-        figures: [
-          {
-            case: "navigate to /admin/users → first page rendered vs its API time (critical path of its requests, as the browser saw it)",
-            ours: `${Math.round(nav)} ms`,
-            baseline: `${Math.round(navBrowserApi)} ms`,
-            ratio: nav / Math.max(1, navBrowserApi),
-            spread: [
-              Math.min(...navigationMs.map((ms, i) => ms / Math.max(1, browserApiMs[i] ?? 1))),
-              Math.max(...navigationMs.map((ms, i) => ms / Math.max(1, browserApiMs[i] ?? 1))),
-            ],
-            better: "lower",
-          },
-        ],
-        tables: [
-          {
-            title: `milliseconds (median of ${iterations} runs after one warm-up run)`,
+      const several = builds.variants.length > 1;
+      const results = [...measured.entries()].map(
+        ([build, { navigationMs, browserApiMs, navigationApiMs, searchMs, searchApiMs }]): BenchResult => {
+          const named = (label: string) => (several ? `${build}: ${label}` : label);
+          const nav = median(navigationMs);
+          const navBrowserApi = median(browserApiMs);
+          const navApi = median(navigationApiMs);
+          const typed = median(searchMs);
+          const typedApi = median(searchApiMs);
+          const round = (value: number) => Math.round(value);
+          return {
+            name: `admin-users-100k (Chromium, embedded database, ${count.toLocaleString("en")} users)`,
+            // Each screen figure beside its baseline: the same API requests, made directly in the same run
+            // (the screen cannot be faster than its requests; ours ÷ baseline in ops/s is API ms ÷ screen ms).
             rows: [
               {
-                users: count,
-                "seed + ANALYZE": round(seedMs),
-                "navigation → first page": round(nav),
-                "its API requests": round(navApi),
-                "its API time in the browser (critical path)": round(navBrowserApi),
-                "page ÷ API": Number((nav / navApi).toFixed(2)),
-                "search round trip": round(typed),
-                "search API": round(typedApi),
-                "search ÷ API": Number((typed / typedApi).toFixed(2)),
-                "search round trip − 250 ms debounce": round(typed - 250),
+                label: named("its API requests (GET /account, GET /users first page), same cookie"),
+                opsPerSecond: 1000 / navApi,
+                ratio: 1,
+              },
+              {
+                label: named("navigate to /admin/users → first page rendered"),
+                opsPerSecond: 1000 / nav,
+                ratio: nav / navApi,
+              },
+              {
+                label: named(`GET /users?email=${SEARCH}, same cookie`),
+                opsPerSecond: 1000 / typedApi,
+                ratio: 1,
+              },
+              {
+                label: named(
+                  `search as you type "${SEARCH}": last key → matches shown (250 ms debounce included)`,
+                ),
+                opsPerSecond: 1000 / typed,
+                ratio: typed / typedApi,
               },
             ],
-          },
-        ],
+            figures: [
+              {
+                case: named(
+                  "navigate to /admin/users → first page rendered vs its API time (critical path of its requests, as the browser saw it)",
+                ),
+                ours: `${Math.round(nav)} ms`,
+                baseline: `${Math.round(navBrowserApi)} ms`,
+                ratio: nav / Math.max(1, navBrowserApi),
+                spread: [
+                  Math.min(...navigationMs.map((ms, i) => ms / Math.max(1, browserApiMs[i] ?? 1))),
+                  Math.max(...navigationMs.map((ms, i) => ms / Math.max(1, browserApiMs[i] ?? 1))),
+                ],
+                better: "lower",
+              },
+            ],
+            tables: [
+              {
+                title: named(`milliseconds (median of ${iterations} runs after one warm-up run)`),
+                rows: [
+                  {
+                    users: count,
+                    "seed + ANALYZE": round(seedMs),
+                    "navigation → first page": round(nav),
+                    "its API requests": round(navApi),
+                    "its API time in the browser (critical path)": round(navBrowserApi),
+                    "page ÷ API": Number((nav / navApi).toFixed(2)),
+                    "search round trip": round(typed),
+                    "search API": round(typedApi),
+                    "search ÷ API": Number((typed / typedApi).toFixed(2)),
+                    "search round trip − 250 ms debounce": round(typed - 250),
+                  },
+                ],
+              },
+            ],
+          };
+        },
+      );
+      return {
+        name: results[0]?.name ?? "admin-users-100k",
+        rows: results.flatMap((result) => result.rows),
+        figures: results.flatMap((result) => result.figures ?? []),
+        tables: results.flatMap((result) => result.tables ?? []),
       };
     } finally {
       await browser.close();

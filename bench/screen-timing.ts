@@ -74,7 +74,13 @@ export const apiRequests = async (page: Page, from: number, until: number): Prom
  * What a person sees as the screen loaded: its h1, no skeleton or spinner in <main>, and within each
  * of `parts` (the whole of <main> without) one of `content`.
  */
-export type Rendered = { heading: string; parts?: string[]; content: string };
+export type Rendered = {
+  heading: string;
+  parts?: string[];
+  content: string;
+  /** The text of `selector` in <main> is no longer `from` (a report showing another period). */
+  changed?: { selector: string; from: string };
+};
 
 export const RENDERED = {
   dashboard: {
@@ -96,9 +102,10 @@ export const RENDERED = {
  */
 export const renderedAt = async (page: Page, rendered: Rendered, timeout = 60_000): Promise<number> => {
   const handle = await page.waitForFunction(
-    ({ heading, parts, content }) => {
+    ({ heading, parts, content, changed }) => {
       const main = document.querySelector("main");
       if (!main) return false;
+      if (changed && main.querySelector(changed.selector)?.textContent === changed.from) return false;
       if (![...main.querySelectorAll("h1")].some((h) => h.textContent?.trim() === heading)) return false;
       if (main.querySelector(".ant-skeleton, .ant-spin-spinning")) return false;
       const scopes = parts ? parts.map((part) => main.querySelector(part)) : [main];

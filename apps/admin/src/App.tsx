@@ -1,6 +1,6 @@
-import { AppFrame, I18nProvider, isLocale, type Locale, RestError } from "@hisob/ui";
+import { AppFrame, I18nProvider, isLocale, type Locale, lazyLoaded, RestError } from "@hisob/ui";
 import { App as AntApp, Button, Result, Skeleton, Space, Spin, Tag } from "antd";
-import { type ComponentType, lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { type ComponentType, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { orgSearch, useActingTenantId } from "./acting";
 import { ownApi } from "./api";
 import { takeStarted } from "./first-fetch";
@@ -11,15 +11,12 @@ import { type Me, MeContext } from "./session";
 
 /**
  * A screen's own chunk, fetched when first opened; `preload` starts the download early (the screen
- * the address names is fetched while the user's account is still loading, not after it).
+ * the address names is fetched while the user's account is still loading, not after it). Arrived, it
+ * renders at once, without suspending (decision 0105).
  */
 const lazyScreen = (load: () => Promise<ComponentType>) => {
-  let loading: Promise<{ default: ComponentType }> | undefined;
-  const preload = () => {
-    loading ??= load().then((component) => ({ default: component }));
-    return loading;
-  };
-  return { Page: lazy(preload), preload };
+  const Page = lazyLoaded(load);
+  return { Page, preload: Page.preload };
 };
 
 /**

@@ -20,6 +20,7 @@ export {
   todayIso,
 } from "./dates";
 export { browserLocale, createI18n, I18nProvider, isLocale, LOCALE_NAMES, LOCALES, useLocale } from "./i18n";
+export { type LazyLoaded, lazyLoaded } from "./lazy-loaded";
 export { ListPage, useListData, usePaging } from "./list-page";
 export {
   formatMoney,

@@ -6,12 +6,13 @@ import {
   I18nProvider,
   isLocale,
   type Locale,
+  lazyLoaded,
   useLocale,
 } from "@hisob/ui";
 import { QueryClientProvider, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App as AntApp, Button, Result, Skeleton, Spin } from "antd";
 import type { i18n as I18n } from "i18next";
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { type ComponentType, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from "react-router-dom";
 import type { HisobBridge, SessionInfo } from "../shared/bridge";
@@ -19,7 +20,14 @@ import { ApiContext, HostContext, KEYS, useApi } from "./api-context";
 import { setFormLocale } from "./form-locale";
 import { APP_MESSAGES } from "./locales";
 import { QUERIES } from "./queries";
-import { preloadScreen, preloadScreensWhenIdle, SCREEN_CHUNKS } from "./screen-chunks";
+import {
+  loadedScreen,
+  loadScreen,
+  preloadScreen,
+  preloadScreensWhenIdle,
+  type ScreenModule,
+  type ScreenName,
+} from "./screen-chunks";
 import {
   type AppData,
   browserAppData,
@@ -32,46 +40,38 @@ import { SignedOut } from "./session/signed-out";
 import { useLiveSession } from "./session/use-live-session";
 
 // Each screen is its own chunk, fetched when first opened (the entry starts the one being opened beside
-// the shell: screen-chunks.ts).
-const DashboardScreen = lazy(() => SCREEN_CHUNKS.dashboard().then((m) => ({ default: m.DashboardScreen })));
-const AccountsScreen = lazy(() => SCREEN_CHUNKS.accounts().then((m) => ({ default: m.AccountsScreen })));
-const AccountDetailScreen = lazy(() =>
-  SCREEN_CHUNKS.accountDetail().then((m) => ({ default: m.AccountDetailScreen })),
-);
-const StatementPrintScreen = lazy(() =>
-  SCREEN_CHUNKS.statementPrint().then((m) => ({ default: m.StatementPrintScreen })),
-);
-const DocumentsScreen = lazy(() => SCREEN_CHUNKS.documents().then((m) => ({ default: m.DocumentsScreen })));
-const ReportsSection = lazy(() => SCREEN_CHUNKS.reports().then((m) => ({ default: m.ReportsSection })));
-const CategoriesScreen = lazy(() =>
-  SCREEN_CHUNKS.categories().then((m) => ({ default: m.CategoriesScreen })),
-);
-const TransfersScreen = lazy(() => SCREEN_CHUNKS.transfers().then((m) => ({ default: m.TransfersScreen })));
-const DebtsScreen = lazy(() => SCREEN_CHUNKS.debts().then((m) => ({ default: m.DebtsScreen })));
-const DebtDetailScreen = lazy(() =>
-  SCREEN_CHUNKS.debtDetail().then((m) => ({ default: m.DebtDetailScreen })),
-);
-const CounterpartiesScreen = lazy(() =>
-  SCREEN_CHUNKS.counterparties().then((m) => ({ default: m.CounterpartiesScreen })),
-);
-const CounterpartyDetailScreen = lazy(() =>
-  SCREEN_CHUNKS.counterpartyDetail().then((m) => ({ default: m.CounterpartyDetailScreen })),
-);
-const InventoryScreen = lazy(() => SCREEN_CHUNKS.inventory().then((m) => ({ default: m.InventoryScreen })));
-const SetupScreen = lazy(() => SCREEN_CHUNKS.setup().then((m) => ({ default: m.SetupScreen })));
-const ClosedPeriodScreen = lazy(() =>
-  SCREEN_CHUNKS.closedPeriod().then((m) => ({ default: m.ClosedPeriodScreen })),
-);
-const ChartOfAccountsScreen = lazy(() =>
-  SCREEN_CHUNKS.chartOfAccounts().then((m) => ({ default: m.ChartOfAccountsScreen })),
-);
-const JournalScreen = lazy(() => SCREEN_CHUNKS.journal().then((m) => ({ default: m.JournalScreen })));
-const JournalDetailScreen = lazy(() =>
-  SCREEN_CHUNKS.journalDetail().then((m) => ({ default: m.JournalDetailScreen })),
-);
-const ConnectedAppsScreen = lazy(() =>
-  SCREEN_CHUNKS.connectedApps().then((m) => ({ default: m.ConnectedAppsScreen })),
-);
+// the shell: screen-chunks.ts); one that has arrived renders at once, without suspending (0105).
+const screen = <N extends ScreenName, P extends object>(
+  name: N,
+  pick: (module: ScreenModule<N>) => ComponentType<P>,
+) =>
+  lazyLoaded(
+    () => loadScreen(name).then(pick),
+    () => {
+      const module = loadedScreen(name);
+      return module && pick(module);
+    },
+  );
+
+const DashboardScreen = screen("dashboard", (m) => m.DashboardScreen);
+const AccountsScreen = screen("accounts", (m) => m.AccountsScreen);
+const AccountDetailScreen = screen("accountDetail", (m) => m.AccountDetailScreen);
+const StatementPrintScreen = screen("statementPrint", (m) => m.StatementPrintScreen);
+const DocumentsScreen = screen("documents", (m) => m.DocumentsScreen);
+const ReportsSection = screen("reports", (m) => m.ReportsSection);
+const CategoriesScreen = screen("categories", (m) => m.CategoriesScreen);
+const TransfersScreen = screen("transfers", (m) => m.TransfersScreen);
+const DebtsScreen = screen("debts", (m) => m.DebtsScreen);
+const DebtDetailScreen = screen("debtDetail", (m) => m.DebtDetailScreen);
+const CounterpartiesScreen = screen("counterparties", (m) => m.CounterpartiesScreen);
+const CounterpartyDetailScreen = screen("counterpartyDetail", (m) => m.CounterpartyDetailScreen);
+const InventoryScreen = screen("inventory", (m) => m.InventoryScreen);
+const SetupScreen = screen("setup", (m) => m.SetupScreen);
+const ClosedPeriodScreen = screen("closedPeriod", (m) => m.ClosedPeriodScreen);
+const ChartOfAccountsScreen = screen("chartOfAccounts", (m) => m.ChartOfAccountsScreen);
+const JournalScreen = screen("journal", (m) => m.JournalScreen);
+const JournalDetailScreen = screen("journalDetail", (m) => m.JournalDetailScreen);
+const ConnectedAppsScreen = screen("connectedApps", (m) => m.ConnectedAppsScreen);
 
 /** Client-side checks (the server's schemas) speak the user's language too (see form-locale.ts). */
 const useFormLocale = (locale: Locale) => {

@@ -25,7 +25,22 @@ export const SCREEN_CHUNKS = {
   journalDetail: () => import("./screens/journal/journal-detail"),
 } as const;
 
-type ScreenName = keyof typeof SCREEN_CHUNKS;
+export type ScreenName = keyof typeof SCREEN_CHUNKS;
+export type ScreenModule<N extends ScreenName> = Awaited<ReturnType<(typeof SCREEN_CHUNKS)[N]>>;
+
+/** The screens whose code has arrived: the shell renders them at once, without suspending (0105). */
+const LOADED = new Map<ScreenName, unknown>();
+
+/** Fetches a screen's chunk (once: the browser keeps the module) and remembers that it arrived. */
+export const loadScreen = <N extends ScreenName>(name: N): Promise<ScreenModule<N>> =>
+  (SCREEN_CHUNKS[name]() as Promise<ScreenModule<N>>).then((module) => {
+    LOADED.set(name, module);
+    return module;
+  });
+
+/** The screen's module if its chunk has arrived, else undefined. */
+export const loadedScreen = <N extends ScreenName>(name: N): ScreenModule<N> | undefined =>
+  LOADED.get(name) as ScreenModule<N> | undefined;
 
 /** The screen a path under /app opens (as the shell's routes decide), or null for none known. */
 export const screenOf = (pathname: string): ScreenName | null => {
@@ -64,7 +79,7 @@ export const screenOf = (pathname: string): ScreenName | null => {
 /** Starts fetching the chunk of the screen at `pathname` (errors surface when the route renders it). */
 export const preloadScreen = (pathname: string) => {
   const screen = screenOf(pathname);
-  if (screen) SCREEN_CHUNKS[screen]().catch(() => undefined);
+  if (screen) loadScreen(screen).catch(() => undefined);
 };
 
 /**
@@ -77,11 +92,11 @@ export const preloadScreensWhenIdle = (): (() => void) => {
     typeof window.requestIdleCallback === "function"
       ? window.requestIdleCallback(next, { timeout: 2000 })
       : window.setTimeout(next, 50);
-  const queue = Object.values(SCREEN_CHUNKS);
+  const queue = Object.keys(SCREEN_CHUNKS) as ScreenName[];
   const step = () => {
-    const load = queue.shift();
-    if (stopped || !load) return;
-    load().then(
+    const name = queue.shift();
+    if (stopped || !name) return;
+    loadScreen(name).then(
       () => idle(step),
       () => idle(step),
     );

@@ -1,10 +1,12 @@
-import { useLocale } from "@hisob/ui";
+import { lazyLoaded, useLocale } from "@hisob/ui";
 import { Card, Segmented, Skeleton } from "antd";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChartRow, ChartSeries } from "./report-chart";
 
-const ReportChart = lazy(() => import("./report-chart"));
+// Recharts comes with the reports' code, beside their data; arrived, it draws with the data at once (0105).
+const ReportChart = lazyLoaded(() => import("./report-chart").then((m) => m.default));
+void ReportChart.preload().catch(() => undefined);
 
 const CELL = { padding: "4px 8px", borderBottom: "1px solid #eee" } as const;
 
