@@ -57,7 +57,7 @@ const WARMUP_SECONDS = 3;
  * (parsing rows, building the statement) only after some hundred: a statement page took 5.2 ms
  * (median) over its first 40 calls, 3.8 over the next 80 and 2.3 from the 120th on.
  */
-const timeAlternating = async (
+export const timeAlternating = async (
   runs: number,
   baseline: () => Promise<unknown>,
   ours: () => Promise<unknown>,
