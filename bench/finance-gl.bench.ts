@@ -58,7 +58,13 @@ export const financeGlBench: Bench = {
       const userId = newId();
       await appDb.withTenant(tenant.id, (tx) =>
         tx.user.create({
-          data: { id: userId, tenantId: tenant.id, email: `bench-${userId}@firm.uz`, firstName: "Bench", lastName: "User" },
+          data: {
+            id: userId,
+            tenantId: tenant.id,
+            email: `bench-${userId}@firm.uz`,
+            firstName: "Bench",
+            lastName: "User",
+          },
         }),
       );
       const ctx: TenantContext = {
@@ -103,7 +109,9 @@ export const financeGlBench: Bench = {
           const run = await withMemorySampling(async () => {
             await client.query("BEGIN");
             const start = process.hrtime.bigint();
-            const posted = await client.query<{ n: string }>("SELECT gl_backfill($1)::text AS n", [tenant.id]);
+            const posted = await client.query<{ n: string }>("SELECT gl_backfill($1)::text AS n", [
+              tenant.id,
+            ]);
             const statementSeconds = seconds(start);
             const memory = await client.query<{ bytes: string }>(
               "SELECT sum(total_bytes)::text AS bytes FROM pg_backend_memory_contexts",
@@ -147,7 +155,9 @@ export const financeGlBench: Bench = {
         [tenant.id],
       );
       const [lineCount] = (
-        await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM journal_lines WHERE tenant_id = $1", [tenant.id])
+        await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM journal_lines WHERE tenant_id = $1", [
+          tenant.id,
+        ])
       ).rows;
 
       // The year's trial balance: the service beside the bare aggregate it is built on.
@@ -191,7 +201,10 @@ export const financeGlBench: Bench = {
         rows: [],
         figures,
         tables: [
-          { title: "gl_backfill(tenant)", rows: [backfillRow("first", first), backfillRow("second (idempotent)", second)] },
+          {
+            title: "gl_backfill(tenant)",
+            rows: [backfillRow("first", first), backfillRow("second (idempotent)", second)],
+          },
           {
             title: "Trial balance, 1 year",
             rows: [
@@ -210,8 +223,14 @@ export const financeGlBench: Bench = {
               { item: "seed 1,000,000 transactions without lines (s)", value: seedSeconds.toFixed(1) },
               { item: "journal lines after the backfill", value: lineCount?.n ?? "?" },
               { item: "trial balance balanced", value: String(trial.balanced) },
-              { item: "trial balance debit = credit", value: `${trial.totals.debit} = ${trial.totals.credit}` },
-              { item: "money accounts whose ledger balance differs from cash", value: differences.rowCount ?? 0 },
+              {
+                item: "trial balance debit = credit",
+                value: `${trial.totals.debit} = ${trial.totals.credit}`,
+              },
+              {
+                item: "money accounts whose ledger balance differs from cash",
+                value: differences.rowCount ?? 0,
+              },
               { item: "second run posted nothing", value: String(second.lines === 0) },
             ],
           },

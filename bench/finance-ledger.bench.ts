@@ -193,7 +193,11 @@ export const financeLedgerBench: Bench = {
       ).rows;
       if (!roles) throw new Error("no chart");
       /** The journal entry of transaction `id` and its lines: [money account, GL account, signed amount]. */
-      const rawLines = async (client: pg.PoolClient, id: string, lines: Array<[string | null, string, number]>) => {
+      const rawLines = async (
+        client: pg.PoolClient,
+        id: string,
+        lines: Array<[string | null, string, number]>,
+      ) => {
         const entryId = newId();
         await client.query(
           "INSERT INTO journal_entries (id, tenant_id, date, source_kind, source_id) VALUES ($1, $2, $3, 'transaction', $4)",

@@ -35,15 +35,22 @@ const lines = (from: string, to: string) =>
 
 /** code → closing balance (base currency) of every account with lines up to `endDate`. */
 const closing = async (endDate: string) => {
-  const report = await t.services.finance.generalLedger.trialBalance(ctx, { startDate: "2026-01-01", endDate });
+  const report = await t.services.finance.generalLedger.trialBalance(ctx, {
+    startDate: "2026-01-01",
+    endDate,
+  });
   expect(report.balanced).toBe(true);
-  return Object.fromEntries(report.rows.filter((row) => row.closing !== "0").map((row) => [row.code, row.closing]));
+  return Object.fromEntries(
+    report.rows.filter((row) => row.closing !== "0").map((row) => [row.code, row.closing]),
+  );
 };
 
 /** Net lines per document, the shape a backfill must reproduce. */
 const netLines = () =>
-  t.db.withTenant(ctx.tenantId, async (tx) =>
-    tx.$queryRaw<{ line: string }[]>`
+  t.db.withTenant(
+    ctx.tenantId,
+    async (tx) =>
+      tx.$queryRaw<{ line: string }[]>`
       SELECT concat_ws(' ', e.source_kind, e.source_id, l.date, l.gl_account_id, l.money_account_id,
                        l.counterparty_id, l.currency_code, sum(l.amount), sum(l.base_amount)) AS line
         FROM journal_lines l JOIN journal_entries e ON e.tenant_id = l.tenant_id AND e.id = l.entry_id
@@ -102,7 +109,11 @@ describe("a USD debt settled at other rates than it was booked at", () => {
     on("2026-06-20");
     await buyUsd("2026-06-20", 11_800);
     const beforeSecond = await closing("2026-06-30");
-    const second = await f.debts.settle(ctx, debt.id, { amount: "50000", accountId: usd, date: "2026-06-20" });
+    const second = await f.debts.settle(ctx, debt.id, {
+      amount: "50000",
+      accountId: usd,
+      date: "2026-06-20",
+    });
     expect(second.debt.status).toBe("settled");
 
     // By hand (Dr positive, Cr negative; 5110 bank, 5210 USD account, 8720 opening equity, 4010
@@ -180,7 +191,12 @@ describe("a USD debt settled at other rates than it was booked at", () => {
     const supplier = await f.counterparties.create(ctx, { name: "Supplier", type: "supplier" });
     on("2026-07-01");
     // 10.00 USD owed, booked at the last rate, 11,800: 11,800,000 tiyin.
-    const debt = await f.debts.create(ctx, { kind: "payable", counterpartyId: supplier.id, amount: "1000", currency: "USD" });
+    const debt = await f.debts.create(ctx, {
+      kind: "payable",
+      counterpartyId: supplier.id,
+      amount: "1000",
+      currency: "USD",
+    });
     on("2026-07-02");
     await f.transfers.exchange(ctx, {
       fromAccountId: bank,
@@ -192,11 +208,13 @@ describe("a USD debt settled at other rates than it was booked at", () => {
     await f.debts.settle(ctx, debt.id, { amount: "1000", accountId: usd, date: "2026-07-02" });
     // Expense: Dr 9420 / Cr 5210 1,000 × 12,200 = 12,200,000; settlement: Dr 6010 11,800,000 (as booked)
     // / Cr 9420 12,200,000 / Dr 9620 400,000.
-    expect((await lines("2026-07-02", "2026-07-02")).filter(([, source]) => source === "settlement")).toEqual([
-      ["2026-07-02", "settlement", "6010", "USD", "1000", "11800000"],
-      ["2026-07-02", "settlement", "9420", "USD", "-1000", "-12200000"],
-      ["2026-07-02", "settlement", "9620", "UZS", "400000", "400000"],
-    ]);
+    expect((await lines("2026-07-02", "2026-07-02")).filter(([, source]) => source === "settlement")).toEqual(
+      [
+        ["2026-07-02", "settlement", "6010", "USD", "1000", "11800000"],
+        ["2026-07-02", "settlement", "9420", "USD", "-1000", "-12200000"],
+        ["2026-07-02", "settlement", "9620", "UZS", "400000", "400000"],
+      ],
+    );
     expect((await closing("2026-07-31"))["6010"]).toBeUndefined();
     expect((await f.reconcile.reconcile(ctx)).ok).toBe(true);
   });
@@ -216,7 +234,12 @@ describe("the set-based backfill", () => {
       date: "2026-07-05",
     });
     await f.transfers.reverseTransfer(ctx, moved.id, { reason: "Wrong account", date: "2026-07-05" });
-    await f.transfers.transfer(ctx, { fromAccountId: bank, toAccountId: desk.id, amount: "2000000", date: "2026-07-06" });
+    await f.transfers.transfer(ctx, {
+      fromAccountId: bank,
+      toAccountId: desk.id,
+      amount: "2000000",
+      date: "2026-07-06",
+    });
 
     const live = await netLines();
     const before = await closing("2026-12-31");
