@@ -275,11 +275,12 @@ END
 $$;
 
 -- Posts every missing (or differing) line of a tenant's documents, as `gl_sync` would one by one.
--- Cash documents in one currency — payments, expenses, opening balances, transfers — are posted by one
--- `INSERT … SELECT` over the tenant's transactions (what `gl_desired` gives for each, compared with what
--- its entries hold: the difference as one new entry per document and date); exchanges, transfers between
--- currencies and reversals (few, and reading other documents' lines or rates in their order), debts and
--- settlements go through `gl_sync` row by row after them. Returns the number of lines written.
+-- Payments, expenses, opening balances, transfers in one currency and exchanges between the base
+-- currency and another are posted by one `INSERT … SELECT` over the tenant's transactions (what
+-- `gl_desired` gives for each, compared with what its entries hold: the difference as one new entry per
+-- document and date); the rest — exchanges between two foreign currencies, transfers between currencies,
+-- reversals (reading their originals' lines) —, debts and settlements go through `gl_sync` row by row
+-- after them. Returns the number of lines written.
 CREATE OR REPLACE FUNCTION gl_backfill(p_tenant uuid) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   v_base char(3) := gl_base_currency(p_tenant);
@@ -288,6 +289,8 @@ DECLARE
   v_revenue uuid;
   v_expense uuid;
   v_opening uuid;
+  v_gain uuid;
+  v_loss uuid;
   v_before bigint;
   v_after bigint;
 BEGIN
@@ -303,8 +306,9 @@ BEGIN
     -- The role leaves once; a missing one is looked up by gl_role_account, which names it in its error.
     SELECT max(id) FILTER (WHERE role = 'money'), max(id) FILTER (WHERE role = 'money_foreign'),
            max(id) FILTER (WHERE role = 'revenue'), max(id) FILTER (WHERE role = 'expense'),
-           max(id) FILTER (WHERE role = 'opening_equity')
-      INTO v_money, v_foreign, v_revenue, v_expense, v_opening
+           max(id) FILTER (WHERE role = 'opening_equity'), max(id) FILTER (WHERE role = 'fx_gain'),
+           max(id) FILTER (WHERE role = 'fx_loss')
+      INTO v_money, v_foreign, v_revenue, v_expense, v_opening, v_gain, v_loss
       FROM (SELECT id::text AS id, role FROM gl_accounts WHERE tenant_id = p_tenant AND role IS NOT NULL) r;
 
     WITH doc AS MATERIALIZED (
@@ -347,6 +351,27 @@ BEGIN
         FROM doc d
        CROSS JOIN LATERAL (SELECT CASE WHEN v_base IS NULL OR d.cur = v_base THEN 1::numeric
                                        ELSE gl_rate(p_tenant, d.cur, v_base, d.date, 'infinity', d.id) END AS rate) r
+    ), fx AS MATERIALIZED (
+      -- Exchanges between the base currency and another: what arrived at its value (`bd`), what left
+      -- at its value (`ba`) — bought at cost, sold at the last rate before it —, as gl_desired values them.
+      SELECT x.*, CASE WHEN x.a = 0 THEN NULL ELSE round(x.ba::numeric / x.a, 20) END AS r,
+             CASE WHEN x.dm = 0 THEN NULL ELSE round(x.bd::numeric / x.dm, 20) END AS rd
+        FROM (SELECT t.id, t.date, t.amount AS a, COALESCE(t.destination_amount, t.amount) AS dm,
+                     t.origin_account_id AS oa, t.destination_account_id AS da, om.currency_code AS ocur,
+                     dm.currency_code AS dcur,
+                     COALESCE(om.gl_account_id, CASE WHEN om.currency_code = v_base THEN COALESCE(v_money, gl_role_account(p_tenant, 'money'))
+                                                     ELSE COALESCE(v_foreign, gl_role_account(p_tenant, 'money_foreign')) END) AS ogl,
+                     COALESCE(dm.gl_account_id, CASE WHEN dm.currency_code = v_base THEN COALESCE(v_money, gl_role_account(p_tenant, 'money'))
+                                                     ELSE COALESCE(v_foreign, gl_role_account(p_tenant, 'money_foreign')) END) AS dgl,
+                     CASE WHEN om.currency_code = v_base THEN t.amount
+                          ELSE COALESCE(round(t.amount * gl_rate(p_tenant, om.currency_code, v_base, t.date, t.created_at, t.id)),
+                                        COALESCE(t.destination_amount, t.amount)) END::bigint AS ba,
+                     CASE WHEN om.currency_code = v_base THEN t.amount ELSE COALESCE(t.destination_amount, t.amount) END AS bd
+                FROM transactions t
+                JOIN money_accounts om ON om.tenant_id = t.tenant_id AND om.id = t.origin_account_id
+                JOIN money_accounts dm ON dm.tenant_id = t.tenant_id AND dm.id = t.destination_account_id
+               WHERE t.tenant_id = p_tenant AND t.reversal_of_id IS NULL AND t.type = 'exchange' AND v_base IS NOT NULL
+                 AND om.currency_code <> dm.currency_code AND (om.currency_code = v_base OR dm.currency_code = v_base)) x
     ), delta AS (
       SELECT x.source_id, x.date, x.gl_account_id, x.money_account_id, x.counterparty_id, x.currency_code,
              sum(x.amount)::bigint AS amount, sum(x.base_amount)::bigint AS base_amount, max(x.rate) AS rate
@@ -359,12 +384,22 @@ BEGIN
                      v.cr_money, v.cr_cp, v.cur, -v.amount, -v.base_amount, v.rate
                 FROM valued v
               UNION ALL
+              SELECT f.id, f.date, f.dgl, f.da, NULL, f.dcur, f.dm, f.bd, f.rd FROM fx f
+              UNION ALL
+              SELECT f.id, f.date, f.ogl, f.oa, NULL, f.ocur, -f.a, -f.ba, f.r FROM fx f
+              UNION ALL
+              SELECT f.id, f.date,
+                     CASE WHEN f.bd > f.ba THEN COALESCE(v_gain, gl_role_account(p_tenant, 'fx_gain'))
+                          ELSE COALESCE(v_loss, gl_role_account(p_tenant, 'fx_loss')) END,
+                     NULL, NULL, v_base, f.ba - f.bd, f.ba - f.bd, 1::numeric
+                FROM fx f WHERE f.bd <> f.ba
+              UNION ALL
               SELECT e.source_id, l.date, l.gl_account_id, l.money_account_id, l.counterparty_id, l.currency_code,
                      -l.amount, -l.base_amount, NULL
                 FROM journal_entries e
                 JOIN journal_lines l ON l.tenant_id = e.tenant_id AND l.entry_id = e.id
                WHERE e.tenant_id = p_tenant AND e.source_kind = 'transaction'
-                 AND e.source_id IN (SELECT id FROM doc)) x
+                 AND e.source_id IN (SELECT id FROM doc UNION ALL SELECT id FROM fx)) x
        GROUP BY x.source_id, x.date, x.gl_account_id, x.money_account_id, x.counterparty_id, x.currency_code
       HAVING sum(x.amount) <> 0 OR sum(x.base_amount) <> 0
     ), entries AS (
@@ -384,7 +419,9 @@ BEGIN
        LEFT JOIN money_accounts om ON om.tenant_id = t.tenant_id AND om.id = t.origin_account_id
        LEFT JOIN money_accounts dm ON dm.tenant_id = t.tenant_id AND dm.id = t.destination_account_id
       WHERE t.tenant_id = p_tenant
-        AND (t.reversal_of_id IS NOT NULL OR t.type = 'exchange'
+        AND (t.reversal_of_id IS NOT NULL
+          OR (t.type = 'exchange' AND NOT COALESCE(v_base IS NOT NULL AND om.currency_code <> dm.currency_code
+                                                    AND (om.currency_code = v_base OR dm.currency_code = v_base), false))
           OR (t.type = 'transfer' AND (om.currency_code IS DISTINCT FROM dm.currency_code
                                        OR COALESCE(t.destination_amount, t.amount) <> t.amount)))
       ORDER BY (t.reversal_of_id IS NOT NULL), t.created_at, t.id;

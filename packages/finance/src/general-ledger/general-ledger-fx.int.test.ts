@@ -52,7 +52,7 @@ const netLines = () =>
     async (tx) =>
       tx.$queryRaw<{ line: string }[]>`
       SELECT concat_ws(' ', e.source_kind, e.source_id, l.date, l.gl_account_id, l.money_account_id,
-                       l.counterparty_id, l.currency_code, sum(l.amount), sum(l.base_amount)) AS line
+                       l.counterparty_id, l.currency_code, sum(l.amount), sum(l.base_amount), max(l.rate)) AS line
         FROM journal_lines l JOIN journal_entries e ON e.tenant_id = l.tenant_id AND e.id = l.entry_id
        GROUP BY e.source_kind, e.source_id, l.date, l.gl_account_id, l.money_account_id, l.counterparty_id, l.currency_code
       HAVING sum(l.amount) <> 0 OR sum(l.base_amount) <> 0
@@ -240,6 +240,18 @@ describe("the set-based backfill", () => {
       amount: "2000000",
       date: "2026-07-06",
     });
+
+    // 100.00 USD sold at 12,100 after buying at 12,200: the set-based path's realised loss.
+    await f.transfers.exchange(ctx, {
+      fromAccountId: usd,
+      toAccountId: bank,
+      amount: "10000",
+      amountReceived: "121000000",
+      date: "2026-07-06",
+    });
+    expect((await lines("2026-07-06", "2026-07-06")).filter(([, , code]) => code === "9620")).toEqual([
+      ["2026-07-06", "transaction", "9620", "UZS", "1000000", "1000000"],
+    ]);
 
     const live = await netLines();
     const before = await closing("2026-12-31");
