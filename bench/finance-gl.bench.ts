@@ -1,8 +1,7 @@
 import { tmpdir } from "node:os";
-import { provisionTenant, syncPermissions } from "@hisob/core";
+import { syncPermissions } from "@hisob/core";
 import { createOutbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
-import { listPermissions, newId, type TenantContext } from "@hisob/kernel";
 import pg from "pg";
 // Not "@hisob/db/testing": its index needs vitest's inject. These helpers do not.
 import {
@@ -11,7 +10,7 @@ import {
   prepareTemplate,
   type TestTemplate,
 } from "../packages/db/src/testing/test-databases";
-import { seedLedger, timeAlternating } from "./finance-reports.bench";
+import { provisionBenchTenant, seedLedger, timeAlternating } from "./finance-reports.bench";
 import { median, seconds, withMemorySampling } from "./measure";
 import type { Figure } from "./report";
 import type { Bench, BenchResult } from "./run";
@@ -50,29 +49,10 @@ export const financeGlBench: Bench = {
       const outbox = createOutbox(appDb, { unhandled: "settle" });
       await syncPermissions(appDb);
       const finance = createFinanceServices({ db: appDb, outbox });
-      const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
-      await appDb.withTenant(tenant.id, async (tx) => {
-        await tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } });
-        await tx.tenantSetting.create({ data: { tenantId: tenant.id, baseCurrencyCode: "UZS" } });
-      });
-      const userId = newId();
+      const { tenant, ctx, userId } = await provisionBenchTenant(appDb, outbox);
       await appDb.withTenant(tenant.id, (tx) =>
-        tx.user.create({
-          data: {
-            id: userId,
-            tenantId: tenant.id,
-            email: `bench-${userId}@firm.uz`,
-            firstName: "Bench",
-            lastName: "User",
-          },
-        }),
+        tx.tenantSetting.create({ data: { tenantId: tenant.id, baseCurrencyCode: "UZS" } }),
       );
-      const ctx: TenantContext = {
-        tenantId: tenant.id,
-        actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },
-        locale: "en",
-        requestId: "bench",
-      };
       const accounts = {
         a: (await finance.accounts.create(ctx, { name: "A", currency: "UZS", allowOverdraft: true })).id,
         b: (await finance.accounts.create(ctx, { name: "B", currency: "UZS", allowOverdraft: true })).id,
