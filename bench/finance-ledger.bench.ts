@@ -11,7 +11,7 @@ import {
   prepareTemplate,
   type TestTemplate,
 } from "../packages/db/src/testing/test-databases";
-import { percentile, seconds } from "./measure";
+import { median, percentile, seconds } from "./measure";
 import type { Bench, BenchResult } from "./run";
 
 /**
@@ -299,10 +299,15 @@ export const financeLedgerBench: Bench = {
       ) => {
         const rawRun = emptyRun();
         const ourRun = emptyRun();
+        /** Each round's ours ÷ baseline throughput: the spread a loaded machine leaves. */
+        const roundRatios: number[] = [];
         for (let done = 0; done < total; done += ROUND) {
           const size = Math.min(ROUND, total - done);
-          addRun(rawRun, await withoutLedgerTrigger(() => runWorkers(workers, size, baseline)));
-          addRun(ourRun, await runWorkers(workers, size, ours));
+          const raw = await withoutLedgerTrigger(() => runWorkers(workers, size, baseline));
+          const mine = await runWorkers(workers, size, ours);
+          addRun(rawRun, raw);
+          addRun(ourRun, mine);
+          roundRatios.push(raw.seconds / mine.seconds);
         }
         rows.push({ label: names.baseline, opsPerSecond: rawRun.opsPerSecond, ratio: 1 });
         rows.push({
@@ -315,6 +320,7 @@ export const financeLedgerBench: Bench = {
           "baseline p50 ms": rawRun.p50.toFixed(2),
           "ours p50 ms": ourRun.p50.toFixed(2),
           "ours p99 ms": ourRun.p99.toFixed(2),
+          "ours ÷ baseline ops/s, rounds: median (min–max)": `${median(roundRatios).toFixed(2)} (${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)})`,
         });
       };
       const modeOf = (workers: number) => (workers === 1 ? "serial" : `${workers} concurrent`);
