@@ -11,7 +11,7 @@ import {
   prepareTemplate,
   type TestTemplate,
 } from "../packages/db/src/testing/test-databases";
-import { percentile, seconds } from "./measure";
+import { median, percentile, seconds } from "./measure";
 import type { Bench, BenchResult } from "./run";
 
 /**
@@ -19,11 +19,14 @@ import type { Bench, BenchResult } from "./run";
  * outbox event, one transaction) serially and from 8 concurrent callers, on an account with no
  * history and on one with 1,000,000 prior transactions — the two must be about equal, since a
  * posting is O(1) in the account's history. Baseline, same process, same database: plain `pg`
- * running the same three statements (balance UPDATE, INSERT transaction, INSERT payment) in
- * BEGIN … COMMIT, as the database owner (no RLS role switch, no outbox, no audit entry), the two
- * taking turns in rounds of 100. Transfers likewise (`finance.transfers.transfer` against plain `pg`'s
- * two balance UPDATEs in id order and the entry's INSERT), both ways between two accounts. Needs DATABASE_URL
- * (a PostgreSQL admin URL); skipped without. `--iterations`: payments per case (default 2,000).
+ * doing the same writes, journal lines included (balance UPDATE, INSERT transaction, INSERT payment,
+ * INSERT journal entry, INSERT its two lines) in BEGIN … COMMIT, as the database owner (no RLS role
+ * switch, no outbox, no audit entry), with the ledger's row trigger on `transactions` disabled during
+ * its rounds (it writes the lines itself; docs/decisions/0103-ledger-sql.md), the two taking turns in
+ * rounds of 100. Transfers likewise (`finance.transfers.transfer` against plain `pg`'s two balance
+ * UPDATEs in id order, the entry's INSERT and its journal entry and lines), both ways between two
+ * accounts. Needs DATABASE_URL (a PostgreSQL admin URL); skipped without. `--iterations`: payments
+ * per case (default 2,000).
  */
 
 const WORKERS = 8;
@@ -181,6 +184,41 @@ export const financeLedgerBench: Bench = {
           client.release();
         }
       };
+      // The leaves a payment posts to (the chart's defaults: no account or category mapped).
+      const [roles] = (
+        await baselinePool.query<{ money: string; revenue: string }>(
+          "SELECT gl_role_account($1, 'money')::text AS money, gl_role_account($1, 'revenue')::text AS revenue",
+          [tenant.id],
+        )
+      ).rows;
+      if (!roles) throw new Error("no chart");
+      /** The journal entry of transaction `id` and its lines: [money account, GL account, signed amount]. */
+      const rawLines = async (
+        client: pg.PoolClient,
+        id: string,
+        lines: Array<[string | null, string, number]>,
+      ) => {
+        const entryId = newId();
+        await client.query(
+          "INSERT INTO journal_entries (id, tenant_id, date, source_kind, source_id) VALUES ($1, $2, $3, 'transaction', $4)",
+          [entryId, tenant.id, DATE, id],
+        );
+        await client.query(
+          `INSERT INTO journal_lines (tenant_id, entry_id, gl_account_id, date, money_account_id, currency_code, amount, base_amount, rate)
+           SELECT $1, $2, l.gl, $3, l.money, 'UZS', l.amount, l.amount, 1
+             FROM unnest($4::uuid[], $5::uuid[], $6::bigint[]) AS l(money, gl, amount)`,
+          [tenant.id, entryId, DATE, lines.map((l) => l[0]), lines.map((l) => l[1]), lines.map((l) => l[2])],
+        );
+      };
+      /** The baseline writes its lines itself: the ledger's trigger is off during its rounds. */
+      const withoutLedgerTrigger = async <T>(work: () => Promise<T>): Promise<T> => {
+        await baselinePool.query("ALTER TABLE transactions DISABLE TRIGGER transactions_gl");
+        try {
+          return await work();
+        } finally {
+          await baselinePool.query("ALTER TABLE transactions ENABLE TRIGGER transactions_gl");
+        }
+      };
       const MOVE =
         "UPDATE money_accounts SET balance = balance + $1, updated_at = now() WHERE tenant_id = $2 AND id = $3 AND (allow_overdraft OR balance + $1 >= 0) RETURNING currency_code, balance";
       const rawPayment = (accountId: string) =>
@@ -195,6 +233,10 @@ export const financeLedgerBench: Bench = {
             "INSERT INTO payments (id, tenant_id, account_id, amount, date, comment, transaction_id, created_by, updated_at) VALUES ($1, $2, $3, $4, $5, '', $6, $7, now())",
             [newId(), tenant.id, accountId, "1250", DATE, transactionId, userId],
           );
+          await rawLines(client, transactionId, [
+            [accountId, roles.money, 1250],
+            [null, roles.revenue, -1250],
+          ]);
         });
       const ourPayment = async (accountId: string) => {
         await finance.payments.create(ctx, { accountId, amount: "1250", date: DATE, comment: "" });
@@ -218,10 +260,15 @@ export const financeLedgerBench: Bench = {
           for (const id of [from, to].sort()) {
             await client.query(MOVE, [id === from ? "-700" : "700", tenant.id, id]);
           }
+          const transactionId = newId();
           await client.query(
             "INSERT INTO transactions (id, tenant_id, type, amount, date, origin_account_id, destination_account_id, comment, created_by) VALUES ($1, $2, 'transfer', $3, $4, $5, $6, '', $7)",
-            [newId(), tenant.id, "700", DATE, from, to, userId],
+            [transactionId, tenant.id, "700", DATE, from, to, userId],
           );
+          await rawLines(client, transactionId, [
+            [to, roles.money, 700],
+            [from, roles.money, -700],
+          ]);
         });
       const ourTransfer = async (i: number) => {
         const [fromAccountId, toAccountId] = pair(i);
@@ -230,9 +277,11 @@ export const financeLedgerBench: Bench = {
 
       // Warm both paths (JIT, connection pools, plan caches).
       for (let i = 0; i < 100; i++) {
-        await rawPayment(fresh.id);
+        await withoutLedgerTrigger(async () => {
+          await rawPayment(fresh.id);
+          await rawTransfer(i);
+        });
         await ourPayment(fresh.id);
-        await rawTransfer(i);
         await ourTransfer(i);
       }
 
@@ -250,10 +299,15 @@ export const financeLedgerBench: Bench = {
       ) => {
         const rawRun = emptyRun();
         const ourRun = emptyRun();
+        /** Each round's ours ÷ baseline throughput: the spread a loaded machine leaves. */
+        const roundRatios: number[] = [];
         for (let done = 0; done < total; done += ROUND) {
           const size = Math.min(ROUND, total - done);
-          addRun(rawRun, await runWorkers(workers, size, baseline));
-          addRun(ourRun, await runWorkers(workers, size, ours));
+          const raw = await withoutLedgerTrigger(() => runWorkers(workers, size, baseline));
+          const mine = await runWorkers(workers, size, ours);
+          addRun(rawRun, raw);
+          addRun(ourRun, mine);
+          roundRatios.push(raw.seconds / mine.seconds);
         }
         rows.push({ label: names.baseline, opsPerSecond: rawRun.opsPerSecond, ratio: 1 });
         rows.push({
@@ -266,6 +320,7 @@ export const financeLedgerBench: Bench = {
           "baseline p50 ms": rawRun.p50.toFixed(2),
           "ours p50 ms": ourRun.p50.toFixed(2),
           "ours p99 ms": ourRun.p99.toFixed(2),
+          "ours ÷ baseline ops/s, rounds: median (min–max)": `${median(roundRatios).toFixed(2)} (${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)})`,
         });
       };
       const modeOf = (workers: number) => (workers === 1 ? "serial" : `${workers} concurrent`);

@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { Writable } from "node:stream";
 import { provisionTenant, syncPermissions } from "@hisob/core";
-import { createOutbox, type Db } from "@hisob/db";
+import { createOutbox, type Db, type Outbox } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import { listPermissions, newId, type TenantContext } from "@hisob/kernel";
 import pg from "pg";
@@ -57,7 +57,7 @@ const WARMUP_SECONDS = 3;
  * (parsing rows, building the statement) only after some hundred: a statement page took 5.2 ms
  * (median) over its first 40 calls, 3.8 over the next 80 and 2.3 from the 120th on.
  */
-const timeAlternating = async (
+export const timeAlternating = async (
   runs: number,
   baseline: () => Promise<unknown>,
   ours: () => Promise<unknown>,
@@ -81,6 +81,36 @@ const timeAlternating = async (
   }
   const ratios = mine.map((value, index) => value / (base[index] ?? Number.NaN));
   return { base: median(base), mine: median(mine), ratios };
+};
+
+/**
+ * An organization that keeps UZS and USD, a user of it (the audit log takes entries only from one) and
+ * that user's context with every permission.
+ */
+export const provisionBenchTenant = async (appDb: Db, outbox: Outbox) => {
+  const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
+  await appDb.withTenant(tenant.id, (tx) =>
+    tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } }),
+  );
+  const userId = newId();
+  await appDb.withTenant(tenant.id, (tx) =>
+    tx.user.create({
+      data: {
+        id: userId,
+        tenantId: tenant.id,
+        email: `bench-${userId}@firm.uz`,
+        firstName: "Bench",
+        lastName: "User",
+      },
+    }),
+  );
+  const ctx: TenantContext = {
+    tenantId: tenant.id,
+    actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },
+    locale: "en",
+    requestId: "bench",
+  };
+  return { tenant, userId, ctx };
 };
 
 /** A year of postings spread over three accounts, inserted set-based; balances set to match. */
@@ -204,29 +234,7 @@ export const financeReportsBench: Bench = {
       const outbox = createOutbox(appDb, { unhandled: "settle" }); // as the server's
       await syncPermissions(appDb);
       const finance = createFinanceServices({ db: appDb, outbox });
-      const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
-      await appDb.withTenant(tenant.id, (tx) =>
-        tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } }),
-      );
-      // A user of the organization: the audit log takes entries only from one.
-      const userId = newId();
-      await appDb.withTenant(tenant.id, (tx) =>
-        tx.user.create({
-          data: {
-            id: userId,
-            tenantId: tenant.id,
-            email: `bench-${userId}@firm.uz`,
-            firstName: "Bench",
-            lastName: "User",
-          },
-        }),
-      );
-      const ctx: TenantContext = {
-        tenantId: tenant.id,
-        actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },
-        locale: "en",
-        requestId: "bench",
-      };
+      const { tenant, userId, ctx } = await provisionBenchTenant(appDb, outbox);
       const accounts = {
         a: (await finance.accounts.create(ctx, { name: "A", currency: "UZS", allowOverdraft: true })).id,
         b: (await finance.accounts.create(ctx, { name: "B", currency: "UZS", allowOverdraft: true })).id,

@@ -6,6 +6,7 @@ import { appAccount100kBench } from "./app-account-100k.bench";
 import { appDashboardBench } from "./app-dashboard.bench";
 import { authenticatedReadBench } from "./authenticated-read.bench";
 import { exportsBench } from "./exports.bench";
+import { financeGlBench } from "./finance-gl.bench";
 import { financeLedgerBench } from "./finance-ledger.bench";
 import { financeReportsBench } from "./finance-reports.bench";
 import { graphqlBench } from "./graphql.bench";
@@ -44,6 +45,7 @@ const benches: Bench[] = [
   oidcPeerBench,
   financeLedgerBench,
   financeReportsBench,
+  financeGlBench,
   exportsBench,
   graphqlBench,
   memoryBench,
