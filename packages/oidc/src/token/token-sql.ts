@@ -24,9 +24,9 @@ const PREPARED = { prepared: true } as const;
 const COMMITTED = { prepared: true, commit: true } as const;
 
 /** A client id, or null (matches nothing) when it cannot be one of ours. */
-const clientIdParam = (clientId: string): string | null => (CLIENT_ID.test(clientId) ? clientId : null);
+export const clientIdParam = (clientId: string): string | null => (CLIENT_ID.test(clientId) ? clientId : null);
 
-const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_name, c.secret_hash AS c_secret_hash,
+export const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_name, c.secret_hash AS c_secret_hash,
   c.application_type AS c_application_type, c.redirect_uris AS c_redirect_uris,
   c.post_logout_redirect_uris AS c_post_logout_redirect_uris, c.grant_types AS c_grant_types,
   c.response_types AS c_response_types, c.scopes AS c_scopes, c.require_pkce AS c_require_pkce,
@@ -34,7 +34,7 @@ const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_na
   c.access_token_lifetime AS c_access_token_lifetime, c.refresh_token_lifetime AS c_refresh_token_lifetime,
   c.id_token_lifetime AS c_id_token_lifetime`;
 
-type ClientColumns = {
+export type ClientColumns = {
   c_id: string | null;
   c_client_id: string;
   c_name: string;
@@ -54,7 +54,7 @@ type ClientColumns = {
   c_id_token_lifetime: number | null;
 };
 
-const toClient = (row: ClientColumns | undefined): OidcClientRecord | null =>
+export const toClient = (row: ClientColumns | undefined): OidcClientRecord | null =>
   row?.c_id
     ? {
         id: row.c_id,
