@@ -561,7 +561,11 @@ export const oidcPeerBench: Bench = {
       const chosen = (process.env.BENCH_WORKLOADS ?? "").split(",").filter(Boolean);
       const workloads = [
         { name: "code", label: "code exchange (POST token, authorization_code + PKCE)", round: codeRound },
-        { name: "refresh", label: "refresh grant (POST token, refresh_token, rotating)", round: refreshRound },
+        {
+          name: "refresh",
+          label: "refresh grant (POST token, refresh_token, rotating)",
+          round: refreshRound,
+        },
         { name: "userinfo", label: "userinfo (GET, bearer)", round: userinfoRound },
         {
           name: "authorize",

@@ -24,7 +24,8 @@ const PREPARED = { prepared: true } as const;
 const COMMITTED = { prepared: true, commit: true } as const;
 
 /** A client id, or null (matches nothing) when it cannot be one of ours. */
-export const clientIdParam = (clientId: string): string | null => (CLIENT_ID.test(clientId) ? clientId : null);
+export const clientIdParam = (clientId: string): string | null =>
+  CLIENT_ID.test(clientId) ? clientId : null;
 
 export const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_name, c.secret_hash AS c_secret_hash,
   c.application_type AS c_application_type, c.redirect_uris AS c_redirect_uris,
