@@ -1,7 +1,13 @@
 import type { RawTenantTx } from "@hisob/db";
 import { newId } from "@hisob/kernel";
 import type { OidcClientRecord } from "../clients/clients";
-import { CLIENT_COLUMNS, type ClientColumns, clientIdParam, toClient } from "../token/token-sql";
+import {
+  CLIENT_COLUMNS,
+  type ClientColumns,
+  clientAndHashedRow,
+  clientIdParam,
+  toClient,
+} from "../token/token-sql";
 
 /*
  * The authorization endpoint's statements on the driver (docs/decisions/0104-transports-ahead-of-their-peers.md):
@@ -34,14 +40,12 @@ type Row = ClientColumns & {
   s_usable: boolean;
 };
 
-const READ_CLIENT_AND_SESSION = `SELECT ${CLIENT_COLUMNS}, s.id AS s_id, s.tenant_id AS s_tenant_id,
-       s.user_id AS s_user_id, s.created_at AS s_created_at, s.expires_at AS s_expires_at,
-       u.is_active AND tn.is_active AS s_usable
-     FROM (SELECT 1) AS one
-     LEFT JOIN oidc_clients c ON c.client_id = $1::text
-     LEFT JOIN (sessions s
-       JOIN users u ON u.id = s.user_id AND u.tenant_id = s.tenant_id
-       JOIN tenants tn ON tn.id = s.tenant_id) ON s.token_hash = $2::text`;
+const READ_CLIENT_AND_SESSION = clientAndHashedRow(
+  `a.id AS s_id, a.tenant_id AS s_tenant_id, a.user_id AS s_user_id, a.created_at AS s_created_at,
+       a.expires_at AS s_expires_at, u.is_active AND tn.is_active AS s_usable`,
+  "sessions",
+  "token_hash",
+);
 
 /**
  * One row always (LEFT JOINs): the client by id, and the session by its token's hash with whether its

@@ -228,14 +228,25 @@ type CodeRow = ClientColumns & {
   tenant_active: boolean;
 };
 
-const READ_AUTHORIZATION_CODE = `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
-       a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
-       a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active
+/**
+ * One row always (LEFT JOINs): the client by id (`$1`) and the row of `table` (as `a`) whose hash
+ * column is `$2`, with its user (`u`) and tenant (`tn`); `columns` are the row's columns to read.
+ */
+export const clientAndHashedRow = (columns: string, table: string, hashColumn: string) =>
+  `SELECT ${CLIENT_COLUMNS}, ${columns}
      FROM (SELECT 1) AS one
      LEFT JOIN oidc_clients c ON c.client_id = $1::text
-     LEFT JOIN (oidc_authorization_codes a
+     LEFT JOIN (${table} a
        JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
-       JOIN tenants tn ON tn.id = a.tenant_id) ON a.code_hash = $2::text`;
+       JOIN tenants tn ON tn.id = a.tenant_id) ON a.${hashColumn} = $2::text`;
+
+const READ_AUTHORIZATION_CODE = clientAndHashedRow(
+  `a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
+       a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
+       a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active`,
+  "oidc_authorization_codes",
+  "code_hash",
+);
 
 /** One row always: the client by id, and the authorization code by hash with its user and tenant. */
 export const readAuthorizationCode = async (
