@@ -33,7 +33,10 @@ import { benchEnv, benchTenantAdmin } from "./users.bench";
  *    AuthorizationCode model, since its login is interactive), 25 per client at a time because our
  *    codes live 60 s, so only the token requests are timed;
  *  - refresh grant: each client chaining its own rotated refresh tokens;
- *  - userinfo: GET with a bearer access token (one per client).
+ *  - userinfo: GET with a bearer access token (one per client);
+ *  - authorize with a session: GET authorize as a signed-in user whose grant covers the scope (ours:
+ *    the session cookie, a first-party client; the peer: the session cookies it set when the user
+ *    signed in through its interaction, finished here at once, with the grant), a code in the redirect.
  * Figures: ours ÷ peer throughput, and CPU of this process per operation (servers and load together).
  * `--iterations` is operations per client per round (default 150). Needs DATABASE_URL.
  */
@@ -52,6 +55,8 @@ type Issued = { code: string; verifier: string };
 type Side = {
   name: string;
   issueCode(): Promise<Issued>;
+  /** GET authorize with the signed-in user's session: a code comes back in the redirect. */
+  authorize(): Promise<void>;
   tokenUrl: string;
   userinfoUrl: string;
   basic: string;
@@ -61,6 +66,40 @@ const pkcePair = () => {
   const verifier = randomBytes(32).toString("base64url");
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 };
+
+/** The authorization request of the authorize workload (PKCE S256, state, nonce), fresh each time. */
+const authorizeQuery = (clientId: string, scope: string) => {
+  const { verifier, challenge } = pkcePair();
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: "code",
+    scope,
+    state: randomBytes(8).toString("base64url"),
+    nonce: randomBytes(8).toString("base64url"),
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  });
+  return { query, verifier };
+};
+
+/** The code in an authorization response (a redirect to REDIRECT_URI); throws on anything else. */
+const codeOf = async (name: string, res: Response): Promise<string> => {
+  const location = res.headers.get("location") ?? "";
+  await res.arrayBuffer();
+  const code =
+    res.status >= 300 && res.status < 400 && location.startsWith(REDIRECT_URI)
+      ? new URL(location).searchParams.get("code")
+      : null;
+  if (!code) throw new Error(`${name} authorize: HTTP ${res.status} ${location}`);
+  return code;
+};
+
+/**
+ * The authorize workload's scope on both sides: node-oidc-provider drops offline_access from an
+ * authorization request without prompt=consent (OIDC Core §11), so it is left out on both.
+ */
+const AUTHORIZE_SCOPE = "openid profile email";
 
 const basicOf = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString("base64")}`;
@@ -275,10 +314,31 @@ export const startPeer = async (email: string, storage: { name: string; pool?: p
   provider.on("grant.error", (_ctx, error: { error_detail?: string }) => {
     console.error(`node-oidc-provider grant error: ${error.error_detail ?? String(error)}`);
   });
-  handler = provider.callback() as (req: unknown, res: unknown) => void;
+  const accountId = "peer-account";
+  const callback = provider.callback() as (req: unknown, res: unknown) => void;
+  // Its login and consent are pages of the host: here the interaction is finished at once, signed in
+  // as the account with a grant of the authorize workload's scope (as a user who signed in and allowed it).
+  handler = (req, res) => {
+    const url = (req as { url?: string }).url ?? "";
+    if (!url.startsWith("/interaction/")) return callback(req, res);
+    void (async () => {
+      const grant = new provider.Grant({ accountId, clientId });
+      grant.addOIDCScope(AUTHORIZE_SCOPE);
+      const grantId = await grant.save();
+      await provider.interactionFinished(
+        req as never,
+        res as never,
+        { login: { accountId }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+    })().catch((error: unknown) => {
+      console.error("peer interaction failed", error);
+      (res as { statusCode: number; end(): void }).statusCode = 500;
+      (res as { end(): void }).end();
+    });
+  };
   const client = await provider.Client.find(clientId);
   if (!client) throw new Error("peer: client not found");
-  const accountId = "peer-account";
   const issueCode = async (): Promise<Issued> => {
     const { verifier, challenge } = pkcePair();
     const grant = new provider.Grant({ accountId, clientId });
@@ -299,9 +359,45 @@ export const startPeer = async (email: string, storage: { name: string; pool?: p
     });
     return { code: await code.save(), verifier };
   };
+  // Sign in once through its authorization endpoint (the interaction finished above): the session
+  // cookies it sets are what every authorize request of the workload then sends.
+  const cookies = new Map<string, string>();
+  const follow = async (url: string): Promise<Response> => {
+    const res = await fetch(new URL(url, issuer), {
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") },
+      redirect: "manual",
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const at = pair.indexOf("=");
+      cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return res;
+  };
+  let res = await follow(`/auth?${authorizeQuery(clientId, AUTHORIZE_SCOPE).query}`);
+  for (let hops = 0; hops < 5 && !(res.headers.get("location") ?? "").startsWith(REDIRECT_URI); hops++) {
+    const location = res.headers.get("location");
+    await res.arrayBuffer();
+    if (!location) throw new Error(`peer sign-in: HTTP ${res.status} without a redirect`);
+    res = await follow(location);
+  }
+  await codeOf("peer sign-in", res);
+  const sessionCookie = [...cookies]
+    .filter(([name]) => name.startsWith("_session"))
+    .map(([name, value]) => `${name}=${value}`)
+    .join("; ");
+  if (!sessionCookie) throw new Error("peer sign-in: no session cookie");
+  const authorize = async () => {
+    const { query } = authorizeQuery(clientId, AUTHORIZE_SCOPE);
+    await codeOf(
+      `node-oidc-provider (${storage.name})`,
+      await fetch(`${issuer}/auth?${query}`, { headers: { cookie: sessionCookie }, redirect: "manual" }),
+    );
+  };
   const side: Side = {
     name: `node-oidc-provider (${storage.name})`,
     issueCode,
+    authorize,
     tokenUrl: `${issuer}/token`,
     userinfoUrl: `${issuer}/me`,
     basic: basicOf(clientId, clientSecret),
@@ -367,26 +463,20 @@ export const oidcPeerBench: Bench = {
         userinfoUrl: `${ours}/oidc/userinfo`,
         basic: basicOf(client.clientId, clientSecret),
         issueCode: async () => {
-          const { verifier, challenge } = pkcePair();
-          const query = new URLSearchParams({
-            client_id: client.clientId,
-            redirect_uri: REDIRECT_URI,
-            response_type: "code",
-            scope: SCOPE,
-            state: randomBytes(8).toString("base64url"),
-            nonce: randomBytes(8).toString("base64url"),
-            code_challenge: challenge,
-            code_challenge_method: "S256",
-          });
+          const { query, verifier } = authorizeQuery(client.clientId, SCOPE);
           const res = await fetch(`${ours}/oidc/authorize?${query}`, {
             headers: { cookie: `session=${sessionToken}` },
             redirect: "manual",
           });
-          const location = res.headers.get("location") ?? "";
-          await res.arrayBuffer();
-          const code = res.status === 302 ? new URL(location).searchParams.get("code") : null;
-          if (!code) throw new Error(`ours authorize: HTTP ${res.status} ${location}`);
-          return { code, verifier };
+          return { code: await codeOf("ours", res), verifier };
+        },
+        authorize: async () => {
+          const { query } = authorizeQuery(client.clientId, AUTHORIZE_SCOPE);
+          const res = await fetch(`${ours}/oidc/authorize?${query}`, {
+            headers: { cookie: `session=${sessionToken}` },
+            redirect: "manual",
+          });
+          await codeOf("ours", res);
         },
       };
       peer = await startPeer(email, { name: "in memory" });
@@ -465,11 +555,24 @@ export const oidcPeerBench: Bench = {
           await userinfo(side, accessTokens.get(side)?.[c] ?? "");
         });
 
+      const authorizeRound = (side: Side, count: number) => timed(count, () => side.authorize());
+
+      // BENCH_WORKLOADS=authorize,refresh (names below) runs only those, for a short run on a busy machine.
+      const chosen = (process.env.BENCH_WORKLOADS ?? "").split(",").filter(Boolean);
       const workloads = [
-        { label: "code exchange (POST token, authorization_code + PKCE)", round: codeRound },
-        { label: "refresh grant (POST token, refresh_token, rotating)", round: refreshRound },
-        { label: "userinfo (GET, bearer)", round: userinfoRound },
-      ];
+        { name: "code", label: "code exchange (POST token, authorization_code + PKCE)", round: codeRound },
+        {
+          name: "refresh",
+          label: "refresh grant (POST token, refresh_token, rotating)",
+          round: refreshRound,
+        },
+        { name: "userinfo", label: "userinfo (GET, bearer)", round: userinfoRound },
+        {
+          name: "authorize",
+          label: "authorize with a session (GET, first-party, code issued; PKCE, state, nonce)",
+          round: authorizeRound,
+        },
+      ].filter((workload) => chosen.length === 0 || chosen.includes(workload.name));
       const figures: Figure[] = [];
       const detail: BenchTable["rows"] = [];
       for (const workload of workloads) {

@@ -106,7 +106,7 @@ export {
 } from "./roles/roles.schema";
 export { createRolesService, type RolesService } from "./roles/roles.service";
 export { SESSION_END_REASONS, type SessionEndReason } from "./sessions/end-sessions";
-export { hashToken, newSessionToken } from "./sessions/session-token";
+export { hashToken, looksLikeToken, newSessionToken } from "./sessions/session-token";
 export { createSessionsService, type SessionsService, type TSessionDto } from "./sessions/sessions.service";
 export {
   SETUP_STEPS,

@@ -4,6 +4,8 @@ import { DB_ROLES } from "./roles";
 const CREDENTIAL_TENANT = {
   oidcToken: "SELECT tenant_id::text FROM oidc_tokens WHERE token_hash = '%'",
   oidcCode: "SELECT tenant_id::text FROM oidc_authorization_codes WHERE code_hash = '%'",
+  /** A login session (the OpenID provider's authorization endpoint, signed in by the cookie). */
+  session: "SELECT tenant_id::text FROM sessions WHERE token_hash = '%'",
 } as const;
 export type CredentialKind = keyof typeof CREDENTIAL_TENANT;
 export type Credential = { kind: CredentialKind; hash: string };

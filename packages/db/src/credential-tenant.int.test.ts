@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./create-db";
-import { createTestDb } from "./testing";
+import { createTestDb, insertTenant } from "./testing";
 
 // Credential transactions (db.rawTx.withCredentialTenant, raw-tenant.ts; the OpenID provider's token
 // endpoint and userinfo): on PostgreSQL the opening statements travel in one pipeline with the first
@@ -45,6 +45,38 @@ describe("rawTx.withCredentialTenant", () => {
       [{ role: "hisob_tenant", tenant: "", echo: "only" }],
       [{ role: "hisob_tenant", tenant: "", echo: "after" }],
     ]);
+  });
+
+  it("a login session scopes to its own tenant: another tenant's rows stay invisible", async () => {
+    const sessionIn = async (name: string) => {
+      const tenant = await insertTenant(db, name);
+      const hash = createHash("sha256").update(`session of ${tenant.id}`).digest("hex");
+      await db.withTenant(tenant.id, async (tx) => {
+        const user = await tx.user.create({
+          data: { tenantId: tenant.id, email: `${tenant.id}@example.com`, firstName: "S", lastName: "T" },
+        });
+        await tx.session.create({
+          data: {
+            tenantId: tenant.id,
+            userId: user.id,
+            tokenHash: hash,
+            expiresAt: new Date(Date.now() + 60_000),
+          },
+        });
+      });
+      return { tenantId: tenant.id, hash };
+    };
+    const a = await sessionIn("Session A");
+    const b = await sessionIn("Session B");
+    const seen = await db.rawTx.withCredentialTenant({ kind: "session", hash: a.hash }, (tx) =>
+      tx.query<{ tenant: string; sessions: string[] }>(
+        `SELECT current_setting('app.tenant_id') AS tenant,
+                array(SELECT token_hash FROM sessions WHERE token_hash IN ($1, $2)) AS sessions`,
+        [a.hash, b.hash],
+        { prepared: true, commit: true },
+      ),
+    );
+    expect(seen).toEqual([{ tenant: a.tenantId, sessions: [a.hash] }]);
   });
 
   it("refuses a credential hash that is not 64 hex digits before anything is sent", async () => {

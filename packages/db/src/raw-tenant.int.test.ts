@@ -179,6 +179,49 @@ describe("rawTx.withTenant", () => {
     expect(await countOf("RawCommitAfterFailure")).toBe(1);
   });
 
+  it("a later statement marked commit commits the transaction with it (its COMMIT in the same pipeline): hooks run, another connection sees both", async () => {
+    const calls: string[] = [];
+    const first = probe(tenantA, "RawLaterCommitFirst");
+    const second = probe(tenantA, "RawLaterCommitSecond");
+    await db.rawTx.withTenant(tenantA, async (tx) => {
+      tx.afterCommit(() => calls.push("committed"));
+      await tx.query(first.text, first.values, { prepared: true });
+      await tx.query(second.text, second.values, { prepared: true, commit: true });
+      if (db.kind === "postgres") {
+        expect(calls).toEqual(["committed"]);
+        expect(await countOf("RawLaterCommitFirst")).toBe(1);
+        expect(await countOf("RawLaterCommitSecond")).toBe(1);
+      }
+    });
+    expect(calls).toEqual(["committed"]);
+    expect(await countOf("RawLaterCommitFirst")).toBe(1);
+    expect(await countOf("RawLaterCommitSecond")).toBe(1);
+  });
+
+  it("a later statement marked commit that fails rolls back the whole transaction, and the connection is clean", async () => {
+    const calls: string[] = [];
+    const first = probe(tenantA, "RawLaterCommitFailedFirst");
+    await expect(
+      db.rawTx.withTenant(tenantA, async (tx) => {
+        tx.afterCommit(() => calls.push("committed"));
+        await tx.query(first.text, first.values, { prepared: true });
+        // Another tenant's row: the statement fails, the COMMIT behind it is skipped.
+        const other = probe(tenantB, "RawLaterCommitFailedSecond");
+        await tx.query(other.text, other.values, { prepared: true, commit: true });
+      }),
+    ).rejects.toThrow(/row-level security/);
+    expect(calls).toEqual([]);
+    expect(await countOf("RawLaterCommitFailedFirst")).toBe(0);
+    const again = probe(tenantA, "RawLaterCommitAfterFailure");
+    const seen = await db.rawTx.withTenant(tenantA, async (tx) => {
+      await tx.query(again.text, again.values, { prepared: true });
+      await tx.query(first.text, [newId(), tenantA, "RawLaterCommitAfterFailure"], { commit: true });
+      return tx.query<{ role: string }>("SELECT current_user::text AS role");
+    });
+    expect(seen).toEqual([{ role: "hisob_tenant" }]);
+    expect(await countOf("RawLaterCommitAfterFailure")).toBe(2);
+  });
+
   it("a statement marked commit still waits for a cached caller's confirmation: a changed caller commits nothing", async () => {
     const check = changedCaller();
     const p = probe(tenantA, "RawCommitRefusedCaller");

@@ -209,17 +209,28 @@ class PipelinedQuery extends BaseQuery {
   constructor(
     private readonly lead: readonly string[],
     config: ConstructorParameters<typeof BaseQuery>[0],
+    /** Statements sent after the query's own, before its Sync (COMMIT): skipped if it fails. */
+    private readonly trail: readonly string[] = [],
   ) {
     super(config);
   }
-  override prepare(connection: ProtocolConnection): void {
-    for (const text of this.lead) {
+  private send(connection: ProtocolConnection, texts: readonly string[]): void {
+    for (const text of texts) {
       connection.parse({ text, name: "", types: [] });
       connection.bind({ portal: "", statement: "", values: [] });
       connection.describe({ type: "P", name: "" });
       connection.execute({ portal: "", rows: 0 });
     }
+  }
+  override prepare(connection: ProtocolConnection): void {
+    this.send(connection, this.lead);
     super.prepare(connection);
+  }
+  /** `pg`'s Execute of the query and its Sync (rows are never paged here): the trail goes between them. */
+  _getRows(connection: ProtocolConnection & { sync(): void }, rows: number | undefined): void {
+    connection.execute({ portal: "", rows: rows ?? 0 });
+    this.send(connection, this.trail);
+    connection.sync();
   }
 }
 
@@ -230,19 +241,24 @@ const pipelined = (
   values: unknown[],
   name: string | undefined,
   rowMode?: "array",
+  trail: readonly string[] = [],
 ) =>
   new Promise<ResultSet[]>((resolve, reject) => {
-    const query = new PipelinedQuery(lead, {
-      ...(name ? { name } : {}),
-      ...(rowMode ? { rowMode } : {}),
-      text,
-      values,
-      queryMode: "extended",
-      callback: (error, results) => {
-        if (error) reject(error);
-        else resolve(Array.isArray(results) ? results : [results]);
+    const query = new PipelinedQuery(
+      lead,
+      {
+        ...(name ? { name } : {}),
+        ...(rowMode ? { rowMode } : {}),
+        text,
+        values,
+        queryMode: "extended",
+        callback: (error, results) => {
+          if (error) reject(error);
+          else resolve(Array.isArray(results) ? results : [results]);
+        },
       },
-    });
+      trail,
+    );
     (client.query as unknown as (submittable: unknown) => unknown)(query);
   });
 
@@ -322,6 +338,22 @@ export const postgresRawTransactions = (
               signal?.throwIfAborted();
               const name = options?.prepared && namedStatements ? statementName(text) : undefined;
               let rows: T[];
+              if (open && options?.commit) {
+                // The transaction's last statement and its COMMIT in one pipeline (one round trip): a
+                // failing statement skips the COMMIT and leaves the transaction open, rolled back below.
+                onQuery?.(text);
+                onQuery?.("COMMIT");
+                const results = await pipelined(client, [], text, [...params], name, options.rowMode, [
+                  "COMMIT",
+                ]).catch((error: Error) => {
+                  // A statement error (a deferred constraint at COMMIT) is the work's; anything else, the connection's.
+                  if (!("code" in error)) broken = error;
+                  throw error;
+                });
+                open = false;
+                runHooks(hooks.splice(0));
+                return (results[0]?.rows ?? []) as T[];
+              }
               if (open) {
                 onQuery?.(text);
                 const rowMode = options?.rowMode ? { rowMode: options.rowMode } : {};

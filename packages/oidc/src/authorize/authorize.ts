@@ -1,4 +1,4 @@
-import { type AuditWho, audit, type Db } from "@hisob/db";
+import { type AuditWho, audit, type Db, type RawTenantTx } from "@hisob/db";
 import type { Clock } from "@hisob/kernel";
 import { type Clients, type OidcClientRecord, redirectUriMatches } from "../clients/clients";
 import { type OidcConfig, SUPPORTED_SCOPES } from "../config";
@@ -7,6 +7,7 @@ import { grantedScopes, recordConsent, scopesToAsk } from "../consent/consents";
 import { type FormParams, singleParam } from "../form-params";
 import { OidcError } from "../oidc-error";
 import { newOpaqueToken, sha256Hex } from "../opaque-token";
+import { insertCodeAndCommit, readClient, readClientAndSession, type SessionRow } from "./authorize-sql";
 
 /** The browser's login session, as the server resolves it from the `session` cookie. */
 export type LoginSession = { tenantId: string; userId: string; sessionId: string; authTime: Date };
@@ -89,9 +90,13 @@ const checkNoRepeats = (raw: FormParams): Params => {
   return params;
 };
 
-const checkClient = async (clients: Clients, params: Params): Promise<OidcClientRecord> => {
-  const client = params.client_id ? await clients.findActive(params.client_id) : null;
-  if (!client) throw new OidcError("invalid_request", "Invalid client_id");
+/** Reads the client by id (active or not; null when there is none). */
+type FindClient = (clientId: string) => Promise<OidcClientRecord | null>;
+
+const checkClient = async (findClient: FindClient, params: Params): Promise<OidcClientRecord> => {
+  const clientId = params.client_id;
+  const client = clientId && clientId.length <= 100 ? await findClient(clientId) : null;
+  if (!client?.isActive) throw new OidcError("invalid_request", "Invalid client_id");
   return client;
 };
 
@@ -206,39 +211,44 @@ export const createAuthorize = (deps: {
 }) => {
   const { config } = deps;
 
-  /** Stores a single-use code (hashed) bound to everything the token request must repeat. */
-  const issueCode = async (request: Validated, session: LoginSession): Promise<string> => {
+  /**
+   * Stores a single-use code (hashed) bound to everything the token request must repeat, in `tx` (a
+   * transaction in the session's tenant), committing with it; a new such transaction without one.
+   */
+  const issueCode = async (
+    request: Validated,
+    session: LoginSession,
+    tx: RawTenantTx | undefined,
+  ): Promise<string> => {
     const code = newOpaqueToken();
     const now = deps.clock.now();
-    await deps.db.withTenant(session.tenantId, (tx) =>
-      tx.oidcAuthorizationCode.create({
-        data: {
-          tenantId: session.tenantId,
-          codeHash: sha256Hex(code),
-          clientId: request.client.clientId,
-          userId: session.userId,
-          sessionId: session.sessionId,
-          redirectUri: request.redirectUri,
-          scope: request.scope.join(" "),
-          nonce: request.nonce ?? null,
-          codeChallenge: request.codeChallenge ?? null,
-          codeChallengeMethod: request.codeChallengeMethod ?? null,
-          authTime: session.authTime,
-          expiresAt: new Date(now.getTime() + config.codeLifetime * 1000),
-        },
-      }),
-    );
+    const stored = {
+      tenantId: session.tenantId,
+      codeHash: sha256Hex(code),
+      clientId: request.client.clientId,
+      userId: session.userId,
+      sessionId: session.sessionId,
+      redirectUri: request.redirectUri,
+      scope: request.scope.join(" "),
+      nonce: request.nonce ?? null,
+      codeChallenge: request.codeChallenge ?? null,
+      codeChallengeMethod: request.codeChallengeMethod ?? null,
+      authTime: session.authTime,
+      expiresAt: new Date(now.getTime() + config.codeLifetime * 1000),
+    };
+    if (tx) await insertCodeAndCommit(tx, stored);
+    else await deps.db.rawTx.withTenant(session.tenantId, (own) => insertCodeAndCommit(own, stored));
     return code;
   };
 
   /** Every check of the request, in order; errors after the redirect_uri is trusted go back to it. */
-  const check = async (rawParams: FormParams): Promise<Checked> => {
+  const check = async (rawParams: FormParams, findClient: FindClient): Promise<Checked> => {
     let client: OidcClientRecord;
     let redirectUri: string;
     let params: Params;
     try {
       params = checkNoRepeats(rawParams);
-      client = await checkClient(deps.clients, params);
+      client = await checkClient(findClient, params);
       redirectUri = checkRedirectUri(client, params);
     } catch (error) {
       if (error instanceof OidcError) return { ok: false, outcome: { type: "error", error } };
@@ -271,25 +281,39 @@ export const createAuthorize = (deps: {
     }
   };
 
-  const codeFor = async (request: Validated, session: LoginSession): Promise<AuthorizeOutcome> => {
-    const code = await issueCode(request, session);
+  const codeFor = async (
+    request: Validated,
+    session: LoginSession,
+    tx?: RawTenantTx,
+  ): Promise<AuthorizeOutcome> => {
+    const code = await issueCode(request, session, tx);
     return {
       type: "redirect",
       location: redirectTo(request.redirectUri, { code, state: request.state, iss: config.issuer }),
     };
   };
 
-  const authorize = async (
-    rawParams: FormParams,
-    context: { session: LoginSession | null; returnTo: string },
-  ): Promise<AuthorizeOutcome> => {
-    const checked = await check(rawParams);
-    if (!checked.ok) return checked.outcome;
+  /** The session as the token's hash found it, if it may sign the user in now. */
+  const liveSession = (found: SessionRow | null): LoginSession | null =>
+    found?.usable && found.expiresAt.getTime() > deps.clock.now().getTime()
+      ? { tenantId: found.tenantId, userId: found.userId, sessionId: found.id, authTime: found.createdAt }
+      : null;
+
+  /**
+   * The request checked and its session decided: a code for a first-party client (in `tx` when given,
+   * committing with it), the login page, an error — or, for a third-party client, `consent` (its grants
+   * are read after `tx`).
+   */
+  const decideSignedIn = async (
+    checked: Extract<Checked, { ok: true }>,
+    session: LoginSession | null,
+    returnTo: string,
+    tx?: RawTenantTx,
+  ): Promise<AuthorizeOutcome | { type: "ask"; session: LoginSession }> => {
     const { request, back } = checked;
     const nowMs = deps.clock.now().getTime();
     const nowSeconds = Math.floor(nowMs / 1000);
     const { prompt } = request;
-    const session = context.session;
     // A session is fresh enough unless prompt=login asks for a new sign-in (not done yet: no
     // auth_after marker), or max_age or auth_after find it too old.
     const authMs = session ? session.authTime.getTime() : 0;
@@ -304,14 +328,26 @@ export const createAuthorize = (deps: {
       if (prompt.none) return back(new OidcError("login_required", "The user must sign in"));
       // Come back without prompt=login (prompt=consent stays: it still asks), with the time the new
       // sign-in must follow.
-      const returnTo = new URL(context.returnTo, config.issuer);
-      if (prompt.consent) returnTo.searchParams.set("prompt", "consent");
-      else returnTo.searchParams.delete("prompt");
-      if (stale) returnTo.searchParams.set("auth_after", String(prompt.authAfter ?? nowMs));
-      return { type: "login", returnTo: `${returnTo.pathname}${returnTo.search}`, reauthenticate: stale };
+      const url = new URL(returnTo, config.issuer);
+      if (prompt.consent) url.searchParams.set("prompt", "consent");
+      else url.searchParams.delete("prompt");
+      if (stale) url.searchParams.set("auth_after", String(prompt.authAfter ?? nowMs));
+      return { type: "login", returnTo: `${url.pathname}${url.search}`, reauthenticate: stale };
     }
     // Our own apps act for the user as the user; others ask once per scope set (docs/decisions/0036-oidc-consent.md).
-    if (request.client.isFirstParty) return codeFor(request, session);
+    if (request.client.isFirstParty) return codeFor(request, session, tx);
+    return { type: "ask", session };
+  };
+
+  /** A third-party client: a code when the user allowed these scopes before, else the consent page. */
+  const askConsent = async (
+    checked: Extract<Checked, { ok: true }>,
+    session: LoginSession,
+    returnTo: string,
+  ): Promise<AuthorizeOutcome> => {
+    const { request, back } = checked;
+    const { prompt } = request;
+    const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
     const key = { tenantId: session.tenantId, userId: session.userId, clientId: request.client.clientId };
     const granted = await deps.db.withTenant(session.tenantId, (tx) => grantedScopes(tx, key));
     const newScopes = scopesToAsk(request.scope, granted, prompt.consent);
@@ -324,7 +360,7 @@ export const createAuthorize = (deps: {
       }),
       tenant: await tx.tenant.findUnique({ where: { id: session.tenantId }, select: { name: true } }),
     }));
-    const query = new URL(context.returnTo, config.issuer).search.slice(1);
+    const query = new URL(returnTo, config.issuer).search.slice(1);
     return {
       type: "consent",
       consent: {
@@ -346,6 +382,44 @@ export const createAuthorize = (deps: {
   };
 
   /**
+   * GET authorize. `sessionHash`: the SHA-256 of the browser's session token, when it sent one that may
+   * be a token. With one, the request is one transaction in the session's tenant: the client and the
+   * session read in its first round trip, a first-party client's code stored in its second, which
+   * commits (docs/decisions/0104-transports-ahead-of-their-peers.md). Without, the client alone.
+   */
+  const authorize = async (
+    rawParams: FormParams,
+    context: { sessionHash: string | null; returnTo: string },
+  ): Promise<AuthorizeOutcome> => {
+    const { sessionHash, returnTo } = context;
+    if (!sessionHash) {
+      const checked = await check(rawParams, (clientId) =>
+        deps.db.rawTx.withPlatform((tx) => readClient(tx, clientId)),
+      );
+      if (!checked.ok) return checked.outcome;
+      const outcome = await decideSignedIn(checked, null, returnTo);
+      if (outcome.type === "ask") throw new Error("A consent without a session");
+      return outcome;
+    }
+    const first = await deps.db.rawTx.withCredentialTenant(
+      { kind: "session", hash: sessionHash },
+      async (tx) => {
+        let session: LoginSession | null = null;
+        const checked = await check(rawParams, async (clientId) => {
+          const read = await readClientAndSession(tx, clientId, sessionHash);
+          session = liveSession(read.session);
+          return read.client;
+        });
+        if (!checked.ok) return { outcome: checked.outcome };
+        return { checked, outcome: await decideSignedIn(checked, session, returnTo, tx) };
+      },
+    );
+    if (first.outcome.type !== "ask") return first.outcome;
+    if (!first.checked) throw new Error("A consent without a checked request");
+    return askConsent(first.checked, first.outcome.session, returnTo);
+  };
+
+  /**
    * The consent page's Allow or Deny. The sealed interaction names the session that saw the page and the
    * request, which is checked again as it is now (the client may have been deactivated meanwhile).
    */
@@ -360,7 +434,7 @@ export const createAuthorize = (deps: {
     const { session } = input;
     if (!session || session.sessionId !== opened.interaction.sid)
       return { type: "refused", why: "other_session" };
-    const checked = await check(paramsOfQuery(opened.interaction.q));
+    const checked = await check(paramsOfQuery(opened.interaction.q), deps.clients.findActive);
     if (!checked.ok) return checked.outcome;
     const { request, back } = checked;
     const key = { tenantId: session.tenantId, userId: session.userId, clientId: request.client.clientId };

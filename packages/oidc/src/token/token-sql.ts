@@ -24,9 +24,10 @@ const PREPARED = { prepared: true } as const;
 const COMMITTED = { prepared: true, commit: true } as const;
 
 /** A client id, or null (matches nothing) when it cannot be one of ours. */
-const clientIdParam = (clientId: string): string | null => (CLIENT_ID.test(clientId) ? clientId : null);
+export const clientIdParam = (clientId: string): string | null =>
+  CLIENT_ID.test(clientId) ? clientId : null;
 
-const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_name, c.secret_hash AS c_secret_hash,
+export const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_name, c.secret_hash AS c_secret_hash,
   c.application_type AS c_application_type, c.redirect_uris AS c_redirect_uris,
   c.post_logout_redirect_uris AS c_post_logout_redirect_uris, c.grant_types AS c_grant_types,
   c.response_types AS c_response_types, c.scopes AS c_scopes, c.require_pkce AS c_require_pkce,
@@ -34,7 +35,7 @@ const CLIENT_COLUMNS = `c.id AS c_id, c.client_id AS c_client_id, c.name AS c_na
   c.access_token_lifetime AS c_access_token_lifetime, c.refresh_token_lifetime AS c_refresh_token_lifetime,
   c.id_token_lifetime AS c_id_token_lifetime`;
 
-type ClientColumns = {
+export type ClientColumns = {
   c_id: string | null;
   c_client_id: string;
   c_name: string;
@@ -54,7 +55,7 @@ type ClientColumns = {
   c_id_token_lifetime: number | null;
 };
 
-const toClient = (row: ClientColumns | undefined): OidcClientRecord | null =>
+export const toClient = (row: ClientColumns | undefined): OidcClientRecord | null =>
   row?.c_id
     ? {
         id: row.c_id,
@@ -227,14 +228,25 @@ type CodeRow = ClientColumns & {
   tenant_active: boolean;
 };
 
-const READ_AUTHORIZATION_CODE = `SELECT ${CLIENT_COLUMNS}, a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
-       a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
-       a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active
+/**
+ * One row always (LEFT JOINs): the client by id (`$1`) and the row of `table` (as `a`) whose hash
+ * column is `$2`, with its user (`u`) and tenant (`tn`); `columns` are the row's columns to read.
+ */
+export const clientAndHashedRow = (columns: string, table: string, hashColumn: string) =>
+  `SELECT ${CLIENT_COLUMNS}, ${columns}
      FROM (SELECT 1) AS one
      LEFT JOIN oidc_clients c ON c.client_id = $1::text
-     LEFT JOIN (oidc_authorization_codes a
+     LEFT JOIN (${table} a
        JOIN users u ON u.id = a.user_id AND u.tenant_id = a.tenant_id
-       JOIN tenants tn ON tn.id = a.tenant_id) ON a.code_hash = $2::text`;
+       JOIN tenants tn ON tn.id = a.tenant_id) ON a.${hashColumn} = $2::text`;
+
+const READ_AUTHORIZATION_CODE = clientAndHashedRow(
+  `a.id, a.tenant_id, a.client_id, a.user_id, a.session_id, a.redirect_uri,
+       a.scope, a.nonce, a.code_challenge, a.code_challenge_method, a.auth_time, a.expires_at,
+       a.consumed_at, a.grant_id, u.is_active AS user_active, tn.is_active AS tenant_active`,
+  "oidc_authorization_codes",
+  "code_hash",
+);
 
 /** One row always: the client by id, and the authorization code by hash with its user and tenant. */
 export const readAuthorizationCode = async (

@@ -1,5 +1,5 @@
 import fastifyFormbody from "@fastify/formbody";
-import type { CoreServices } from "@hisob/core";
+import { type CoreServices, hashToken, looksLikeToken } from "@hisob/core";
 import { toProblem } from "@hisob/db";
 import { type Clock, type ErrorCode, parseAuthorization } from "@hisob/kernel";
 import { isOidcError, type LoginSession, OidcError, type OidcProvider } from "@hisob/oidc";
@@ -139,8 +139,10 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { services, o
     },
     async (request, reply) => {
       const query = request.query as Record<string, string | string[] | undefined>;
+      // The session is read with the client, in the session's tenant (docs/decisions/0104-transports-ahead-of-their-peers.md).
+      const cookie = request.cookies[SESSION_COOKIE];
       const outcome = await oidc.authorize(query, {
-        session: await loginSession(request),
+        sessionHash: cookie && looksLikeToken(cookie) ? hashToken(cookie) : null,
         returnTo: request.url,
       });
       if (outcome.type === "error") {

@@ -413,6 +413,54 @@ describe("errors are mapped once, as in REST", () => {
   });
 });
 
+describe("one query by GET (answered without tRPC's Fetch adapter, decision 0104)", () => {
+  it("answers exactly as tRPC's own resolveResponse: data, refusals, status and headers", async () => {
+    // `batch=0` is a parameter tRPC ignores and the single-query path leaves to tRPC: the same call both ways.
+    const both = async (path: string, headers: Record<string, string>) => {
+      const [fast, own] = await Promise.all(
+        [path, `${path}${path.includes("?") ? "&" : "?"}batch=0`].map(async (url) => {
+          const res = await fetch(`${base}${url}`, { headers });
+          return {
+            status: res.status,
+            vary: res.headers.get("vary"),
+            type: res.headers.get("content-type"),
+            authenticate: res.headers.get("www-authenticate"),
+            body: (await res.json()) as { result?: unknown; error?: { data?: Record<string, unknown> } },
+          };
+        }),
+      );
+      // The request id differs per request; everything else must not.
+      for (const answer of [fast, own]) delete answer?.body.error?.data?.requestId;
+      expect(fast, path).toEqual(own);
+      return fast;
+    };
+    const bearer = { authorization: admin.headers.authorization ?? "" };
+    const input = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+    const page = await both("/trpc/accounts.list", bearer);
+    expect(page?.status).toBe(200);
+    expect(page?.body.result).toBeDefined();
+    await both(`/trpc/accounts.list?input=${input({ limit: 5, sortBy: "name" })}`, bearer);
+    const invalid = await both(`/trpc/accounts.get?input=${input({ id: "' OR 1=1 --" })}`, bearer);
+    expect(invalid?.status).toBe(400);
+    const missing = await both(`/trpc/accounts.get?input=${input({ id: crypto.randomUUID() })}`, bearer);
+    expect(missing?.status).toBe(404);
+    expect((await both("/trpc/accounts.list", {}))?.status).toBe(401);
+    const refusedBearer = await both("/trpc/accounts.list", {
+      authorization: "Bearer not-a-token-at-all-0000",
+    });
+    expect(refusedBearer?.status).toBe(401);
+    expect(refusedBearer?.authenticate).toContain("invalid_token");
+    const forbidden = await both("/trpc/accounts.list", {
+      authorization: outsider.headers.authorization ?? "",
+    });
+    expect(forbidden?.status).toBe(403);
+    const otherTenant = await both(`/trpc/accounts.get?input=${input({ id: crypto.randomUUID() })}`, {
+      authorization: stranger.headers.authorization ?? "",
+    });
+    expect(otherTenant?.status).toBe(404);
+  });
+});
+
 describe("every procedure checks the caller", () => {
   const ID = "01900000-0000-7000-8000-000000000000";
   const period = { startDate: "2026-01-01", endDate: "2026-12-31" };
