@@ -196,7 +196,7 @@ export const uz: Messages = {
       gl_account_has_role:
         "Provodkalar bu schyotdan sukut boʻyicha foydalanadi: uni faolsizlantirib yoki oʻchirib boʻlmaydi.",
       gl_account_mapped:
-        "Bu schyotga pul schyotlari yoki toifalar provodka qilinadi ({{count}}): avval ularni boshqa schyotga bogʻlang.",
+        "Bu schyotga pul schyotlari yoki moddalar provodka qilinadi ({{count}}): avval ularni boshqa schyotga bogʻlang.",
       gl_code_taken: "Hisoblar rejasida bu kodli schyot allaqachon bor.",
       gl_chart_in_use:
         "Hisoblar rejasiga provodkalar allaqachon qilingan: uni almashtirmang, schyotlarini tahrirlang.",

@@ -215,18 +215,18 @@ export const CHART_UZ: typeof CHART_EN = {
       "Butun hisoblar rejasi shu shablon bilan almashtirilsinmi? Qoʻshilgan va qayta nomlangan schyotlar yoʻqoladi.",
     templateInstalled: "Hisoblar rejasi oʻrnatildi",
     mappingsIntro:
-      "Har bir pul schyoti va har bir tushum yoki xarajat toifasi qayerga provodka qilinadi. Pul schyotlari aktiv schyotlariga, tushum toifalari daromad schyotlariga, xarajat toifalari xarajat schyotlariga.",
+      "Har bir pul schyoti va har bir tushum yoki xarajat moddasi qayerga provodka qilinadi. Pul schyotlari aktiv schyotlariga, tushum moddalari daromad schyotlariga, xarajat moddalari xarajat schyotlariga.",
     kind: "Turi",
     kinds: {
       moneyAccount: "Pul schyoti",
-      paymentCategory: "Tushum toifasi",
-      expenseCategory: "Xarajat toifasi",
+      paymentCategory: "Tushum moddasi",
+      expenseCategory: "Xarajat moddasi",
     },
     postsTo: "Provodka qilinadi",
     byDefault: "Sukut boʻyicha: {{account}}",
     noChart: "Sukut boʻyicha (hisoblar rejasi hali yoʻq)",
     mappingSaved: "Bogʻlanish saqlandi",
-    noMappings: "Hali pul schyotlari va toifalar yoʻq",
+    noMappings: "Hali pul schyotlari va moddalar yoʻq",
     setup: {
       step: "Hisoblar rejasi",
       intro:

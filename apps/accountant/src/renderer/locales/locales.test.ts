@@ -93,5 +93,6 @@ describe("the app and its .xlsx files", () => {
     );
     expect(differing).toEqual([]);
     expect(JSON.stringify(serverUz)).not.toMatch(/toifa/i);
+    expect(JSON.stringify(uz)).not.toMatch(/toifa/i);
   });
 });
