@@ -1,8 +1,8 @@
 import { type Db, Prisma, type RawTenantTx } from "@hisob/db";
 import { parseInput, requirePermission, type TenantContext } from "@hisob/kernel";
+import type { z } from "zod";
 import { notFound } from "../finance-errors";
 import { queryRaw } from "./report-sql";
-import type { z } from "zod";
 import {
   type TAgingBucket,
   type TAgingDebts,

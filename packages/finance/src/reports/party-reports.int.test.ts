@@ -272,7 +272,11 @@ describe("the debts behind an aging figure (decision 0106)", () => {
     const late = await drill({ bucket: "days1To30" });
     expect(late).toMatchObject({ asOf: "2030-06-30", total: 1, left: "60000", limit: 20, offset: 0 });
     expect(listed(late)).toEqual([["R5 one day late", "2030-06-29", 1, "100000", "60000"]]);
-    expect(late.items[0]).toMatchObject({ id: debts["R5 one day late"], counterpartyId: ids.acme, counterpartyName: "Acme" });
+    expect(late.items[0]).toMatchObject({
+      id: debts["R5 one day late"],
+      counterpartyId: ids.acme,
+      counterpartyName: "Acme",
+    });
     // The total column: R3 (500 000 of 800 000 left), R5, R1 (its reversed settlement does not count)
     // and R2, by due date; not R4 (written off) nor R6 (dollars).
     const total = await drill({});
@@ -309,7 +313,12 @@ describe("the debts behind an aging figure (decision 0106)", () => {
             counterpartyId: line.counterpartyId,
             limit: 100,
           });
-          expect([asOf, line.counterpartyId, bucket, debtsOf.left]).toEqual([asOf, line.counterpartyId, bucket, line[bucket]]);
+          expect([asOf, line.counterpartyId, bucket, debtsOf.left]).toEqual([
+            asOf,
+            line.counterpartyId,
+            bucket,
+            line[bucket],
+          ]);
           const summed = debtsOf.items.reduce((sum, item) => sum + BigInt(item.left), 0n);
           expect(summed.toString()).toBe(line[bucket]);
           if (bucket === "total") expect(debtsOf.total).toBe(line.debts);
@@ -339,7 +348,12 @@ describe("the debts behind an aging figure (decision 0106)", () => {
     ).toMatchObject({ code: "NOT_FOUND", reason: "finance.counterparty_not_found" });
     // Nothing of another tenant's shows in its own (empty) drill-down either.
     expect(
-      await finance.reports.agingDebts(otherCtx, { asOf: "2030-06-30", kind: "receivable", currency: "UZS", bucket: "total" }),
+      await finance.reports.agingDebts(otherCtx, {
+        asOf: "2030-06-30",
+        kind: "receivable",
+        currency: "UZS",
+        bucket: "total",
+      }),
     ).toMatchObject({ total: 0, left: "0", items: [] });
     const good = { asOf: "2030-06-30", kind: "receivable", currency: "UZS", bucket: "total" };
     for (const bad of [
