@@ -232,13 +232,6 @@ export const financeReportsBench: Bench = {
         b: (await finance.accounts.create(ctx, { name: "B", currency: "UZS", allowOverdraft: true })).id,
         usd: (await finance.accounts.create(ctx, { name: "USD", currency: "USD", allowOverdraft: true })).id,
       };
-      const seedStart = process.hrtime.bigint();
-      await seedLedger(appDb, tenant.id, accounts, userId);
-      const seedSeconds = seconds(seedStart);
-      const seedMoreStart = process.hrtime.bigint();
-      await seedAccountsAndDebts(appDb, tenant.id, userId);
-      const seedMoreSeconds = seconds(seedMoreStart);
-
       const [{ name }] = await appDb.withTenant(
         tenant.id,
         (tx) => tx.$queryRaw<[{ name: string }]>`SELECT current_database() AS name`,
@@ -249,6 +242,20 @@ export const financeReportsBench: Bench = {
       // jit=off), so both sides run with the same planner settings.
       pool = new pg.Pool({ connectionString: url.toString(), max: 2, options: "-c TimeZone=UTC -c jit=off" });
       const raw = pool;
+
+      // The ledger is the cash books of before the general ledger (decision 0093), as the ledger
+      // bench seeds its history: without journal lines (the ledger's row trigger off while it is
+      // seeded; no report here reads them). Through the row trigger one batch of 20,000 ran for
+      // over 7 minutes on the loaded machine; the balance checkpoints' trigger stays on.
+      const seedStart = process.hrtime.bigint();
+      await raw.query("ALTER TABLE transactions DISABLE TRIGGER transactions_gl");
+      try {
+        await seedLedger(appDb, tenant.id, accounts, userId);
+        await seedAccountsAndDebts(appDb, tenant.id, userId);
+      } finally {
+        await raw.query("ALTER TABLE transactions ENABLE TRIGGER transactions_gl");
+      }
+      const seedSeconds = seconds(seedStart);
       // The tables as autovacuum would leave them, vacuumed and analysed as the owner (the
       // application's role may do neither): without statistics both sides get nested-loop plans no
       // real database would run, and the seed's fifty batches leave each balance checkpoint row
@@ -458,12 +465,8 @@ export const financeReportsBench: Bench = {
             title: "Setup and checks",
             rows: [
               {
-                item: `seed ${TRANSACTIONS.toLocaleString("en")} transactions (s)`,
+                item: `seed ${TRANSACTIONS.toLocaleString("en")} transactions, ${(ACCOUNTS - 3).toLocaleString("en")} more accounts × ${ENTRIES_PER_EXTRA_ACCOUNT} entries, ${DEBTS.toLocaleString("en")} debts (s)`,
                 value: seedSeconds.toFixed(1),
-              },
-              {
-                item: `seed ${(ACCOUNTS - 3).toLocaleString("en")} more accounts × ${ENTRIES_PER_EXTRA_ACCOUNT} entries, ${DEBTS.toLocaleString("en")} debts (s)`,
-                value: seedMoreSeconds.toFixed(1),
               },
               { item: "reconcile: accounts with drift", value: reconcile.drift.length },
             ],
