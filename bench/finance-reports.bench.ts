@@ -117,8 +117,8 @@ export const seedLedger = async (
     (tx) =>
       tx.$executeRaw`
       UPDATE money_accounts a SET balance =
-        COALESCE((SELECT sum(COALESCE(destination_amount, amount)) FROM transactions t WHERE t.destination_account_id = a.id), 0)
-        - COALESCE((SELECT sum(amount) FROM transactions t WHERE t.origin_account_id = a.id), 0),
+        COALESCE((SELECT sum(COALESCE(destination_amount, amount)) FROM transactions t WHERE t.tenant_id = a.tenant_id AND t.destination_account_id = a.id), 0)
+        - COALESCE((SELECT sum(amount) FROM transactions t WHERE t.tenant_id = a.tenant_id AND t.origin_account_id = a.id), 0),
         allow_overdraft = true
        WHERE a.tenant_id = ${tenantId}::uuid`,
   );
@@ -156,7 +156,7 @@ export const seedAccountsAndDebts = async (db: Db, tenantId: string, userId: str
   await run(
     (tx) => tx.$executeRaw`
       UPDATE money_accounts a SET balance =
-        (SELECT COALESCE(sum(amount), 0) FROM transactions t WHERE t.destination_account_id = a.id)
+        (SELECT COALESCE(sum(amount), 0) FROM transactions t WHERE t.tenant_id = a.tenant_id AND t.destination_account_id = a.id)
        WHERE a.tenant_id = ${tenantId}::uuid AND a.name LIKE 'Account %'`,
   );
   await run(
