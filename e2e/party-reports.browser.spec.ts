@@ -79,6 +79,15 @@ describe.skipIf(skipReason !== undefined)(
         dueDate: daysAgo(10),
         description: "Invoice 31",
       });
+      // A large one 20 days overdue: figures of eight digits are what make the aging's columns wide.
+      await post("/finance/debts", {
+        kind: "receivable",
+        counterpartyId: client,
+        amount: "1234567890",
+        currency: "UZS",
+        dueDate: daysAgo(20),
+        description: "Invoice 32",
+      });
       await post("/finance/debts", {
         kind: "receivable",
         counterpartyId: client,
@@ -208,8 +217,24 @@ describe.skipIf(skipReason !== undefined)(
         await page.locator(".recharts-bar-rectangle").first().waitFor();
         await settled(page);
         await shot(`aging-${lang}`);
+        // 1280×720, figures of eight digits: every aging table fits its card, nothing scrolls sideways.
+        await page.setViewportSize({ width: 1280, height: 720 });
+        await settled(page);
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
+          .toBeLessThanOrEqual(1280);
+        const overflowing = await page.evaluate(() =>
+          [...document.querySelectorAll(".report-table-scroll")]
+            .filter((box) => box.scrollWidth > box.clientWidth)
+            .map(
+              (box) =>
+                `${box.querySelector("table")?.getAttribute("data-testid")}: ${box.scrollWidth} > ${box.clientWidth}`,
+            ),
+        );
+        expect(overflowing).toEqual([]);
+        await shot(`aging-${lang}-1280x720`);
         // A narrower window: the six reports' switcher and the wide table scroll in their boxes, the page does not.
-        await page.setViewportSize({ width: 1024, height: 800 });
+        await page.setViewportSize({ width: 1024, height: 768 });
         await settled(page);
         // The charts follow the window through a ResizeObserver: wait until the layout has caught up.
         await expect
