@@ -1,12 +1,12 @@
 import { formatDate, QueryState, useLocale } from "@hisob/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Drawer, Pagination, Typography } from "antd";
+import { Drawer, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { KEYS, useApi, useMoney } from "../../api-context";
 import { DrillLink } from "./drill";
 import type { AgingFigure } from "./party-report-query";
-import { CELL, NUM, ReportTable } from "./report-table";
+import { CELL, NUM, ReportPages, ReportTable } from "./report-table";
 
 /*
  * The debts behind one aging figure read at a past day (decision 0106): exactly those the figure
@@ -93,15 +93,7 @@ export const AgingDebtsDrawer = (props: {
                   </tr>
                 ))}
               </ReportTable>
-              {data.total > PAGE ? (
-                <Pagination
-                  current={page}
-                  pageSize={PAGE}
-                  total={data.total}
-                  onChange={setPage}
-                  showSizeChanger={false}
-                />
-              ) : null}
+              <ReportPages page={page} pageSize={PAGE} total={data.total} onChange={setPage} />
             </>
           )}
         </QueryState>

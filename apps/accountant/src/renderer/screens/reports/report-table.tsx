@@ -1,3 +1,4 @@
+import { Pagination } from "antd";
 import type { ReactNode } from "react";
 
 /* A report's table as plain HTML: paper repeats its header on every page (print.css), unlike a virtual list. */
@@ -41,3 +42,21 @@ export const ReportTable = (props: {
     </table>
   </div>
 );
+
+/** A report's pages, when it has more than one (not on paper). */
+export const ReportPages = (props: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onChange: (page: number) => void;
+}) =>
+  props.total > props.pageSize ? (
+    <Pagination
+      className="no-print"
+      current={props.page}
+      pageSize={props.pageSize}
+      total={props.total}
+      onChange={props.onChange}
+      showSizeChanger={false}
+    />
+  ) : null;
