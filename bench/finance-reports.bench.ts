@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { Writable } from "node:stream";
 import { provisionTenant, syncPermissions } from "@hisob/core";
-import { createOutbox, type Db, type Outbox } from "@hisob/db";
+import { createOutbox, type Db, type Outbox, Prisma } from "@hisob/db";
 import { createFinanceServices } from "@hisob/finance";
 import { listPermissions, newId, type TenantContext } from "@hisob/kernel";
 import pg from "pg";
@@ -28,7 +28,6 @@ import type { Bench, BenchResult } from "./run";
  */
 
 const TRANSACTIONS = 1_000_000;
-// Small enough that one batch stays well inside the interactive-transaction timeout on a loaded machine.
 const BATCH = 20_000;
 const EXPORT_ROWS = 100_000;
 /** The aging report's debts, and the accounts the balances-on-a-date report covers. */
@@ -113,6 +112,14 @@ export const provisionBenchTenant = async (appDb: Db, outbox: Outbox) => {
   return { tenant, userId, ctx };
 };
 
+/**
+ * One seeding statement in its own driver transaction in the tenant (`db.rawTx`, the tenancy wall of
+ * `withTenant`): Prisma's interactive transactions end after 15 s, which one batch of 20,000 rows
+ * outlasted on the loaded machine (37 s).
+ */
+const seed = (db: Db, tenantId: string, statement: Prisma.Sql) =>
+  db.rawTx.withTenant(tenantId, (tx) => tx.query(statement.text, statement.values));
+
 /** A year of postings spread over three accounts, inserted set-based; balances set to match. */
 export const seedLedger = async (
   db: Db,
@@ -121,10 +128,10 @@ export const seedLedger = async (
   userId: string,
 ) => {
   for (let done = 0; done < TRANSACTIONS; done += BATCH) {
-    await db.withTenant(
+    await seed(
+      db,
       tenantId,
-      (tx) =>
-        tx.$executeRaw`
+      Prisma.sql`
         INSERT INTO transactions (id, tenant_id, type, amount, destination_amount, exchange_rate, date,
                                   origin_account_id, destination_account_id, comment, created_by)
         SELECT gen_random_uuid(), ${tenantId}::uuid, kind::transaction_type,
@@ -142,13 +149,13 @@ export const seedLedger = async (
     );
   }
   // Balances as the ledger says (the seed bypasses postings); reports derive opening balances from them.
-  await db.withTenant(
+  await seed(
+    db,
     tenantId,
-    (tx) =>
-      tx.$executeRaw`
+    Prisma.sql`
       UPDATE money_accounts a SET balance =
-        COALESCE((SELECT sum(COALESCE(destination_amount, amount)) FROM transactions t WHERE t.destination_account_id = a.id), 0)
-        - COALESCE((SELECT sum(amount) FROM transactions t WHERE t.origin_account_id = a.id), 0),
+        COALESCE((SELECT sum(COALESCE(destination_amount, amount)) FROM transactions t WHERE t.tenant_id = a.tenant_id AND t.destination_account_id = a.id), 0)
+        - COALESCE((SELECT sum(amount) FROM transactions t WHERE t.tenant_id = a.tenant_id AND t.origin_account_id = a.id), 0),
         allow_overdraft = true
        WHERE a.tenant_id = ${tenantId}::uuid`,
   );
@@ -161,11 +168,10 @@ export const seedLedger = async (
  * each debt's settlements, through the same index.
  */
 export const seedAccountsAndDebts = async (db: Db, tenantId: string, userId: string) => {
-  // One statement per transaction, in slices: each stays well inside the interactive-transaction timeout.
-  const run = (statement: (tx: Parameters<Parameters<Db["withTenant"]>[1]>[0]) => Promise<unknown>) =>
-    db.withTenant(tenantId, statement);
+  // One statement per transaction, in slices.
+  const run = (statement: Prisma.Sql) => seed(db, tenantId, statement);
   await run(
-    (tx) => tx.$executeRaw`
+    Prisma.sql`
       INSERT INTO money_accounts (id, tenant_id, name, currency_code, allow_overdraft, updated_at)
       SELECT gen_random_uuid(), ${tenantId}::uuid, 'Account ' || lpad(g::text, 4, '0'), 'UZS', true, now()
         FROM generate_series(4, ${ACCOUNTS}::int) AS g`,
@@ -173,7 +179,7 @@ export const seedAccountsAndDebts = async (db: Db, tenantId: string, userId: str
   for (let first = 4; first <= ACCOUNTS; first += 100) {
     const last = Math.min(ACCOUNTS, first + 99);
     await run(
-      (tx) => tx.$executeRaw`
+      Prisma.sql`
         INSERT INTO transactions (id, tenant_id, type, amount, date, destination_account_id, comment, created_by)
         SELECT gen_random_uuid(), ${tenantId}::uuid, 'income', 1000 + g % 5000,
                DATE '2026-01-01' + ((g * 7 + a.n) % 365)::int, a.id, '', ${userId}::uuid
@@ -184,20 +190,20 @@ export const seedAccountsAndDebts = async (db: Db, tenantId: string, userId: str
     );
   }
   await run(
-    (tx) => tx.$executeRaw`
+    Prisma.sql`
       UPDATE money_accounts a SET balance =
-        (SELECT COALESCE(sum(amount), 0) FROM transactions t WHERE t.destination_account_id = a.id)
+        (SELECT COALESCE(sum(amount), 0) FROM transactions t WHERE t.tenant_id = a.tenant_id AND t.destination_account_id = a.id)
        WHERE a.tenant_id = ${tenantId}::uuid AND a.name LIKE 'Account %'`,
   );
   await run(
-    (tx) => tx.$executeRaw`
+    Prisma.sql`
       INSERT INTO counterparties (id, tenant_id, name, updated_at)
       SELECT gen_random_uuid(), ${tenantId}::uuid, 'Counterparty ' || lpad(g::text, 3, '0'), now()
         FROM generate_series(1, ${COUNTERPARTIES}::int) AS g`,
   );
   for (let first = 1; first <= DEBTS; first += 10_000) {
     await run(
-      (tx) => tx.$executeRaw`
+      Prisma.sql`
         INSERT INTO debts (id, tenant_id, kind, counterparty_id, amount, outstanding, currency_code, due_date,
                            status, created_by, created_at, updated_at)
         SELECT gen_random_uuid(), ${tenantId}::uuid,
@@ -240,13 +246,6 @@ export const financeReportsBench: Bench = {
         b: (await finance.accounts.create(ctx, { name: "B", currency: "UZS", allowOverdraft: true })).id,
         usd: (await finance.accounts.create(ctx, { name: "USD", currency: "USD", allowOverdraft: true })).id,
       };
-      const seedStart = process.hrtime.bigint();
-      await seedLedger(appDb, tenant.id, accounts, userId);
-      const seedSeconds = seconds(seedStart);
-      const seedMoreStart = process.hrtime.bigint();
-      await seedAccountsAndDebts(appDb, tenant.id, userId);
-      const seedMoreSeconds = seconds(seedMoreStart);
-
       const [{ name }] = await appDb.withTenant(
         tenant.id,
         (tx) => tx.$queryRaw<[{ name: string }]>`SELECT current_database() AS name`,
@@ -257,6 +256,20 @@ export const financeReportsBench: Bench = {
       // jit=off), so both sides run with the same planner settings.
       pool = new pg.Pool({ connectionString: url.toString(), max: 2, options: "-c TimeZone=UTC -c jit=off" });
       const raw = pool;
+
+      // The ledger is the cash books of before the general ledger (decision 0093), as the ledger
+      // bench seeds its history: without journal lines (the ledger's row trigger off while it is
+      // seeded; no report here reads them). Through the row trigger one batch of 20,000 ran for
+      // over 7 minutes on the loaded machine; the balance checkpoints' trigger stays on.
+      const seedStart = process.hrtime.bigint();
+      await raw.query("ALTER TABLE transactions DISABLE TRIGGER transactions_gl");
+      try {
+        await seedLedger(appDb, tenant.id, accounts, userId);
+        await seedAccountsAndDebts(appDb, tenant.id, userId);
+      } finally {
+        await raw.query("ALTER TABLE transactions ENABLE TRIGGER transactions_gl");
+      }
+      const seedSeconds = seconds(seedStart);
       // The tables as autovacuum would leave them, vacuumed and analysed as the owner (the
       // application's role may do neither): without statistics both sides get nested-loop plans no
       // real database would run, and the seed's fifty batches leave each balance checkpoint row
@@ -466,12 +479,8 @@ export const financeReportsBench: Bench = {
             title: "Setup and checks",
             rows: [
               {
-                item: `seed ${TRANSACTIONS.toLocaleString("en")} transactions (s)`,
+                item: `seed ${TRANSACTIONS.toLocaleString("en")} transactions, ${(ACCOUNTS - 3).toLocaleString("en")} more accounts × ${ENTRIES_PER_EXTRA_ACCOUNT} entries, ${DEBTS.toLocaleString("en")} debts (s)`,
                 value: seedSeconds.toFixed(1),
-              },
-              {
-                item: `seed ${(ACCOUNTS - 3).toLocaleString("en")} more accounts × ${ENTRIES_PER_EXTRA_ACCOUNT} entries, ${DEBTS.toLocaleString("en")} debts (s)`,
-                value: seedMoreSeconds.toFixed(1),
               },
               { item: "reconcile: accounts with drift", value: reconcile.drift.length },
             ],

@@ -9,6 +9,7 @@ import { ru as appRu } from "../apps/accountant/src/renderer/locales/ru";
 import { uz as appUz } from "../apps/accountant/src/renderer/locales/uz";
 import type {
   TAccountStatement,
+  TAgingDebts,
   TAgingReport,
   TBalancesReport,
   TCounterpartyStatement,
@@ -74,6 +75,15 @@ describe.skipIf(skipReason !== undefined)(
         currency: "UZS",
         dueDate: daysAgo(10),
         description: "Invoice 31",
+      });
+      // A large one 20 days overdue: figures of eight digits are what make the aging's columns wide.
+      await post("/finance/debts", {
+        kind: "receivable",
+        counterpartyId: client,
+        amount: "1234567890",
+        currency: "UZS",
+        dueDate: daysAgo(20),
+        description: "Invoice 32",
       });
       await post("/finance/debts", {
         kind: "receivable",
@@ -182,8 +192,24 @@ describe.skipIf(skipReason !== undefined)(
         await page.locator(".recharts-bar-rectangle").first().waitFor();
         await settled(page);
         await shot(`aging-${lang}`);
+        // 1280×720, figures of eight digits: every aging table fits its card, nothing scrolls sideways.
+        await page.setViewportSize({ width: 1280, height: 720 });
+        await settled(page);
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
+          .toBeLessThanOrEqual(1280);
+        const overflowing = await page.evaluate(() =>
+          [...document.querySelectorAll(".report-table-scroll")]
+            .filter((box) => box.scrollWidth > box.clientWidth)
+            .map(
+              (box) =>
+                `${box.querySelector("table")?.getAttribute("data-testid")}: ${box.scrollWidth} > ${box.clientWidth}`,
+            ),
+        );
+        expect(overflowing).toEqual([]);
+        await shot(`aging-${lang}-1280x720`);
         // A narrower window: the six reports' switcher and the wide table scroll in their boxes, the page does not.
-        await page.setViewportSize({ width: 1024, height: 800 });
+        await page.setViewportSize({ width: 1024, height: 768 });
         await settled(page);
         // The charts follow the window through a ResizeObserver: wait until the layout has caught up.
         await expect
@@ -333,6 +359,95 @@ describe.skipIf(skipReason !== undefined)(
       );
       await page.goBack();
       await page.waitForURL(reportUrl);
+    });
+
+    it("an aging figure's own debts, with what was left of each at the end of the day (decision 0106)", async () => {
+      // A figure read at a past day opens this list (its address: party-report-query.test.ts); the
+      // debts here are recorded today, so the list is opened at today through the same address.
+      const asOf = today();
+      const report = await json<TAgingReport>(`/finance/reports/aging?asOf=${asOf}`);
+      const cases = [
+        { kind: "payable", bucket: "days31To60", counterpartyId: supplier },
+        { kind: "payable", bucket: "total", counterpartyId: null },
+        { kind: "receivable", bucket: "total", counterpartyId: books.ids.client },
+      ] as const;
+      for (const lang of LANGS) {
+        const app = APP[lang];
+        await open(lang, `/app/reports/aging?date=${asOf}`);
+        const reportUrl = page.url();
+        await page.getByTestId("aging-total-payable-UZS-total").waitFor({ timeout: 20_000 });
+        for (const figure of cases) {
+          const line = figure.counterpartyId
+            ? report.rows.find(
+                (r) =>
+                  r.kind === figure.kind &&
+                  r.currency === "UZS" &&
+                  r.counterpartyId === figure.counterpartyId,
+              )
+            : report.totals.find((r) => r.kind === figure.kind && r.currency === "UZS");
+          if (!line) throw new Error(`no ${figure.kind} UZS line`);
+          const query = new URLSearchParams({
+            asOf,
+            kind: figure.kind,
+            currency: "UZS",
+            bucket: figure.bucket,
+          });
+          if (figure.counterpartyId) query.set("counterpartyId", figure.counterpartyId);
+          const debts = await json<TAgingDebts>(`/finance/reports/aging/debts?${query.toString()}`);
+          // What the figure says is what its debts add up to.
+          expect(debts.left).toBe(line[figure.bucket]);
+          expect(debts.items.reduce((sum, item) => sum + BigInt(item.left), 0n).toString()).toBe(
+            line[figure.bucket],
+          );
+          const testId = figure.counterpartyId
+            ? `aging-${figure.kind}-UZS-${figure.counterpartyId}-${figure.bucket}`
+            : `aging-total-${figure.kind}-UZS-${figure.bucket}`;
+          expect(plain(await page.getByTestId(testId).innerText())).toBe(
+            money(line[figure.bucket], "UZS", lang),
+          );
+          const value = [
+            figure.kind,
+            "UZS",
+            figure.bucket,
+            ...(figure.counterpartyId ? [figure.counterpartyId] : []),
+          ];
+          await page.goto(`${reportUrl}&debts=${value.join(".")}`);
+          const drawer = page.getByTestId("aging-debts");
+          await drawer.getByTestId("aging-debts-summary").waitFor({ timeout: 20_000 });
+          expect(plain(await drawer.getByTestId("aging-debts-summary").innerText())).toBe(
+            plain(
+              app.partyReports.agingDebts.summary
+                .replace("{{n}}", String(debts.total))
+                .replace("{{amount}}", money(debts.left, "UZS", lang)),
+            ),
+          );
+          const rows = drawer.getByTestId("aging-debts-table").locator("tbody tr");
+          expect(await rows.count()).toBe(debts.items.length);
+          for (const item of debts.items) {
+            expect(plain(await drawer.getByTestId(`aging-debt-left-${item.id}`).innerText())).toBe(
+              money(item.left, "UZS", lang),
+            );
+            expect(plain(await drawer.getByTestId(`aging-debt-${item.id}`).innerText())).toContain(
+              item.description,
+            );
+          }
+          await settled(page);
+          await page.screenshot({
+            path: path.join(SHOTS, `aging-debts-${figure.kind}-${figure.bucket}-${lang}.png`),
+          });
+          // Closing the list leaves the report at its day.
+          await page.locator(".ant-drawer-close").click();
+          await expect.poll(() => drawer.count(), { timeout: 10_000 }).toBe(0);
+          expect(page.url()).toBe(reportUrl);
+        }
+      }
+      // The partly paid debt: 40 000 000, 15 000 000 paid today, so 25 000 000 left at the end of today.
+      const partly = await json<TAgingDebts>(
+        `/finance/reports/aging/debts?asOf=${asOf}&kind=payable&currency=UZS&bucket=days31To60&counterpartyId=${supplier}`,
+      );
+      expect(partly.items.map((item) => [item.description, item.amount, item.left])).toEqual([
+        ["Goods, delivery 7", "40000000", "25000000"],
+      ]);
     });
 
     it("a balance opens the account's statement ending that day, which closes on it", async () => {

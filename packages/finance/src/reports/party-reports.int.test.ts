@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyRows, minorOf, workbookOf } from "../exports/xlsx-test-reading";
 import { FINANCE_PERMISSIONS } from "../finance.permissions";
 import { createFinanceServices, type FinanceServices } from "../finance-services";
+import { AGING_BUCKETS, type TAgingDebts, type TAgingDebtsQuery } from "./reports.schema";
 
 /*
  * Aging, balances on a date and the counterparty statement against a hand-computed fixture, on
@@ -227,6 +228,126 @@ describe("receivables and payables aging", () => {
       { asOf: "x".repeat(10_000) },
     ]) {
       expect(await failure(() => finance.reports.aging(ctx, bad as never))).toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
+    }
+  });
+});
+
+describe("the debts behind an aging figure (decision 0106)", () => {
+  const drill = (query: Partial<TAgingDebtsQuery>) =>
+    finance.reports.agingDebts(ctx, {
+      asOf: "2030-06-30",
+      kind: "receivable",
+      currency: "UZS",
+      bucket: "total",
+      ...query,
+    });
+  const listed = (report: TAgingDebts) =>
+    report.items.map((item) => [item.description, item.dueDate, item.daysPastDue, item.amount, item.left]);
+
+  it("lists a past day's debts with what was left of each then, though they are settled since", async () => {
+    // R5: 100 000, 40 000 settled on 2030-06-15 and the rest on 2030-07-05 — settled today, so the
+    // debts list of open debts no longer has it; at the end of 2030-06-30 it was 1 day late with 60 000 left.
+    const late = await drill({ bucket: "days1To30" });
+    expect(late).toMatchObject({ asOf: "2030-06-30", total: 1, left: "60000", limit: 20, offset: 0 });
+    expect(listed(late)).toEqual([["R5 one day late", "2030-06-29", 1, "100000", "60000"]]);
+    expect(late.items[0]).toMatchObject({
+      id: debts["R5 one day late"],
+      counterpartyId: ids.acme,
+      counterpartyName: "Acme",
+    });
+    // The total column: R3 (500 000 of 800 000 left), R5, R1 (its reversed settlement does not count)
+    // and R2, by due date; not R4 (written off) nor R6 (dollars).
+    const total = await drill({});
+    expect(total).toMatchObject({ total: 4, left: "2060000" });
+    expect(listed(total)).toEqual([
+      ["R3 partly settled", "2030-05-01", 60, "800000", "500000"],
+      ["R5 one day late", "2030-06-29", 1, "100000", "60000"],
+      ["R1 due today", "2030-06-30", null, "1000000", "1000000"],
+      ["R2 due in 31 days", "2030-07-31", null, "500000", "500000"],
+    ]);
+    // A debt without a due date is not yet due; what we owe is the payable side.
+    const payable = await drill({ kind: "payable", bucket: "notDue", counterpartyId: ids.bolt });
+    expect(listed(payable)).toEqual([["P2 no due date", null, null, "300000", "300000"]]);
+    // Earlier, R3 was unsettled and 39 days late: its whole amount.
+    const earlier = await drill({ asOf: "2030-06-09", bucket: "days31To60", counterpartyId: ids.acme });
+    expect(listed(earlier)).toEqual([["R3 partly settled", "2030-05-01", 39, "800000", "800000"]]);
+  });
+
+  it("adds up to every figure of the aging, on three days", async () => {
+    for (const asOf of ["2030-06-09", "2030-06-30", "2030-07-10"]) {
+      const report = await finance.reports.aging(ctx, { asOf });
+      const lines = [
+        ...report.rows.map((row) => ({ ...row, counterpartyId: row.counterpartyId as string | undefined })),
+        ...report.totals.map((line) => ({ ...line, counterpartyId: undefined })),
+      ];
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines)
+        for (const bucket of [...AGING_BUCKETS, "total"] as const) {
+          const debtsOf = await drill({
+            asOf,
+            kind: line.kind,
+            currency: line.currency,
+            bucket,
+            counterpartyId: line.counterpartyId,
+            limit: 100,
+          });
+          expect([asOf, line.counterpartyId, bucket, debtsOf.left]).toEqual([
+            asOf,
+            line.counterpartyId,
+            bucket,
+            line[bucket],
+          ]);
+          const summed = debtsOf.items.reduce((sum, item) => sum + BigInt(item.left), 0n);
+          expect(summed.toString()).toBe(line[bucket]);
+          if (bucket === "total") expect(debtsOf.total).toBe(line.debts);
+        }
+    }
+  });
+
+  it("pages through the debts with their count and sum on every page", async () => {
+    const second = await drill({ limit: 2, offset: 2 });
+    expect(second).toMatchObject({ total: 4, left: "2060000", limit: 2, offset: 2 });
+    expect(second.items.map((item) => item.description)).toEqual(["R1 due today", "R2 due in 31 days"]);
+    const past = await drill({ offset: 10 });
+    expect(past).toMatchObject({ total: 4, left: "2060000", items: [] });
+  });
+
+  it("answers 404 for another tenant's counterparty and 400 for bad input", async () => {
+    expect(
+      await failure(() =>
+        finance.reports.agingDebts(otherCtx, {
+          asOf: "2030-06-30",
+          kind: "receivable",
+          currency: "UZS",
+          bucket: "total",
+          counterpartyId: ids.acme,
+        }),
+      ),
+    ).toMatchObject({ code: "NOT_FOUND", reason: "finance.counterparty_not_found" });
+    // Nothing of another tenant's shows in its own (empty) drill-down either.
+    expect(
+      await finance.reports.agingDebts(otherCtx, {
+        asOf: "2030-06-30",
+        kind: "receivable",
+        currency: "UZS",
+        bucket: "total",
+      }),
+    ).toMatchObject({ total: 0, left: "0", items: [] });
+    const good = { asOf: "2030-06-30", kind: "receivable", currency: "UZS", bucket: "total" };
+    for (const bad of [
+      {},
+      { ...good, bucket: "days1To31" },
+      { ...good, kind: "both" },
+      { ...good, currency: "uzs" },
+      { ...good, asOf: "2030-02-30" },
+      { ...good, limit: 1000 },
+      { ...good, offset: -1 },
+      { ...good, counterpartyId: "'; DROP TABLE debts; --" },
+      { ...good, extra: "x" },
+    ]) {
+      expect(await failure(() => finance.reports.agingDebts(ctx, bad as never))).toMatchObject({
         code: "VALIDATION_ERROR",
       });
     }

@@ -3,6 +3,8 @@ import { op } from "../operations";
 import {
   ZAccountStatement,
   ZAccountStatementQuery,
+  ZAgingDebts,
+  ZAgingDebtsQuery,
   ZAgingQuery,
   ZAgingReport,
   ZBalancesQuery,
@@ -63,6 +65,16 @@ export const reportsOperations = {
       "Receivables and payables aging at the end of a day: what is left due per counterparty and currency, by days past due",
     tag,
     call: (services, ctx, input) => services.reports.aging(ctx, input),
+  }),
+  agingDebts: op.query({
+    http: { method: "GET", path: "/finance/reports/aging/debts", status: 200 },
+    input: ZAgingDebtsQuery,
+    output: ZAgingDebts,
+    access: { requires: ["reports:read:all"] },
+    summary:
+      "The debts behind one aging figure at the end of a day, each with what was left due then; their sum is the figure",
+    tag,
+    call: (services, ctx, input) => services.reports.agingDebts(ctx, input),
   }),
   balances: op.query({
     http: { method: "GET", path: "/finance/reports/balances", status: 200 },

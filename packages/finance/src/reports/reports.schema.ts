@@ -1,4 +1,4 @@
-import { dateOf, datesInOrder, ZIsoDate } from "@hisob/kernel/schema";
+import { dateOf, datesInOrder, ZCurrencyCode, ZIsoDate, ZPagination } from "@hisob/kernel/schema";
 import { z } from "zod";
 
 /** One id, or the same parameter repeated (`?accountId=a&accountId=b`). */
@@ -326,6 +326,53 @@ export const ZAgingReport = z
   })
   .meta({ id: "AgingReport" });
 export type TAgingReport = z.infer<typeof ZAgingReport>;
+
+export type TAgingBucket = (typeof AGING_BUCKETS)[number];
+
+/** The debts behind one aging figure (decision 0106): what the figure counts, a page at a time. */
+export const ZAgingDebtsQuery = z
+  .object({
+    asOf: ZIsoDate.describe("The day the debts are aged at (end of day), as the aging report's"),
+    kind: z.enum(["receivable", "payable"]).describe("Owed to us (receivable) or by us (payable)"),
+    currency: ZCurrencyCode.describe("The figure's currency"),
+    bucket: z
+      .enum([...AGING_BUCKETS, "total"])
+      .describe("The figure's column: a bucket of days past due, or the total"),
+    counterpartyId: z.uuid().optional().describe("The figure's counterparty (its row); all for a total"),
+    ...ZPagination.shape,
+  })
+  .strict();
+export type TAgingDebtsQuery = z.input<typeof ZAgingDebtsQuery>;
+
+export const ZAgingDebts = z
+  .object({
+    asOf: z.iso.date(),
+    kind: z.enum(["receivable", "payable"]),
+    currency: z.string(),
+    bucket: z.enum([...AGING_BUCKETS, "total"]),
+    /** How many debts the figure counts, and what was left of them at the end of `asOf`: the figure. */
+    total: z.number().int(),
+    left: ZAmount,
+    limit: z.number().int(),
+    offset: z.number().int(),
+    /** By counterparty name, then due date (none last). */
+    items: z.array(
+      z.object({
+        id: z.uuid(),
+        counterpartyId: z.uuid(),
+        counterpartyName: z.string(),
+        dueDate: z.iso.date().nullable(),
+        /** Days past due at the end of `asOf`; null when not yet due. */
+        daysPastDue: z.number().int().nullable(),
+        amount: ZAmount,
+        /** What was left due at the end of `asOf` (the amount less the settlements dated up to it). */
+        left: ZAmount,
+        description: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "AgingDebts" });
+export type TAgingDebts = z.infer<typeof ZAgingDebts>;
 
 export const ZBalancesReport = z
   .object({

@@ -1,6 +1,6 @@
 import type { Db } from "@hisob/db";
 import { accountStatementReport } from "./account-statement.report";
-import { agingReport } from "./aging.report";
+import { agingDebtsReport, agingReport } from "./aging.report";
 import { balancesReport } from "./balances.report";
 import { cashflowReport } from "./cashflow.report";
 import { counterpartyStatementReport } from "./counterparty-statement.report";
@@ -15,6 +15,7 @@ export const createReportsService = (deps: { db: Db }) => ({
   cashflow: cashflowReport(deps),
   accountStatement: accountStatementReport(deps),
   aging: agingReport(deps),
+  agingDebts: agingDebtsReport(deps),
   balances: balancesReport(deps),
   counterpartyStatement: counterpartyStatementReport(deps),
 });

@@ -172,6 +172,39 @@ ${BUCKETS}
     rows: [AgingRow!]!
     totals: [AgingTotal!]!
   }
+  "A column of the aging: a bucket of days past due, or the total."
+  enum AgingColumn {
+    notDue
+    days1To30
+    days31To60
+    days61To90
+    over90
+    total
+  }
+  type AgingDebt {
+    id: ID!
+    counterpartyId: ID!
+    counterpartyName: String!
+    dueDate: String
+    "Days past due at the end of asOf; null when not yet due."
+    daysPastDue: Int
+    amount: Int64!
+    "What was left due at the end of asOf."
+    left: Int64!
+    description: String!
+  }
+  "The debts behind one aging figure, a page at a time; left, their sum at the end of asOf, is the figure."
+  type AgingDebts {
+    asOf: String!
+    kind: DebtKind!
+    currency: String!
+    bucket: AgingColumn!
+    total: Int!
+    left: Int64!
+    limit: Int!
+    offset: Int!
+    items: [AgingDebt!]!
+  }
   type AccountBalanceOnDate {
     accountId: ID!
     name: String!
@@ -238,6 +271,8 @@ ${BUCKETS}
     ): CashflowReport!
     "Receivables and payables aging at the end of asOf (${permissionsOf(reports.aging)}): a debt due on asOf is not yet due."
     agingReport(${argumentsSdl(reports.aging.input, "agingReport")}): AgingReport!
+    "The debts one aging figure counts, each with what was left due at the end of asOf (${permissionsOf(reports.agingDebts)})."
+    agingDebts(${argumentsSdl(reports.agingDebts.input, "agingDebts", { fields: { kind: "DebtKind", bucket: "AgingColumn" } })}): AgingDebts!
     "Every account's balance at the end of date (${permissionsOf(reports.balances)})."
     balancesOnDate(date: String!, accountIds: [ID!]): BalancesReport!
     "Everything with one counterparty in a period, with what was owed each way before and after (${permissionsOf(reports.counterpartyStatement)})."
@@ -274,6 +309,8 @@ export const reportsModule: GraphqlModule = {
         ),
       agingReport: (_: unknown, args: Record<string, unknown>, context: GraphqlContext) =>
         runOperation(reports.aging, context.services.finance, context, present(args)),
+      agingDebts: (_: unknown, args: Record<string, unknown>, context: GraphqlContext) =>
+        runOperation(reports.agingDebts, context.services.finance, context, present(args)),
       balancesOnDate: (
         _: unknown,
         { accountIds, ...args }: Record<string, unknown>,

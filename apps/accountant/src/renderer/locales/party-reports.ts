@@ -73,6 +73,14 @@ export const PARTY_REPORTS_EN = {
     },
     noEntries: "Nothing with this counterparty in this period, and nothing owed",
     openStatement: "Statement",
+    agingDebts: {
+      asOf: "What was left of each at the end of {{date}}",
+      summary: "Debts: {{n}}; left due then: {{amount}}",
+      dueDate: "Due date",
+      daysPastDue: "Days past due",
+      left: "Left due then",
+      noDescription: "Debt",
+    },
   },
 } as const;
 
@@ -148,6 +156,14 @@ export const PARTY_REPORTS_RU: PartyReportsMessages = {
     },
     noEntries: "За этот период с контрагентом ничего не было, долгов нет",
     openStatement: "Акт сверки",
+    agingDebts: {
+      asOf: "Остаток по каждому на конец дня {{date}}",
+      summary: "Долгов: {{n}}; оставалось к оплате: {{amount}}",
+      dueDate: "Срок оплаты",
+      daysPastDue: "Дней просрочки",
+      left: "Оставалось к оплате",
+      noDescription: "Долг",
+    },
   },
 };
 
@@ -220,5 +236,13 @@ export const PARTY_REPORTS_UZ: PartyReportsMessages = {
     },
     noEntries: "Bu davrda kontragent bilan hech narsa boʻlmagan, qarz yoʻq",
     openStatement: "Dalolatnoma",
+    agingDebts: {
+      asOf: "{{date}} kuni oxiridagi har biri boʻyicha qoldiq",
+      summary: "Qarzlar: {{n}}; oʻshanda toʻlanishi kerak boʻlgani: {{amount}}",
+      dueDate: "Toʻlov muddati",
+      daysPastDue: "Kechikkan kunlar",
+      left: "Oʻshanda qolgan qarz",
+      noDescription: "Qarz",
+    },
   },
 };

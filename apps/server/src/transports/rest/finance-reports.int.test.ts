@@ -688,6 +688,17 @@ describe("aging, balances on a date, counterparty statement and comparisons over
     expect(aging.json().totals).toEqual([
       expect.objectContaining({ kind: "receivable", currency: "UZS", over90: "120000", total: "120000" }),
     ]);
+    // The figure's debts (decision 0106): the one debt, what was left of it the figure.
+    const behind = await get(
+      admin,
+      `/finance/reports/aging/debts?asOf=2099-01-01&kind=receivable&currency=UZS&bucket=over90&counterpartyId=${customer.id}`,
+    );
+    expect(behind.statusCode, behind.body).toBe(200);
+    expect(behind.json()).toMatchObject({
+      total: 1,
+      left: "120000",
+      items: [{ counterpartyId: customer.id, dueDate: "2026-01-15", amount: "120000", left: "120000" }],
+    });
     const balances = await get(admin, "/finance/reports/balances?date=2026-01-31");
     // 31 January: cash 50 000 + 1 000 000 − 200 000, bank 500 000.
     expect(balances.json().totals).toEqual([{ currency: "UZS", balance: "1350000", accounts: 2 }]);
@@ -724,6 +735,7 @@ describe("aging, balances on a date, counterparty statement and comparisons over
       admin,
       `query($id: ID!) {
         agingReport(asOf: "2099-01-01") { totals { kind currency over90 total } }
+        agingDebts(asOf: "2099-01-01", kind: receivable, currency: "UZS", bucket: total) { total left }
         balancesOnDate(date: "2026-01-31") { totals { currency balance accounts } }
         counterpartyStatement(counterpartyId: $id, startDate: "2026-01-01", endDate: "2035-12-31") {
           currencies { currency closingReceivable }
@@ -741,6 +753,7 @@ describe("aging, balances on a date, counterparty statement and comparisons over
     expect(errors).toBeUndefined();
     expect(data).toMatchObject({
       agingReport: { totals: [{ kind: "receivable", currency: "UZS", over90: "120000", total: "120000" }] },
+      agingDebts: { total: 1, left: "120000" },
       balancesOnDate: { totals: [{ currency: "UZS", balance: "1350000", accounts: 2 }] },
       counterpartyStatement: { currencies: [{ currency: "UZS", closingReceivable: "120000" }] },
       incomeStatement: {
@@ -765,6 +778,15 @@ describe("aging, balances on a date, counterparty statement and comparisons over
       ["/finance/reports/aging?asOf=2026-02-30", "asOf"],
       ["/finance/reports/aging?asOf=2026-01-01&counterpartyId=1%27%20OR%201%3D1", "counterpartyId"],
       [`/finance/reports/aging?asOf=${"9".repeat(5000)}`, "asOf"],
+      [
+        "/finance/reports/aging/debts?asOf=2026-01-01&kind=receivable&currency=UZS&bucket=days0To30",
+        "bucket",
+      ],
+      ["/finance/reports/aging/debts?asOf=2026-01-01&kind=receivable&bucket=total", "currency"],
+      [
+        "/finance/reports/aging/debts?asOf=2026-01-01&kind=receivable&currency=UZS&bucket=total&limit=101",
+        "limit",
+      ],
       ["/finance/reports/balances?date=tomorrow", "date"],
       ["/finance/reports/balances", "date"],
       ["/finance/reports/balances?date=2026-01-01&accountId=x", "accountId"],

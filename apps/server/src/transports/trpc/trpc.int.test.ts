@@ -518,6 +518,11 @@ describe("every procedure checks the caller", () => {
       (api) => api.reports.accountStatement.query({ accountId: ID, query: period }),
     ],
     ["reports.aging", (api) => api.reports.aging.query({ asOf: DATE })],
+    [
+      "reports.agingDebts",
+      (api) =>
+        api.reports.agingDebts.query({ asOf: DATE, kind: "receivable", currency: "UZS", bucket: "total" }),
+    ],
     ["reports.balances", (api) => api.reports.balances.query({ date: DATE })],
     [
       "reports.counterpartyStatement",

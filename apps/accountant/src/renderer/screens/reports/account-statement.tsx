@@ -1,6 +1,6 @@
 import { formatDate, minorToDecimal, QueryState, useLocale } from "@hisob/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Empty, Pagination } from "antd";
+import { Alert, Button, Empty } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
@@ -11,7 +11,7 @@ import { DrillLink, useRestoredScroll } from "./drill";
 import { ReportExport } from "./report-export";
 import { ReportControls, ReportHeading, useReportParams } from "./report-frame";
 import { accountHref, documentsHref, type Granularity, type ReportParams } from "./report-query";
-import { CELL, NUM, ReportTable } from "./report-table";
+import { CELL, NUM, ReportPages, ReportTable } from "./report-table";
 
 /*
  * Any account over any period: opening balance, each entry with the balance after it, closing balance.
@@ -179,16 +179,7 @@ export const AccountStatementReport = () => {
                     </td>
                   </tr>
                 </ReportTable>
-                {data.total > PAGE ? (
-                  <Pagination
-                    className="no-print"
-                    current={page}
-                    pageSize={PAGE}
-                    total={data.total}
-                    onChange={setPage}
-                    showSizeChanger={false}
-                  />
-                ) : null}
+                <ReportPages page={page} pageSize={PAGE} total={data.total} onChange={setPage} />
               </>
             );
           }}

@@ -3,11 +3,13 @@ import { formatDate, minorToDecimal, QueryState, todayIso, useLocale } from "@hi
 import { useQuery } from "@tanstack/react-query";
 import { Card, Empty, Typography } from "antd";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router-dom";
 import { KEYS, useApi, useMinorUnits, useMoney } from "../../api-context";
+import { AgingDebtsDrawer } from "./aging-debts";
 import { ChartCard } from "./chart-card";
 import { DrillLink, useRestoredScroll } from "./drill";
 import { DayControls, PartyReportHeading, usePartyParams } from "./party-report-frame";
-import { AGING_BUCKETS, type AgingBucket, agingDebtsHref } from "./party-report-query";
+import { AGING_BUCKETS, type AgingBucket, agingFigureHref, readAgingFigure } from "./party-report-query";
 import { ReportExport } from "./report-export";
 import { CELL, NUM, ReportTable } from "./report-table";
 
@@ -34,6 +36,14 @@ export const AgingReport = () => {
     queryFn: () => api.reports.aging.query({ asOf }),
   });
   useRestoredScroll(aging.isSuccess);
+  // A past day's figure opens its debts here (decision 0106); Back or the close button shuts them.
+  const [search, setSearch] = useSearchParams();
+  const figure = readAgingFigure(search);
+  const closeFigure = () => {
+    const next = new URLSearchParams(search);
+    next.delete("debts");
+    setSearch(next, { replace: true });
+  };
   const currencies = [...new Set(aging.data?.totals.map((line) => line.currency) ?? [])];
   return (
     <div data-testid="report-aging" className="report-wide">
@@ -54,6 +64,19 @@ export const AgingReport = () => {
           )
         }
       </QueryState>
+      {figure ? (
+        <AgingDebtsDrawer
+          asOf={asOf}
+          figure={figure}
+          counterpartyName={
+            figure.counterpartyId
+              ? (aging.data?.rows.find((row) => row.counterpartyId === figure.counterpartyId)
+                  ?.counterpartyName ?? null)
+              : null
+          }
+          onClose={closeFigure}
+        />
+      ) : null}
     </div>
   );
 };
@@ -64,6 +87,7 @@ const CurrencySection = ({ currency, report }: { currency: string; report: TAgin
   const money = useMoney(locale);
   const minorUnits = useMinorUnits();
   const today = todayIso();
+  const [search] = useSearchParams();
   const totals = report.totals.filter((line) => line.currency === currency);
   const totalOf = (kind: Kind) => totals.find((line) => line.kind === kind);
   const number = (minor: string) => Number(minorToDecimal(BigInt(minor), minorUnits(currency)));
@@ -73,14 +97,15 @@ const CurrencySection = ({ currency, report }: { currency: string; report: TAgin
     if (line[bucket] === "0") return text;
     return (
       <DrillLink
-        to={agingDebtsHref({
-          kind: line.kind,
-          currency,
-          bucket,
-          asOf: report.asOf,
-          today,
-          counterpartyId: "counterpartyId" in line ? line.counterpartyId : null,
-        })}
+        to={agingFigureHref(
+          {
+            kind: line.kind,
+            currency,
+            bucket,
+            counterpartyId: "counterpartyId" in line ? line.counterpartyId : null,
+          },
+          { asOf: report.asOf, today, search },
+        )}
       >
         {text}
       </DrillLink>

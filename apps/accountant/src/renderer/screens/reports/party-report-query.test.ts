@@ -3,9 +3,12 @@ import { dayPresetDate } from "./party-report-frame";
 import {
   addDays,
   agingDebtsHref,
+  agingFigureHref,
+  agingFigureValue,
   bucketDueRange,
   counterpartyStatementHref,
   debtFiltersSearch,
+  readAgingFigure,
   readCounterparty,
   readDebtFilters,
   readReportDate,
@@ -135,5 +138,29 @@ describe("the aging, balances and counterparty reports' addresses", () => {
     expect(statementEntryHref({ ...entry, type: "transfer" }, ID)).toBe(
       `/accounts/${ID}?start=2026-10-05&end=2026-10-05`,
     );
+  });
+
+  it("opens a past day's aging figure on the report, today's in the debts list (decision 0106)", () => {
+    const figure = { kind: "receivable", currency: "UZS", bucket: "days1To30", counterpartyId: ID } as const;
+    const search = params("date=2026-06-30&debts=payable.USD.total");
+    expect(agingFigureHref(figure, { asOf: "2026-06-30", today: "2026-11-29", search })).toBe(
+      `/reports/aging?date=2026-06-30&debts=receivable.UZS.days1To30.${ID}`,
+    );
+    expect(agingFigureHref(figure, { asOf: "2026-11-29", today: "2026-11-29", search })).toBe(
+      `/debts?kind=receivable&currency=UZS&counterpartyId=${ID}&dueAfter=2026-10-29&dueBefore=2026-11-29&open=true`,
+    );
+    expect(readAgingFigure(params(`debts=${agingFigureValue(figure)}`))).toEqual(figure);
+    const total = { kind: "payable", currency: "USD", bucket: "total", counterpartyId: null } as const;
+    expect(readAgingFigure(params(`debts=${agingFigureValue(total)}`))).toEqual(total);
+    for (const bad of [
+      "",
+      "debts=",
+      "debts=both.UZS.total",
+      "debts=receivable.uzs.total",
+      "debts=receivable.UZS.x",
+      "debts=receivable.UZS.total.1",
+      `debts=receivable.UZS.total.${ID}.x`,
+    ])
+      expect(readAgingFigure(params(bad))).toBeNull();
   });
 });

@@ -80,6 +80,56 @@ export const agingDebtsHref = (drill: AgingDrill): string => {
   return `/debts?${params.toString()}`;
 };
 
+/**
+ * A figure of the aging read at a past day opens the exact debts behind it on the report itself
+ * (decision 0106): the figure's kind, currency, column and counterparty in the address (`debts`), so
+ * Back closes the list and a reload or a shared link reopens it.
+ */
+export type AgingFigure = {
+  kind: "receivable" | "payable";
+  currency: string;
+  bucket: AgingBucket | "total";
+  counterpartyId: string | null;
+};
+
+const AGING_COLUMNS: readonly string[] = [...AGING_BUCKETS, "total"];
+
+export const agingFigureValue = (figure: AgingFigure): string =>
+  [
+    figure.kind,
+    figure.currency,
+    figure.bucket,
+    ...(figure.counterpartyId ? [figure.counterpartyId] : []),
+  ].join(".");
+
+/** The figure in the address, when it is one. */
+export const readAgingFigure = (params: URLSearchParams): AgingFigure | null => {
+  const [kind = "", currency = "", bucket = "", counterpartyId, ...rest] = (params.get("debts") ?? "").split(
+    ".",
+  );
+  if (kind !== "receivable" && kind !== "payable") return null;
+  if (!/^[A-Z]{3}$/.test(currency) || !AGING_COLUMNS.includes(bucket) || rest.length > 0) return null;
+  if (counterpartyId !== undefined && !UUID.test(counterpartyId)) return null;
+  return { kind, currency, bucket: bucket as AgingFigure["bucket"], counterpartyId: counterpartyId ?? null };
+};
+
+/**
+ * Where an aging figure opens: read at today or later, the debts list filtered as the figure counts
+ * them (open debts: what is open now was open then); at a past day, the figure's own debts with
+ * what was left of each then, on the report (`debts`, above).
+ */
+export const agingFigureHref = (
+  figure: AgingFigure,
+  report: { asOf: string; today: string; search: URLSearchParams },
+): string => {
+  if (report.asOf >= report.today)
+    return agingDebtsHref({ ...figure, asOf: report.asOf, today: report.today });
+  const search = new URLSearchParams(report.search);
+  search.set("date", report.asOf);
+  search.set("debts", agingFigureValue(figure));
+  return `/reports/aging?${search.toString()}`;
+};
+
 /** The account statement from the first of the month to the end of `date`. */
 export const statementToDateHref = (accountId: string, date: string): string =>
   `/reports/statement?start=${date.slice(0, 8)}01&end=${date}&account=${accountId}`;

@@ -1,8 +1,10 @@
+import { Pagination } from "antd";
 import type { ReactNode } from "react";
 
 /* A report's table as plain HTML: paper repeats its header on every page (print.css), unlike a virtual list. */
 
-export const CELL = { padding: "4px 8px", borderBottom: "1px solid #e5e5e5" } as const;
+/** Six pixels a side: eight columns of eight-digit figures fit a 1280 px window in every language (decision 0106). */
+export const CELL = { padding: "4px 6px", borderBottom: "1px solid #e5e5e5" } as const;
 export const NUM = { ...CELL, textAlign: "right", whiteSpace: "nowrap" } as const;
 
 /** Headers wrap (long Russian and Uzbek words); a table wider than the screen scrolls inside its card. */
@@ -40,3 +42,21 @@ export const ReportTable = (props: {
     </table>
   </div>
 );
+
+/** A report's pages, when it has more than one (not on paper). */
+export const ReportPages = (props: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onChange: (page: number) => void;
+}) =>
+  props.total > props.pageSize ? (
+    <Pagination
+      className="no-print"
+      current={props.page}
+      pageSize={props.pageSize}
+      total={props.total}
+      onChange={props.onChange}
+      showSizeChanger={false}
+    />
+  ) : null;
