@@ -232,7 +232,7 @@ describe("manual journal entries", () => {
       for (const refusal of refusals) {
         expect(await rejection(refusal())).toMatchObject({
           reason: "finance.period_closed",
-          params: { lockDate: "2026-06-15" },
+          params: { lockDate: { isoDate: "2026-06-15" } },
         });
       }
       // A date the caller gave is a field error on `date`; a stored one a business rule.
