@@ -25,17 +25,6 @@ import { lazyLoaded } from "./lazy-loaded";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
 
-type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void };
-const deferred = <T>(): Deferred<T> => {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
-};
-
 /** A screen with state of its own (what was typed) that counts its mounts. */
 let mounts = 0;
 const FormScreen = ({ title }: { title: string }) => {
