@@ -49,8 +49,26 @@ const uzUZConfirmed = {
 const ANTD_LOCALES = { en: enUS, ru: ruRU, uz: uzUZConfirmed };
 const DAYJS_LOCALES: Record<Locale, string> = { en: "en", ru: "ru", uz: "uz-latn" };
 
-/** The browser's preferred supported language, else English. */
+/** Where a browser keeps the language it last showed (the signed-in user's, once known). */
+const LAST_LOCALE_KEY = "hisob.locale";
+
+const lastLocale = (): Locale | undefined => {
+  try {
+    const saved = globalThis.localStorage?.getItem(LAST_LOCALE_KEY);
+    return isLocale(saved) ? saved : undefined;
+  } catch {
+    return undefined; // storage refused (privacy settings): the browser's languages decide
+  }
+};
+
+/**
+ * The language to start in: the one this browser last showed, else its preferred supported one, else
+ * English. A screen renders as soon as its code and data are here, often before the user's saved
+ * language arrives: starting in the last one shown keeps a reload from flashing another language.
+ */
 export const browserLocale = (): Locale => {
+  const last = lastLocale();
+  if (last) return last;
   for (const tag of navigator.languages ?? [navigator.language]) {
     const base = tag.toLowerCase().split("-")[0];
     if (isLocale(base)) return base;
@@ -96,6 +114,11 @@ export const I18nProvider = ({ i18n, children }: { i18n: I18n; children: ReactNo
   useEffect(() => {
     dayjs.locale(DAYJS_LOCALES[locale]);
     document.documentElement.lang = locale;
+    try {
+      globalThis.localStorage?.setItem(LAST_LOCALE_KEY, locale);
+    } catch {
+      // storage refused: the next start follows the browser's languages
+    }
   }, [locale]);
   return (
     <I18nextProvider i18n={i18n}>
