@@ -462,7 +462,7 @@ export const en = {
     journal_reversal_before: "must not be before the entry's date ({{date}})",
     journal_upload: "is not a file uploaded to this organization",
     journal_currency: "need a currency of the organization",
-    rate_overflow: "values the amount beyond the largest amount that can be stored",
+    journal_rate_overflow: "values the amount beyond the largest amount that can be stored",
     journal_account_currency_changed: "now holds {{currency}}, not {{stored}} as when the line was written",
     revaluation_not_after_last: "must be after the last revaluation ({{date}})",
     not_counterparty: "is not a counterparty of this organization",

@@ -450,7 +450,7 @@ export const ru: Messages = {
     journal_reversal_before: "не может быть раньше даты проводки ({{date}})",
     journal_upload: "не является файлом, загруженным в эту организацию",
     journal_currency: "требуют валюты организации",
-    rate_overflow: "даёт сумму больше наибольшей, которую можно сохранить",
+    journal_rate_overflow: "даёт сумму больше наибольшей, которую можно сохранить",
     journal_account_currency_changed:
       "теперь ведётся в {{currency}}, а не в {{stored}}, как при записи строки",
     revaluation_not_after_last: "должна быть позже последней переоценки ({{date}})",

@@ -475,7 +475,7 @@ export const uz: Messages = {
     journal_reversal_before: "yozuv sanasidan ({{date}}) oldin boʻlmasligi kerak",
     journal_upload: "bu tashkilotga yuklangan fayl emas",
     journal_currency: "tashkilot valyutasini talab qiladi",
-    rate_overflow: "saqlash mumkin boʻlgan eng katta summadan ortiq summa beradi",
+    journal_rate_overflow: "saqlash mumkin boʻlgan eng katta summadan ortiq summa beradi",
     journal_account_currency_changed: "endi {{stored}} emas, {{currency}} valyutasida yuritiladi",
     revaluation_not_after_last: "oxirgi qayta baholashdan ({{date}}) keyin boʻlishi kerak",
     not_counterparty: "bu tashkilotning kontragenti emas",
