@@ -67,18 +67,22 @@ const rejection = async (promise: Promise<unknown>) => {
   return error as AppError;
 };
 
+/** The organization keeps USD beside its base currency UZS. */
+const usdOverUzs = (tenantId: string) =>
+  t.db.withTenant(tenantId, async (tx) => {
+    await tx.tenantCurrency.create({ data: { tenantId, currencyCode: "USD" } });
+    await tx.tenantSetting.upsert({
+      where: { tenantId },
+      create: { tenantId, baseCurrencyCode: "UZS" },
+      update: { baseCurrencyCode: "UZS" },
+    });
+  });
+
 beforeAll(async () => {
   t = await createFinanceTestKit({ clock });
   const tenant = await t.createTenant();
   ctx = await t.contextOf(await t.createUser(tenant.id, "admin"), "journal");
-  await t.db.withTenant(tenant.id, async (tx) => {
-    await tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } });
-    await tx.tenantSetting.upsert({
-      where: { tenantId: tenant.id },
-      create: { tenantId: tenant.id, baseCurrencyCode: "UZS" },
-      update: { baseCurrencyCode: "UZS" },
-    });
-  });
+  await usdOverUzs(tenant.id);
   const installed = await f().generalLedger.installChart(ctx, { template: "nas21" });
   chart = Object.fromEntries(installed.map((account) => [account.code, account.id]));
   supplierId = (await f().counterparties.create(ctx, { name: "Landlord", type: "supplier" })).id;
@@ -581,13 +585,8 @@ describe("revaluation of foreign-currency money accounts", () => {
     on("2026-09-10");
     // An organization whose chart had the template's codes before 20261212 got no unrealised accounts:
     // the other organization's IFRS chart, its 4910 and 5910 kept as its own accounts without the roles.
+    await usdOverUzs(other.tenantId);
     await t.db.withTenant(other.tenantId, async (tx) => {
-      await tx.tenantCurrency.create({ data: { tenantId: other.tenantId, currencyCode: "USD" } });
-      await tx.tenantSetting.upsert({
-        where: { tenantId: other.tenantId },
-        create: { tenantId: other.tenantId, baseCurrencyCode: "UZS" },
-        update: { baseCurrencyCode: "UZS" },
-      });
       await tx.$executeRaw`UPDATE gl_accounts SET role = NULL WHERE role IN ('fx_unrealised_gain', 'fx_unrealised_loss')`;
     });
     const bank = (await f().accounts.create(other, { name: "Bank", currency: "UZS" })).id;
