@@ -29,7 +29,7 @@ export * from "./general-ledger/general-ledger.schema";
 export * from "./general-ledger/ledger-reports.schema";
 export * from "./inventory/inventory.schema";
 export * from "./journal/journal.schema";
-export { multiplyRate } from "./journal/rate";
+export { multiplyRate, multiplyRateWithin } from "./journal/rate";
 export * from "./ledger/ledger.schema";
 export * from "./payments-expenses/payments-expenses.schema";
 export * from "./reconcile/reconcile.schema";

@@ -224,8 +224,13 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
       await db.withTenant(tenantId, async (tx) => {
         const before = await findAccount(tx, tenantId, id);
         if (!before) throw glAccountNotFound();
+        // Lines of draft journals count too: they hold the account (a posted one's are in journal_lines
+        // already), and deleting it would break them (docs/decisions/0100-manual-journals-and-revaluation.md).
         const [lines] = await tx.$queryRaw<{ n: number }[]>`
-          SELECT count(*)::int AS n FROM journal_lines WHERE tenant_id = ${tenantId}::uuid AND gl_account_id = ${id}::uuid`;
+          SELECT ((SELECT count(*) FROM journal_lines WHERE tenant_id = ${tenantId}::uuid AND gl_account_id = ${id}::uuid)
+                + (SELECT count(*) FROM manual_journal_lines l
+                     JOIN manual_journals j ON j.tenant_id = l.tenant_id AND j.id = l.journal_id AND j.state = 'draft'
+                    WHERE l.tenant_id = ${tenantId}::uuid AND l.gl_account_id = ${id}::uuid))::int AS n`;
         if ((lines?.n ?? 0) > 0) {
           throw conflict(
             "finance.gl_account_has_entries",

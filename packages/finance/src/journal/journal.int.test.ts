@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type AppError, createManualClock, type TenantContext } from "@hisob/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFinanceTestKit, type FinanceTestKit } from "../finance-test-kit";
@@ -66,18 +67,22 @@ const rejection = async (promise: Promise<unknown>) => {
   return error as AppError;
 };
 
+/** The organization keeps USD beside its base currency UZS. */
+const usdOverUzs = (tenantId: string) =>
+  t.db.withTenant(tenantId, async (tx) => {
+    await tx.tenantCurrency.create({ data: { tenantId, currencyCode: "USD" } });
+    await tx.tenantSetting.upsert({
+      where: { tenantId },
+      create: { tenantId, baseCurrencyCode: "UZS" },
+      update: { baseCurrencyCode: "UZS" },
+    });
+  });
+
 beforeAll(async () => {
   t = await createFinanceTestKit({ clock });
   const tenant = await t.createTenant();
   ctx = await t.contextOf(await t.createUser(tenant.id, "admin"), "journal");
-  await t.db.withTenant(tenant.id, async (tx) => {
-    await tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } });
-    await tx.tenantSetting.upsert({
-      where: { tenantId: tenant.id },
-      create: { tenantId: tenant.id, baseCurrencyCode: "UZS" },
-      update: { baseCurrencyCode: "UZS" },
-    });
-  });
+  await usdOverUzs(tenant.id);
   const installed = await f().generalLedger.installChart(ctx, { template: "nas21" });
   chart = Object.fromEntries(installed.map((account) => [account.code, account.id]));
   supplierId = (await f().counterparties.create(ctx, { name: "Landlord", type: "supplier" })).id;
@@ -328,6 +333,111 @@ describe("manual journal entries", () => {
     }
     expect(await count("manual_journals")).toBe(journals);
   });
+
+  it("posting a draft checks its lines against the chart as it is now (a group, deactivated, another currency)", async () => {
+    on("2026-06-25");
+    const leaf = async (code: string) =>
+      (
+        await f().generalLedger.createAccount(ctx, {
+          code,
+          nameEn: `Expense ${code}`,
+          nameRu: `Расход ${code}`,
+          nameUz: `Xarajat ${code}`,
+          type: "expense",
+          parentId: chart["9400"] ?? null,
+        })
+      ).id;
+    chart["9481"] = await leaf("9481");
+    chart["9482"] = await leaf("9482");
+    const draftOf = async () =>
+      f().journal.create(ctx, {
+        date: "2026-06-25",
+        lines: [line("9481", "debit", "700"), line("9482", "credit", "700")],
+      });
+    const lines = await count("journal_lines");
+
+    // A sub-account added under a line's account after the draft was saved: only a leaf takes lines.
+    const grouped = await draftOf();
+    const child = await f().generalLedger.createAccount(ctx, {
+      code: "94811",
+      nameEn: "Sub",
+      nameRu: "Суб",
+      nameUz: "Sub",
+      type: "expense",
+      parentId: chart["9481"] ?? null,
+    });
+    expect(await rejection(f().journal.post(ctx, grouped.id))).toMatchObject({
+      code: "VALIDATION_ERROR",
+      reason: "finance.gl_account_not_leaf",
+      params: { issues: [{ path: "lines.0.glAccountId" }] },
+    });
+    await f().generalLedger.deleteAccount(ctx, child.id);
+
+    // Deactivated after the draft was saved.
+    const inactive = await draftOf();
+    await f().generalLedger.updateAccount(ctx, chart["9482"] ?? "", { isActive: false });
+    expect(await rejection(f().journal.post(ctx, inactive.id))).toMatchObject({
+      reason: "finance.gl_account_inactive",
+      params: { issues: [{ path: "lines.1.glAccountId" }] },
+    });
+    await f().generalLedger.updateAccount(ctx, chart["9482"] ?? "", { isActive: true });
+
+    // Given another currency after the draft was saved: the line was written in UZS with no rate.
+    const currency = await draftOf();
+    await f().generalLedger.updateAccount(ctx, chart["9481"] ?? "", { currency: "USD" });
+    expect(await rejection(f().journal.post(ctx, currency.id))).toMatchObject({
+      reason: "finance.journal_account_currency_changed",
+      params: {
+        issues: [
+          { path: "lines.0.glAccountId", message: "now holds USD, not UZS as when the line was written" },
+        ],
+      },
+    });
+    await f().generalLedger.updateAccount(ctx, chart["9481"] ?? "", { currency: null });
+
+    // An account on a draft's lines cannot be deleted (refused as an account with lines, never a 500).
+    expect(await rejection(f().generalLedger.deleteAccount(ctx, chart["9482"] ?? ""))).toMatchObject({
+      reason: "finance.gl_account_has_entries",
+    });
+
+    expect(await count("journal_lines")).toBe(lines);
+    for (const draft of [grouped, inactive, currency]) {
+      expect((await f().journal.get(ctx, draft.id)).state).toBe("draft");
+    }
+    // The chart as it was: the same draft posts.
+    expect((await f().journal.post(ctx, grouped.id)).state).toBe("posted");
+    expect(await count("journal_lines")).toBe(lines + 2);
+  });
+
+  it("an amount times a rate beyond what an amount can hold is a field error on the rate", async () => {
+    on("2026-06-25");
+    chart["9483"] = (
+      await f().generalLedger.createAccount(ctx, {
+        code: "9483",
+        nameEn: "Dollar expense",
+        nameRu: "Долларовый расход",
+        nameUz: "Dollar xarajati",
+        type: "expense",
+        parentId: chart["9400"] ?? null,
+        currency: "USD",
+      })
+    ).id;
+    const journals = await count("manual_journals");
+    const input = {
+      date: "2026-06-25",
+      lines: [line("9483", "debit", "1000000000000", { rate: "999999999999" }), line("9430", "credit", "1")],
+    };
+    const refused = {
+      code: "VALIDATION_ERROR",
+      reason: "finance.rate_overflow",
+      params: { issues: [{ path: "lines.0.rate" }] },
+    };
+    expect(await rejection(f().journal.create(ctx, input))).toMatchObject(refused);
+    const draft = await f().journal.create(ctx, accrual("2026-06-25", "1000"));
+    expect(await rejection(f().journal.update(ctx, draft.id, { lines: input.lines }))).toMatchObject(refused);
+    await f().journal.delete(ctx, draft.id);
+    expect(await count("manual_journals")).toBe(journals);
+  });
 });
 
 describe("revaluation of foreign-currency money accounts", () => {
@@ -391,6 +501,11 @@ describe("revaluation of foreign-currency money accounts", () => {
       await rejection(
         f().journal.revalue(ctx, { date: "2026-07-31", rates: [{ currency: "USD", rate: "12650" }] }),
       ),
+    ).toMatchObject({ reason: "finance.revaluation_not_after_last", params: { date: "2026-07-31" } });
+    expect(
+      await rejection(
+        f().journal.revalue(ctx, { date: "2026-08-01", rates: [{ currency: "USD", rate: "12650" }] }),
+      ),
     ).toMatchObject({ reason: "finance.revaluation_nothing" });
 
     // Reversed on the first day of the next month: the booked value is back to cost.
@@ -409,6 +524,109 @@ describe("revaluation of foreign-currency money accounts", () => {
     expect(loss.lines.map((l) => [l.code, l.baseAmount])).toEqual([
       ["5210", "-10000000"],
       ["9621", "10000000"],
+    ]);
+  });
+
+  it("a revaluation dated on or before the last unreversed one is refused, naming its date", async () => {
+    on("2026-08-15");
+    const journals = await count("manual_journals");
+    for (const date of ["2026-08-01", "2026-07-31"]) {
+      expect(
+        await rejection(f().journal.revalue(ctx, { date, rates: [{ currency: "USD", rate: "12300" }] })),
+      ).toMatchObject({
+        code: "VALIDATION_ERROR",
+        reason: "finance.revaluation_not_after_last",
+        params: {
+          date: "2026-08-01",
+          issues: [{ path: "date", message: "must be after the last revaluation (2026-08-01)" }],
+        },
+      });
+    }
+    expect(await count("manual_journals")).toBe(journals);
+  });
+
+  it("two revaluations at once post once: the second sees the first's lines", async () => {
+    on("2026-08-31");
+    const results = await Promise.allSettled(
+      ["revalue-a", "revalue-b"].map((key) =>
+        f().journal.revalue(
+          { ...ctx, idempotencyKey: key },
+          { date: "2026-08-31", rates: [{ currency: "USD", rate: "12500" }] },
+        ),
+      ),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((result) => result.status === "rejected");
+    expect(["finance.revaluation_not_after_last", "finance.revaluation_nothing"]).toContain(
+      (refused as PromiseRejectedResult | undefined)?.reason?.reason,
+    );
+    // By hand: 1,000.00 USD × 12,500 = 12,500,000.00 UZS, revalued once.
+    const august = await trial("2026-08-01", "2026-08-31");
+    expect(august.rows["5210"]?.[2]).toBe("1250000000");
+    expect(august.report.balanced).toBe(true);
+    expect((await f().reconcile.reconcile(ctx)).ok).toBe(true);
+  });
+
+  it("a preview whose rate values a balance beyond what an amount can hold is a field error, not a crash", async () => {
+    on("2026-09-01");
+    const reserve = (await f().accounts.create(ctx, { name: "USD reserve", currency: "USD" })).id;
+    await f().openingBalances.set(ctx, reserve, { amount: "100000000000", date: "2026-09-01" });
+    const input = { date: "2026-09-01", rates: [{ currency: "USD", rate: "999999999999" }] };
+    const refused = {
+      code: "VALIDATION_ERROR",
+      reason: "finance.rate_overflow",
+      params: { issues: [{ path: "rates.0.rate" }] },
+    };
+    expect(await rejection(f().journal.previewRevaluation(ctx, input))).toMatchObject(refused);
+    expect(await rejection(f().journal.revalue(ctx, input))).toMatchObject(refused);
+  });
+
+  it("without unrealised exchange accounts a revaluation is refused clearly; the 20261218 migration adds them under a free code", async () => {
+    on("2026-09-10");
+    // An organization whose chart had the template's codes before 20261212 got no unrealised accounts:
+    // the other organization's IFRS chart, its 4910 and 5910 kept as its own accounts without the roles.
+    await usdOverUzs(other.tenantId);
+    await t.db.withTenant(other.tenantId, async (tx) => {
+      await tx.$executeRaw`UPDATE gl_accounts SET role = NULL WHERE role IN ('fx_unrealised_gain', 'fx_unrealised_loss')`;
+    });
+    const bank = (await f().accounts.create(other, { name: "Bank", currency: "UZS" })).id;
+    const usd = (await f().accounts.create(other, { name: "USD", currency: "USD" })).id;
+    await f().openingBalances.set(other, bank, { amount: "2000000000", date: "2026-09-01" });
+    await f().transfers.exchange(other, {
+      fromAccountId: bank,
+      toAccountId: usd,
+      amount: "1200000000",
+      amountReceived: "100000",
+      date: "2026-09-01",
+    });
+    const input = { date: "2026-09-10", rates: [{ currency: "USD", rate: "12650" }] };
+    expect(await rejection(f().journal.revalue(other, input))).toMatchObject({
+      code: "BUSINESS_RULE",
+      reason: "finance.revaluation_accounts_missing",
+    });
+    expect(await count("manual_journals", other)).toBe(0);
+
+    const migration = readFileSync(
+      new URL(
+        "../../../../prisma/migrations/20261218000000_unrealised_fx_accounts_free_code/migration.sql",
+        import.meta.url,
+      ),
+      "utf8",
+    );
+    await t.db.withTenant(other.tenantId, (tx) => tx.$executeRawUnsafe(migration));
+    const accounts = await f().generalLedger.accounts(other);
+    const byCode = Object.fromEntries(accounts.map((account) => [account.code, account]));
+    // 4910 and 5910 were taken: the next free codes beside them, under the same parents.
+    expect(byCode["4911"]).toMatchObject({ type: "income", parentId: byCode["4910"]?.parentId });
+    expect(byCode["5911"]).toMatchObject({ type: "expense", parentId: byCode["5910"]?.parentId });
+    // Run again: nothing more is added.
+    await t.db.withTenant(other.tenantId, (tx) => tx.$executeRawUnsafe(migration));
+    expect(await f().generalLedger.accounts(other)).toHaveLength(accounts.length);
+
+    const posted = await f().journal.revalue(other, input);
+    expect(posted.lines.map((l) => [l.code, l.baseAmount])).toEqual([
+      [expect.any(String), "65000000"],
+      ["4911", "-65000000"],
     ]);
   });
 });

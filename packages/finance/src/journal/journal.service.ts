@@ -28,7 +28,7 @@ import {
   ZReverseJournalInput,
   ZUpdateJournalInput,
 } from "./journal.schema";
-import { multiplyRate, normalizeRate } from "./rate";
+import { multiplyRateWithin, normalizeRate } from "./rate";
 
 /*
  * Manual journal entries and period-end revaluation (docs/decisions/0100-manual-journals-and-revaluation.md).
@@ -103,6 +103,14 @@ const notDraft = () =>
   businessRule(
     "finance.journal_not_draft",
     "The journal entry is posted: it can no longer be changed or deleted; reverse it instead",
+  );
+
+/** amount × rate beyond what an amount can hold: the rate (or the amount) is wrong, never a 500. */
+const rateOverflow = (field: string) =>
+  fieldError(
+    field,
+    "finance.rate_overflow",
+    "values the amount beyond the largest amount that can be stored",
   );
 
 const JOURNAL_COLUMNS = `id::text, number, kind, state, date::text, memo, total::text, entry_id::text,
@@ -188,6 +196,8 @@ const resolveLines = async (
   tx: Tx,
   tenantId: string,
   lines: ReturnType<typeof ZCreateJournalInput.parse>["lines"],
+  /** A stored draft's line currencies: posting refuses a line whose account now holds another one. */
+  storedCurrencies?: string[],
 ): Promise<{ lines: ResolvedLine[]; total: bigint }> => {
   const base = await baseCurrencyOf(tx, tenantId);
   if (base === null) {
@@ -256,6 +266,14 @@ const resolveLines = async (
       }
     }
     const currency = account.currency_code ?? base;
+    const stored = storedCurrencies?.[index];
+    if (stored !== undefined && stored !== currency) {
+      throw fieldError(
+        at("glAccountId"),
+        "finance.journal_account_currency_changed",
+        `now holds ${currency}, not ${stored} as when the line was written`,
+      );
+    }
     const amount = line.debit !== "0" ? BigInt(line.debit) : -BigInt(line.credit);
     let rate: string | null = "1";
     let baseAmount = amount;
@@ -268,7 +286,9 @@ const resolveLines = async (
         );
       }
       rate = line.rate;
-      baseAmount = multiplyRate(amount, line.rate);
+      const valued = multiplyRateWithin(amount, line.rate);
+      if (valued === null) throw rateOverflow(at("rate"));
+      baseAmount = valued;
       if (baseAmount === 0n) {
         throw fieldError(
           at("rate"),
@@ -350,8 +370,16 @@ const postEntry = async (
      WHERE tenant_id = ${tenantId}::uuid AND id = ${journalId}::uuid`;
 };
 
-const nextNumber = async (tx: Tx, tenantId: string): Promise<number> => {
+/**
+ * The organization's journal lock, held to the end of the transaction (re-entrant within it): numbering,
+ * and a revaluation from reading balances to posting, so that two at once do not both post.
+ */
+const lockJournals = async (tx: Tx, tenantId: string) => {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${0x4869_0100}, hashtext(${tenantId}))`;
+};
+
+const nextNumber = async (tx: Tx, tenantId: string): Promise<number> => {
+  await lockJournals(tx, tenantId);
   const [row] = await tx.$queryRaw<{ n: number }[]>`
     SELECT (COALESCE(max(number), 0) + 1)::int AS n FROM manual_journals WHERE tenant_id = ${tenantId}::uuid`;
   return row?.n ?? 1;
@@ -405,6 +433,41 @@ type RevaluationRow = {
   last_rate: string | null;
 };
 
+/** A stored draft's lines checked again against the chart as it is now, as `resolveLines` checks new ones. */
+const recheckLines = async (tx: Tx, tenantId: string, journalId: string) => {
+  const stored = await tx.$queryRaw<
+    {
+      gl_account_id: string;
+      counterparty_id: string | null;
+      currency_code: string;
+      amount: string;
+      rate: string | null;
+      memo: string;
+    }[]
+  >`
+    SELECT gl_account_id::text, counterparty_id::text, currency_code::text, amount::text, rate::text, memo
+      FROM manual_journal_lines
+     WHERE tenant_id = ${tenantId}::uuid AND journal_id = ${journalId}::uuid
+     ORDER BY position`;
+  const base = await baseCurrencyOf(tx, tenantId);
+  await resolveLines(
+    tx,
+    tenantId,
+    stored.map((line) => {
+      const amount = BigInt(line.amount);
+      return {
+        glAccountId: line.gl_account_id,
+        debit: amount > 0n ? amount.toString() : "0",
+        credit: amount < 0n ? (-amount).toString() : "0",
+        rate: line.currency_code === base || line.rate === null ? null : normalizeRate(line.rate),
+        counterpartyId: line.counterparty_id,
+        memo: line.memo,
+      };
+    }),
+    stored.map((line) => line.currency_code),
+  );
+};
+
 export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
@@ -439,7 +502,11 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
         given.get(row.currency_code) ?? (row.last_rate === null ? null : normalizeRate(row.last_rate));
       const balance = BigInt(row.balance);
       const booked = BigInt(row.booked);
-      const revalued = rate === null ? null : multiplyRate(balance, rate);
+      const revalued = rate === null ? null : multiplyRateWithin(balance, rate);
+      if (rate !== null && revalued === null) {
+        const given = input.rates.findIndex((entry) => entry.currency === row.currency_code);
+        throw rateOverflow(given >= 0 ? `rates.${given}.rate` : "rates");
+      }
       const difference = revalued === null ? 0n : revalued - booked;
       if (difference > 0n) gain += difference;
       else loss -= difference;
@@ -595,6 +662,9 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
           if (row.state !== "draft") {
             throw businessRule("finance.journal_already_posted", "The journal entry is already posted");
           }
+          // The chart may have changed since the draft was saved (a sub-account added, an account
+          // deactivated or given another currency): its lines are checked again as new ones are.
+          await recheckLines(tx, tenantId, id);
           await postEntry(tx, tenantId, id, row.date, row.memo, clock.now());
           const detail = await detailOf(tx, tenantId, id);
           await audit(tx, ctx, "journal_entry", id, "post", {
@@ -695,6 +765,21 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
       return db.withTenant(tenantId, (tx) =>
         idempotent(tx, ctx, "journal.revalue", input, async () => {
           await assertPeriodOpen(prismaSql(tx), tenantId, [{ date: input.date, field: "date" }]);
+          // Locked before the balances are read: a second revaluation at once waits, then sees this one's lines.
+          await lockJournals(tx, tenantId);
+          const [last] = await tx.$queryRaw<{ date: string }[]>`
+            SELECT max(date)::text AS date FROM manual_journals
+             WHERE tenant_id = ${tenantId}::uuid AND kind = 'revaluation' AND state = 'posted' AND reversal_of_id IS NULL`;
+          if (last?.date && input.date <= last.date) {
+            throw new AppError("VALIDATION_ERROR", {
+              reason: "finance.revaluation_not_after_last",
+              message: `validation error: date must be after the last revaluation (${last.date})`,
+              params: {
+                date: last.date,
+                issues: [{ path: "date", message: `must be after the last revaluation (${last.date})` }],
+              },
+            });
+          }
           const preview = await computeRevaluation(tx, tenantId, input);
           const rows = preview.rows.filter((row) => row.difference !== "0");
           if (rows.length === 0 || preview.baseCurrency === null) {
@@ -704,9 +789,16 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
             );
           }
           const base = preview.baseCurrency;
-          const [roles] = await tx.$queryRaw<{ gain: string; loss: string }[]>`
-            SELECT gl_role_account(${tenantId}::uuid, 'fx_unrealised_gain')::text AS gain,
-                   gl_role_account(${tenantId}::uuid, 'fx_unrealised_loss')::text AS loss`;
+          // Read directly: gl_role_account would fail obscurely (a foreign-key error) on a chart without them.
+          const [roles] = await tx.$queryRaw<{ gain: string | null; loss: string | null }[]>`
+            SELECT (SELECT id::text FROM gl_accounts WHERE tenant_id = ${tenantId}::uuid AND role = 'fx_unrealised_gain') AS gain,
+                   (SELECT id::text FROM gl_accounts WHERE tenant_id = ${tenantId}::uuid AND role = 'fx_unrealised_loss') AS loss`;
+          if (!roles?.gain || !roles.loss) {
+            throw businessRule(
+              "finance.revaluation_accounts_missing",
+              "The chart has no unrealised exchange gain or loss account: a revaluation cannot be posted without both",
+            );
+          }
           const lines: ResolvedLine[] = [];
           let total = 0n;
           for (const row of rows) {
@@ -723,7 +815,7 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
               memo: row.name,
             });
             lines.push({
-              glAccountId: difference > 0n ? (roles?.gain ?? "") : (roles?.loss ?? ""),
+              glAccountId: difference > 0n ? roles.gain : roles.loss,
               counterpartyId: null,
               moneyAccountId: null,
               currency: base,

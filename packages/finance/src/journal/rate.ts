@@ -3,9 +3,10 @@ import { INT64_MAX, INT64_MIN, RATE_PATTERN } from "@hisob/kernel/schema";
 /**
  * amount × rate rounded half away from zero, in exact integer arithmetic: a journal line's or a
  * revalued balance's base-currency value (docs/decisions/0100-manual-journals-and-revaluation.md).
- * Refuses a result outside int64 (it could not be stored).
+ * Null when the result is outside int64 (it could not be stored): callers answer that as a field
+ * error on the rate, a form as an amount it cannot value.
  */
-export const multiplyRate = (amount: bigint, rate: string): bigint => {
+export const multiplyRateWithin = (amount: bigint, rate: string): bigint | null => {
   if (!RATE_PATTERN.test(rate)) throw new RangeError(`Invalid rate "${rate}"`);
   const [whole = "0", fraction = ""] = rate.split(".");
   const scale = 10n ** BigInt(fraction.length);
@@ -13,7 +14,13 @@ export const multiplyRate = (amount: bigint, rate: string): bigint => {
   const magnitude = product < 0n ? -product : product;
   const rounded = (magnitude * 2n + scale) / (2n * scale);
   const result = product < 0n ? -rounded : rounded;
-  if (result < INT64_MIN || result > INT64_MAX) throw new RangeError("amount out of int64 range");
+  return result < INT64_MIN || result > INT64_MAX ? null : result;
+};
+
+/** {@link multiplyRateWithin}, throwing on a result outside int64. */
+export const multiplyRate = (amount: bigint, rate: string): bigint => {
+  const result = multiplyRateWithin(amount, rate);
+  if (result === null) throw new RangeError("amount out of int64 range");
   return result;
 };
 

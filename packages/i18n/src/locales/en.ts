@@ -271,6 +271,14 @@ export const en = {
       unknown_upload: "validation error: {{field}} is not a file uploaded to this organization",
       revaluation_nothing:
         "Nothing to revalue: no foreign-currency account differs from its value at these rates.",
+      rate_overflow:
+        "validation error: {{field}} values the amount beyond the largest amount that can be stored",
+      journal_account_currency_changed:
+        "validation error: {{field}} now holds another currency than when the line was written",
+      revaluation_not_after_last:
+        "validation error: {{field}} must be after the last revaluation ({{date}}); reverse that one first to revalue an earlier day",
+      revaluation_accounts_missing:
+        "The chart has no unrealised exchange gain or loss account: a revaluation cannot be posted without both.",
     },
     upload: {
       too_large: "validation error: the file is too large",
@@ -454,6 +462,9 @@ export const en = {
     journal_reversal_before: "must not be before the entry's date ({{date}})",
     journal_upload: "is not a file uploaded to this organization",
     journal_currency: "need a currency of the organization",
+    journal_rate_overflow: "values the amount beyond the largest amount that can be stored",
+    journal_account_currency_changed: "now holds {{currency}}, not {{stored}} as when the line was written",
+    revaluation_not_after_last: "must be after the last revaluation ({{date}})",
     not_counterparty: "is not a counterparty of this organization",
     not_category: "is not a category of this organization",
     not_category_kind: "is not a category of this kind in this organization",

@@ -287,6 +287,14 @@ export const uz: Messages = {
       unknown_upload: "Kiritilgan maʼlumotlarda xato: {{field}} bu tashkilotga yuklangan fayl emas",
       revaluation_nothing:
         "Qayta baholanadigan narsa yoʻq: bu kurslarda hech bir valyuta schyoti oʻz qiymatidan farq qilmaydi.",
+      rate_overflow:
+        "Kiritilgan maʼlumotlarda xato: {{field}} saqlash mumkin boʻlgan eng katta summadan ortiq summa beradi",
+      journal_account_currency_changed:
+        "Kiritilgan maʼlumotlarda xato: {{field}} endi satr yozilgandagidan boshqa valyutada yuritiladi",
+      revaluation_not_after_last:
+        "Kiritilgan maʼlumotlarda xato: {{field}} oxirgi qayta baholashdan ({{date}}) keyin boʻlishi kerak; oldingi kunni qayta baholash uchun avval uni storno qiling",
+      revaluation_accounts_missing:
+        "Hisoblar rejasida amalga oshmagan valyuta kursi daromadlari yoki zararlari schyoti yoʻq: ikkalasisiz qayta baholashni oʻtkazib boʻlmaydi.",
     },
     upload: {
       too_large: "Kiritilgan maʼlumotlarda xato: fayl hajmi juda katta",
@@ -467,6 +475,9 @@ export const uz: Messages = {
     journal_reversal_before: "yozuv sanasidan ({{date}}) oldin boʻlmasligi kerak",
     journal_upload: "bu tashkilotga yuklangan fayl emas",
     journal_currency: "tashkilot valyutasini talab qiladi",
+    journal_rate_overflow: "saqlash mumkin boʻlgan eng katta summadan ortiq summa beradi",
+    journal_account_currency_changed: "endi {{stored}} emas, {{currency}} valyutasida yuritiladi",
+    revaluation_not_after_last: "oxirgi qayta baholashdan ({{date}}) keyin boʻlishi kerak",
     not_counterparty: "bu tashkilotning kontragenti emas",
     not_category: "bu tashkilotning moddasi emas",
     not_category_kind: "bu tashkilotning shu turdagi moddasi emas",

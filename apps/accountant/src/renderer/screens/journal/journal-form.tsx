@@ -1,4 +1,4 @@
-import { multiplyRate, type TJournalDetailDto, ZCreateJournalInput } from "@hisob/finance/schema";
+import { multiplyRateWithin, type TJournalDetailDto, ZCreateJournalInput } from "@hisob/finance/schema";
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import {
@@ -119,7 +119,9 @@ export const JournalForm = (props: {
     const amount = (debit?.ok ? debit.scaled : 0n) - (credit?.ok ? credit.scaled : 0n);
     if (!needsRate(account)) return { amount, base: amount };
     const rate = line.rate.trim() ? readNumber(line.rate, locale, RATE_RULES) : null;
-    return rate?.ok ? { amount, base: multiplyRate(amount, rate.decimal) } : null;
+    // A value beyond what an amount can hold is unreadable like a typo (the server refuses it at the rate).
+    const base = rate?.ok ? multiplyRateWithin(amount, rate.decimal) : null;
+    return base === null ? null : { amount, base };
   };
   const values = lines.map(lineValue);
   const debits = values.reduce((sum, value) => sum + (value && value.base > 0n ? value.base : 0n), 0n);
