@@ -112,7 +112,10 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
       // A reload keeps the period (it is in the address).
       await page.reload();
       await expect.poll(entryCount, { timeout: 15_000 }).toBe(payments.thisMonth + 3);
-      expect(await page.getByTestId("period-preset").innerText()).toContain(app.accounts.periods.thisMonth);
+      // The screen may render before the user's saved language has arrived: read it once it has.
+      await expect
+        .poll(() => page.getByTestId("period-preset").innerText(), { timeout: 15_000 })
+        .toContain(app.accounts.periods.thisMonth);
       await settled(page);
       await shot(`account-this-month-${lang}`);
       await choosePreset(lang, "lastMonth");
@@ -356,7 +359,10 @@ describe.skipIf(skipReason !== undefined)("statements and lists, in a real brows
       await page.emulateMedia({ media: "print" });
       try {
         expect(await page.getByTestId("print-header").isVisible()).toBe(true);
-        expect(await page.getByTestId("print-organization").innerText()).toBe(ORGANIZATION);
+        // The organization's name comes with the user's profile, which may arrive after the chart.
+        await expect
+          .poll(() => page.getByTestId("print-organization").innerText(), { timeout: 15_000 })
+          .toBe(ORGANIZATION);
         expect(await page.getByTestId("print-date").innerText()).toContain(formatDate(today(), lang));
         expect(await page.getByRole("navigation").isVisible()).toBe(false);
         await settled(page);
