@@ -47,7 +47,7 @@ describe("the REST surface", () => {
     expect(operations.length).toBeGreaterThan(30);
   });
 
-  it("documents the Idempotency-Key header on every operation that posts money, closes a debt or creates an account or a stock movement, and only there", () => {
+  it("documents the Idempotency-Key header on every operation that posts money or a journal entry, closes a debt or creates an account or a stock movement, and only there", () => {
     type Parameter = { in: string; name: string };
     const withKey = Object.entries(spec.paths).flatMap(([path, item]) =>
       Object.entries(item)
@@ -72,6 +72,10 @@ describe("the REST surface", () => {
         "POST /finance/debts/{id}/write-off",
         "POST /finance/accounts",
         "POST /finance/inventory/{id}/movements",
+        "POST /finance/journal-entries",
+        "POST /finance/journal-entries/{id}/post",
+        "POST /finance/journal-entries/{id}/reverse",
+        "POST /finance/revaluation",
       ].sort(),
     );
   });
