@@ -1,5 +1,5 @@
 import { financeOperations } from "@hisob/finance";
-import { permissionsOf } from "../catalog-sdl";
+import { pageArgsSdl, permissionsOf } from "../catalog-sdl";
 import type { GraphqlContext } from "../context";
 import { runOperation } from "../operations";
 import type { GraphqlModule } from "../registry";
@@ -272,7 +272,7 @@ ${BUCKETS}
     "Receivables and payables aging at the end of asOf (${permissionsOf(reports.aging)}): a debt due on asOf is not yet due."
     agingReport(${argumentsSdl(reports.aging.input, "agingReport")}): AgingReport!
     "The debts one aging figure counts, each with what was left due at the end of asOf (${permissionsOf(reports.agingDebts)})."
-    agingDebts(${argumentsSdl(reports.agingDebts.input, "agingDebts", { fields: { kind: "DebtKind", bucket: "AgingColumn" } })}): AgingDebts!
+    agingDebts(${argumentsSdl(reports.agingDebts.input, "agingDebts", { omit: ["offset", "limit"], fields: { kind: "DebtKind", bucket: "AgingColumn" } })}, ${pageArgsSdl(reports.agingDebts.input)}): AgingDebts!
     "Every account's balance at the end of date (${permissionsOf(reports.balances)})."
     balancesOnDate(date: String!, accountIds: [ID!]): BalancesReport!
     "Everything with one counterparty in a period, with what was owed each way before and after (${permissionsOf(reports.counterpartyStatement)})."
