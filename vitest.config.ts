@@ -54,6 +54,9 @@ export default defineConfig({
           // Real server processes on a fresh embedded database: generous under a loaded CI machine.
           testTimeout: 180_000,
           hookTimeout: 120_000,
+          // A screen's answer can take seconds on a loaded machine; vitest's 1 s default failed
+          // waits on a confirmed posting in CI. A poll waits on the state, so only a failure is slower.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

@@ -9,6 +9,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import { invalidateMoney, KEYS, useAllAccounts, useApi, useMoney } from "../../api-context";
 import { DebtHistory } from "./debt-history";
 import {
+  CounterpartyLink,
   DebtKindTag,
   DebtStatusTag,
   EmptyText,
@@ -62,7 +63,7 @@ export const DebtDetailScreen = () => {
                     <DebtKindTag kind={row.kind} />
                   </Descriptions.Item>
                   <Descriptions.Item label={t("debts.counterparty")}>
-                    <Link to={`/counterparties/${row.counterpartyId}`}>{nameOf(row.counterpartyId)}</Link>
+                    <CounterpartyLink id={row.counterpartyId} name={nameOf(row.counterpartyId)} />
                   </Descriptions.Item>
                   <Descriptions.Item label={t("debts.status")}>
                     <span data-testid="debt-status">

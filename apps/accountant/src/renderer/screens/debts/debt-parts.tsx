@@ -1,8 +1,9 @@
 import type { TDebtDto } from "@hisob/finance/schema";
 import { formatDate, type Locale, todayIso } from "@hisob/ui";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { Tag } from "antd";
+import { Skeleton, Tag } from "antd";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
 import { KEYS, useApi } from "../../api-context";
 
 /* What the debts' list, a debt's page and a counterparty's page show alike. */
@@ -48,9 +49,23 @@ export const useCounterpartyNames = (ids: readonly string[]) => {
       staleTime: 60_000,
     })),
   });
-  const names = new Map(unique.map((id, i) => [id, results[i]?.data?.name ?? ""]));
-  return (id: string) => names.get(id) ?? "";
+  // undefined while a name is on its way; a counterparty that cannot be read shows a dash.
+  const names = new Map(
+    unique.map((id, i) => [id, results[i]?.isError ? "—" : results[i]?.data?.name] as const),
+  );
+  return (id: string): string | undefined => names.get(id);
 };
+
+/**
+ * A counterparty's name linking to its page. While the name loads it is a placeholder, not an
+ * empty link: a link without text is announced as nothing by a screen reader.
+ */
+export const CounterpartyLink = ({ id, name }: { id: string; name: string | undefined }) =>
+  name === undefined ? (
+    <Skeleton.Input active size="small" style={{ width: 120 }} />
+  ) : (
+    <Link to={`/counterparties/${id}`}>{name}</Link>
+  );
 
 /** "28.11.2026 14:05" in the language's date order, in the user's time zone. */
 export const formatDateTime = (iso: string, locale: Locale) => {

@@ -11,7 +11,7 @@ import { CounterpartyPicker } from "../../components/pickers";
 import { FIRST_DEBTS_PAGE, LIST_PAGE_SIZE, QUERIES } from "../../queries";
 import { debtFiltersSearch, readDebtFilters } from "../reports/party-report-query";
 import { DebtCreateForm } from "./debt-create-form";
-import { DebtKindTag, DebtStatusTag, EmptyText, useCounterpartyNames } from "./debt-parts";
+import { CounterpartyLink, DebtKindTag, DebtStatusTag, EmptyText, useCounterpartyNames } from "./debt-parts";
 
 type Filters = {
   status?: TDebtDto["status"];
@@ -189,7 +189,7 @@ export const DebtsTable = (props: {
               {
                 title: t("debts.counterparty"),
                 dataIndex: "counterpartyId",
-                render: (id: string) => <Link to={`/counterparties/${id}`}>{nameOf(id)}</Link>,
+                render: (id: string) => <CounterpartyLink id={id} name={nameOf(id)} />,
               },
             ]
           : []),
