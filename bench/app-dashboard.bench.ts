@@ -91,7 +91,11 @@ const screenChange = async (page: Page, link: string, rendered: Rendered): Promi
 const periodChange = async (page: Page, report: string, preset: string): Promise<Sample> => {
   const rendered = RENDERED.report(report);
   if (!(await page.locator("main h1", { hasText: report }).count())) {
-    await page.locator(".ant-segmented-item", { hasText: report }).click();
+    // The reports' navigation (decision 0108); a build before it had a segmented switcher.
+    await page
+      .locator('[data-testid^="report-nav-"], .ant-segmented-item', { hasText: report })
+      .first()
+      .click();
     await renderedAt(page, rendered);
   }
   const line = page.getByTestId("report-period");

@@ -36,6 +36,8 @@ const APP_SCREENS = (ids: Books["ids"]) =>
     ["report-income", "/app/reports/income?compare=previousPeriod", "income-compare-UZS"],
     ["report-cashflow", "/app/reports/cashflow?compare=previousYear", "cashflow-compare-UZS"],
     ["report-statement", `/app/reports/statement?account=${ids.kassa}`, "chart-balance"],
+    // A books' report: the navigation with its second group's link current (decision 0108).
+    ["report-trial-balance", "/app/reports/trial-balance", "report-trial-balance"],
   ] as const;
 
 const ADMIN_SCREENS = [

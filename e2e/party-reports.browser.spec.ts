@@ -208,7 +208,7 @@ describe.skipIf(skipReason !== undefined)(
         );
         expect(overflowing).toEqual([]);
         await shot(`aging-${lang}-1280x720`);
-        // A narrower window: the six reports' switcher and the wide table scroll in their boxes, the page does not.
+        // A narrower window: the wide table scrolls in its box, the page does not (the reports' navigation wraps).
         await page.setViewportSize({ width: 1024, height: 768 });
         await settled(page);
         // The charts follow the window through a ResizeObserver: wait until the layout has caught up.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en as appEn } from "../apps/accountant/src/renderer/locales/en";
 import { ru as appRu } from "../apps/accountant/src/renderer/locales/ru";
 import { uz as appUz } from "../apps/accountant/src/renderer/locales/uz";
+import { REPORT_GROUPS, REPORT_KINDS } from "../apps/accountant/src/renderer/screens/reports/report-groups";
 import type {
   TAccountStatement,
   TCashflowReport,
@@ -220,6 +221,66 @@ describe.skipIf(skipReason !== undefined)("the Reports section, in a real browse
     const chart = page.getByTestId("chart-months-UZS");
     await chart.getByTestId("chart-months-UZS-chart").waitFor();
     expect(await chart.locator(".ant-segmented-item-selected").innerText()).toBe(appEn.reports.chart);
+  });
+
+  it("the reports' navigation: two labelled groups, every report one click away at 1280 and 1024 px", async () => {
+    const groups = { cash: REPORT_GROUPS[0]?.kinds ?? [], books: REPORT_GROUPS[1]?.kinds ?? [] };
+    for (const lang of LANGS) {
+      const app = APP[lang];
+      await open(lang, `/app/reports/income?${range}`);
+      const nav = page.getByRole("navigation", { name: app.reports.nav });
+      for (const [key, kinds] of Object.entries(groups) as [keyof typeof groups, typeof groups.cash][]) {
+        // Each group's list is named by its label, and lists its reports' links.
+        const list = nav.getByRole("list", { name: app.reports.groups[key] });
+        expect(await list.getByRole("link").count()).toBe(kinds.length);
+      }
+      expect(await nav.getByRole("link").count()).toBe(REPORT_KINDS.length);
+      await expect
+        .poll(() => page.getByTestId("report-nav-income").getAttribute("aria-current"))
+        .toBe("page");
+      for (const width of [1280, 1024]) {
+        await page.setViewportSize({ width, height: 800 });
+        await settled(page);
+        // Every link inside the window (the rows wrap, nothing scrolls out of view), the page no wider.
+        await expect
+          .poll(() =>
+            page.evaluate(
+              (ids: string[]) =>
+                ids.filter((id) => {
+                  const box = document
+                    .querySelector(`[data-testid="report-nav-${id}"]`)
+                    ?.getBoundingClientRect();
+                  return !box || box.width === 0 || box.left < 0 || box.right > window.innerWidth;
+                }),
+              REPORT_KINDS,
+            ),
+          )
+          .toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await shot(`nav-${lang}-${width}`);
+      }
+      await page.setViewportSize(VIEWPORT);
+    }
+    // One click each, the period kept; the current report marked. Then by the keyboard alone.
+    for (const kind of REPORT_KINDS) {
+      await page.getByTestId(`report-nav-${kind}`).click();
+      await page.getByTestId(`report-${kind}`).first().waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/app/reports/${kind}`);
+      expect(new URL(page.url()).search).toBe(`?${range}`);
+      expect(await page.getByTestId(`report-nav-${kind}`).getAttribute("aria-current")).toBe("page");
+      expect(await page.locator('[data-testid^="report-nav-"][aria-current]').count()).toBe(1);
+    }
+    await page.getByTestId("report-nav-income").focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "report-nav-cashflow",
+    );
+    await page.keyboard.press("Enter");
+    await page.getByTestId("report-cashflow").waitFor();
+    expect(page.url()).toBe(`${books.base}/app/reports/cashflow?${range}`);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+      .toBe("report-nav-cashflow");
   });
 
   it("a figure opens the entries behind it; Back returns to the report, its period and its scroll", async () => {

@@ -286,6 +286,7 @@ export const en = {
   },
   reports: {
     nav: "Reports",
+    groups: { cash: "Money and debts", books: "Books" },
     filters: "Report filters",
     period: "Period",
     periodLine: "Period: {{start}} — {{end}}",

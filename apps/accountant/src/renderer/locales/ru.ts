@@ -287,6 +287,7 @@ export const ru: AppMessages = {
   },
   reports: {
     nav: "Отчёты",
+    groups: { cash: "Деньги и долги", books: "Бухгалтерский учёт" },
     filters: "Фильтры отчёта",
     period: "Период",
     periodLine: "Период: {{start}} — {{end}}",

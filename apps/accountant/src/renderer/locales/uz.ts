@@ -287,6 +287,7 @@ export const uz: AppMessages = {
   },
   reports: {
     nav: "Hisobotlar",
+    groups: { cash: "Pul va qarzlar", books: "Buxgalteriya hisobi" },
     filters: "Hisobot filtrlari",
     period: "Davr",
     periodLine: "Davr: {{start}} — {{end}}",
