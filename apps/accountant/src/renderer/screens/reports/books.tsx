@@ -1,6 +1,6 @@
 import type { TBalanceSheet, TGeneralLedger, TProfitAndLoss, TTrialBalance } from "@hisob/finance/schema";
 import { formatDate, QueryState, todayIso, useLocale } from "@hisob/ui";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { Alert, Card, Empty, Pagination, Select, Space, Typography } from "antd";
 import type { CSSProperties, ReactNode } from "react";
 import { useState } from "react";
@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
 import { KEYS, useApi, useMoney } from "../../api-context";
 import { DateInput } from "../../components/date-input";
+import type { Download } from "../../components/downloads";
 import {
   type BooksKind,
   type BooksParams,
@@ -42,14 +43,13 @@ const useAccountName = () => {
     locale === "ru" ? account.nameRu : locale === "uz" ? account.nameUz : account.nameEn;
 };
 
-/** What every books table formats with: the base currency's amounts, account names, dates. */
+/** What every books table formats with: the base currency's amounts, dates. */
 const useBooksFormat = (baseCurrency: string | null) => {
   const { t } = useTranslation();
   const locale = useLocale();
   const money = useMoney(locale);
-  const nameOf = useAccountName();
   const currency = baseCurrency ?? "";
-  return { t, locale, nameOf, currency, amount: (minor: string) => money(minor, currency) };
+  return { t, locale, currency, amount: (minor: string) => money(minor, currency) };
 };
 
 /** A report's table in its card, under the line that names the base currency. */
@@ -72,24 +72,76 @@ const useBooksParams = (): [BooksParams, (change: Partial<BooksParams>) => void]
   return [books, (change) => setParams(booksSearch(params, change), { replace: true })];
 };
 
-const Heading = (props: {
+/**
+ * What every books' report is: its controls, its heading (print and .xlsx beside it), and its table
+ * once the server has answered — or its empty state, or the placeholder it shows before it can ask.
+ * The scroll a drill-down left is restored once the figures are drawn.
+ */
+const BooksReportFrame = <T,>(props: {
   kind: BooksKind;
+  controls: ReactNode;
   when: string;
   filters: string;
   fileName: string;
-  actions: ReactNode;
+  /** The report's .xlsx, once it can be asked for. */
+  prepare: (() => Promise<Download>) | null;
+  query: UseQueryResult<T>;
+  rows: number;
+  /** Shown instead of the report while it cannot be asked for (no account chosen). */
+  placeholder?: ReactNode;
+  /** The empty state's words, when the report has nothing to show. */
+  empty?: { when: (data: T) => boolean; description: string };
+  children: (data: T) => ReactNode;
+}) => {
+  const { t } = useTranslation();
+  const { query, empty } = props;
+  useRestoredScroll(query.isSuccess);
+  return (
+    <div data-testid={`report-${props.kind}`}>
+      {props.controls}
+      <PartyReportHeading
+        title={t(`booksReports.titles.${props.kind}`)}
+        when={props.when}
+        filters={props.filters}
+        fileName={props.fileName}
+        actions={props.prepare ? <ReportExport prepare={props.prepare} /> : null}
+      />
+      {props.placeholder ?? (
+        <QueryState query={query} rows={props.rows}>
+          {(data) => (empty?.when(data) ? <Empty description={empty.description} /> : props.children(data))}
+        </QueryState>
+      )}
+    </div>
+  );
+};
+
+/** What every books' report screen starts from: words, language, the API, the address's filters. */
+const useBooksScreen = () => {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const api = useApi();
+  const [params, setParams] = useBooksParams();
+  return { t, locale, api, params, setParams };
+};
+
+/** The period's fields in the filter bar, then the report's own filters. */
+const PeriodBar = (props: {
+  params: BooksParams;
+  onChange: (change: Partial<BooksParams>) => void;
+  children?: ReactNode;
 }) => {
   const { t } = useTranslation();
   return (
-    <PartyReportHeading
-      title={t(`booksReports.titles.${props.kind}`)}
-      when={props.when}
-      filters={props.filters}
-      fileName={props.fileName}
-      actions={props.actions}
-    />
+    <ReportFilterBar>
+      {periodFields(t, props.params, props.onChange, todayIso())}
+      {props.children}
+    </ReportFilterBar>
   );
 };
+
+/** A books' report's figures from the server, under the reports' key with its kind and input. */
+const useBooksQuery = <I, T>(kind: BooksKind, input: I, fetch: (input: I) => Promise<T>) =>
+  useQuery({ queryKey: [...KEYS.reports, kind, input], queryFn: () => fetch(input) });
 
 const usePeriodLine = (params: BooksParams) => {
   const { t } = useTranslation();
@@ -103,78 +155,94 @@ const usePeriodLine = (params: BooksParams) => {
 const BOLD: CSSProperties = { fontWeight: 600 };
 const indent = (depth: number): CSSProperties => ({ ...CELL, paddingLeft: 8 + depth * 20 });
 
+/** A table of the chart's accounts: their code and name, then the figures' columns. */
+const AccountsTable = (props: { testId: string; figures: string[]; children: ReactNode }) => {
+  const { t } = useTranslation();
+  return (
+    <ReportTable
+      testId={props.testId}
+      textColumns={2}
+      head={[t("booksReports.code"), t("booksReports.account"), ...props.figures]}
+    >
+      {props.children}
+    </ReportTable>
+  );
+};
+
+/** An account's line: its code, its name indented by its depth (a group's in bold), then its figures. */
+const AccountLine = (props: { line: Named & { depth: number; isGroup: boolean }; children: ReactNode }) => {
+  const nameOf = useAccountName();
+  return (
+    <tr style={props.line.isGroup ? BOLD : undefined}>
+      <td style={CELL}>{props.line.code}</td>
+      <td style={indent(props.line.depth)}>{nameOf(props.line)}</td>
+      {props.children}
+    </tr>
+  );
+};
+
+/** A total's line: its label across the code and the name, then its figures. */
+const TotalLine = (props: { label: string; figures: { key: string; value: string; testId?: string }[] }) => (
+  <tr style={BOLD}>
+    <th style={{ ...CELL, textAlign: "left" }} colSpan={2}>
+      {props.label}
+    </th>
+    {props.figures.map((figure) => (
+      <th key={figure.key} style={NUM} data-testid={figure.testId}>
+        {figure.value}
+      </th>
+    ))}
+  </tr>
+);
+
 // ---- Trial balance --------------------------------------------------------------------------------
 
 const TB_FIGURES = ["opening", "debit", "credit", "closing"] as const;
 
 export const TrialBalanceReport = () => {
-  const { t } = useTranslation();
-  const api = useApi();
-  const [params, setParams] = useBooksParams();
+  const { t, api, params, setParams } = useBooksScreen();
   const period = { startDate: params.start, endDate: params.end };
-  const report = useQuery({
-    queryKey: [...KEYS.reports, "trial-balance", period],
-    queryFn: () => api.generalLedger.trialBalance.query(period),
-  });
-  useRestoredScroll(report.isSuccess);
+  const report = useBooksQuery("trial-balance", period, api.generalLedger.trialBalance.query);
   return (
-    <div data-testid="report-trial-balance">
-      <ReportFilterBar>{periodFields(t, params, setParams, todayIso())}</ReportFilterBar>
-      <Heading
-        kind="trial-balance"
-        when={usePeriodLine(params)}
-        filters={t("booksReports.whole")}
-        fileName={`${params.start}—${params.end}`}
-        actions={<ReportExport prepare={() => api.exports.trialBalance.query(period)} />}
-      />
-      <QueryState query={report} rows={8}>
-        {(data) =>
-          data.tree.length === 0 ? (
-            <Empty description={t("booksReports.nothing")} />
-          ) : (
-            <TrialBalanceTable data={data} params={params} />
-          )
-        }
-      </QueryState>
-    </div>
+    <BooksReportFrame
+      kind="trial-balance"
+      controls={<PeriodBar params={params} onChange={setParams} />}
+      when={usePeriodLine(params)}
+      filters={t("booksReports.whole")}
+      fileName={`${params.start}—${params.end}`}
+      prepare={() => api.exports.trialBalance.query(period)}
+      query={report}
+      rows={8}
+      empty={{ when: (data) => data.tree.length === 0, description: t("booksReports.nothing") }}
+    >
+      {(data) => <TrialBalanceTable data={data} params={params} />}
+    </BooksReportFrame>
   );
 };
 
 const TrialBalanceTable = ({ data, params }: { data: TTrialBalance; params: BooksParams }) => {
-  const { t, nameOf, currency, amount } = useBooksFormat(data.baseCurrency);
+  const { t, currency, amount } = useBooksFormat(data.baseCurrency);
   return (
     <BooksCard currency={currency}>
-      <ReportTable
-        testId="trial-balance-table"
-        textColumns={2}
-        head={[
-          t("booksReports.code"),
-          t("booksReports.account"),
-          ...TB_FIGURES.map((key) => t(`booksReports.${key}`)),
-        ]}
-      >
+      <AccountsTable testId="trial-balance-table" figures={TB_FIGURES.map((key) => t(`booksReports.${key}`))}>
         {data.tree.map((row) => (
-          <tr key={row.accountId} style={row.isGroup ? BOLD : undefined}>
-            <td style={CELL}>{row.code}</td>
-            <td style={indent(row.depth)}>{nameOf(row)}</td>
+          <AccountLine key={row.accountId} line={row}>
             {TB_FIGURES.map((key) => (
               <td key={key} style={NUM} data-testid={`tb-${row.code}-${key}`}>
                 <DrillLink to={generalLedgerHref(row.accountId, params)}>{amount(row[key])}</DrillLink>
               </td>
             ))}
-          </tr>
+          </AccountLine>
         ))}
-        <tr>
-          <th style={{ ...CELL, textAlign: "left" }} colSpan={2}>
-            {t("booksReports.total")}
-          </th>
-          {TB_FIGURES.map((key) => (
-            <th key={key} style={NUM} data-testid={`tb-total-${key}`}>
-              {amount(data.totals[key])}
-            </th>
-          ))}
-        </tr>
-      </ReportTable>
+        <TotalLine
+          label={t("booksReports.total")}
+          figures={TB_FIGURES.map((key) => ({
+            key,
+            value: amount(data.totals[key]),
+            testId: `tb-total-${key}`,
+          }))}
+        />
+      </AccountsTable>
     </BooksCard>
   );
 };
@@ -184,10 +252,8 @@ const TrialBalanceTable = ({ data, params }: { data: TTrialBalance; params: Book
 const PAGE = 500;
 
 export const GeneralLedgerReport = () => {
-  const { t } = useTranslation();
-  const api = useApi();
+  const { t, api, params, setParams } = useBooksScreen();
   const nameOf = useAccountName();
-  const [params, setParams] = useBooksParams();
   const [offset, setOffset] = useState(0);
   const chart = useQuery({
     queryKey: [...KEYS.reports, "chart"],
@@ -201,60 +267,53 @@ export const GeneralLedgerReport = () => {
     enabled: accountId !== null,
     placeholderData: keepPreviousData,
   });
-  useRestoredScroll(ledger.isSuccess);
   const account = chart.data?.find((each) => each.id === accountId);
   const change = (next: Partial<BooksParams>) => {
     setOffset(0);
     setParams(next);
   };
   return (
-    <div data-testid="report-general-ledger">
-      <ReportFilterBar>
-        {periodFields(t, params, change, todayIso())}
-        <Select
-          aria-label={t("booksReports.accountOfChart")}
-          data-testid="report-gl-account"
-          style={{ width: 340 }}
-          showSearch={{ optionFilterProp: "label" }}
-          value={accountId ?? undefined}
-          placeholder={t("booksReports.chooseAccount")}
-          onChange={(id: string) => change({ glAccountId: id })}
-          options={(chart.data ?? []).map((each) => ({
-            value: each.id,
-            label: `${each.code} ${nameOf(each)}`,
-          }))}
-        />
-      </ReportFilterBar>
-      <Heading
-        kind="general-ledger"
-        when={usePeriodLine(params)}
-        filters={
-          account
-            ? `${t("booksReports.account")}: ${account.code} ${nameOf(account)}`
-            : t("booksReports.chooseAccount")
-        }
-        fileName={`${account?.code ?? ""} ${params.start}—${params.end}`}
-        actions={
-          accountId ? (
-            <ReportExport
-              prepare={() =>
-                api.exports.generalLedger.query({
-                  accountId,
-                  query: { startDate: params.start, endDate: params.end },
-                })
-              }
-            />
-          ) : null
-        }
-      />
-      {accountId === null ? (
-        <Empty description={t("booksReports.chooseAccount")} />
-      ) : (
-        <QueryState query={ledger} rows={10}>
-          {(data) => <GeneralLedgerTable data={data} onPage={setOffset} />}
-        </QueryState>
-      )}
-    </div>
+    <BooksReportFrame
+      kind="general-ledger"
+      controls={
+        <PeriodBar params={params} onChange={change}>
+          <Select
+            aria-label={t("booksReports.accountOfChart")}
+            data-testid="report-gl-account"
+            style={{ width: 340 }}
+            showSearch={{ optionFilterProp: "label" }}
+            value={accountId ?? undefined}
+            placeholder={t("booksReports.chooseAccount")}
+            onChange={(id: string) => change({ glAccountId: id })}
+            options={(chart.data ?? []).map((each) => ({
+              value: each.id,
+              label: `${each.code} ${nameOf(each)}`,
+            }))}
+          />
+        </PeriodBar>
+      }
+      when={usePeriodLine(params)}
+      filters={
+        account
+          ? `${t("booksReports.account")}: ${account.code} ${nameOf(account)}`
+          : t("booksReports.chooseAccount")
+      }
+      fileName={`${account?.code ?? ""} ${params.start}—${params.end}`}
+      prepare={
+        accountId
+          ? () =>
+              api.exports.generalLedger.query({
+                accountId,
+                query: { startDate: params.start, endDate: params.end },
+              })
+          : null
+      }
+      query={ledger}
+      rows={10}
+      placeholder={accountId === null ? <Empty description={t("booksReports.chooseAccount")} /> : undefined}
+    >
+      {(data) => <GeneralLedgerTable data={data} onPage={setOffset} />}
+    </BooksReportFrame>
   );
 };
 
@@ -351,58 +410,51 @@ const GeneralLedgerTable = ({ data, onPage }: { data: TGeneralLedger; onPage: (o
 // ---- Balance sheet ------------------------------------------------------------------------------------
 
 export const BalanceSheetReport = () => {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const api = useApi();
-  const [params, setParams] = useBooksParams();
+  const { t, locale, api, params, setParams } = useBooksScreen();
   const input = { date: params.date, ...(params.compareDate ? { compareDate: params.compareDate } : {}) };
-  const report = useQuery({
-    queryKey: [...KEYS.reports, "balance-sheet", input],
-    queryFn: () => api.generalLedger.balanceSheet.query(input),
-  });
-  useRestoredScroll(report.isSuccess);
+  const report = useBooksQuery("balance-sheet", input, api.generalLedger.balanceSheet.query);
   return (
-    <div data-testid="report-balance-sheet">
-      <Space wrap className="no-print" align="start">
-        <DayControls date={params.date} onChange={(date) => setParams({ date })} />
-        <Space style={{ marginBottom: 16 }}>
-          <label htmlFor="report-compare-day">{t("booksReports.compareDate")}</label>
-          <DateInput
-            id="report-compare-day"
-            width={150}
-            allowClear
-            value={params.compareDate ?? ""}
-            onChange={(date) => setParams({ compareDate: date || null })}
-          />
+    <BooksReportFrame
+      kind="balance-sheet"
+      controls={
+        <Space wrap className="no-print" align="start">
+          <DayControls date={params.date} onChange={(date) => setParams({ date })} />
+          <Space style={{ marginBottom: 16 }}>
+            <label htmlFor="report-compare-day">{t("booksReports.compareDate")}</label>
+            <DateInput
+              id="report-compare-day"
+              width={150}
+              allowClear
+              value={params.compareDate ?? ""}
+              onChange={(date) => setParams({ compareDate: date || null })}
+            />
+          </Space>
         </Space>
-      </Space>
-      <Heading
-        kind="balance-sheet"
-        when={t("partyReports.asOfLine", { date: formatDate(params.date, locale) })}
-        filters={
-          params.compareDate
-            ? `${t("booksReports.compareDate")}: ${formatDate(params.compareDate, locale)}`
-            : t("booksReports.whole")
-        }
-        fileName={params.date}
-        actions={<ReportExport prepare={() => api.exports.balanceSheet.query(input)} />}
-      />
-      <QueryState query={report} rows={8}>
-        {(data) =>
+      }
+      when={t("partyReports.asOfLine", { date: formatDate(params.date, locale) })}
+      filters={
+        params.compareDate
+          ? `${t("booksReports.compareDate")}: ${formatDate(params.compareDate, locale)}`
+          : t("booksReports.whole")
+      }
+      fileName={params.date}
+      prepare={() => api.exports.balanceSheet.query(input)}
+      query={report}
+      rows={8}
+      empty={{
+        when: (data) =>
           data.assets.lines.length + data.liabilities.lines.length + data.equity.lines.length === 0 &&
-          data.retainedEarnings.amount === "0" ? (
-            <Empty description={t("booksReports.nothingAtDay")} />
-          ) : (
-            <BalanceSheetTable data={data} />
-          )
-        }
-      </QueryState>
-    </div>
+          data.retainedEarnings.amount === "0",
+        description: t("booksReports.nothingAtDay"),
+      }}
+    >
+      {(data) => <BalanceSheetTable data={data} />}
+    </BooksReportFrame>
   );
 };
 
 const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
-  const { t, locale, nameOf, currency, amount } = useBooksFormat(data.baseCurrency);
+  const { t, locale, currency, amount } = useBooksFormat(data.baseCurrency);
   const compared = data.compareDate !== null;
   const period = yearToDate(data.date);
   const cells = (figure: string, other: string | null, testId?: string) => (
@@ -414,26 +466,22 @@ const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
     </>
   );
   const total = (label: string, figure: string, other: string | null, testId: string) => (
-    <tr style={BOLD}>
-      <th style={{ ...CELL, textAlign: "left" }} colSpan={2}>
-        {label}
-      </th>
-      <th style={NUM} data-testid={testId}>
-        {amount(figure)}
-      </th>
-      {compared ? <th style={NUM}>{amount(other ?? "0")}</th> : null}
-    </tr>
+    <TotalLine
+      label={label}
+      figures={[
+        { key: "day", value: amount(figure), testId },
+        ...(compared ? [{ key: "compared", value: amount(other ?? "0") }] : []),
+      ]}
+    />
   );
   const side = (key: "assets" | "liabilities" | "equity") =>
     data[key].lines.map((line) => (
-      <tr key={line.accountId} style={line.isGroup ? BOLD : undefined}>
-        <td style={CELL}>{line.code}</td>
-        <td style={indent(line.depth)}>{nameOf(line)}</td>
+      <AccountLine key={line.accountId} line={line}>
         <td style={NUM} data-testid={`bs-${line.code}`}>
           <DrillLink to={generalLedgerHref(line.accountId, period)}>{amount(line.amount)}</DrillLink>
         </td>
         {compared ? <td style={NUM}>{amount(line.compared ?? "0")}</td> : null}
-      </tr>
+      </AccountLine>
     ));
   const heading = (label: string) => (
     <tr>
@@ -453,12 +501,9 @@ const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
           message={t("booksReports.unbalanced", { amount: amount(data.difference) })}
         />
       )}
-      <ReportTable
+      <AccountsTable
         testId="balance-sheet-table"
-        textColumns={2}
-        head={[
-          t("booksReports.code"),
-          t("booksReports.account"),
+        figures={[
           t("booksReports.atDay", { date: formatDate(data.date, locale) }),
           ...(data.compareDate
             ? [t("booksReports.atDay", { date: formatDate(data.compareDate, locale) })]
@@ -490,7 +535,7 @@ const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
           data.liabilitiesAndEquity.compared,
           "bs-liabilities-and-equity",
         )}
-      </ReportTable>
+      </AccountsTable>
     </BooksCard>
   );
 };
@@ -498,65 +543,54 @@ const BalanceSheetTable = ({ data }: { data: TBalanceSheet }) => {
 // ---- Profit and loss ---------------------------------------------------------------------------------
 
 export const ProfitAndLossReport = () => {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const api = useApi();
-  const [params, setParams] = useBooksParams();
+  const { t, locale, api, params, setParams } = useBooksScreen();
   const input = {
     startDate: params.start,
     endDate: params.end,
     ...(params.compare ? { compare: params.compare } : {}),
   };
-  const report = useQuery({
-    queryKey: [...KEYS.reports, "profit-and-loss", input],
-    queryFn: () => api.generalLedger.profitAndLoss.query(input),
-  });
-  useRestoredScroll(report.isSuccess);
+  const report = useBooksQuery("profit-and-loss", input, api.generalLedger.profitAndLoss.query);
   const compared = report.data?.comparedPeriods[0];
   return (
-    <div data-testid="report-profit-and-loss">
-      <ReportFilterBar>
-        {periodFields(t, params, setParams, todayIso())}
-        <CompareFilter value={params.compare} onChange={(compare) => setParams({ compare })} />
-      </ReportFilterBar>
-      <Heading
-        kind="profit-and-loss"
-        when={usePeriodLine(params)}
-        filters={
-          params.compare && compared
-            ? t("reports.compare.line", {
-                what: t(`reports.compare.${params.compare}`),
-                start: formatDate(compared.startDate, locale),
-                end: formatDate(compared.endDate, locale),
-              })
-            : t("booksReports.whole")
-        }
-        fileName={`${params.start}—${params.end}`}
-        actions={<ReportExport prepare={() => api.exports.profitAndLoss.query(input)} />}
-      />
-      <QueryState query={report} rows={8}>
-        {(data) =>
-          data.incomeLines.length + data.expenseLines.length === 0 ? (
-            <Empty description={t("booksReports.nothing")} />
-          ) : (
-            <ProfitAndLossTable data={data} params={params} />
-          )
-        }
-      </QueryState>
-    </div>
+    <BooksReportFrame
+      kind="profit-and-loss"
+      controls={
+        <PeriodBar params={params} onChange={setParams}>
+          <CompareFilter value={params.compare} onChange={(compare) => setParams({ compare })} />
+        </PeriodBar>
+      }
+      when={usePeriodLine(params)}
+      filters={
+        params.compare && compared
+          ? t("reports.compare.line", {
+              what: t(`reports.compare.${params.compare}`),
+              start: formatDate(compared.startDate, locale),
+              end: formatDate(compared.endDate, locale),
+            })
+          : t("booksReports.whole")
+      }
+      fileName={`${params.start}—${params.end}`}
+      prepare={() => api.exports.profitAndLoss.query(input)}
+      query={report}
+      rows={8}
+      empty={{
+        when: (data) => data.incomeLines.length + data.expenseLines.length === 0,
+        description: t("booksReports.nothing"),
+      }}
+    >
+      {(data) => <ProfitAndLossTable data={data} params={params} />}
+    </BooksReportFrame>
   );
 };
 
 const ProfitAndLossTable = ({ data, params }: { data: TProfitAndLoss; params: BooksParams }) => {
-  const { t, locale, nameOf, currency, amount } = useBooksFormat(data.baseCurrency);
+  const { t, locale, currency, amount } = useBooksFormat(data.baseCurrency);
   const periods = data.comparedPeriods;
   const dates = (period: { startDate: string; endDate: string }) =>
     `${formatDate(period.startDate, locale)} – ${formatDate(period.endDate, locale)}`;
   const lines = (rows: TProfitAndLoss["incomeLines"]) =>
     rows.map((line) => (
-      <tr key={line.accountId} style={line.isGroup ? BOLD : undefined}>
-        <td style={CELL}>{line.code}</td>
-        <td style={indent(line.depth)}>{nameOf(line)}</td>
+      <AccountLine key={line.accountId} line={line}>
         <td style={NUM} data-testid={`pl-${line.code}`}>
           <DrillLink to={generalLedgerHref(line.accountId, params)}>{amount(line.amount)}</DrillLink>
         </td>
@@ -565,58 +599,37 @@ const ProfitAndLossTable = ({ data, params }: { data: TProfitAndLoss; params: Bo
             {amount(value)}
           </td>
         ))}
-      </tr>
+      </AccountLine>
     ));
-  const total = (label: string, figure: string, others: string[], testId: string) => (
-    <tr style={BOLD}>
-      <th style={{ ...CELL, textAlign: "left" }} colSpan={2}>
-        {label}
-      </th>
-      <th style={NUM} data-testid={testId}>
-        {amount(figure)}
-      </th>
-      {others.map((value, index) => (
-        <th key={periods[index]?.compare ?? index} style={NUM}>
-          {amount(value)}
-        </th>
-      ))}
-    </tr>
+  const total = (key: "income" | "expenses" | "netResult", testId: string) => (
+    <TotalLine
+      label={t(`booksReports.${key}`)}
+      figures={[
+        { key: "period", value: amount(data[key]), testId },
+        ...data.compared.map((each, index) => ({
+          key: periods[index]?.compare ?? String(index),
+          value: amount(each[key].value),
+        })),
+      ]}
+    />
   );
   const first = periods[0];
   const comparedFigures = data.compared[0];
   return (
     <BooksCard currency={currency}>
-      <ReportTable
+      <AccountsTable
         testId="profit-and-loss-table"
-        textColumns={2}
-        head={[
-          t("booksReports.code"),
-          t("booksReports.account"),
+        figures={[
           dates(data),
           ...periods.map((period) => `${t(`reports.compare.${period.compare}`)}: ${dates(period)}`),
         ]}
       >
         {lines(data.incomeLines)}
-        {total(
-          t("booksReports.income"),
-          data.income,
-          data.compared.map((each) => each.income.value),
-          "pl-income",
-        )}
+        {total("income", "pl-income")}
         {lines(data.expenseLines)}
-        {total(
-          t("booksReports.expenses"),
-          data.expenses,
-          data.compared.map((each) => each.expenses.value),
-          "pl-expenses",
-        )}
-        {total(
-          t("booksReports.netResult"),
-          data.netResult,
-          data.compared.map((each) => each.netResult.value),
-          "pl-net",
-        )}
-      </ReportTable>
+        {total("expenses", "pl-expenses")}
+        {total("netResult", "pl-net")}
+      </AccountsTable>
       {first && comparedFigures ? (
         <ComparisonTable
           testId="pl-comparison"
