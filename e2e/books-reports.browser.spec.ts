@@ -51,7 +51,7 @@ describe.skipIf(skipReason !== undefined)("the books' reports, in a real browser
     ({ page, pageErrors } = await signedInPage(browser, books.base, { width: 1280, height: 800 }));
     const accounts = await json<TGlAccountDto[]>("/finance/ledger/accounts");
     chart = Object.fromEntries(accounts.map((account) => [account.code, account]));
-  }, 180_000);
+  }, 420_000);
 
   afterAll(async () => {
     await session?.stop();

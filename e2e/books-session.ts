@@ -52,7 +52,8 @@ export const startBooks = async (dataPrefix: string) => {
   env.ADMIN_PASSWORD = PASSWORD;
   const launching = launchChromium();
   launching.catch(() => undefined);
-  const server = await startServer(env);
+  // On a loaded machine the server's start can take well over the default 90 s, as in the other suites.
+  const server = await startServer(env, { startTimeoutMs: 240_000 });
   const browser: Browser = await launching;
   const login = await fetch(`${server.base}/auth/login`, {
     method: "POST",
@@ -165,9 +166,12 @@ export const watchFailedRequests = (page: Page) => {
   return failed;
 };
 
-/** What `settled` waits to see gone: spinners, skeletons, and motions (rc-motion's appear/enter classes). */
+/**
+ * What `settled` waits to see gone: spinners, skeletons, motions (rc-motion's appear/enter classes),
+ * and boxes still busy (a report's chart before it draws, decision 0108).
+ */
 const UNSETTLED =
-  ".ant-spin-spinning, .ant-skeleton-active, [class*=-appear], [class*=-enter], .ant-zoom-appear, .ant-modal-mask-hidden";
+  '.ant-spin-spinning, .ant-skeleton-active, [class*=-appear], [class*=-enter], .ant-zoom-appear, .ant-modal-mask-hidden, [aria-busy="true"]';
 
 /**
  * Waits until no spinner, skeleton or opening animation is left on the page. While it waits it reads

@@ -51,7 +51,7 @@ describe.skipIf(skipReason !== undefined)("the Reports section, in a real browse
     session = await startBooks("hisob-e2e-reports-");
     ({ books, browser } = session);
     ({ page, pageErrors } = await signedInPage(browser, books.base, VIEWPORT));
-  }, 180_000);
+  }, 420_000);
 
   afterAll(async () => {
     await session?.stop();
@@ -229,10 +229,11 @@ describe.skipIf(skipReason !== undefined)("the Reports section, in a real browse
       const app = APP[lang];
       await open(lang, `/app/reports/income?${range}`);
       const nav = page.getByRole("navigation", { name: app.reports.nav });
+      await nav.getByTestId("report-nav-profit-and-loss").waitFor();
       for (const [key, kinds] of Object.entries(groups) as [keyof typeof groups, typeof groups.cash][]) {
         // Each group's list is named by its label, and lists its reports' links.
         const list = nav.getByRole("list", { name: app.reports.groups[key] });
-        expect(await list.getByRole("link").count()).toBe(kinds.length);
+        await expect.poll(() => list.getByRole("link").count()).toBe(kinds.length);
       }
       expect(await nav.getByRole("link").count()).toBe(REPORT_KINDS.length);
       await expect

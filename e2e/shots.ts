@@ -10,7 +10,7 @@ export const settledShot = async (page: Page, file: string) => {
       () =>
         page
           .locator(
-            ".ant-spin-spinning, .ant-spin-blur, .ant-skeleton-active, [class*=-appear], [class*=-enter]",
+            '.ant-spin-spinning, .ant-spin-blur, .ant-skeleton-active, [class*=-appear], [class*=-enter], [aria-busy="true"]',
           )
           .count(),
       { timeout: 20_000 },

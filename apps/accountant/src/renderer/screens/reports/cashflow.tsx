@@ -1,9 +1,10 @@
 import type { TCashflowReport } from "@hisob/finance/schema";
 import { formatDate, formatMonth, type Locale, minorToDecimal, QueryState, useLocale } from "@hisob/ui";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Card, Empty } from "antd";
 import { useTranslation } from "react-i18next";
-import { KEYS, useApi, useMinorUnits, useMoney } from "../../api-context";
+import { useApi, useMinorUnits, useMoney } from "../../api-context";
+import { QUERIES } from "../../queries";
 import { ChartCard } from "./chart-card";
 import { ComparisonTable } from "./comparison-table";
 import { DrillLink, useRestoredScroll } from "./drill";
@@ -79,12 +80,12 @@ export const periodLabel = (
 export const CashflowReport = () => {
   const { t } = useTranslation();
   const api = useApi();
-  const [report, setReport] = useReportParams();
+  const queryClient = useQueryClient();
+  const [report, setReport] = useReportParams(
+    (next) => void queryClient.prefetchQuery(QUERIES.cashflow(api, toQuery(next))),
+  );
   const query = toQuery(report);
-  const cashflow = useQuery({
-    queryKey: [...KEYS.reports, "cashflow", query],
-    queryFn: () => api.reports.cashflow.query(query),
-  });
+  const cashflow = useQuery(QUERIES.cashflow(api, query));
   useRestoredScroll(cashflow.isSuccess);
   return (
     <div data-testid="report-cashflow" className="report-wide">

@@ -1,6 +1,6 @@
 import { lazyLoaded, useLocale } from "@hisob/ui";
 import { Card, Segmented, Skeleton } from "antd";
-import { Suspense, useState } from "react";
+import { Suspense, useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChartRow, ChartSeries } from "./report-chart";
 
@@ -24,6 +24,9 @@ export const ChartCard = (props: {
   const { t } = useTranslation();
   const locale = useLocale();
   const [view, setView] = useState<"chart" | "table">("chart");
+  // The report's tables paint first; the charts draw in a render of their own just after, which a
+  // click can interrupt (decision 0108). The box keeps its height meanwhile, so nothing moves.
+  const drawn = useDeferredValue(true, false);
   const height = props.layout === "vertical" ? Math.max(200, 60 + props.rows.length * 36) : 300;
   return (
     <Card
@@ -47,10 +50,12 @@ export const ChartCard = (props: {
       }
     >
       {view === "chart" ? (
-        <div style={{ height }} data-testid={`${props.testId}-chart`}>
-          <Suspense fallback={<Skeleton active />}>
-            <ReportChart {...props} locale={locale} />
-          </Suspense>
+        <div style={{ height }} data-testid={`${props.testId}-chart`} aria-busy={!drawn}>
+          {drawn ? (
+            <Suspense fallback={<Skeleton active />}>
+              <ReportChart {...props} locale={locale} />
+            </Suspense>
+          ) : null}
         </div>
       ) : (
         <table style={{ width: "100%", borderCollapse: "collapse" }} data-testid={`${props.testId}-table`}>

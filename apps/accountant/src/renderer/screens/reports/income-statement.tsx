@@ -1,6 +1,6 @@
 import type { TIncomeStatement } from "@hisob/finance/schema";
 import { formatMonth, minorToDecimal, QueryState, useLocale } from "@hisob/ui";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Card, Empty } from "antd";
 import { useTranslation } from "react-i18next";
 import { useApi, useMinorUnits, useMoney } from "../../api-context";
@@ -21,7 +21,10 @@ type CategoryLine = Section["revenueByCategory"][number];
 export const IncomeStatementReport = () => {
   const { t } = useTranslation();
   const api = useApi();
-  const [report, setReport] = useReportParams();
+  const queryClient = useQueryClient();
+  const [report, setReport] = useReportParams(
+    (next) => void queryClient.prefetchQuery(QUERIES.incomeStatement(api, incomeStatementInput(next))),
+  );
   const query = incomeStatementInput(report);
   const statement = useQuery(QUERIES.incomeStatement(api, query));
   useRestoredScroll(statement.isSuccess);

@@ -39,14 +39,22 @@ import {
 
 export type ReportKind = "income" | "cashflow" | "statement";
 
-/** The report in the address, and a setter that writes it back (replacing, so Back leaves the report). */
-export const useReportParams = (): [ReportParams, (change: Partial<ReportParams>) => void] => {
+/**
+ * The report in the address, and a setter that writes it back (replacing, so Back leaves the report).
+ * `prefetch` is given the report as the address will read it, before React renders it: the report's
+ * request starts with the click, not after the new period's first render (decision 0108).
+ */
+export const useReportParams = (
+  prefetch?: (next: ReportParams) => void,
+): [ReportParams, (change: Partial<ReportParams>) => void] => {
   const [params, setParams] = useSearchParams();
   const report = readReportParams(params, todayIso());
   const update = (change: Partial<ReportParams>) => {
     // One account chosen replaces several.
     const accounts = "accountId" in change && !("accountIds" in change) ? { accountIds: undefined } : {};
-    setParams(new URLSearchParams(reportSearch({ ...report, ...accounts, ...change })), { replace: true });
+    const next = new URLSearchParams(reportSearch({ ...report, ...accounts, ...change }));
+    prefetch?.(readReportParams(next, todayIso()));
+    setParams(next, { replace: true });
   };
   return [report, update];
 };
