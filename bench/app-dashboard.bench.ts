@@ -34,9 +34,6 @@ import {
  * screen changes are the page's own clock from just before the click to that frame.
  */
 
-/** `APP_PERIODS_ONLY=1`: only the reports' period choices (two builds compared in a few minutes). */
-const PERIODS_ONLY = process.env.APP_PERIODS_ONLY === "1";
-
 const EMAIL = "bench@firm.uz";
 const PASSWORD = "Bench-Passw0rd-2026";
 
@@ -216,33 +213,25 @@ export const appDashboardBench: Bench = {
           const order = round % 2 === 1 ? [...builds.variants].reverse() : builds.variants;
           for (const build of order) {
             build.use();
-            const samples = byBuild.get(build.name) as Samples;
-            if (PERIODS_ONLY) {
-              // This build's page, opened on the income statement (not timed).
-              await page.goto(`${server.base}/app/reports/income`);
-              await renderedAt(page, RENDERED.report("Income statement"));
-            } else {
-              // A new tab: nothing kept in sessionStorage, the provider's login session still live.
-              await page.evaluate(() => sessionStorage.clear());
-              const signedIn = await firstScreen(page, server.base);
-              const resumed = await firstScreen(page, server.base);
-              const changed: Sample[] = [];
-              for (const change of CHANGES)
-                changed.push(await screenChange(page, change.link, change.rendered));
-              // The reports screen again, for its period choices (not timed: its data is cached by now).
-              await screenChange(page, "Reports", RENDERED.report("Income statement"));
-              if (round > 0) {
-                samples.newTab.push(signedIn);
-                samples.reload.push(resumed);
-                CHANGES.forEach((change, i) => {
-                  samples.changes.get(change.to)?.push(changed[i] as Sample);
-                });
-              }
-            }
+            // A new tab: nothing kept in sessionStorage, the provider's login session still live.
+            await page.evaluate(() => sessionStorage.clear());
+            const signedIn = await firstScreen(page, server.base);
+            const resumed = await firstScreen(page, server.base);
+            const changed: Sample[] = [];
+            for (const change of CHANGES)
+              changed.push(await screenChange(page, change.link, change.rendered));
+            // The reports screen again, for its period choices (not timed: its data is cached by now).
+            await screenChange(page, "Reports", RENDERED.report("Income statement"));
             const chosen: Sample[] = [];
             for (const choice of PERIOD_CHOICES)
               chosen.push(await periodChange(page, choice.report, choice.preset));
             if (round === 0) continue;
+            const samples = byBuild.get(build.name) as Samples;
+            samples.newTab.push(signedIn);
+            samples.reload.push(resumed);
+            CHANGES.forEach((change, i) => {
+              samples.changes.get(change.to)?.push(changed[i] as Sample);
+            });
             PERIOD_CHOICES.forEach((choice, i) => {
               samples.periods.get(choice.report)?.push(chosen[i] as Sample);
             });
@@ -285,18 +274,14 @@ export const appDashboardBench: Bench = {
       const results = [...byBuild.entries()].map(([build, samples]) => {
         const named = (label: string) => (several ? `${build}: ${label}` : label);
         const all = [
-          ...(PERIODS_ONLY
-            ? []
-            : [
-                summary(named("first screen, new tab (signs in through the provider)"), samples.newTab),
-                summary(named("first screen, reload of a signed-in tab"), samples.reload),
-                ...CHANGES.map((change) =>
-                  summary(
-                    named(`screen change ${change.from} → ${change.to}`),
-                    samples.changes.get(change.to) ?? [],
-                  ),
-                ),
-              ]),
+          summary(named("first screen, new tab (signs in through the provider)"), samples.newTab),
+          summary(named("first screen, reload of a signed-in tab"), samples.reload),
+          ...CHANGES.map((change) =>
+            summary(
+              named(`screen change ${change.from} → ${change.to}`),
+              samples.changes.get(change.to) ?? [],
+            ),
+          ),
           ...PERIOD_CHOICES.map((choice) =>
             summary(
               named(`${choice.report}: period "${choice.preset}" chosen`),
@@ -313,19 +298,15 @@ export const appDashboardBench: Bench = {
         rows: [],
         figures: results.flatMap(({ all, reloadMedian, newTabMedian, named }) => [
           ...all.map((entry) => entry.figure),
-          ...(PERIODS_ONLY
-            ? []
-            : [
-                {
-                  case: named(
-                    "first screen: reload of a signed-in tab vs a new tab (sign-in through the provider)",
-                  ),
-                  ours: `${Math.round(reloadMedian)} ms`,
-                  baseline: `${Math.round(newTabMedian)} ms`,
-                  ratio: reloadMedian / newTabMedian,
-                  better: "lower" as const,
-                },
-              ]),
+          {
+            case: named(
+              "first screen: reload of a signed-in tab vs a new tab (sign-in through the provider)",
+            ),
+            ours: `${Math.round(reloadMedian)} ms`,
+            baseline: `${Math.round(newTabMedian)} ms`,
+            ratio: reloadMedian / newTabMedian,
+            better: "lower" as const,
+          },
         ]),
         tables: [
           ...results.map(({ build, all }) => ({

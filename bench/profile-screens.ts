@@ -13,14 +13,12 @@ import { apiRequests, criticalPath, RENDERED, type Rendered, renderedAt } from "
  * Performance.getMetrics: script, style recalculation, layout, all tasks) and a CPU profile's self
  * time by script and by function (top 15), beside the screen's API time.
  *
- *   [ROUNDS=3] [PERIODS=1] npx tsx bench/profile-screens.ts
+ *   [ROUNDS=3] npx tsx bench/profile-screens.ts
  *
  * Not a benchmark (profiling slows the page): `npm run bench -- --only app-dashboard` is the record.
  */
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-/** `PERIODS=1`: a report's period chosen instead (income statement, cash flow), as app-dashboard times it. */
-const PERIODS = process.env.PERIODS === "1";
 
 type Node = {
   id: number;
@@ -103,9 +101,7 @@ const measure = async (
       ...entries,
     ];
   }, from);
-  console.log(
-    `timeline (page ms):\n${timeline.join("\n")}\nacted at ${from.toFixed(0)}, rendered at ${at.toFixed(0)}`,
-  );
+  console.log(`timeline (page ms):\n${timeline.join("\n")}\nrendered at ${at.toFixed(0)}`);
   console.log(`\n## ${label}: rendered ${(at - from).toFixed(0)} ms, API ${api.toFixed(0)} ms`);
   console.log(
     METRICS.map(
@@ -114,39 +110,6 @@ const measure = async (
   );
   console.log(`self time by script:\n${scripts.join("\n")}`);
   console.log(`self time by function:\n${functions.join("\n")}`);
-};
-
-/** On the reports screen: each report's period chosen from its presets, as app-dashboard times it. */
-const periodChanges = async (page: Page, cdp: CDPSession, base: string) => {
-  await page.goto(`${base}/app/reports/income`);
-  await renderedAt(page, RENDERED.report("Income statement"));
-  for (const [report, kind, preset] of [
-    ["Income statement", "income", "Last year"],
-    ["Cash flow", "cashflow", "This year"],
-    ["Income statement", "income", "This month"],
-    ["Cash flow", "cashflow", "Last year"],
-  ] as const) {
-    if (!(await page.locator("main h1", { hasText: report }).count())) {
-      await page.getByTestId(`report-nav-${kind}`).click();
-      await renderedAt(page, RENDERED.report(report));
-    }
-    const from = (await page.getByTestId("report-period").textContent()) ?? "";
-    await page.getByTestId("report-preset").click();
-    const option = page.locator(".ant-select-item-option", { hasText: preset });
-    await option.waitFor();
-    await measure(
-      page,
-      cdp,
-      `${report}: "${preset}" chosen`,
-      async () => {
-        await page.evaluate(() => performance.clearResourceTimings());
-        const at = await page.evaluate(() => performance.now());
-        await option.click();
-        return at;
-      },
-      { ...RENDERED.report(report), changed: { selector: '[data-testid="report-period"]', from } },
-    );
-  }
 };
 
 const main = async () => {
@@ -166,10 +129,6 @@ const main = async () => {
     await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
     for (let round = 0; round < ROUNDS; round += 1) {
       console.log(`\n# round ${round + 1}`);
-      if (PERIODS) {
-        await periodChanges(page, cdp, server.base);
-        continue;
-      }
       await measure(
         page,
         cdp,
