@@ -12,7 +12,7 @@ import {
   prepareTemplate,
   TEST_OWNER_ROLE,
 } from "../packages/db/src/testing/test-databases";
-import { cashflowSql } from "../packages/finance/src/reports/cashflow.report";
+import { cashflowSql, periodCount } from "../packages/finance/src/reports/cashflow.report";
 import { incomeStatementSql } from "../packages/finance/src/reports/income-statement.report";
 import { seedAccountsAndDebts, seedLedger } from "./finance-reports.bench";
 import { seconds } from "./measure";
@@ -153,6 +153,11 @@ const main = async () => {
           start: period.startDate,
           end: period.endDate,
           granularity,
+          periods: periodCount(
+            new Date(`${period.startDate}T00:00:00Z`),
+            new Date(`${period.endDate}T00:00:00Z`),
+            granularity,
+          ),
           ids: null,
         }),
     })),

@@ -150,6 +150,53 @@ export const createTestDbFromTemplate = async (
   });
 };
 
+/**
+ * A PostgreSQL database of that name KEPT between runs, for benchmarks that seed a large book once
+ * and measure it many times: created from a freshly migrated template the first time (`created`:
+ * the caller seeds it), migrated to the current schema when it already exists. Never dropped here.
+ */
+export const openKeptDatabase = async (options: {
+  adminUrl: string;
+  name: string;
+  tmpDir: string;
+  poolSize?: number;
+}): Promise<{ db: Db; created: boolean }> => {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.name)) {
+    throw new Error(`Not a plain database name: ${JSON.stringify(options.name)}`);
+  }
+  const admin = await connectPostgres(options.adminUrl);
+  let exists: boolean;
+  try {
+    const rows = await admin.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_database WHERE datname = $1",
+      [options.name],
+    );
+    exists = (rows[0]?.n ?? 0) > 0;
+  } finally {
+    await admin.close();
+  }
+  if (!exists) {
+    const template = await prepareTemplate({ adminUrl: options.adminUrl, tmpDir: options.tmpDir });
+    if (template.kind !== "postgres") throw new Error("A kept database needs PostgreSQL");
+    const creator = await connectPostgres(options.adminUrl);
+    try {
+      await creator.exec(
+        `CREATE DATABASE ${options.name} TEMPLATE ${template.template} OWNER ${TEST_OWNER_ROLE}`,
+      );
+    } finally {
+      await creator.close();
+      await dropTemplate(template);
+    }
+  }
+  const db = await createDb({
+    databaseUrl: ownerUrl(options.adminUrl, options.name),
+    dataDir: "",
+    poolSize: options.poolSize ?? 4,
+  });
+  if (exists) await db.migrate();
+  return { db, created: !exists };
+};
+
 /** Opens a raw connection to a test database (tests of the migration runner itself). */
 export const createScratchDatabase = async (
   template: TestTemplate,

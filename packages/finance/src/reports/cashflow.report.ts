@@ -76,28 +76,60 @@ const cashflowFigures = (row: FlowRow & { opening: string | null; closing: strin
   ...flows(row),
 });
 
+/** One period of an account, as the report shows it. */
+type PeriodFigures = TCashflowReport["accounts"][number]["periods"][number];
+
+/** A period's figures as the statement sends them: opening, closing and the flows in `FLOW_NAMES` order. */
+type PeriodValues = [string, string, string, string, string, string, string, string, string, string];
+
+/** A period's label, first and last day within the range (ISO dates). */
+type CalendarEntry = [string, string, string];
+
+/** An account's periods from its figures and the report's calendar (both in period order). */
+const periodsOf = (values: PeriodValues[], calendar: CalendarEntry[]): PeriodFigures[] =>
+  values.map((figures, index) => {
+    const [label = "", startDate = "", endDate = ""] = calendar[index] ?? [];
+    const [openingBalance, closingBalance, inflows, outflows, income, expense, ...moves] = figures;
+    const [transfersIn = "0", transfersOut = "0", exchangesIn = "0", exchangesOut = "0"] = moves;
+    return {
+      period: label,
+      startDate,
+      endDate,
+      openingBalance,
+      closingBalance,
+      inflows,
+      outflows,
+      income,
+      expense,
+      transfersIn,
+      transfersOut,
+      exchangesIn,
+      exchangesOut,
+    };
+  });
+
 /**
  * One row of the report's one result set. `kind` says which: an account (`account_id`, `name`,
- * `currency`, balances and flows), a currency's totals (`currency`, balances, flows), a period of an
- * account (`account_id`, `period`, balances, flows) or a movement between accounts (`type`,
- * `account_id` the origin, `to_id`, `count`, `amount`, `destination_amount`).
+ * `currency`, balances and flows), a currency's totals (`currency`, balances, flows), an account's
+ * periods (`account_id`, `periods`: each period's `PeriodValues`, in order, as one JSON array), the
+ * calendar (`periods`: each period's `CalendarEntry`, in order; one row) or a movement between
+ * accounts (`type`, `account_id` the origin, `to_id`, `count`, `amount`, `destination_amount`).
+ * `ord` orders the rows of a kind (the statement does not sort its result: see `cashflowSql`).
  */
 type CashflowRow = FlowRow & {
-  kind: "account" | "currency" | "period" | "movement";
+  kind: "account" | "currency" | "periods" | "calendar" | "movement";
+  ord: number;
   account_id: string | null;
   name: string | null;
   currency: string | null;
-  period: string | null;
   opening: string | null;
   closing: string | null;
+  periods: PeriodValues[] | CalendarEntry[] | null;
   type: "transfer" | "exchange" | null;
   to_id: string | null;
   count: number | null;
   amount: string | null;
   destination_amount: string | null;
-  /** A period's first and last day within the report's range (ISO dates). */
-  period_start: string | null;
-  period_end: string | null;
 };
 
 /** At most this many periods in one cash flow (a daily report over years would be millions of rows). */
@@ -106,7 +138,7 @@ export const MAX_CASHFLOW_PERIODS = 1000;
 const DAY_MS = 86_400_000;
 
 /** How many periods of `granularity` the range touches (UTC dates). */
-const periodCount = (start: Date, end: Date, granularity: "day" | "week" | "month"): number => {
+export const periodCount = (start: Date, end: Date, granularity: "day" | "week" | "month"): number => {
   if (granularity === "month") {
     return (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth() + 1;
   }
@@ -147,12 +179,22 @@ const PERIOD_LABEL = { month: "YYYY-MM", week: 'IYYY-"W"IW', day: "YYYY-MM-DD" }
  * read for [start, end] only; the opening balance is the closing balance minus the period's flows
  * (opening-balance entries dated within the period are no flow: they stay in the opening balance).
  * One statement sees one snapshot, so no transaction needs to hold one.
+ *
+ * Each account's periods come as ONE row holding their figures as a JSON array of arrays, and the
+ * periods' labels and days as one more row (decision 0109): by week that is 53,000 periods over 1,000
+ * accounts, and as rows of their own the driver's per-row work (a message, twenty columns, an
+ * object) and the reshaping cost more than the statement. The calendar is a series of `periods`
+ * steps (so PostgreSQL knows its size, 53 rather than a guessed 1,000) with each period's label and
+ * days computed once, not per account; and the result is not sorted (`ord` orders each kind's rows
+ * in JavaScript): a final sort would carry every account's periods.
  */
 export const cashflowSql = (o: {
   tenantId: string;
   start: string;
   end: string;
   granularity: "day" | "week" | "month";
+  /** How many periods of the granularity the range touches (`periodCount`). */
+  periods: number;
   ids: string[] | null;
 }) => {
   const mentions = o.ids
@@ -186,12 +228,17 @@ export const cashflowSql = (o: {
        WHERE a.tenant_id = ${o.tenantId}::uuid ${accounts}
        GROUP BY a.id
     ), calendar AS (
-      SELECT generate_series(date_trunc(${o.granularity}::text, ${o.start}::timestamp),
-                             ${o.end}::timestamp, ${`1 ${o.granularity}`}::interval)::date AS period
+      -- Each period of the range with its label and its days within the range, computed once.
+      SELECT c.period, to_char(c.period, ${PERIOD_LABEL[o.granularity]}::text) AS label,
+             GREATEST(c.period, ${o.start}::date)::text AS first_day,
+             LEAST((c.period + ${`1 ${o.granularity}`}::interval - interval '1 day')::date, ${o.end}::date)::text AS last_day
+        FROM (SELECT (date_trunc(${o.granularity}::text, ${o.start}::timestamp)
+                      + step * ${`1 ${o.granularity}`}::interval)::date AS period
+                FROM generate_series(0, ${o.periods}::int - 1) AS step) c
     ), grid AS (
       -- Every period of the range, empty ones included, per account; its closing balance is the
       -- report's opening plus the net flows of the periods up to it.
-      SELECT a.id AS account_id, c.period,
+      SELECT a.id AS account_id, c.period, c.label, c.first_day, c.last_day,
              ${Prisma.raw(FLOW_NAMES.map((name) => `COALESCE(p.${name}, 0) AS ${name}`).join(", "))},
              a.closing - a.inflows + a.outflows + sum(COALESCE(p.inflows, 0) - COALESCE(p.outflows, 0)) OVER (
                PARTITION BY a.id ORDER BY c.period ROWS UNBOUNDED PRECEDING) AS closing
@@ -199,35 +246,38 @@ export const cashflowSql = (o: {
        CROSS JOIN calendar c
         LEFT JOIN per_period p ON p.account_id = a.id AND p.period = c.period
     )
-    SELECT 'account' AS kind, row_number() OVER (ORDER BY currency_code, name, id) AS ord,
-           id::text AS account_id, name, currency_code AS currency, NULL::text AS period,
+    SELECT 'account' AS kind, (row_number() OVER (ORDER BY currency_code, name, id))::int AS ord,
+           id::text AS account_id, name, currency_code AS currency,
            (closing - inflows + outflows)::text AS opening, closing::text AS closing, ${flowText()},
-           NULL::text AS type, NULL::text AS to_id, NULL::int AS count, NULL::text AS amount,
-           NULL::text AS destination_amount, NULL::text AS period_start, NULL::text AS period_end
+           NULL::json AS periods, NULL::text AS type, NULL::text AS to_id, NULL::int AS count,
+           NULL::text AS amount, NULL::text AS destination_amount
       FROM per_account
     UNION ALL
-    SELECT 'currency', row_number() OVER (ORDER BY currency_code), NULL, NULL, currency_code, NULL,
+    SELECT 'currency', (row_number() OVER (ORDER BY currency_code))::int, NULL, NULL, currency_code,
            sum(closing - inflows + outflows)::text, sum(closing)::text, ${flowText((name) => `sum(${name})`)},
-           NULL, NULL, NULL, NULL, NULL, NULL, NULL
+           NULL, NULL, NULL, NULL, NULL, NULL
       FROM per_account
      GROUP BY currency_code
     UNION ALL
-    SELECT 'period', row_number() OVER (ORDER BY account_id, period), account_id::text, NULL, NULL,
-           to_char(period, ${PERIOD_LABEL[o.granularity]}::text),
-           (closing - inflows + outflows)::text, closing::text, ${flowText()},
-           NULL, NULL, NULL, NULL, NULL,
-           -- The period as far as it lies within the report's range.
-           GREATEST(period, ${o.start}::date)::text,
-           LEAST((period + ${`1 ${o.granularity}`}::interval - interval '1 day')::date, ${o.end}::date)::text
+    -- An account's periods in order, each its opening and closing balance and flows (as text: exact).
+    SELECT 'periods', 0, account_id::text, NULL, NULL, NULL, NULL, ${noFlows},
+           json_agg(json_build_array((closing - inflows + outflows)::text, closing::text,
+             ${Prisma.raw(FLOW_NAMES.map((name) => `${name}::text`).join(", "))}) ORDER BY period),
+           NULL, NULL, NULL, NULL, NULL
       FROM grid
+     GROUP BY account_id
     UNION ALL
-    SELECT 'movement', row_number() OVER (ORDER BY type, origin::text, destination::text), origin::text,
-           NULL, NULL, NULL, NULL, NULL, ${noFlows},
-           type::text, destination::text, sum(n)::int, sum(sent)::text, sum(received)::text, NULL, NULL
+    -- The periods' labels and days, once: [label, first day, last day] in order.
+    SELECT 'calendar', 0, NULL, NULL, NULL, NULL, NULL, ${noFlows},
+           json_agg(json_build_array(label, first_day, last_day) ORDER BY period), NULL, NULL, NULL, NULL, NULL
+      FROM calendar
+    UNION ALL
+    SELECT 'movement', (row_number() OVER (ORDER BY type, origin::text, destination::text))::int, origin::text,
+           NULL, NULL, NULL, NULL, ${noFlows}, NULL,
+           type::text, destination::text, sum(n)::int, sum(sent)::text, sum(received)::text
       FROM g
      WHERE type IN ('transfer', 'exchange')
-     GROUP BY type, origin, destination
-     ORDER BY kind, ord`;
+     GROUP BY type, origin, destination`;
 };
 
 /** Opening, flows and closing per account and currency, per period, and the movements between accounts. */
@@ -237,9 +287,9 @@ export const cashflowReport =
     requirePermission(ctx, "reports:read:all");
     const query = parseInput(ZCashflowQuery, raw);
     const ids = accountIdsOf(query.accountId);
-    const start = dateOf(query.startDate);
-    const end = dateOf(query.endDate);
-    if (periodCount(start, end, query.granularity) > MAX_CASHFLOW_PERIODS) {
+    const periodsInRange = (from: string, to: string) =>
+      periodCount(dateOf(from), dateOf(to), query.granularity);
+    if (periodsInRange(query.startDate, query.endDate) > MAX_CASHFLOW_PERIODS) {
       throw validationError([
         {
           path: "granularity",
@@ -265,6 +315,7 @@ export const cashflowReport =
                 start: period.startDate,
                 end: period.endDate,
                 granularity: query.granularity,
+                periods: periodsInRange(period.startDate, period.endDate),
                 ids,
               }),
               // The transaction's last statement: the transaction commits with it, one round trip (raw-tenant.ts).
@@ -306,19 +357,19 @@ export const cashflowReport =
         })),
       };
     };
-    const accounts = rows.filter((row) => row.kind === "account");
+    // The statement leaves its rows unsorted; `ord` orders those of a kind.
+    const ofKind = (kind: CashflowRow["kind"]) =>
+      rows.filter((row) => row.kind === kind).sort((x, y) => x.ord - y.ord);
+    const accounts = ofKind("account");
     // A report limited to accounts names accounts of this organization: another tenant's (or an
     // unknown) id is NOT_FOUND, as the account statement answers, not an empty report.
     if (ids && accounts.length !== ids.length) throw accountNotFound();
-    // Each account's periods, looked up by id: filtering every period row per account would be
-    // accounts × periods comparisons (53 million for 1,000 accounts by week).
-    const periodsOf = new Map<string, CashflowRow[]>();
+    // Each account's periods (one row per account), by id, labelled from the one calendar row.
+    const calendar = (rows.find((row) => row.kind === "calendar")?.periods ?? []) as CalendarEntry[];
+    const periodsById = new Map<string, PeriodFigures[]>();
     for (const row of rows) {
-      if (row.kind !== "period") continue;
-      const key = row.account_id ?? "";
-      const list = periodsOf.get(key);
-      if (list) list.push(row);
-      else periodsOf.set(key, [row]);
+      if (row.kind === "periods")
+        periodsById.set(row.account_id ?? "", periodsOf((row.periods ?? []) as PeriodValues[], calendar));
     }
     return {
       startDate: query.startDate,
@@ -330,30 +381,19 @@ export const cashflowReport =
         name: row.name ?? "",
         currency: row.currency ?? "",
         ...withCompared(row, "account", (account) => account.account_id),
-        periods: (periodsOf.get(row.account_id ?? "") ?? []).map((period) => ({
-          period: period.period ?? "",
-          startDate: period.period_start ?? "",
-          endDate: period.period_end ?? "",
-          openingBalance: period.opening ?? "0",
-          closingBalance: period.closing ?? "0",
-          ...flows(period),
-        })),
+        periods: periodsById.get(row.account_id ?? "") ?? [],
       })),
-      totals: rows
-        .filter((row) => row.kind === "currency")
-        .map((row) => ({
-          currency: row.currency ?? "",
-          ...withCompared(row, "currency", (total) => total.currency),
-        })),
-      movements: rows
-        .filter((row) => row.kind === "movement")
-        .map((row) => ({
-          type: row.type ?? "transfer",
-          fromAccountId: row.account_id ?? "",
-          toAccountId: row.to_id ?? "",
-          count: row.count ?? 0,
-          amount: row.amount ?? "0",
-          destinationAmount: row.destination_amount ?? "0",
-        })),
+      totals: ofKind("currency").map((row) => ({
+        currency: row.currency ?? "",
+        ...withCompared(row, "currency", (total) => total.currency),
+      })),
+      movements: ofKind("movement").map((row) => ({
+        type: row.type ?? "transfer",
+        fromAccountId: row.account_id ?? "",
+        toAccountId: row.to_id ?? "",
+        count: row.count ?? 0,
+        amount: row.amount ?? "0",
+        destinationAmount: row.destination_amount ?? "0",
+      })),
     };
   };
