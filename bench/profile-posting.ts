@@ -48,7 +48,10 @@ try {
   owner.username = TEST_OWNER_ROLE;
   owner.password = TEST_OWNER_ROLE; // the test owner's password is its name (test-databases.ts)
   const profiled = await createDb({ databaseUrl: owner.toString(), dataDir: "", poolSize: 1 });
-  const services = createFinanceServices({ db: profiled, outbox: createOutbox(profiled, { unhandled: "settle" }) });
+  const services = createFinanceServices({
+    db: profiled,
+    outbox: createOutbox(profiled, { unhandled: "settle" }),
+  });
   const pay = () =>
     services.payments.create(ctx, { accountId: account.id, amount: "1250", date: DATE, comment: "" });
   for (let i = 0; i < 200; i++) await pay();
