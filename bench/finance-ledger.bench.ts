@@ -32,7 +32,6 @@ import type { Bench, BenchResult } from "./run";
 const WORKERS = 8;
 const DEFAULT_ITERATIONS = 2_000;
 const HISTORY = 1_000_000;
-// Small enough that one batch stays well inside the interactive-transaction timeout on a loaded machine.
 const HISTORY_BATCH = 20_000;
 const DATE = "2026-11-22";
 
@@ -85,22 +84,27 @@ const runWorkers = async (
   return { ops: total, seconds: seconds(start), latencies };
 };
 
-/** Prior history for `accountId`: income entries spread over ten years, inserted in set-based batches. */
+/**
+ * Prior history for `accountId`: income entries spread over ten years, inserted in set-based batches,
+ * each in a driver transaction in the tenant (`db.rawTx`, the tenancy wall of `withTenant`): Prisma's
+ * interactive transactions end after 15 s, which one batch outlasted at a load average of ~29.
+ */
 const seedHistory = async (db: Db, tenantId: string, accountId: string, userId: string) => {
   for (let done = 0; done < HISTORY; done += HISTORY_BATCH) {
-    await db.withTenant(
-      tenantId,
-      (tx) =>
-        tx.$executeRaw`
-        INSERT INTO transactions (id, tenant_id, type, amount, date, destination_account_id, comment, created_by)
-        SELECT gen_random_uuid(), ${tenantId}::uuid, 'income', 100, DATE '2016-01-01' + (g % 3650), ${accountId}::uuid, '', ${userId}::uuid
-          FROM generate_series(${done + 1}::int, ${done + HISTORY_BATCH}::int) AS g`,
+    await db.rawTx.withTenant(tenantId, (tx) =>
+      tx.query(
+        `INSERT INTO transactions (id, tenant_id, type, amount, date, destination_account_id, comment, created_by)
+         SELECT gen_random_uuid(), $1::uuid, 'income', 100, DATE '2016-01-01' + (g % 3650), $2::uuid, '', $3::uuid
+           FROM generate_series($4::int, $5::int) AS g`,
+        [tenantId, accountId, userId, done + 1, done + HISTORY_BATCH],
+      ),
     );
   }
-  await db.withTenant(
-    tenantId,
-    (tx) =>
-      tx.$executeRaw`UPDATE money_accounts SET balance = balance + ${BigInt(HISTORY) * 100n} WHERE id = ${accountId}::uuid`,
+  await db.rawTx.withTenant(tenantId, (tx) =>
+    tx.query("UPDATE money_accounts SET balance = balance + $1::bigint WHERE id = $2::uuid", [
+      (BigInt(HISTORY) * 100n).toString(),
+      accountId,
+    ]),
   );
 };
 

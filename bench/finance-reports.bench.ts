@@ -89,8 +89,8 @@ export const timeAlternating = async (
  * An organization that keeps UZS and USD, a user of it (the audit log takes entries only from one) and
  * that user's context with every permission.
  */
-export const provisionBenchTenant = async (appDb: Db, outbox: Outbox) => {
-  const tenant = await provisionTenant({ db: appDb, outbox }, { name: "Bench", isPlatform: false });
+export const provisionBenchTenant = async (appDb: Db, outbox: Outbox, name = "Bench") => {
+  const tenant = await provisionTenant({ db: appDb, outbox }, { name, isPlatform: false });
   await appDb.withTenant(tenant.id, (tx) =>
     tx.tenantCurrency.create({ data: { tenantId: tenant.id, currencyCode: "USD" } }),
   );
@@ -106,14 +106,16 @@ export const provisionBenchTenant = async (appDb: Db, outbox: Outbox) => {
       },
     }),
   );
-  const ctx: TenantContext = {
-    tenantId: tenant.id,
-    actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },
-    locale: "en",
-    requestId: "bench",
-  };
-  return { tenant, userId, ctx };
+  return { tenant, userId, ctx: benchContext(tenant.id, userId) };
 };
+
+/** A user's context with every permission. */
+export const benchContext = (tenantId: string, userId: string): TenantContext => ({
+  tenantId,
+  actor: { userId, permissions: new Set(listPermissions().map((p) => p.name)) },
+  locale: "en",
+  requestId: "bench",
+});
 
 /**
  * One seeding statement in its own driver transaction in the tenant (`db.rawTx`, the tenancy wall of

@@ -52,7 +52,14 @@ export const prepareTemplate = async (options: {
   }
   const prefix = `hisob_t${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
   const template = `${prefix}_template`;
-  const admin = await connectPostgres(options.adminUrl);
+  await createOwnedDatabase(options.adminUrl, template);
+  await migrateOwned(options.adminUrl, template);
+  return { kind: "postgres", adminUrl: options.adminUrl, template, prefix };
+};
+
+/** Creates `database` owned by the test owner (and the app's roles, once per cluster) unless it exists. */
+const createOwnedDatabase = async (adminUrl: string, database: string) => {
+  const admin = await connectPostgres(adminUrl);
   try {
     // The app's roles exist up front so the non-superuser owner needs no CREATEROLE (as a DBA would set up).
     await admin.exec(`
@@ -65,17 +72,41 @@ export const prepareTemplate = async (options: {
         END IF;
       END $$;
       GRANT hisob_tenant, hisob_system, hisob_platform TO ${TEST_OWNER_ROLE};`);
-    await admin.exec(`CREATE DATABASE ${template} OWNER ${TEST_OWNER_ROLE}`);
+    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (exists.length === 0) await admin.exec(`CREATE DATABASE ${database} OWNER ${TEST_OWNER_ROLE}`);
   } finally {
     await admin.close();
   }
-  const owner = await connectPostgres(ownerUrl(options.adminUrl, template));
+};
+
+const migrateOwned = async (adminUrl: string, database: string) => {
+  const owner = await connectPostgres(ownerUrl(adminUrl, database));
   try {
     await migrate(owner);
   } finally {
     await owner.close();
   }
-  return { kind: "postgres", adminUrl: options.adminUrl, template, prefix };
+};
+
+/**
+ * A named database that outlives the run (benchmarks that seed 1,000,000 rows once and reuse them):
+ * created owned by the test owner if missing, migrated to the newest migrations, opened as the app
+ * opens its own. Nothing drops it.
+ */
+export const openKeptTestDb = async (
+  adminUrl: string,
+  database: string,
+  options: { poolSize?: number; transactionTimeoutMs?: number } = {},
+): Promise<Db> => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`not a plain database name: "${database}"`);
+  await createOwnedDatabase(adminUrl, database);
+  await migrateOwned(adminUrl, database);
+  return createDb({
+    databaseUrl: ownerUrl(adminUrl, database),
+    dataDir: "",
+    poolSize: options.poolSize ?? 4,
+    ...(options.transactionTimeoutMs ? { transactionTimeoutMs: options.transactionTimeoutMs } : {}),
+  });
 };
 
 /** Runs once per test run, after all files: drops every database the run created. */
@@ -110,6 +141,8 @@ export const createTestDbFromTemplate = async (
     connectVia?: (url: string) => string;
     /** The pooler's URL for the database's: the app connects through it, migrations directly. */
     viaPooler?: (url: string) => string;
+    /** Prisma's interactive-transaction limit (PostgreSQL; default 15 s). */
+    transactionTimeoutMs?: number;
   } = {},
 ): Promise<Db> => {
   const onQuery = options.onQuery ? { onQuery: options.onQuery } : {};
@@ -146,6 +179,7 @@ export const createTestDbFromTemplate = async (
     ...(options.viaPooler ? { pooler: { directUrl: url } } : {}),
     dataDir: "",
     poolSize: options.poolSize ?? 4,
+    ...(options.transactionTimeoutMs ? { transactionTimeoutMs: options.transactionTimeoutMs } : {}),
     ...onQuery,
   });
 };

@@ -23,7 +23,7 @@ import {
   ZTrialBalanceQuery,
   ZUpdateGlAccountInput,
 } from "./general-ledger.schema";
-import { accountRefOf, type ChartRow, createLedgerReports, loadChart, rollUp } from "./ledger-reports";
+import { type ChartRow, createLedgerReports, loadChart, rollUp } from "./ledger-reports";
 
 /*
  * The chart of accounts and the trial balance (docs/decisions/0093-general-ledger.md). The journal
@@ -81,11 +81,7 @@ const MAPPING = {
   expenseCategory: { table: "expense_categories", entity: "expense_category", type: "expense" },
 } as const;
 
-type TrialRow = ChartRow & {
-  opening: string;
-  debit: string;
-  credit: string;
-};
+type TrialSums = { id: string; opening: string; debit: string; credit: string; entries: number };
 
 export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
   const { db } = deps;
@@ -398,45 +394,55 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
       const { tenantId } = ctx;
       const { startDate, endDate } = query;
       return db.withTenant(tenantId, async (tx) => {
-        // The lines aggregated per GL account first, the few accounts joined after: joining every
-        // line to its account before grouping doubled the time over a year of 1,000,000 transactions
-        // (docs/decisions/0103-ledger-sql.md).
-        const rows = await tx.$queryRaw<TrialRow[]>`
-          SELECT a.id::text, a.code, a.name_en, a.name_ru, a.name_uz, a.type::text AS type, a.parent_id::text,
-                 t.opening::text, t.debit::text, t.credit::text
-            FROM (SELECT l.gl_account_id,
-                         COALESCE(sum(l.base_amount) FILTER (WHERE l.date < ${startDate}::date), 0) AS opening,
-                         COALESCE(sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount > 0), 0) AS debit,
-                         COALESCE(-sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount < 0), 0) AS credit,
-                         count(*) FILTER (WHERE l.date >= ${startDate}::date) AS entries
-                    FROM journal_lines l
-                   WHERE l.tenant_id = ${tenantId}::uuid AND l.date <= ${endDate}::date
-                   GROUP BY l.gl_account_id) t
-            JOIN gl_accounts a ON a.tenant_id = ${tenantId}::uuid AND a.id = t.gl_account_id
-           WHERE t.opening <> 0 OR t.entries > 0
-           ORDER BY a.code`;
+        // The lines aggregated per GL account in SQL, the chart (read anyway for the tree) joined here.
+        // Joined in SQL, the planner put the tenant's accounts (estimated at one row) on the outer
+        // side of a nested loop and ran the aggregate over every line once per account: 36× its bare
+        // SQL over a year of 1,000,000 transactions (docs/decisions/0110-ledger-speed.md).
+        const sums = await tx.$queryRaw<TrialSums[]>`
+          SELECT l.gl_account_id::text AS id,
+                 COALESCE(sum(l.base_amount) FILTER (WHERE l.date < ${startDate}::date), 0)::text AS opening,
+                 COALESCE(sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount > 0), 0)::text AS debit,
+                 COALESCE(-sum(l.base_amount) FILTER (WHERE l.date >= ${startDate}::date AND l.base_amount < 0), 0)::text AS credit,
+                 count(*) FILTER (WHERE l.date >= ${startDate}::date)::int AS entries
+            FROM journal_lines l
+           WHERE l.tenant_id = ${tenantId}::uuid AND l.date <= ${endDate}::date
+           GROUP BY l.gl_account_id`;
+        const chart = await loadChart(tx, tenantId);
+        const byId = new Map(chart.map((account) => [account.accountId, account]));
+        const rows = sums
+          .filter((sum) => sum.opening !== "0" || sum.entries > 0)
+          .flatMap((sum) => {
+            const account = byId.get(sum.id);
+            return account ? [{ account, sum }] : [];
+          })
+          .sort((a, b) => (a.account.code < b.account.code ? -1 : a.account.code > b.account.code ? 1 : 0));
         const [base] = await tx.$queryRaw<
           { code: string | null }[]
         >`SELECT gl_base_currency(${tenantId}::uuid)::text AS code`;
         const totals = { opening: 0n, debit: 0n, credit: 0n, closing: 0n };
-        const out = rows.map((row) => {
-          const opening = BigInt(row.opening);
-          const debit = BigInt(row.debit);
-          const credit = BigInt(row.credit);
+        const out = rows.map(({ account, sum }) => {
+          const opening = BigInt(sum.opening);
+          const debit = BigInt(sum.debit);
+          const credit = BigInt(sum.credit);
           const closing = opening + debit - credit;
           totals.opening += opening;
           totals.debit += debit;
           totals.credit += credit;
           totals.closing += closing;
           return {
-            ...accountRefOf(row),
+            accountId: account.accountId,
+            code: account.code,
+            nameEn: account.nameEn,
+            nameRu: account.nameRu,
+            nameUz: account.nameUz,
+            type: account.type,
+            parentId: account.parentId,
             opening: opening.toString(),
             debit: debit.toString(),
             credit: credit.toString(),
             closing: closing.toString(),
           };
         });
-        const chart = await loadChart(tx, tenantId);
         const leaves = new Map(
           out.map((row) => [
             row.accountId,
