@@ -61,6 +61,14 @@ const glAccountNotFound = () => notFound("finance.gl_account_not_found", "Accoun
 const conflict = (reason: string, message: string, params?: Record<string, unknown>) =>
   new AppError("CONFLICT", { reason, message, ...(params ? { params } : {}) });
 
+/** A parent must take no lines itself: only leaves do. */
+const parentHasEntries = () =>
+  fieldError(
+    "parentId",
+    "finance.gl_parent_has_entries",
+    "has journal lines; only an account without lines can have sub-accounts",
+  );
+
 const codeTaken = () => conflict("finance.gl_code_taken", "Another account of the chart has this code");
 
 const selectAccounts = (tx: Tx, tenantId: string, id: string | null) =>
@@ -147,11 +155,7 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
               throw fieldError("parentId", "finance.unknown_gl_account", "is not an account of this chart");
             }
             if (parent.has_entries) {
-              throw fieldError(
-                "parentId",
-                "finance.gl_parent_has_entries",
-                "has journal lines; only an account without lines can have sub-accounts",
-              );
+              throw parentHasEntries();
             }
             if (parent.type !== input.type) {
               throw fieldError(
@@ -262,11 +266,7 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
             );
           }
           if (parent.has_entries) {
-            throw fieldError(
-              "parentId",
-              "finance.gl_parent_has_entries",
-              "has journal lines; only an account without lines can have sub-accounts",
-            );
+            throw parentHasEntries();
           }
         }
         if (before.parent_id === input.parentId) return toDto(before);
