@@ -134,6 +134,7 @@ const AccountsTab = () => {
           <Table<GlNode>
             rowKey="id"
             size="small"
+            tableLayout="fixed"
             dataSource={tree}
             pagination={false}
             onRow={(account) =>
@@ -155,15 +156,18 @@ const AccountsTab = () => {
               {
                 key: "name",
                 title: t("chart.name"),
+                // One line: a long name ends in an ellipsis, the whole name in its tooltip.
                 render: (_: unknown, account: GlNode) => (
-                  <Space size={4} wrap>
-                    <span data-testid="gl-name">{account.name}</span>
+                  <span style={{ display: "flex", alignItems: "center", gap: 4, minWidth: 0 }}>
+                    <Typography.Text data-testid="gl-name" ellipsis={{ tooltip: account.name }}>
+                      {account.name}
+                    </Typography.Text>
                     {account.role ? (
                       <Tag bordered={false} title={t("chart.roleHint")}>
                         ★
                       </Tag>
                     ) : null}
-                  </Space>
+                  </span>
                 ),
               },
               {
