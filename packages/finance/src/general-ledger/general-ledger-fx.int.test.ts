@@ -280,7 +280,8 @@ describe("corrections of days in a closed period go to the first open day (docs/
         SELECT to_char(date, 'YYYY-MM-DD') AS date, memo, created_at AS written
           FROM journal_entries WHERE source_kind = 'settlement' ORDER BY date, memo`,
     );
-  const CORRECTION = /^Correction of 2026-0[67]-\d\d, in a closed period \(books closed through 2026-07-31\)$/;
+  const CORRECTION =
+    /^Correction of 2026-0[67]-\d\d, in a closed period \(books closed through 2026-07-31\)$/;
 
   it("the corrections a migration wrote into a closed period are taken back and posted on the first open day; a backfill posts them there itself", async () => {
     const f = t.services.finance;
