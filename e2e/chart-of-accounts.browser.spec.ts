@@ -131,6 +131,30 @@ describe.skipIf(skipReason !== undefined)("the chart of accounts in the app", ()
     await row("9425").getByTestId("gl-inactive").waitFor({ state: "detached" });
   });
 
+  it("moves a sub-account to the top of the chart and back under its group with the tree select", async () => {
+    await row("9425").getByTestId("gl-move").click();
+    let dialog = page.getByRole("dialog", { name: /9425/ });
+    await dialog.getByText(appEn.chart.moveHint).waitFor();
+    await shot("move-en");
+    // Cleared: the top of the chart.
+    await dialog.locator(".ant-select-clear").click({ force: true });
+    await dialog.getByRole("button", { name: appEn.chart.moveSubmit, exact: true }).click();
+    await dialog.waitFor({ state: "detached" });
+    await expect.poll(() => levelOf("9425")).toBe(0);
+    const top = await json<{ code: string; parentId: string | null }[]>("GET", "/finance/ledger/accounts");
+    expect(top.find((account) => account.code === "9425")?.parentId).toBeNull();
+
+    await row("9425").getByTestId("gl-move").click();
+    dialog = page.getByRole("dialog", { name: /9425/ });
+    const parent = dialog.getByLabel(appEn.chart.moveParent, { exact: true });
+    await parent.click();
+    await parent.fill("9400");
+    await page.locator(".ant-select-tree-node-content-wrapper:visible", { hasText: "9400" }).first().click();
+    await dialog.getByRole("button", { name: appEn.chart.moveSubmit, exact: true }).click();
+    await dialog.waitFor({ state: "detached" });
+    await expect.poll(() => levelOf("9425")).toBe(1);
+  });
+
   it("refuses to delete an account with journal lines, with the server's message, in en, ru and uz", async () => {
     for (const lang of ["en", "ru", "uz"] as const) {
       await speak(lang);
@@ -143,6 +167,17 @@ describe.skipIf(skipReason !== undefined)("the chart of accounts in the app", ()
         templatePattern(SERVER[lang].errors.finance.gl_account_has_entries),
       );
       await row("9420").waitFor();
+      // The row's actions are icon buttons named by their tooltips: one line in every language.
+      const actions = row("9420").getByRole("button");
+      expect(await actions.count()).toBe(5);
+      const tops = new Set(
+        await Promise.all(
+          (await actions.all()).map(async (button) => Math.round((await button.boundingBox())?.y ?? -1)),
+        ),
+      );
+      expect(tops.size).toBe(1);
+      expect((await row("9420").boundingBox())?.height ?? 99).toBeLessThan(48);
+      await row("9420").getByRole("button", { name: APP[lang].chart.move, exact: true }).waitFor();
       await shot(`tree-${lang}`);
       await page.getByRole("tab", { name: APP[lang].chart.tabMappings }).click();
       await page.getByTestId("mapping-Rent").waitFor();

@@ -128,6 +128,14 @@ describe.skipIf(skipReason !== undefined)("journal entries and revaluation in th
       await page.getByTestId("new-journal-entry").click();
       const form = page.getByRole("dialog");
       await form.getByLabel(j.memo, { exact: true }).fill(`Rent for November ${lang}`);
+      // The landlord's invoice attached: uploaded as soon as it is chosen (docs/decisions/0111-books-features.md).
+      const invoice = `rent-invoice-${lang}.txt`;
+      await form.locator("input[type=file]").setInputFiles({
+        name: invoice,
+        mimeType: "text/plain",
+        buffer: Buffer.from(`Rent for November, ${lang}: 5,000,000.00 UZS\n`),
+      });
+      await form.locator(".ant-upload-list-item-done", { hasText: invoice }).waitFor();
       const line = (n: number, field: string) => `${j.line.replace("{{n}}", String(n))}: ${field}`;
       await pickAccount(page, line(1, j.account), "9420");
       await form.getByLabel(line(1, j.debit), { exact: true }).fill(typedAmount(lang, "5000000"));
@@ -154,6 +162,15 @@ describe.skipIf(skipReason !== undefined)("journal entries and revaluation in th
       await expect
         .poll(() => page.getByTestId("journal-total").innerText().then(plain))
         .toBe(uzs(500000000n, lang));
+      // The attachment on the entry's view, downloaded by its name.
+      const attachment = page.getByTestId("attachment-download");
+      await expect.poll(() => attachment.innerText()).toBe(invoice);
+      const [download] = await Promise.all([page.waitForEvent("download"), attachment.click()]);
+      expect(download.suggestedFilename()).toBe(invoice);
+      expect(
+        ((await rest(cookie, "GET", `/finance/journal-entries/${id}`)) as { attachments: { name: string }[] })
+          .attachments,
+      ).toMatchObject([{ name: invoice }]);
       await shot(page, `draft-${lang}`);
 
       await page.getByTestId("post-journal-entry").click();

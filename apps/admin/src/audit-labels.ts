@@ -210,6 +210,7 @@ export const AUDIT_ACTIONS = [
   "post",
   "reverse",
   "revalue",
+  "reparent",
 ] as const;
 
 export const AUDIT_ACTION_LABELS: Labels = {
@@ -250,6 +251,7 @@ export const AUDIT_ACTION_LABELS: Labels = {
     post: "posted",
     reverse: "reversed",
     revalue: "revalued (exchange differences posted)",
+    reparent: "moved under another parent",
   },
   ru: {
     create: "создание",
@@ -288,6 +290,7 @@ export const AUDIT_ACTION_LABELS: Labels = {
     post: "проведение",
     reverse: "сторнирование",
     revalue: "переоценка (курсовые разницы проведены)",
+    reparent: "перенос под другой счёт",
   },
   uz: {
     create: "yaratish",
@@ -326,6 +329,7 @@ export const AUDIT_ACTION_LABELS: Labels = {
     post: "oʻtkazildi",
     reverse: "storno qilindi",
     revalue: "qayta baholandi (kurs farqlari oʻtkazildi)",
+    reparent: "boshqa schyot ostiga koʻchirildi",
   },
 };
 

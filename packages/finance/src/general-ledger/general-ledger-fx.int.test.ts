@@ -265,3 +265,78 @@ describe("the set-based backfill", () => {
     expect((await f.reconcile.reconcile(ctx)).ok).toBe(true);
   });
 });
+
+describe("corrections of days in a closed period go to the first open day (docs/decisions/0111-books-features.md)", () => {
+  const deleteSettlementEntries = () =>
+    t.db.withTenant(
+      ctx.tenantId,
+      (tx) => tx.$executeRaw`DELETE FROM journal_entries WHERE source_kind = 'settlement'`,
+    );
+  const settlementEntries = () =>
+    t.db.withTenant(
+      ctx.tenantId,
+      (tx) =>
+        tx.$queryRaw<{ date: string; memo: string; written: Date }[]>`
+        SELECT to_char(date, 'YYYY-MM-DD') AS date, memo, created_at AS written
+          FROM journal_entries WHERE source_kind = 'settlement' ORDER BY date, memo`,
+    );
+  const CORRECTION =
+    /^Correction of 2026-0[67]-\d\d, in a closed period \(books closed through 2026-07-31\)$/;
+
+  it("the corrections a migration wrote into a closed period are taken back and posted on the first open day; a backfill posts them there itself", async () => {
+    const f = t.services.finance;
+    const before = await closing("2026-12-31");
+    // The June settlements' lines gone, as if the books had been closed without them: what was reported.
+    await deleteSettlementEntries();
+    const reported = await closing("2026-07-31");
+    expect(reported).not.toEqual(before);
+
+    // A backfill before the books are closed posts them on their own days, like 20261215's did.
+    expect(await backfill()).toBeGreaterThan(0);
+    const written = await settlementEntries();
+    expect(written.every((entry) => entry.date < "2026-08-01" && entry.memo === "")).toBe(true);
+    expect(await closing("2026-07-31")).toEqual(before);
+    on("2026-08-15");
+    await f.periods.set(ctx, { lockDate: "2026-07-31" });
+
+    // 20261221's step: the entries written at that moment and now in the closed period are moved.
+    const [moved] = await t.db.withTenant(
+      ctx.tenantId,
+      (tx) =>
+        tx.$queryRaw<{ n: string }[]>`
+        SELECT gl_repost_closed_corrections(${ctx.tenantId}::uuid, ${written[0]?.written}::timestamptz)::text AS n`,
+    );
+    expect(Number(moved?.n)).toBe(written.length);
+    const after = await settlementEntries();
+    expect(after.length).toBeGreaterThan(0);
+    for (const entry of after) {
+      expect(entry.date).toBe("2026-08-01");
+      expect(entry.memo).toMatch(CORRECTION);
+    }
+    // The closed period is as it was reported; from the first open day on, the books are whole again.
+    expect(await closing("2026-07-31")).toEqual(reported);
+    expect(await closing("2026-08-01")).toEqual(before);
+    expect(await backfill()).toBe(0);
+
+    // Once the period is closed, a backfill that finds the lines missing posts them on the first open day.
+    await deleteSettlementEntries();
+    expect(await closing("2026-08-01")).toEqual(reported);
+    expect(await backfill()).toBeGreaterThan(0);
+    const again = await settlementEntries();
+    expect(again.map((entry) => entry.date)).toEqual(after.map((entry) => entry.date));
+    for (const entry of again) expect(entry.memo).toMatch(CORRECTION);
+    expect(await closing("2026-07-31")).toEqual(reported);
+    expect(await closing("2026-12-31")).toEqual(before);
+    expect(await backfill()).toBe(0);
+    expect((await f.reconcile.reconcile(ctx)).ok).toBe(true);
+    // Without a lock date the function moves nothing.
+    await f.periods.set(ctx, { lockDate: null });
+    const [none] = await t.db.withTenant(
+      ctx.tenantId,
+      (tx) =>
+        tx.$queryRaw<{ n: string }[]>`
+        SELECT gl_repost_closed_corrections(${ctx.tenantId}::uuid, now())::text AS n`,
+    );
+    expect(none?.n).toBe("0");
+  });
+});

@@ -593,6 +593,77 @@ describe("the chart of accounts", () => {
     });
   });
 
+  it("moves an account with its sub-accounts under another parent; refuses cycles, a parent with lines, another type, another organization's account", async () => {
+    const gl = t.services.finance.generalLedger;
+    const byCode = Object.fromEntries((await gl.accounts(ctx)).map((account) => [account.code, account]));
+    const idOf = (code: string) => byCode[code]?.id ?? "";
+    const names = { nameEn: "Deposits", nameRu: "Депозиты", nameUz: "Depozitlar" };
+    const group = await gl.createAccount(ctx, {
+      code: "5090",
+      ...names,
+      type: "asset",
+      parentId: idOf("5000"),
+    });
+    const leaf = await gl.createAccount(ctx, { code: "5091", ...names, type: "asset", parentId: group.id });
+    const refused = (id: string, parentId: string | null, reason: string) =>
+      expect(gl.moveAccount(ctx, id, { parentId })).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+        reason,
+        params: { issues: [{ path: "parentId" }] },
+      });
+    // Under itself, or under one of its own sub-accounts: a cycle.
+    await refused(group.id, group.id, "finance.gl_move_cycle");
+    await refused(group.id, leaf.id, "finance.gl_move_cycle");
+    await refused(idOf("5000"), leaf.id, "finance.gl_move_cycle");
+    // Under a leaf with lines (5010, the cash desk's), under another type, under an unknown account.
+    await refused(leaf.id, idOf("5010"), "finance.gl_parent_has_entries");
+    await refused(leaf.id, idOf("9400"), "finance.gl_type_differs");
+    await refused(leaf.id, "00000000-0000-7000-8000-000000000000", "finance.unknown_gl_account");
+    // Another organization's account: as a parent a 400 naming the field, as the account moved a 404.
+    const tenant = await t.createTenant();
+    const other = await t.contextOf(await t.createUser(tenant.id, "admin"), "move-other");
+    const theirs = await t.services.finance.generalLedger.installChart(other, { template: "nas21" });
+    const their5000 = theirs.find((account) => account.code === "5000")?.id ?? "";
+    await refused(leaf.id, their5000, "finance.unknown_gl_account");
+    await expect(gl.moveAccount(ctx, their5000, { parentId: null })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      reason: "finance.gl_account_not_found",
+    });
+    // Hostile or malformed input: a 400, never a database error.
+    for (const body of [{}, { parentId: "x" }, { parentId: null, code: "1" }, { parentId: 5 }]) {
+      await expect(gl.moveAccount(ctx, leaf.id, body as never)).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
+    }
+    expect((await gl.accounts(ctx)).find((account) => account.id === leaf.id)?.parentId).toBe(group.id);
+
+    // The group with its leaf to the top, then under 5100: the leaf stays under it; a leaf with lines
+    // moves too (its lines stay on it, the tree's subtotals follow).
+    expect((await gl.moveAccount(ctx, group.id, { parentId: null })).parentId).toBeNull();
+    expect((await gl.moveAccount(ctx, group.id, { parentId: idOf("5100") })).parentId).toBe(idOf("5100"));
+    const moved = await gl.moveAccount(ctx, idOf("5010"), { parentId: group.id });
+    expect(moved).toMatchObject({ parentId: group.id, hasEntries: true });
+    const tree = (await gl.trialBalance(ctx, { startDate: "2026-03-01", endDate: "2026-03-31" })).tree;
+    const closing = (code: string) => tree.find((row) => row.code === code)?.closing;
+    expect(closing("5090")).toBe(closing("5010"));
+    expect(tree.find((row) => row.code === "5010")?.depth).toBe(2);
+    // A move to where it already is changes nothing and is not audited again.
+    await gl.moveAccount(ctx, idOf("5010"), { parentId: group.id });
+    const audits = await t.db.withTenant(
+      ctx.tenantId,
+      (tx) =>
+        tx.$queryRaw<{ entity_id: string; before: unknown; after: unknown }[]>`
+        SELECT entity_id, before, after FROM audit_log WHERE entity = 'gl_account' AND action = 'reparent' ORDER BY occurred_at, id`,
+    );
+    expect(audits.map((row) => row.entity_id)).toEqual([group.id, group.id, idOf("5010")]);
+    expect(audits[2]).toMatchObject({ before: { parentId: idOf("5000") }, after: { parentId: group.id } });
+    // Back where it was, so the tests after this one see the template's tree.
+    await gl.moveAccount(ctx, idOf("5010"), { parentId: idOf("5000") });
+    await gl.moveAccount(ctx, leaf.id, { parentId: null });
+    await gl.deleteAccount(ctx, leaf.id);
+    await gl.deleteAccount(ctx, group.id);
+  });
+
   it("a new organization gets the generic chart when it asks for it, before posting", async () => {
     const tenant = await t.createTenant();
     const other = await t.contextOf(await t.createUser(tenant.id, "admin"), "ifrs");

@@ -5,6 +5,7 @@ import {
   ZGlAccountDto,
   ZGlMappingDto,
   ZInstallChartInput,
+  ZMoveGlAccountInput,
   ZSetGlMappingInput,
   ZTrialBalance,
   ZTrialBalanceQuery,
@@ -59,6 +60,16 @@ export const generalLedgerOperations = {
     summary: "Change an account's code, names or currency, or deactivate it",
     tag,
     call: (services, ctx, input) => services.generalLedger.updateAccount(ctx, input.id, input.data),
+  }),
+  moveAccount: op.mutation({
+    http: { method: "PUT", path: `${path}/:id/parent`, status: 200, rest: "data" },
+    input: withId(ZMoveGlAccountInput),
+    output: ZGlAccountDto,
+    access: { requires: ["accounts:update:all"] },
+    summary:
+      "Move an account (with its sub-accounts) under another parent of its type that takes no lines, or to the top",
+    tag,
+    call: (services, ctx, input) => services.generalLedger.moveAccount(ctx, input.id, input.data),
   }),
   deleteAccount: op.mutation({
     http: { method: "DELETE", path: `${path}/:id`, status: 204 },

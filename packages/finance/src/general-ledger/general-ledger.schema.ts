@@ -68,6 +68,15 @@ export const ZUpdateGlAccountInput = z
   .strict();
 export type TUpdateGlAccountInput = z.input<typeof ZUpdateGlAccountInput>;
 
+/** Another parent for an account (null: the top of the chart); its sub-accounts move with it. */
+export const ZMoveGlAccountInput = z
+  .object({
+    /** The new parent: an account of the same type without lines, not the account or one under it. */
+    parentId: z.uuid().nullable(),
+  })
+  .strict();
+export type TMoveGlAccountInput = z.input<typeof ZMoveGlAccountInput>;
+
 export const ZInstallChartInput = z.object({ template: z.enum(GL_CHART_TEMPLATES) }).strict();
 export type TInstallChartInput = z.input<typeof ZInstallChartInput>;
 

@@ -13,12 +13,14 @@ import {
   type TGlAccountDto,
   type TGlMappingDto,
   type TInstallChartInput,
+  type TMoveGlAccountInput,
   type TSetGlMappingInput,
   type TTrialBalance,
   type TTrialBalanceQuery,
   type TUpdateGlAccountInput,
   ZCreateGlAccountInput,
   ZInstallChartInput,
+  ZMoveGlAccountInput,
   ZSetGlMappingInput,
   ZTrialBalanceQuery,
   ZUpdateGlAccountInput,
@@ -58,6 +60,14 @@ const glAccountNotFound = () => notFound("finance.gl_account_not_found", "Accoun
 
 const conflict = (reason: string, message: string, params?: Record<string, unknown>) =>
   new AppError("CONFLICT", { reason, message, ...(params ? { params } : {}) });
+
+/** A parent must take no lines itself: only leaves do. */
+const parentHasEntries = () =>
+  fieldError(
+    "parentId",
+    "finance.gl_parent_has_entries",
+    "has journal lines; only an account without lines can have sub-accounts",
+  );
 
 const codeTaken = () => conflict("finance.gl_code_taken", "Another account of the chart has this code");
 
@@ -141,11 +151,7 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
               throw fieldError("parentId", "finance.unknown_gl_account", "is not an account of this chart");
             }
             if (parent.has_entries) {
-              throw fieldError(
-                "parentId",
-                "finance.gl_parent_has_entries",
-                "has journal lines; only an account without lines can have sub-accounts",
-              );
+              throw parentHasEntries();
             }
             if (parent.type !== input.type) {
               throw fieldError(
@@ -211,6 +217,67 @@ export const createGeneralLedgerService = (deps: { db: Db; clock?: Clock }) => {
           if (isUniqueViolation(error)) throw codeTaken();
           throw error;
         });
+    },
+
+    /**
+     * Moves an account, with everything under it, under another parent (null: the top of the chart)
+     * (docs/decisions/0111-books-features.md). The parent must be of the account's type, take no lines
+     * itself (only leaves do) and not be the account or one of its sub-accounts. Lines stay on their
+     * accounts: only the tree's grouping — the reports' subtotals — changes.
+     */
+    moveAccount: async (ctx: TenantContext, id: string, raw: TMoveGlAccountInput): Promise<TGlAccountDto> => {
+      requirePermission(ctx, "accounts:update:all");
+      const input = parseInput(ZMoveGlAccountInput, raw);
+      const { tenantId } = ctx;
+      return db.withTenant(tenantId, async (tx) => {
+        // One move at a time per chart: two moves at once could each pass the cycle check and, together,
+        // make one (A under B while B goes under A). The lock of the chart's installation.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${0x4869_0093}, hashtext(${tenantId}))`;
+        const before = await findAccount(tx, tenantId, id);
+        if (!before) throw glAccountNotFound();
+        if (input.parentId !== null) {
+          const parent = await findAccount(tx, tenantId, input.parentId);
+          if (!parent) {
+            throw fieldError("parentId", "finance.unknown_gl_account", "is not an account of this chart");
+          }
+          const [cycle] = await tx.$queryRaw<{ found: boolean }[]>`
+            WITH RECURSIVE up AS (
+              SELECT id, parent_id FROM gl_accounts WHERE tenant_id = ${tenantId}::uuid AND id = ${input.parentId}::uuid
+              UNION
+              SELECT a.id, a.parent_id FROM gl_accounts a JOIN up ON a.tenant_id = ${tenantId}::uuid AND a.id = up.parent_id
+            )
+            SELECT EXISTS (SELECT 1 FROM up WHERE id = ${id}::uuid) AS found`;
+          if (cycle?.found) {
+            throw fieldError(
+              "parentId",
+              "finance.gl_move_cycle",
+              "is the account itself or one of its sub-accounts",
+            );
+          }
+          if (parent.type !== before.type) {
+            throw fieldError(
+              "parentId",
+              "finance.gl_type_differs",
+              `must be an account of type ${before.type}`,
+            );
+          }
+          if (parent.has_entries) {
+            throw parentHasEntries();
+          }
+        }
+        if (before.parent_id === input.parentId) return toDto(before);
+        await tx.$executeRaw`
+          UPDATE gl_accounts SET parent_id = ${input.parentId}::uuid, updated_at = ${clock.now()}
+           WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid`;
+        const after = await findAccount(tx, tenantId, id);
+        if (!after) throw glAccountNotFound();
+        const dto = toDto(after);
+        await audit(tx, ctx, "gl_account", id, "reparent", {
+          before: { parentId: before.parent_id },
+          after: { parentId: dto.parentId },
+        });
+        return dto;
+      });
     },
 
     /** Refused for an account with lines (deactivate it instead), sub-accounts, a role or a mapping. */

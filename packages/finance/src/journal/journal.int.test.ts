@@ -630,3 +630,125 @@ describe("revaluation of foreign-currency money accounts", () => {
     ]);
   });
 });
+
+describe("revaluation of foreign-currency receivables and payables (docs/decisions/0111-books-features.md)", () => {
+  it("a USD 500.00 receivable booked at 12,000 revalued at 12,650 is a gain of 325,000.00 UZS; a USD 200.00 payable a loss of 130,000.00; the reversal restores both", async () => {
+    const tenant = await t.createTenant();
+    const who = await t.contextOf(await t.createUser(tenant.id, "admin"), "journal-debts");
+    await usdOverUzs(tenant.id);
+    const codes = Object.fromEntries(
+      (await f().generalLedger.installChart(who, { template: "nas21" })).map((a) => [a.code, a.id]),
+    );
+    const bank = (await f().accounts.create(who, { name: "Bank", currency: "UZS" })).id;
+    const usd = (await f().accounts.create(who, { name: "USD", currency: "USD" })).id;
+    const customer = (await f().counterparties.create(who, { name: "Customer", type: "customer" })).id;
+    const supplier = (await f().counterparties.create(who, { name: "Supplier", type: "supplier" })).id;
+    on("2026-10-01");
+    await f().openingBalances.set(who, bank, { amount: "2000000000", date: "2026-10-01" });
+    // 12,000,000.00 UZS for 1,000.00 USD: the rate the debts after it are booked at, 12,000 UZS per USD.
+    await f().transfers.exchange(who, {
+      fromAccountId: bank,
+      toAccountId: usd,
+      amount: "1200000000",
+      amountReceived: "100000",
+      date: "2026-10-01",
+    });
+    on("2026-10-02");
+    // Sold on credit for USD 500.00 (booked 6,000,000.00 UZS), bought on credit for USD 200.00 (2,400,000.00).
+    await f().debts.create(who, {
+      kind: "receivable",
+      counterpartyId: customer,
+      amount: "50000",
+      currency: "USD",
+    });
+    await f().debts.create(who, {
+      kind: "payable",
+      counterpartyId: supplier,
+      amount: "20000",
+      currency: "USD",
+    });
+
+    on("2026-10-31");
+    const input = { date: "2026-10-31", rates: [{ currency: "USD", rate: "12650" }], memo: "October" };
+    const preview = await f().journal.previewRevaluation(who, input);
+    // By hand: 500.00 × 12,650 = 6,325,000.00 UZS against 6,000,000.00 booked: +325,000.00;
+    // −200.00 × 12,650 = −2,530,000.00 against −2,400,000.00: −130,000.00; the cash 1,000.00 USD +650,000.00.
+    expect(preview.counterparties).toEqual([
+      expect.objectContaining({
+        code: "4010",
+        counterpartyId: customer,
+        counterparty: "Customer",
+        currency: "USD",
+        balance: "50000",
+        bookedBase: "600000000",
+        rate: "12650",
+        revaluedBase: "632500000",
+        difference: "32500000",
+      }),
+      expect.objectContaining({
+        code: "6010",
+        counterpartyId: supplier,
+        balance: "-20000",
+        bookedBase: "-240000000",
+        revaluedBase: "-253000000",
+        difference: "-13000000",
+      }),
+    ]);
+    expect(preview.rows).toEqual([expect.objectContaining({ moneyAccountId: usd, difference: "65000000" })]);
+    expect(preview).toMatchObject({ gain: "97500000", loss: "13000000" });
+
+    const lines = async () =>
+      t.db.withTenant(
+        who.tenantId,
+        (tx) => tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM journal_lines`,
+      );
+    const before = await lines();
+    const posted = await f().journal.revalue(who, input);
+    expect(posted.total).toBe("110500000");
+    expect(
+      posted.lines.map((l) => [l.code, l.currency, l.debit, l.credit, l.baseAmount, l.counterpartyId]),
+    ).toEqual([
+      ["5210", "USD", "0", "0", "65000000", null],
+      ["9541", "UZS", "0", "65000000", "-65000000", null],
+      ["4010", "USD", "0", "0", "32500000", customer],
+      ["9541", "UZS", "0", "32500000", "-32500000", null],
+      ["6010", "USD", "0", "0", "-13000000", supplier],
+      ["9621", "UZS", "13000000", "0", "13000000", null],
+    ]);
+    const october = await f().generalLedger.trialBalance(who, {
+      startDate: "2026-10-01",
+      endDate: "2026-10-31",
+    });
+    const closing = (code: string) => october.rows.find((row) => row.code === code)?.closing;
+    expect(closing("4010")).toBe("632500000");
+    expect(closing("6010")).toBe("-253000000");
+    expect(closing("9541")).toBe("-97500000");
+    expect(closing("9621")).toBe("13000000");
+    expect(october.balanced).toBe(true);
+    expect((await f().reconcile.reconcile(who)).ok).toBe(true);
+    // What is owed in dollars is unchanged: nothing left to revalue at the same rate.
+    const again = await f().journal.previewRevaluation(who, input);
+    expect(again.counterparties.map((row) => [row.balance, row.difference])).toEqual([
+      ["50000", "0"],
+      ["-20000", "0"],
+    ]);
+    expect(codes["4010"]).toBe(posted.lines[2]?.glAccountId);
+
+    // Reversed on the first day of November: the receivable and the payable are back at what they were booked at.
+    on("2026-11-01");
+    await f().journal.reverse(who, posted.id, { date: "2026-11-01" });
+    const november = await f().generalLedger.trialBalance(who, {
+      startDate: "2026-11-01",
+      endDate: "2026-11-30",
+    });
+    const after = (code: string) => november.rows.find((row) => row.code === code)?.closing;
+    expect(after("4010")).toBe("600000000");
+    expect(after("6010")).toBe("-240000000");
+    expect(after("9541")).toBe("0");
+    expect(after("9621")).toBe("0");
+    expect(november.balanced).toBe(true);
+    expect((await lines())[0]?.n).toBe((before[0]?.n ?? 0) + 12);
+    const reverted = await f().journal.previewRevaluation(who, { date: "2026-11-01", rates: input.rates });
+    expect(reverted.counterparties.map((row) => row.difference)).toEqual(["32500000", "-13000000"]);
+  });
+});

@@ -120,7 +120,25 @@ export const ZJournalDto = z
   .meta({ id: "Journal" });
 export type TJournalDto = z.infer<typeof ZJournalDto>;
 
-export const ZJournalDetailDto = ZJournalDto.extend({ lines: z.array(ZJournalLineDto) }).meta({
+/** An attached upload as the entry's view shows it; an upload deleted since has no name and no url. */
+export const ZJournalAttachmentDto = z
+  .object({
+    id: z.uuid(),
+    /** The file's name; null: the upload was deleted after it was attached. */
+    name: z.string().nullable(),
+    size: z.number().int().nullable(),
+    mimeType: z.string().nullable(),
+    /** Where its bytes download (the uploads route; uploads:read permission), null when deleted. */
+    url: z.string().nullable(),
+  })
+  .meta({ id: "JournalAttachment" });
+export type TJournalAttachmentDto = z.infer<typeof ZJournalAttachmentDto>;
+
+export const ZJournalDetailDto = ZJournalDto.extend({
+  lines: z.array(ZJournalLineDto),
+  /** The attachments in attachmentIds' order, with their names (docs/decisions/0111-books-features.md). */
+  attachments: z.array(ZJournalAttachmentDto),
+}).meta({
   id: "JournalDetail",
 });
 export type TJournalDetailDto = z.infer<typeof ZJournalDetailDto>;
@@ -168,6 +186,29 @@ export const ZRevaluationPreview = z
         difference: ZMinor,
       }),
     ),
+    /**
+     * Open foreign-currency receivables and payables, per account of the chart and counterparty
+     * (docs/decisions/0111-books-features.md): the same figures as a money account's.
+     */
+    counterparties: z.array(
+      z.object({
+        glAccountId: z.uuid(),
+        code: z.string(),
+        nameEn: z.string(),
+        nameRu: z.string(),
+        nameUz: z.string(),
+        counterpartyId: z.uuid(),
+        counterparty: z.string(),
+        currency: z.string(),
+        /** What is open in its own currency (minor units, debit positive: owed to us) on the date. */
+        balance: ZMinor,
+        bookedBase: ZMinor,
+        rate: z.string().nullable(),
+        revaluedBase: ZMinor.nullable(),
+        difference: ZMinor,
+      }),
+    ),
+    /** Sums over both lists. */
     gain: ZMinor,
     loss: ZMinor,
   })

@@ -167,8 +167,24 @@ const detailOf = async (tx: Tx, tenantId: string, id: string): Promise<TJournalD
   const row = await selectJournal(tx, tenantId, id);
   if (!row) throw journalNotFound();
   const lines = await selectLines(tx, tenantId, id);
+  const files = row.attachment_ids.length
+    ? await tx.$queryRaw<{ id: string; original_name: string; size: bigint; mime_type: string }[]>`
+        SELECT id::text, original_name, size, mime_type FROM uploads
+         WHERE tenant_id = ${tenantId}::uuid AND id = ANY(${row.attachment_ids}::uuid[])`
+    : [];
+  const byId = new Map(files.map((file) => [file.id, file]));
   return {
     ...toDto(row, await baseCurrencyOf(tx, tenantId)),
+    attachments: row.attachment_ids.map((attachmentId) => {
+      const file = byId.get(attachmentId);
+      return {
+        id: attachmentId,
+        name: file?.original_name ?? null,
+        size: file ? Number(file.size) : null,
+        mimeType: file?.mime_type ?? null,
+        url: file ? `/uploads/${attachmentId}/content` : null,
+      };
+    }),
     lines: lines.map((line) => {
       const amount = BigInt(line.amount);
       return {
@@ -433,6 +449,20 @@ type RevaluationRow = {
   last_rate: string | null;
 };
 
+type DebtRevaluationRow = {
+  gl_account_id: string;
+  code: string;
+  name_en: string;
+  name_ru: string;
+  name_uz: string;
+  counterparty_id: string;
+  counterparty: string;
+  currency_code: string;
+  balance: string;
+  booked: string;
+  last_rate: string | null;
+};
+
 /** A stored draft's lines checked again against the chart as it is now, as `resolveLines` checks new ones. */
 const recheckLines = async (tx: Tx, tenantId: string, journalId: string) => {
   const stored = await tx.$queryRaw<
@@ -495,34 +525,76 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
            GROUP BY m.id
           HAVING COALESCE(sum(l.amount), 0) <> 0 OR COALESCE(sum(l.base_amount), 0) <> 0
            ORDER BY m.currency_code, m.name, m.id`;
+    // Open receivables and payables in a foreign currency: the lines with a counterparty on asset and
+    // liability accounts (debts, their settlements and write-offs, manual lines on those accounts),
+    // per account of the chart, counterparty and currency (docs/decisions/0111-books-features.md).
+    const debts =
+      base === null
+        ? []
+        : await tx.$queryRaw<DebtRevaluationRow[]>`
+          SELECT o.gl_account_id::text, a.code, a.name_en, a.name_ru, a.name_uz, o.counterparty_id::text,
+                 c.name AS counterparty, o.currency_code::text, o.balance::text, o.booked::text,
+                 (gl_rate(${tenantId}::uuid, o.currency_code, ${base}::char(3), ${input.date}::date + 1,
+                          '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid))::text AS last_rate
+            FROM (SELECT l.gl_account_id, l.counterparty_id, l.currency_code,
+                         sum(l.amount) AS balance, sum(l.base_amount) AS booked
+                    FROM journal_lines l
+                   WHERE l.tenant_id = ${tenantId}::uuid AND l.date <= ${input.date}::date
+                     AND l.counterparty_id IS NOT NULL AND l.money_account_id IS NULL
+                     AND l.currency_code <> ${base}::char(3)
+                   GROUP BY l.gl_account_id, l.counterparty_id, l.currency_code
+                  HAVING sum(l.amount) <> 0 OR sum(l.base_amount) <> 0) o
+            JOIN gl_accounts a ON a.tenant_id = ${tenantId}::uuid AND a.id = o.gl_account_id AND a.type IN ('asset', 'liability')
+            JOIN counterparties c ON c.tenant_id = ${tenantId}::uuid AND c.id = o.counterparty_id
+           ORDER BY o.currency_code, a.code, c.name, o.counterparty_id`;
     let gain = 0n;
     let loss = 0n;
-    const out = rows.map((row) => {
-      const rate =
-        given.get(row.currency_code) ?? (row.last_rate === null ? null : normalizeRate(row.last_rate));
-      const balance = BigInt(row.balance);
-      const booked = BigInt(row.booked);
+    /** A balance at the rate given for its currency, else the last known; its difference to what is booked. */
+    const revalue = (currency: string, lastRate: string | null, balanceText: string, bookedText: string) => {
+      const rate = given.get(currency) ?? (lastRate === null ? null : normalizeRate(lastRate));
+      const balance = BigInt(balanceText);
+      const booked = BigInt(bookedText);
       const revalued = rate === null ? null : multiplyRateWithin(balance, rate);
       if (rate !== null && revalued === null) {
-        const given = input.rates.findIndex((entry) => entry.currency === row.currency_code);
+        const given = input.rates.findIndex((entry) => entry.currency === currency);
         throw rateOverflow(given >= 0 ? `rates.${given}.rate` : "rates");
       }
       const difference = revalued === null ? 0n : revalued - booked;
       if (difference > 0n) gain += difference;
       else loss -= difference;
       return {
-        moneyAccountId: row.money_account_id,
-        name: row.name,
-        currency: row.currency_code,
-        glAccountId: row.gl_account_id,
-        balance: row.balance,
-        bookedBase: row.booked,
+        currency,
+        balance: balanceText,
+        bookedBase: bookedText,
         rate,
         revaluedBase: revalued === null ? null : revalued.toString(),
         difference: difference.toString(),
       };
-    });
-    return { date: input.date, baseCurrency: base, rows: out, gain: gain.toString(), loss: loss.toString() };
+    };
+    const out = rows.map((row) => ({
+      moneyAccountId: row.money_account_id,
+      name: row.name,
+      glAccountId: row.gl_account_id,
+      ...revalue(row.currency_code, row.last_rate, row.balance, row.booked),
+    }));
+    const counterparties = debts.map((row) => ({
+      glAccountId: row.gl_account_id,
+      code: row.code,
+      nameEn: row.name_en,
+      nameRu: row.name_ru,
+      nameUz: row.name_uz,
+      counterpartyId: row.counterparty_id,
+      counterparty: row.counterparty,
+      ...revalue(row.currency_code, row.last_rate, row.balance, row.booked),
+    }));
+    return {
+      date: input.date,
+      baseCurrency: base,
+      rows: out,
+      counterparties,
+      gain: gain.toString(),
+      loss: loss.toString(),
+    };
   };
 
   return {
@@ -782,7 +854,8 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
           }
           const preview = await computeRevaluation(tx, tenantId, input);
           const rows = preview.rows.filter((row) => row.difference !== "0");
-          if (rows.length === 0 || preview.baseCurrency === null) {
+          const debts = preview.counterparties.filter((row) => row.difference !== "0");
+          if ((rows.length === 0 && debts.length === 0) || preview.baseCurrency === null) {
             throw businessRule(
               "finance.revaluation_nothing",
               "Nothing to revalue: no foreign-currency account differs from its value at these rates",
@@ -801,28 +874,43 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
           }
           const lines: ResolvedLine[] = [];
           let total = 0n;
-          for (const row of rows) {
+          // Per balance: its leaf by the difference in the base currency only (amount 0: what is held or
+          // owed in its own currency is unchanged), against the unrealised gain or loss.
+          const revalued = (
+            row: { glAccountId: string; currency: string; rate: string | null; difference: string },
+            held: { moneyAccountId: string | null; counterpartyId: string | null; memo: string },
+          ) => {
             const difference = BigInt(row.difference);
             total += difference > 0n ? difference : -difference;
             lines.push({
               glAccountId: row.glAccountId,
-              counterpartyId: null,
-              moneyAccountId: row.moneyAccountId,
+              counterpartyId: held.counterpartyId,
+              moneyAccountId: held.moneyAccountId,
               currency: row.currency,
               amount: 0n,
               baseAmount: difference,
               rate: row.rate,
-              memo: row.name,
+              memo: held.memo,
             });
             lines.push({
-              glAccountId: difference > 0n ? roles.gain : roles.loss,
+              glAccountId: difference > 0n ? (roles.gain ?? "") : (roles.loss ?? ""),
               counterpartyId: null,
               moneyAccountId: null,
               currency: base,
               amount: -difference,
               baseAmount: -difference,
               rate: "1",
-              memo: row.name,
+              memo: held.memo,
+            });
+          };
+          for (const row of rows) {
+            revalued(row, { moneyAccountId: row.moneyAccountId, counterpartyId: null, memo: row.name });
+          }
+          for (const row of debts) {
+            revalued(row, {
+              moneyAccountId: null,
+              counterpartyId: row.counterpartyId,
+              memo: `${row.code} ${row.counterparty}`,
             });
           }
           const id = newId();
@@ -843,7 +931,10 @@ export const createJournalService = (deps: { db: Db; clock?: Clock }) => {
           await audit(tx, ctx, "journal_entry", id, "revalue", {
             after: {
               date: input.date,
-              rates: preview.rows.map((r) => ({ currency: r.currency, rate: r.rate })),
+              rates: [...preview.rows, ...preview.counterparties].map((r) => ({
+                currency: r.currency,
+                rate: r.rate,
+              })),
               gain: preview.gain,
               loss: preview.loss,
             },

@@ -31,6 +31,13 @@ ${objectTypeSdl("JournalEntryLine", elementOf(fieldOf(journal.get.output, "lines
     rate: { description: "Decimal string: base minor units per minor unit of the line's currency." },
   },
 })}
+${objectTypeSdl(
+  "JournalAttachment",
+  elementOf(fieldOf(journal.get.output, "attachments"), "JournalEntry.attachments"),
+  {
+    description: "An attached upload; name and url are null once the upload was deleted.",
+  },
+)}
 ${objectTypeSdl("JournalEntry", journal.get.output, {
   description: "A manual journal entry or a revaluation, with its lines.",
   fields: {
@@ -39,6 +46,7 @@ ${objectTypeSdl("JournalEntry", journal.get.output, {
     date: { description: "YYYY-MM-DD" },
     total: { type: MINOR, description: "Sum of the debits in the base currency (minor units)." },
     lines: "JournalEntryLine",
+    attachments: "JournalAttachment",
   },
 })}
   type PaginatedJournalEntries {
@@ -74,8 +82,20 @@ ${objectTypeSdl(
     fields: { balance: MINOR, bookedBase: MINOR, revaluedBase: MINOR, difference: MINOR },
   },
 )}
+${objectTypeSdl(
+  "RevaluationCounterpartyRow",
+  elementOf(
+    fieldOf(journal.previewRevaluation.output, "counterparties"),
+    "RevaluationPreview.counterparties",
+  ),
+  {
+    description:
+      "An open foreign-currency receivable or payable of one counterparty on one account of the chart.",
+    fields: { balance: MINOR, bookedBase: MINOR, revaluedBase: MINOR, difference: MINOR },
+  },
+)}
 ${objectTypeSdl("RevaluationPreview", journal.previewRevaluation.output, {
-  fields: { rows: "RevaluationRow", gain: MINOR, loss: MINOR },
+  fields: { rows: "RevaluationRow", counterparties: "RevaluationCounterpartyRow", gain: MINOR, loss: MINOR },
 })}
   type Query {
     "Manual journal entries and revaluations, newest first (${permissionsOf(journal.list)}), as ${routeOf(journal.list)}."
@@ -97,7 +117,7 @@ ${objectTypeSdl("RevaluationPreview", journal.previewRevaluation.output, {
     postJournalEntry(id: ID!${idempotencyArgSdl(journal.post)}): JournalEntry!
     "Posts the exact opposite of a posted entry on the date given (${permissionsOf(journal.reverse)}); answers the reversal."
     reverseJournalEntry(id: ID!, date: String!${idempotencyArgSdl(journal.reverse)}): JournalEntry!
-    "Posts one entry with the unrealised exchange gain or loss per foreign-currency money account (${permissionsOf(journal.revalue)})."
+    "Posts one entry with the unrealised exchange gain or loss per foreign-currency money account and open foreign-currency receivable or payable (${permissionsOf(journal.revalue)})."
     revalue(input: RevaluationInput!${idempotencyArgSdl(journal.revalue)}): JournalEntry!
   }
 `;

@@ -7,12 +7,13 @@ import {
   ZGeneralLedgerDocument,
   ZGeneralLedgerLine,
   ZGeneralLedgerSource,
+  ZGlAccountDto,
   ZLedgerAccount,
   ZProfitAndLossLine,
   ZTrialBalanceRow,
   ZTrialBalanceTreeRow,
 } from "@hisob/finance";
-import { fieldOf, pageArgsSdl, permissionsOf } from "../catalog-sdl";
+import { fieldOf, pageArgsSdl, permissionsOf, routeOf } from "../catalog-sdl";
 import type { GraphqlContext } from "../context";
 import { runOperation } from "../operations";
 import type { GraphqlModule } from "../registry";
@@ -37,6 +38,7 @@ ${enumTypeSdl("GlDocumentKind", fieldOf(ZGeneralLedgerDocument, "kind", "output"
   description: "What a journal line's entry was posted for; a settlement's id is its debt's.",
 })}
 ${objectTypeSdl("LedgerAccount", ZLedgerAccount, { fields: ACCOUNT, description: "An account of the chart as a report names it." })}
+${objectTypeSdl("GlAccount", ZGlAccountDto, { fields: ACCOUNT, description: "An account of the chart of accounts." })}
 ${objectTypeSdl("TrialBalanceRow", ZTrialBalanceRow, { fields: { ...ACCOUNT, ...FIGURES } })}
 ${objectTypeSdl("TrialBalanceTreeRow", ZTrialBalanceTreeRow, { fields: { ...ACCOUNT, ...FIGURES } })}
 ${objectTypeSdl("TrialBalanceTotals", fieldOf(ledger.trialBalance.output, "totals", "output"), { fields: FIGURES })}
@@ -103,6 +105,13 @@ ${objectTypeSdl("ProfitAndLoss", ledger.profitAndLoss.output, {
     balanceSheet(${argumentsSdl(ledger.balanceSheet.input, "balanceSheet")}): BalanceSheet!
     "Profit and loss on the ledger's income and expense accounts (${permissionsOf(ledger.profitAndLoss)})."
     profitAndLoss(startDate: String!, endDate: String!, compare: [ComparePeriod!]): ProfitAndLoss!
+    "The chart of accounts, by code (${permissionsOf(ledger.accounts)})."
+    glAccounts: [GlAccount!]!
+  }
+
+  type Mutation {
+    "Moves an account with its sub-accounts under another parent of its type that takes no lines; parentId null: to the top (${permissionsOf(ledger.moveAccount)}), as ${routeOf(ledger.moveAccount)}."
+    moveGlAccount(id: ID!, parentId: ID): GlAccount!
   }
 `;
 
@@ -130,6 +139,13 @@ export const ledgerModule: GraphqlModule = {
         runOperation(ledger.balanceSheet, context.services.finance, context, present(args)),
       profitAndLoss: (_: unknown, args: Record<string, unknown>, context: GraphqlContext) =>
         runOperation(ledger.profitAndLoss, context.services.finance, context, present(args)),
+      glAccounts: (_: unknown, _args: unknown, context: GraphqlContext) =>
+        runOperation(ledger.accounts, context.services.finance, context, undefined),
+    },
+    Mutation: {
+      // An absent parentId is refused (VALIDATION_ERROR): moving to the top is said with null.
+      moveGlAccount: (_: unknown, { id, ...data }: Record<string, unknown>, context: GraphqlContext) =>
+        runOperation(ledger.moveAccount, context.services.finance, context, { id, data }),
     },
   },
 };

@@ -179,6 +179,7 @@ export const en = {
       unknown_gl_account: "validation error: {{field}} is not an account of this chart",
       gl_parent_has_entries:
         "validation error: {{field}} has journal lines; only an account without lines can have sub-accounts",
+      gl_move_cycle: "validation error: {{field}} is the account itself or one of its sub-accounts",
       gl_type_differs: "validation error: {{field}} is not of the account type this needs",
       unknown_mapped_row: "validation error: {{field}} is not a record of this organization",
       gl_account_not_leaf: "validation error: {{field}} has sub-accounts; only a leaf takes lines",
@@ -447,6 +448,7 @@ export const en = {
     not_account: "is not an account of this organization",
     gl_not_chart_account: "is not an account of this chart",
     gl_parent_has_lines: "has journal lines; only an account without lines can have sub-accounts",
+    gl_move_cycle: "is the account itself or one of its sub-accounts",
     gl_parent_type: "must be the parent's type ({{type}})",
     gl_not_leaf: "has sub-accounts; only a leaf takes lines",
     is_deactivated: "is deactivated",

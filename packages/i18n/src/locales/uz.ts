@@ -184,6 +184,8 @@ export const uz: Messages = {
       unknown_gl_account: "Kiritilgan maʼlumotlarda xato: {{field}} bu hisoblar rejasining schyoti emas",
       gl_parent_has_entries:
         "Kiritilgan maʼlumotlarda xato: {{field}} boʻyicha yozuvlar bor; subschyot faqat yozuvsiz schyotda ochiladi",
+      gl_move_cycle:
+        "Kiritilgan maʼlumotlarda xato: {{field}} — schyotning oʻzi yoki uning subschyotlaridan biri",
       gl_type_differs: "Kiritilgan maʼlumotlarda xato: {{field}} kerakli turdagi schyot emas",
       unknown_mapped_row: "Kiritilgan maʼlumotlarda xato: {{field}} bu tashkilotning yozuvi emas",
       gl_account_not_leaf:
@@ -460,6 +462,7 @@ export const uz: Messages = {
     not_account: "bu tashkilotning hisobi emas",
     gl_not_chart_account: "bu hisoblar rejasining schyoti emas",
     gl_parent_has_lines: "schyot boʻyicha yozuvlar bor; subschyot faqat yozuvsiz schyotda ochiladi",
+    gl_move_cycle: "schyotning oʻzi yoki uning subschyotlaridan biri",
     gl_parent_type: "yuqori schyot turida boʻlishi kerak ({{type}})",
     gl_not_leaf: "subschyotlarga ega; yozuvlarni faqat subschyotsiz schyot qabul qiladi",
     is_deactivated: "oʻchirilgan",

@@ -23,6 +23,8 @@ export const DownloadButton = (props: {
   /** The tRPC download procedure's call: the file's URL and name. */
   prepare: () => Promise<Download>;
   label?: string;
+  /** The tooltip (default: what an .xlsx download holds). */
+  hint?: string;
   testId?: string;
   disabled?: boolean;
 }) => {
@@ -57,7 +59,7 @@ export const DownloadButton = (props: {
     }
   };
   return (
-    <Tooltip title={t("downloads.xlsxHint")}>
+    <Tooltip title={props.hint ?? t("downloads.xlsxHint")}>
       <Button
         className="no-print"
         loading={busy}

@@ -164,6 +164,13 @@ export const en = {
     print: "Print / PDF",
     printedOn: "Printed {{date}}",
   },
+  attachments: {
+    add: "Attach files",
+    download: "Download {{name}}",
+    missing: "A file that was deleted",
+    refused: "{{name}} was not uploaded: {{reason}}",
+    stillUploading: "Wait until the files have uploaded",
+  },
   picker: {
     none: "None",
     noMatch: "Nothing matches",

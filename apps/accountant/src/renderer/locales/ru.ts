@@ -165,6 +165,13 @@ export const ru: AppMessages = {
     print: "Печать / PDF",
     printedOn: "Напечатано {{date}}",
   },
+  attachments: {
+    add: "Прикрепить файлы",
+    download: "Скачать {{name}}",
+    missing: "Файл, который был удалён",
+    refused: "{{name}} не загружен: {{reason}}",
+    stillUploading: "Дождитесь окончания загрузки файлов",
+  },
   picker: {
     none: "Не выбрано",
     noMatch: "Ничего не найдено",

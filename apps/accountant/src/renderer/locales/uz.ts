@@ -163,6 +163,13 @@ export const uz: AppMessages = {
     print: "Chop etish / PDF",
     printedOn: "Chop etilgan: {{date}}",
   },
+  attachments: {
+    add: "Fayl biriktirish",
+    download: "{{name}} faylini yuklab olish",
+    missing: "Oʻchirilgan fayl",
+    refused: "{{name}} yuklanmadi: {{reason}}",
+    stillUploading: "Fayllar yuklanib boʻlishini kuting",
+  },
   picker: {
     none: "Tanlanmagan",
     noMatch: "Hech narsa topilmadi",

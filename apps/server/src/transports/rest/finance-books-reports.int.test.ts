@@ -201,3 +201,58 @@ describe("the books' reports over REST and GraphQL", () => {
     }
   });
 });
+
+describe("moving an account of the chart over REST and GraphQL (docs/decisions/0111-books-features.md)", () => {
+  it("moves it, refuses a cycle naming parentId, hostile input with 400, another organization's account with 404", async () => {
+    const put = (id: string, payload: unknown, caller: SeededUser = admin) =>
+      t.app.inject({
+        method: "PUT",
+        url: `/finance/ledger/accounts/${id}/parent`,
+        headers: caller.headers,
+        payload: payload as Record<string, unknown>,
+      });
+    const names = { nameEn: "Office", nameRu: "Офис", nameUz: "Ofis", type: "expense" };
+    const group = await post("/finance/ledger/accounts", { code: "9490", ...names, parentId: chart["9400"] });
+    const leaf = await post("/finance/ledger/accounts", { code: "9491", ...names, parentId: group.id });
+
+    const top = await put(leaf.id, { parentId: null });
+    expect(top.statusCode, top.body).toBe(200);
+    expect(top.json()).toMatchObject({ id: leaf.id, parentId: null });
+    const { data, errors } = await graphql(
+      "mutation ($id: ID!, $parentId: ID) { moveGlAccount(id: $id, parentId: $parentId) { id parentId type } }",
+      { id: leaf.id, parentId: group.id },
+    );
+    expect(errors).toBeUndefined();
+    expect(data?.moveGlAccount).toEqual({ id: leaf.id, parentId: group.id, type: "expense" });
+
+    const cycle = await put(group.id, { parentId: leaf.id });
+    expect(cycle.statusCode).toBe(400);
+    expect(cycle.json().error).toMatchObject({
+      reason: "finance.gl_move_cycle",
+      issues: [{ path: "parentId", message: "is the account itself or one of its sub-accounts" }],
+    });
+    // Under a leaf with lines (9420 holds January's expense): refused, the leaf would stop being one.
+    expect((await put(leaf.id, { parentId: chart["9420"] })).json().error.reason).toBe(
+      "finance.gl_parent_has_entries",
+    );
+    for (const payload of [
+      {},
+      { parentId: "x" },
+      { parentId: null, extra: 1 },
+      { parentId: "1".repeat(10_000) },
+    ]) {
+      expect((await put(leaf.id, payload)).statusCode, JSON.stringify(payload).slice(0, 40)).toBe(400);
+    }
+    expect((await put("not-an-id", { parentId: null })).statusCode).toBe(400);
+    const theirs = await put(leaf.id, { parentId: null }, other);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().error.reason).toBe("finance.gl_account_not_found");
+    const absent = await graphql("mutation ($id: ID!) { moveGlAccount(id: $id) { id } }", { id: leaf.id });
+    expect(JSON.stringify(absent.errors)).toContain("VALIDATION_ERROR");
+    const accounts = (await get(admin, "/finance/ledger/accounts")).json() as Array<{
+      id: string;
+      parentId: string;
+    }>;
+    expect(accounts.find((account) => account.id === leaf.id)?.parentId).toBe(group.id);
+  });
+});

@@ -1,12 +1,21 @@
+import {
+  ApartmentOutlined,
+  CheckCircleOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  PlusOutlined,
+  StopOutlined,
+} from "@ant-design/icons";
 import type { TGlAccountDto } from "@hisob/finance/schema";
 import { describeFailure, QueryState, useLocale } from "@hisob/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Button, Input, Popconfirm, Space, Table, Tabs, Tag, Typography } from "antd";
-import { useMemo, useState } from "react";
+import { App as AntApp, Button, Input, Popconfirm, Space, Table, Tabs, Tag, Tooltip, Typography } from "antd";
+import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useApi } from "../../api-context";
 import { type AccountEdit, AccountForm } from "./account-form";
 import { MappingsTab } from "./mappings-tab";
+import { MoveForm } from "./move-form";
 import { GL_ACCOUNTS_KEY, useGlAccounts } from "./queries";
 import { Refusal } from "./refusal";
 import { TemplateChoice } from "./template-choice";
@@ -36,6 +45,26 @@ export const ChartOfAccountsScreen = () => {
   );
 };
 
+/** A row's action: an icon button whose name (and tooltip) says what it does. */
+const RowAction = ({
+  label,
+  icon,
+  testId,
+  ...rest
+}: {
+  label: string;
+  icon: ReactNode;
+  testId: string;
+  disabled?: boolean;
+  loading?: boolean;
+  danger?: boolean;
+  onClick?: () => void;
+}) => (
+  <Tooltip title={label}>
+    <Button size="small" type="text" icon={icon} aria-label={label} data-testid={testId} {...rest} />
+  </Tooltip>
+);
+
 const AccountsTab = () => {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -45,6 +74,7 @@ const AccountsTab = () => {
   const accounts = useGlAccounts();
   const [search, setSearch] = useState("");
   const [edit, setEdit] = useState<AccountEdit | null>(null);
+  const [moving, setMoving] = useState<GlNode | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Which parents are collapsed (all are open at first, and every one on the way to a search's match).
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
@@ -104,6 +134,7 @@ const AccountsTab = () => {
           <Table<GlNode>
             rowKey="id"
             size="small"
+            tableLayout="fixed"
             dataSource={tree}
             pagination={false}
             onRow={(account) =>
@@ -125,15 +156,18 @@ const AccountsTab = () => {
               {
                 key: "name",
                 title: t("chart.name"),
+                // One line: a long name ends in an ellipsis, the whole name in its tooltip.
                 render: (_: unknown, account: GlNode) => (
-                  <Space size={4} wrap>
-                    <span data-testid="gl-name">{account.name}</span>
+                  <span style={{ display: "flex", alignItems: "center", gap: 4, minWidth: 0 }}>
+                    <Typography.Text data-testid="gl-name" ellipsis={{ tooltip: account.name }}>
+                      {account.name}
+                    </Typography.Text>
                     {account.role ? (
                       <Tag bordered={false} title={t("chart.roleHint")}>
                         ★
                       </Tag>
                     ) : null}
-                  </Space>
+                  </span>
                 ),
               },
               {
@@ -157,45 +191,49 @@ const AccountsTab = () => {
               {
                 key: "actions",
                 title: t("chart.actions"),
-                width: 330,
+                width: 170,
+                // Icon buttons named by their tooltips, so a row stays one line in every language
+                // (docs/decisions/0111-books-features.md).
                 render: (_: unknown, account: GlNode) => (
-                  <Space size={4} wrap>
-                    <Button
-                      size="small"
+                  <Space size={2} wrap={false}>
+                    <RowAction
+                      label={t("chart.addChild")}
+                      icon={<PlusOutlined />}
+                      testId="gl-add-child"
                       disabled={account.hasEntries}
-                      data-testid="gl-add-child"
                       onClick={() => setEdit({ mode: "create", parent: account })}
-                    >
-                      {t("chart.addChild")}
-                    </Button>
-                    <Button
-                      size="small"
-                      data-testid="gl-edit"
+                    />
+                    <RowAction
+                      label={t("chart.edit")}
+                      icon={<EditOutlined />}
+                      testId="gl-edit"
                       onClick={() => setEdit({ mode: "edit", account })}
-                    >
-                      {t("chart.edit")}
-                    </Button>
-                    <Button
-                      size="small"
-                      data-testid="gl-toggle"
+                    />
+                    <RowAction
+                      label={t("chart.move")}
+                      icon={<ApartmentOutlined />}
+                      testId="gl-move"
+                      onClick={() => setMoving(account)}
+                    />
+                    <RowAction
+                      label={account.isActive ? t("chart.deactivate") : t("chart.activate")}
+                      icon={account.isActive ? <StopOutlined /> : <CheckCircleOutlined />}
+                      testId="gl-toggle"
                       disabled={account.role !== null && account.isActive}
                       loading={toggle.isPending && toggle.variables?.id === account.id}
                       onClick={() => toggle.mutate(account)}
-                    >
-                      {account.isActive ? t("chart.deactivate") : t("chart.activate")}
-                    </Button>
+                    />
                     <Popconfirm
                       title={t("chart.confirmDelete", { code: account.code, name: account.name })}
                       onConfirm={() => remove.mutate(account.id)}
                     >
-                      <Button
-                        size="small"
+                      <RowAction
+                        label={t("chart.delete")}
+                        icon={<DeleteOutlined />}
+                        testId="gl-delete"
                         danger
-                        data-testid="gl-delete"
                         loading={remove.isPending && remove.variables === account.id}
-                      >
-                        {t("chart.delete")}
-                      </Button>
+                      />
                     </Popconfirm>
                   </Space>
                 ),
@@ -203,6 +241,7 @@ const AccountsTab = () => {
             ]}
           />
           {edit ? <AccountForm edit={edit} onClose={() => setEdit(null)} /> : null}
+          {moving ? <MoveForm account={moving} accounts={all} onClose={() => setMoving(null)} /> : null}
         </Space>
       )}
     </QueryState>

@@ -1,6 +1,6 @@
 import type { TGlAccountDto } from "@hisob/finance/schema";
 import { describe, expect, it } from "vitest";
-import { mappingChoices, nameOf, parentIds, templateOf, toGlTree } from "./tree";
+import { mappingChoices, moveTargets, nameOf, parentIds, templateOf, toGlTree } from "./tree";
 
 const account = (
   id: string,
@@ -72,5 +72,25 @@ describe("the chart as a tree", () => {
     const expense = mappingChoices(chart, { ...row, kind: "expenseCategory", currency: null });
     expect(expense.map((each) => each.code)).toEqual(["9420"]);
     expect(mappingChoices(chart, { ...row, kind: "paymentCategory", currency: null })).toEqual([]);
+  });
+});
+
+describe("moveTargets", () => {
+  it("offers the accounts of the moved one's type, without it and its sub-accounts; one with lines not selectable", () => {
+    const accounts = [
+      account("g", "5000", null),
+      account("g1", "5010", "g", { hasEntries: true }),
+      account("g2", "5020", "g"),
+      account("g21", "5021", "g2"),
+      account("h", "5100", null),
+      account("x", "9400", null, { type: "expense" }),
+    ];
+    const moving = accounts[2] as TGlAccountDto; // 5020, with 5021 under it
+    const targets = moveTargets(accounts, moving, "en");
+    expect(targets.map((node) => node.title)).toEqual(["5000 En 5000", "5100 En 5100"]);
+    expect(targets[0]?.children?.map((node) => [node.title, node.disabled])).toEqual([
+      ["5010 En 5010", true],
+    ]);
+    expect(moveTargets(accounts, accounts[5] as TGlAccountDto, "ru")).toEqual([]);
   });
 });

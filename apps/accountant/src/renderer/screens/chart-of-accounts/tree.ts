@@ -85,3 +85,33 @@ export const mappingChoices = (accounts: readonly TGlAccountDto[], row: TGlMappi
       (row.currency === null || account.currency === null || account.currency === row.currency),
   );
 };
+
+/** A parent an account may be moved under, as a tree select shows it. */
+export type MoveTarget = { value: string; title: string; disabled: boolean; children?: MoveTarget[] };
+
+/**
+ * Where an account may be moved (the server's rule: moveAccount; it still decides): the accounts of
+ * its type, in the chart's tree, without the account and its sub-accounts (a cycle); an account with
+ * lines is shown but not selectable (only leaves take lines, and it would no longer be one).
+ */
+export const moveTargets = (
+  accounts: readonly TGlAccountDto[],
+  moving: TGlAccountDto,
+  locale: Locale,
+): MoveTarget[] => {
+  const convert = (nodes: readonly GlNode[]): MoveTarget[] =>
+    nodes
+      .filter((node) => node.id !== moving.id)
+      .map((node) => ({
+        value: node.id,
+        title: `${node.code} ${node.name}`,
+        disabled: node.hasEntries,
+        ...(node.children ? { children: convert(node.children) } : {}),
+      }));
+  return convert(
+    toGlTree(
+      accounts.filter((account) => account.type === moving.type),
+      locale,
+    ),
+  );
+};

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { KEYS, useApi, useMoney } from "../../api-context";
+import { AttachmentLinks } from "../../components/attachments";
 import { DateInput, useDateRule } from "../../components/date-input";
 import { Field } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
@@ -150,9 +151,9 @@ const JournalDetail = ({ entry }: { entry: TJournalDetailDto }) => {
               </Link>
             </Descriptions.Item>
           ) : null}
-          {entry.attachmentIds.length > 0 ? (
-            <Descriptions.Item label={t("journal.lines")} span={3}>
-              {t("journal.attachments", { count: entry.attachmentIds.length })}
+          {entry.attachments.length > 0 ? (
+            <Descriptions.Item label={t("journal.attachments", { count: entry.attachments.length })} span={3}>
+              <AttachmentLinks attachments={entry.attachments} />
             </Descriptions.Item>
           ) : null}
         </Descriptions>

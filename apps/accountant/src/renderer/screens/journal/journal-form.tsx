@@ -1,4 +1,9 @@
-import { multiplyRateWithin, type TJournalDetailDto, ZCreateJournalInput } from "@hisob/finance/schema";
+import {
+  MAX_JOURNAL_ATTACHMENTS,
+  multiplyRateWithin,
+  type TJournalDetailDto,
+  ZCreateJournalInput,
+} from "@hisob/finance/schema";
 import { describeFailure, todayIso, useLocale } from "@hisob/ui";
 import { maxLengthOf } from "@hisob/ui/limits";
 import {
@@ -10,11 +15,12 @@ import {
   readNumber,
 } from "@hisob/ui/numbers";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { App as AntApp, Button, Input, Select, Typography } from "antd";
+import { App as AntApp, Button, Input, Select, Typography, type UploadFile } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useApi, useMinorUnits, useMoney } from "../../api-context";
+import { AttachmentsUpload, attachedFile, uploadedIds } from "../../components/attachments";
 import { DateInput, useDateRule } from "../../components/date-input";
 import { FormField } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
@@ -99,6 +105,7 @@ export const JournalForm = (props: {
   const [lines, setLines] = useState<Line[]>(() =>
     props.draft ? fromDetail(props.draft, plain, locale === "en" ? "." : ",") : [emptyLine(), emptyLine()],
   );
+  const [files, setFiles] = useState<UploadFile[]>(() => (props.draft?.attachments ?? []).map(attachedFile));
   const form = useForm<Values>({
     mode: "onTouched",
     defaultValues: { date: props.draft?.date ?? todayIso(), memo: props.draft?.memo ?? "" },
@@ -160,9 +167,14 @@ export const JournalForm = (props: {
   const submit = form.handleSubmit(async (formValues) => {
     setFormError(null);
     setLineErrors({});
+    if (files.some((file) => file.status === "uploading")) {
+      setFormError(t("attachments.stillUploading"));
+      return;
+    }
     const input = {
       date: formValues.date,
       memo: formValues.memo,
+      attachmentIds: uploadedIds(files),
       lines: lines.map((line) => {
         const account = line.glAccountId ? byId.get(line.glAccountId) : undefined;
         const currency = currencyOf(account);
@@ -238,6 +250,17 @@ export const JournalForm = (props: {
           render={({ field, status }) => (
             <Input {...field} id="journal-memo" maxLength={MEMO_MAX} status={status} />
           )}
+        />
+      </div>
+      <div style={{ marginBottom: 16 }}>
+        <label htmlFor="journal-attachments" style={{ display: "block", marginBottom: 4, fontWeight: 500 }}>
+          {t("journal.attachmentsLabel")}
+        </label>
+        <AttachmentsUpload
+          id="journal-attachments"
+          files={files}
+          onChange={setFiles}
+          max={MAX_JOURNAL_ATTACHMENTS}
         />
       </div>
       <Typography.Title level={5} style={{ marginTop: 0 }}>

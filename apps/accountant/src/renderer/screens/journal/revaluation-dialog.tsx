@@ -9,7 +9,20 @@ import { DateInput, useDateRule } from "../../components/date-input";
 import { Field } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
 import { useSubmitOnce } from "../../forms";
-import { JOURNAL_KEY } from "./journal-parts";
+import { accountName, JOURNAL_KEY } from "./journal-parts";
+
+/** A row of the preview: a money account, or a counterparty's open balance on an account of the chart. */
+type PreviewRow = {
+  key: string;
+  label: string;
+  testId: string;
+  currency: string;
+  balance: string;
+  bookedBase: string;
+  rate: string | null;
+  revaluedBase: string | null;
+  difference: string;
+};
 
 /*
  * Period-end revaluation (docs/decisions/0100-manual-journals-and-revaluation.md): as of a day, each
@@ -45,7 +58,23 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
     placeholderData: keepPreviousData,
   });
   const base = preview.data?.baseCurrency ?? "";
-  const currencies = [...new Set((preview.data?.rows ?? []).map((row) => row.currency))];
+  // Money accounts first, then open receivables and payables per account and counterparty
+  // (docs/decisions/0111-books-features.md); the same figures for both.
+  const rows: PreviewRow[] = [
+    ...(preview.data?.rows ?? []).map((row) => ({
+      ...row,
+      key: row.moneyAccountId,
+      label: row.name,
+      testId: `revaluation-difference-${row.currency}`,
+    })),
+    ...(preview.data?.counterparties ?? []).map((row) => ({
+      ...row,
+      key: `${row.glAccountId}:${row.counterpartyId}:${row.currency}`,
+      label: `${row.code} ${accountName(row, locale)} · ${row.counterparty}`,
+      testId: `revaluation-difference-${row.code}-${row.currency}`,
+    })),
+  ];
+  const currencies = [...new Set(rows.map((row) => row.currency))];
 
   const submit = async () => {
     setFormError(null);
@@ -93,7 +122,7 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
           </Field>
         </div>
         {currencies.map((currency) => {
-          const known = preview.data?.rows.find((row) => row.currency === currency)?.rate ?? null;
+          const known = rows.find((row) => row.currency === currency)?.rate ?? null;
           return (
             <div key={currency} style={{ width: 240 }}>
               <Field
@@ -119,17 +148,17 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
         })}
       </div>
       <Typography.Title level={5}>{t("journal.revaluation.preview")}</Typography.Title>
-      <Table
-        rowKey="moneyAccountId"
+      <Table<PreviewRow>
+        rowKey="key"
         size="small"
         data-testid="revaluation-preview"
         loading={preview.isFetching}
-        dataSource={preview.data?.rows ?? []}
+        dataSource={rows}
         pagination={false}
         locale={{ emptyText: t("journal.revaluation.nothing") }}
         scroll={{ x: true }}
         columns={[
-          { title: t("journal.revaluation.account"), dataIndex: "name" },
+          { title: t("journal.revaluation.account"), dataIndex: "label" },
           {
             title: t("journal.revaluation.balance"),
             align: "right" as const,
@@ -170,7 +199,7 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
                   row.difference.startsWith("-") ? "danger" : row.difference === "0" ? undefined : "success"
                 }
                 style={{ whiteSpace: "nowrap" }}
-                data-testid={`revaluation-difference-${row.currency}`}
+                data-testid={row.testId}
               >
                 {base ? money(row.difference, base) : row.difference}
               </Typography.Text>
