@@ -57,6 +57,14 @@ const main = async () => {
           headers: { cookie, "content-type": "application/json" },
           payload: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
         }),
+      // The same operation through yoga's own handler (a query string the JSON path leaves to yoga).
+      graphqlYoga: () =>
+        server.inject({
+          method: "POST",
+          url: "/api/graphql?via=yoga",
+          headers: { cookie, "content-type": "application/json" },
+          payload: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
+        }),
     };
     type Side = keyof typeof sides;
     // PROFILE_SIDES=trpc (say): only those, for a CPU profile of one transport.
@@ -81,11 +89,11 @@ const main = async () => {
     for (const name of names) {
       const ratios = cpu[name].map((ms, k) => ms / (cpu.rest?.[k] ?? Number.NaN));
       if (!cpu.rest?.length) {
-        console.log(`${name.padEnd(8)} CPU ms/request ${median(cpu[name]).toFixed(3)}`);
+        console.log(`${name.padEnd(11)} CPU ms/request ${median(cpu[name]).toFixed(3)}`);
         continue;
       }
       console.log(
-        `${name.padEnd(8)} CPU ms/request ${median(cpu[name]).toFixed(3)} (${Math.min(...cpu[name]).toFixed(3)}–${Math.max(...cpu[name]).toFixed(3)}); ÷ REST ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
+        `${name.padEnd(11)} CPU ms/request ${median(cpu[name]).toFixed(3)} (${Math.min(...cpu[name]).toFixed(3)}–${Math.max(...cpu[name]).toFixed(3)}); ÷ REST ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
       );
     }
   } finally {
