@@ -1,4 +1,7 @@
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
+import path from "node:path";
 import { syncPermissions } from "@hisob/core";
 import { createOutbox, type Db } from "@hisob/db";
 import type { App } from "../apps/server/src/app";
@@ -18,7 +21,8 @@ import { benchEnv, benchTenantAdmin } from "./users.bench";
  * load generator): what the transport itself costs beside REST, on the same server and database.
  * `npx tsx bench/profile-transports.ts [requests per round]` with DATABASE_URL set (PGlite otherwise
  * is not supported here). Rounds alternate the order; prints the median CPU ms per request and the
- * spread; run it under `node --cpu-prof --import tsx` to see where the time goes.
+ * spread. With PROFILE=<dir>, a V8 CPU profile of the measured rounds only (not the start, the
+ * template or the warm-up) is written there: with PROFILE_SIDES=graphql (say), of one transport.
  */
 const GRAPHQL_DOCUMENT =
   "query { moneyAccounts { total data { id name number currency balance allowOverdraft description createdAt updatedAt } } }";
@@ -77,6 +81,14 @@ const main = async () => {
         if (res.statusCode !== 200) throw new Error(`${name}: ${res.statusCode} ${res.body}`);
       }
     }
+    const inspector = new Session();
+    const profileDir = process.env.PROFILE;
+    if (profileDir) {
+      inspector.connect();
+      await inspector.post("Profiler.enable");
+      await inspector.post("Profiler.setSamplingInterval", { interval: 100 });
+      await inspector.post("Profiler.start");
+    }
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? names : [...names].reverse();
       for (const name of order) {
@@ -85,6 +97,13 @@ const main = async () => {
         const used = process.cpuUsage(before);
         cpu[name].push((used.user + used.system) / 1000 / perRound);
       }
+    }
+    if (profileDir) {
+      const { profile } = await inspector.post("Profiler.stop");
+      const file = path.join(profileDir, `transports-${names.join("-")}-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`profile: ${file}`);
+      inspector.disconnect();
     }
     for (const name of names) {
       const ratios = cpu[name].map((ms, k) => ms / (cpu.rest?.[k] ?? Number.NaN));

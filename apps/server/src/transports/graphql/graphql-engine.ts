@@ -573,8 +573,11 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
   /** One operation POSTed as JSON, answered as yoga would without its Fetch objects (json-post.ts). */
   const jsonPost = {
     params: (request: FastifyRequest) => jsonPostParams(request, deps.endpoint),
-    answer: (params: JsonPostParams, serverContext: { graphql: GraphqlRequestContext }, signal: AbortSignal) =>
-      answerJsonPost(yoga as never, params, serverContext, signal),
+    answer: (
+      params: JsonPostParams,
+      serverContext: { graphql: GraphqlRequestContext },
+      signal: AbortSignal,
+    ) => answerJsonPost(yoga as never, params, serverContext, signal),
   };
 
   return { yoga, limits, wsHandler, jsonPost, sweepSockets: sweep.sweep, stop: sweep.stop };

@@ -51,7 +51,8 @@ export const jsonPostParams = (
   endpoint: string,
 ): JsonPostParams | null => {
   if (request.method !== "POST" || request.url !== endpoint) return null;
-  if (!JSON_ACCEPTS.has(request.headers.accept) || !isJsonContent(request.headers["content-type"])) return null;
+  if (!JSON_ACCEPTS.has(request.headers.accept) || !isJsonContent(request.headers["content-type"]))
+    return null;
   const body = request.body;
   if (!isPlainObject(body)) return null;
   for (const key in body) if (body[key] != null && !PARAMETERS.has(key)) return null;
