@@ -112,29 +112,20 @@ export const authenticatedReadBench: Bench = {
         const other = await benchTenantAdmin(appDb, outbox, services, `read-bench-${index}@example.com`);
         callers.push(`session=${other.token}`);
       }
+      const graphqlPost = (path: string, session: string) =>
+        fetch(`${origin(ours as App)}${path}`, {
+          method: "POST",
+          headers: { cookie: session, "content-type": "application/json" },
+          body: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
+        });
       const requests: Record<Side, (client: number) => Promise<Response>> = {
         bare: () => fetch(`${origin(bare)}/finance/accounts`, { headers: { cookie } }),
         rest: () => fetch(`${origin(ours as App)}/finance/accounts`, { headers: { cookie } }),
         trpc: () => fetch(`${origin(ours as App)}/trpc/accounts.list`, { headers: { cookie } }),
-        graphql: () =>
-          fetch(`${origin(ours as App)}/api/graphql`, {
-            method: "POST",
-            headers: { cookie, "content-type": "application/json" },
-            body: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
-          }),
+        graphql: () => graphqlPost("/api/graphql", cookie),
         // A query string the single-JSON-POST path leaves to yoga: the same operation through its handler.
-        graphqlYoga: () =>
-          fetch(`${origin(ours as App)}/api/graphql?via=yoga`, {
-            method: "POST",
-            headers: { cookie, "content-type": "application/json" },
-            body: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
-          }),
-        graphqlCallers: (client) =>
-          fetch(`${origin(ours as App)}/api/graphql`, {
-            method: "POST",
-            headers: { cookie: callers[client % CLIENTS] ?? cookie, "content-type": "application/json" },
-            body: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
-          }),
+        graphqlYoga: () => graphqlPost("/api/graphql?via=yoga", cookie),
+        graphqlCallers: (client) => graphqlPost("/api/graphql", callers[client % CLIENTS] ?? cookie),
       };
       // Each answer as the bare route words it, so all four are checked to do the same work.
       const pageOf = async (side: Side, client = 0): Promise<unknown> => {

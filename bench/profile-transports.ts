@@ -48,27 +48,22 @@ const main = async () => {
     const { token } = await benchTenantAdmin(db, outbox, services, "profile-transports@example.com");
     const cookie = `session=${token}`;
     const server = app;
+    const graphqlPost = (url: string) =>
+      server.inject({
+        method: "POST",
+        url,
+        headers: { cookie, "content-type": "application/json" },
+        payload: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
+      });
     const sides = {
       rest: () => server.inject({ method: "GET", url: "/finance/accounts", headers: { cookie } }),
       trpc: () => server.inject({ method: "GET", url: "/trpc/accounts.list", headers: { cookie } }),
       // The same call through tRPC's own resolveResponse (a parameter the fast path leaves to tRPC).
       trpcResolve: () =>
         server.inject({ method: "GET", url: "/trpc/accounts.list?batch=0", headers: { cookie } }),
-      graphql: () =>
-        server.inject({
-          method: "POST",
-          url: "/api/graphql",
-          headers: { cookie, "content-type": "application/json" },
-          payload: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
-        }),
+      graphql: () => graphqlPost("/api/graphql"),
       // The same operation through yoga's own handler (a query string the JSON path leaves to yoga).
-      graphqlYoga: () =>
-        server.inject({
-          method: "POST",
-          url: "/api/graphql?via=yoga",
-          headers: { cookie, "content-type": "application/json" },
-          payload: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
-        }),
+      graphqlYoga: () => graphqlPost("/api/graphql?via=yoga"),
     };
     type Side = keyof typeof sides;
     // PROFILE_SIDES=trpc (say): only those, for a CPU profile of one transport.
