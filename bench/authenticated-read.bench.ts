@@ -25,7 +25,10 @@ import { benchEnv, benchTenantAdmin } from "./users.bench";
  * (an empty page, the caller resolved from the same session cookie) — beside a bare Fastify + `pg`
  * route doing the same work in one transaction: the session by its token hash with its user and
  * tenant, the user's permissions, `set_config` of tenant and role, the tenant's page of accounts and
- * its count, on the same PostgreSQL database in the same process and run.
+ * its count, on the same PostgreSQL database in the same process and run. Two more GraphQL sides: the
+ * same POST through yoga's own handler (the A/B of decision 0112), and one caller per client (each in
+ * an organization of its own), beside the one caller every other side shares: GraphQL gives one caller
+ * at most GRAPHQL_CONCURRENCY_PER_CALLER service calls at a time, so eight clients of one caller queue.
  *
  * Five rounds (at least); in each, every side runs once, in an order that rotates and reverses from
  * round to round, so a shared machine's drifting load falls on every side alike. Each transport's
@@ -42,13 +45,15 @@ const DEFAULT_ITERATIONS = 500;
 const GRAPHQL_DOCUMENT =
   "query { moneyAccounts { total data { id name number currency balance allowOverdraft description createdAt updatedAt } } }";
 
-type Side = "bare" | "rest" | "trpc" | "graphql";
-const SIDES: readonly Side[] = ["bare", "rest", "trpc", "graphql"];
+type Side = "bare" | "rest" | "trpc" | "graphql" | "graphqlYoga" | "graphqlCallers";
+const SIDES: readonly Side[] = ["bare", "rest", "trpc", "graphql", "graphqlYoga", "graphqlCallers"];
 const LABELS: Record<Side, string> = {
   bare: "bare Fastify + pg, 7 statements in 1 transaction (baseline)",
   rest: "REST GET /finance/accounts",
   trpc: "tRPC GET /trpc/accounts.list",
   graphql: "GraphQL POST /api/graphql { moneyAccounts }",
+  graphqlYoga: "GraphQL, the same POST through yoga's own handler (A/B of decision 0112)",
+  graphqlCallers: `GraphQL POST, one caller per client (${CLIENTS} organizations): no client waits for GraphQL's per-caller share`,
 };
 
 export const authenticatedReadBench: Bench = {
@@ -100,25 +105,36 @@ export const authenticatedReadBench: Bench = {
       const origin = (app: { server: { address(): unknown } }) =>
         `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
       const cookie = `session=${token}`;
-      const requests: Record<Side, () => Promise<Response>> = {
+      // GraphQL runs at most GRAPHQL_CONCURRENCY_PER_CALLER (4) service calls of one caller at a time, and
+      // of one organization 6: eight clients of one caller queue there; one caller per client does not.
+      const callers = [cookie];
+      for (let index = 1; index < CLIENTS; index++) {
+        const other = await benchTenantAdmin(appDb, outbox, services, `read-bench-${index}@example.com`);
+        callers.push(`session=${other.token}`);
+      }
+      const graphqlPost = (path: string, session: string) =>
+        fetch(`${origin(ours as App)}${path}`, {
+          method: "POST",
+          headers: { cookie: session, "content-type": "application/json" },
+          body: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
+        });
+      const requests: Record<Side, (client: number) => Promise<Response>> = {
         bare: () => fetch(`${origin(bare)}/finance/accounts`, { headers: { cookie } }),
         rest: () => fetch(`${origin(ours as App)}/finance/accounts`, { headers: { cookie } }),
         trpc: () => fetch(`${origin(ours as App)}/trpc/accounts.list`, { headers: { cookie } }),
-        graphql: () =>
-          fetch(`${origin(ours as App)}/api/graphql`, {
-            method: "POST",
-            headers: { cookie, "content-type": "application/json" },
-            body: JSON.stringify({ query: GRAPHQL_DOCUMENT }),
-          }),
+        graphql: () => graphqlPost("/api/graphql", cookie),
+        // A query string the single-JSON-POST path leaves to yoga: the same operation through its handler.
+        graphqlYoga: () => graphqlPost("/api/graphql?via=yoga", cookie),
+        graphqlCallers: (client) => graphqlPost("/api/graphql", callers[client % CLIENTS] ?? cookie),
       };
       // Each answer as the bare route words it, so all four are checked to do the same work.
-      const pageOf = async (side: Side): Promise<unknown> => {
-        const response = await requests[side]();
+      const pageOf = async (side: Side, client = 0): Promise<unknown> => {
+        const response = await requests[side](client);
         const body = (await response.json()) as Record<string, unknown>;
         if (response.status !== 200)
           throw new Error(`${side}: HTTP ${response.status} ${JSON.stringify(body)}`);
         if (side === "trpc") return (body.result as { data: unknown }).data;
-        if (side === "graphql") {
+        if (side.startsWith("graphql")) {
           const page = (body.data as { moneyAccounts: { data: unknown[]; total: number } } | undefined)
             ?.moneyAccounts;
           if (!page) throw new Error(`graphql: ${JSON.stringify(body)}`);
@@ -128,22 +144,24 @@ export const authenticatedReadBench: Bench = {
       };
       const expected = JSON.stringify(await pageOf("bare"));
       for (const side of SIDES) {
-        const answer = JSON.stringify(await pageOf(side));
-        if (answer !== expected) throw new Error(`${side} answers ${answer}, the bare route ${expected}`);
+        for (const client of side === "graphqlCallers" ? callers.keys() : [0]) {
+          const answer = JSON.stringify(await pageOf(side, client));
+          if (answer !== expected) throw new Error(`${side} answers ${answer}, the bare route ${expected}`);
+        }
       }
-      const read = (side: Side) => async () => {
-        const response = await requests[side]();
+      const read = (side: Side) => async (client: number) => {
+        const response = await requests[side](client);
         if (response.status !== 200)
           throw new Error(`${side}: HTTP ${response.status} ${await response.text()}`);
         const body = await response.text();
-        if (side === "graphql" && body.includes('"errors"')) throw new Error(`graphql: ${body}`);
+        if (side.startsWith("graphql") && body.includes('"errors"')) throw new Error(`${side}: ${body}`);
       };
       for (const side of SIDES) await runConcurrent(CLIENTS, warmup, read(side));
 
       // CPU of this process per request (server, load and, for "bare", the bare route): on a shared
       // machine this moves less than throughput; the load generator's share is much the same for all.
       type Round = { opsPerSecond: number; cpuMsPerRequest: number; latenciesMs: number[] };
-      const runs: Record<Side, Round[]> = { bare: [], rest: [], trpc: [], graphql: [] };
+      const runs = Object.fromEntries(SIDES.map((side) => [side, [] as Round[]])) as Record<Side, Round[]>;
       const perRound = Math.max(20, Math.floor(perClient / ROUNDS));
       for (let index = 0; index < ROUNDS; index++) {
         const rotated = SIDES.map((_, k) => SIDES[(index + k) % SIDES.length] as Side);

@@ -165,11 +165,23 @@ type CostArgs = {
   variableValues?: Record<string, unknown> | null | undefined;
 };
 
+/**
+ * The cost of each operation without variables, by its node: it cannot depend on what a request sends
+ * (its limits are literals or defaults), and a document parsed once (yoga's parse cache) is the same
+ * nodes on every request. One map per schema (per `useCostLimit`).
+ */
+type CostCache = WeakMap<OperationDefinitionNode, number | null>;
+
 /** The cost error when the operation `args` names costs more than `maxCost`; null otherwise. */
-const costProblem = (args: CostArgs, maxCost: number) => {
+const costProblem = (args: CostArgs, maxCost: number, cache: CostCache) => {
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation) return null;
-  const cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
+  const constant = !operation.variableDefinitions?.length;
+  let cost = constant ? cache.get(operation) : undefined;
+  if (cost === undefined) {
+    cost = operationCost(args.schema, args.document, operation, args.variableValues ?? {});
+    if (constant) cache.set(operation, cost);
+  }
   if (cost === null || cost <= maxCost) return null;
   return new GraphQLError(`validation error: query cost ${cost} exceeds the maximum of ${maxCost}`, {
     extensions: { code: "VALIDATION_ERROR", reason: "graphql.cost_limit" },
@@ -180,16 +192,28 @@ const costProblem = (args: CostArgs, maxCost: number) => {
 export const useCostLimit = <C>(
   maxCost: number,
   refuse: (context: C, error: GraphQLError) => ExecutionResult = (_, error) => ({ errors: [error] }),
-): Plugin => ({
-  onExecute: ({ args, setResultAndStopExecution }) => {
-    const problem = costProblem(args as CostArgs, maxCost);
-    if (problem) setResultAndStopExecution(refuse(args.contextValue as C, problem));
-  },
-  onSubscribe: ({ args, setResultAndStopExecution }) => {
-    const problem = costProblem(args as CostArgs, maxCost);
-    if (problem) setResultAndStopExecution(refuse(args.contextValue as C, problem));
-  },
-});
+): Plugin => {
+  const caches = new WeakMap<GraphQLSchema, CostCache>();
+  const cacheOf = (schema: GraphQLSchema) => {
+    let cache = caches.get(schema);
+    if (!cache) {
+      cache = new WeakMap();
+      caches.set(schema, cache);
+    }
+    return cache;
+  };
+  const check = (args: CostArgs) => costProblem(args, maxCost, cacheOf(args.schema));
+  return {
+    onExecute: ({ args, setResultAndStopExecution }) => {
+      const problem = check(args as CostArgs);
+      if (problem) setResultAndStopExecution(refuse(args.contextValue as C, problem));
+    },
+    onSubscribe: ({ args, setResultAndStopExecution }) => {
+      const problem = check(args as CostArgs);
+      if (problem) setResultAndStopExecution(refuse(args.contextValue as C, problem));
+    },
+  };
+};
 
 /**
  * Ends an execution that runs longer than `timeoutMs`, or whose client went away (the HTTP request's

@@ -111,8 +111,20 @@ const mapDocumentErrors = (options: ErrorMappingOptions): Plugin<GraphqlContext>
 const operationOf = (args: { document: DocumentNode; operationName?: string | null | undefined }) =>
   getOperationAST(args.document, args.operationName) ?? undefined;
 
-/** Whether the operation's root selects `__schema` or `__type` (directly or through fragments). */
+/**
+ * Whether the operation's root selects `__schema` or `__type` (directly or through fragments). Asked on
+ * every query: remembered per operation node (a document parsed once is the same nodes each time).
+ */
 const readsSchema = (document: DocumentNode, operation: OperationDefinitionNode): boolean => {
+  let reads = schemaReaders.get(operation);
+  if (reads === undefined) {
+    reads = walksToSchema(document, operation);
+    schemaReaders.set(operation, reads);
+  }
+  return reads;
+};
+const schemaReaders = new WeakMap<OperationDefinitionNode, boolean>();
+const walksToSchema = (document: DocumentNode, operation: OperationDefinitionNode): boolean => {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);

@@ -25,6 +25,7 @@ import { bearerOf, credentialsOf } from "../shared/auth-context";
 import { localizeProblem } from "../shared/errors";
 import { requestLocale } from "../shared/locale";
 import { CLOSE_REASON_TENANT_DEACTIVATED, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED } from "./close-codes";
+import { answerJsonPost, type JsonPostParams, jsonPostParams } from "./json-post";
 import { type SweptSocket, startSocketSweep } from "./socket-sweep";
 
 /*
@@ -569,7 +570,17 @@ export const createGraphqlEngine = (deps: GraphqlEngineDeps) => {
       (args.rootValue as { subscribe: (a: typeof args) => unknown }).subscribe(args) as never,
   });
 
-  return { yoga, limits, wsHandler, sweepSockets: sweep.sweep, stop: sweep.stop };
+  /** One operation POSTed as JSON, answered as yoga would without its Fetch objects (json-post.ts). */
+  const jsonPost = {
+    params: (request: FastifyRequest) => jsonPostParams(request, deps.endpoint),
+    answer: (
+      params: JsonPostParams,
+      serverContext: { graphql: GraphqlRequestContext },
+      signal: AbortSignal,
+    ) => answerJsonPost(yoga as never, params, serverContext, signal),
+  };
+
+  return { yoga, limits, wsHandler, jsonPost, sweepSockets: sweep.sweep, stop: sweep.stop };
 };
 
 export type GraphqlEngine = ReturnType<typeof createGraphqlEngine>;

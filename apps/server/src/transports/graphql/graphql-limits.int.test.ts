@@ -204,3 +204,129 @@ describe("rate limit", () => {
     }
   });
 });
+
+describe("one operation POSTed as JSON (answered without yoga's Fetch objects, decision 0112)", () => {
+  type Sent = { body: unknown; headers?: Record<string, string>; who?: "user" | "cookie" | "anonymous" };
+  /** What must not differ between the two paths (the rate-limit counts and request ids do). */
+  const answerOf = async (target: string, sent: Sent, headers: Record<string, string>) => {
+    const res = await fetch(target, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers, ...sent.headers },
+      body: JSON.stringify(sent.body),
+    });
+    const text = await res.text();
+    const body = text ? (JSON.parse(text) as { errors?: { extensions?: Record<string, unknown> }[] }) : {};
+    for (const error of body.errors ?? []) delete error.extensions?.requestId;
+    const header = (name: string) => res.headers.get(name);
+    return {
+      status: res.status,
+      body,
+      headers: Object.fromEntries(
+        [
+          "content-type",
+          "cache-control",
+          "etag",
+          "vary",
+          "allow",
+          "www-authenticate",
+          "retry-after",
+          "x-ratelimit-limit",
+        ].map((name) => [name, header(name)]),
+      ),
+    };
+  };
+  /**
+   * The same request both ways: to the endpoint (the JSON path takes it when it may) and with a query
+   * string yoga ignores on a POST, which leaves it to yoga's own handler. Each pair on a fresh user: the
+   * budget of this app is 5 operations a minute.
+   */
+  const both = async (sent: Sent) => {
+    const user = await t.createUser(tenantId, []);
+    const headers: Record<string, string> =
+      sent.who === "anonymous" ? {} : sent.who === "cookie" ? { cookie: user.cookie } : { ...user.headers };
+    const fast = await answerOf(url, sent, headers);
+    const own = await answerOf(`${url}?via=yoga`, sent, headers);
+    expect(fast, JSON.stringify(sent)).toEqual(own);
+    return fast;
+  };
+  const query = (text: string, rest: Record<string, unknown> = {}) => ({ body: { query: text, ...rest } });
+
+  it("answers data, variables and operation names as yoga does, with the same caching headers", async () => {
+    const data = await both(query("{ probe { id child { id } } }"));
+    expect(data.status).toBe(200);
+    expect(data.body).toEqual({ data: { probe: { id: "p", child: { id: "p" } } } });
+    expect(data.headers.etag).toBeTruthy();
+    expect((await both({ ...query("{ probe { id } }"), who: "cookie" })).status).toBe(200);
+    const named = await both(
+      query("query A($n: Int) { probe { items(limit: $n) { id } } } query B { probe { id } }", {
+        variables: { n: 2 },
+        operationName: "A",
+        extensions: {},
+      }),
+    );
+    expect(named.body).toEqual({ data: { probe: { items: [{ id: "p" }, { id: "p" }] } } });
+    await both(query("{ probe { id } }", { variables: null, operationName: null }));
+    await both({ ...query("{ probe { id } }"), headers: { accept: "application/json" } });
+    await both({ ...query("{ probe { id } }"), headers: { accept: "*/*" } });
+    // Another Accept is yoga's to answer (its own media type): both ways through yoga, still equal.
+    await both({ ...query("{ probe { id } }"), headers: { accept: "application/graphql-response+json" } });
+  });
+
+  it("refuses documents as yoga does: syntax, validation, operations, limits and variables", async () => {
+    const refused = [
+      query("{ probe {"),
+      query(""),
+      query("{ nope }"),
+      query("query A { probe { id } } query B { probe { id } }"),
+      query("{ probe { id } }", { operationName: "C" }),
+      query(nested(11)),
+      query(`{ ${Array.from({ length: 16 }, (_, index) => `a${index}: probe { id }`).join(" ")} }`),
+      query(`{ probe { ${"id ".repeat(5001)} } }`),
+      query("{ probe { items(limit: 50) { items(limit: 50) { child { id } } } } }"),
+      query("query($n: Int) { probe { items(limit: $n) { items(limit: 50) { child { id } } } } }", {
+        variables: { n: 50 },
+      }),
+      query("query($n: Int) { probe { items(limit: $n) { id } } }", { variables: { n: "many" } }),
+      query("query($n: Int!) { probe { items(limit: $n) { id } } }"),
+      query("subscription { sessionDeleted { userId } }"),
+    ];
+    for (const sent of refused) {
+      const answer = await both(sent);
+      expect(answer.status, JSON.stringify(sent)).toBeGreaterThanOrEqual(400);
+      expect(answer.status, JSON.stringify(sent)).toBeLessThan(500);
+    }
+    // The cost of an operation without variables is remembered per document: refused again, the same way.
+    const costly = await both(query("{ probe { items(limit: 50) { items(limit: 50) { child { id } } } } }"));
+    expect(costly.body.errors?.[0]?.extensions).toMatchObject({ reason: "graphql.cost_limit" });
+  });
+
+  it("leaves parameters yoga refuses to yoga, and answers errors in execution as it does", async () => {
+    for (const sent of [
+      { body: { query: 1 } },
+      { body: { query: "{ probe { id } }", variables: [1] } },
+      { body: { query: "{ probe { id } }", extensions: "x" } },
+      { body: { query: "{ probe { id } }", operationName: 5 } },
+      { body: { query: "{ probe { id } }", unexpected: true } },
+      { body: "{ probe { id } }" },
+      { body: null },
+    ]) {
+      const answer = await both(sent);
+      expect(answer.status, JSON.stringify(sent)).toBe(400);
+    }
+    const masked = await both(query("{ broken probe { id } }"));
+    expect(masked.body.errors?.[0]).toMatchObject({ message: "Internal server error", path: ["broken"] });
+    const forbidden = await both(query("{ users { total } }"));
+    expect(forbidden.body.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN" });
+    const mutation = await both(query('mutation { deleteSession(token: "not-a-session") }'));
+    expect(mutation.headers["cache-control"]).toBe("no-store");
+    const timedOut = await both(query("{ slow(ms: 20000) }"));
+    expect(timedOut.body.errors?.[0]?.extensions).toMatchObject({ reason: "graphql.timeout" });
+    const anonymous = await both({ ...query("{ me { id } }"), who: "anonymous" });
+    expect(anonymous.body.errors?.[0]?.extensions).toMatchObject({ code: "UNAUTHENTICATED" });
+    const refusedBearer = await both({
+      ...query("{ probe { id } }"),
+      headers: { authorization: "Bearer not-a-real-token-abcdefghijkl" },
+    });
+    expect(refusedBearer.status).toBe(401);
+  });
+});

@@ -47,6 +47,7 @@ import {
 } from "./close-codes";
 import { graphiqlRoutes } from "./graphiql";
 import type { GraphqlEngine, GraphqlSocket } from "./graphql-engine";
+import type { GraphqlAnswer } from "./json-post";
 import { createRedisPubSub } from "./redis-pubsub";
 
 /*
@@ -155,6 +156,25 @@ const isRequestError = (body: string): boolean => {
   } catch {
     return false;
   }
+};
+
+/**
+ * Aborts when the reply's connection closes (or fails) before the answer is sent, as the signal of the
+ * Fetch Request yoga's Node adapter builds.
+ */
+const replySignal = (reply: FastifyReply): AbortSignal => {
+  const controller = new AbortController();
+  const raw = reply.raw;
+  const abort = () => {
+    if (!controller.signal.aborted) controller.abort(raw.errored ?? undefined);
+  };
+  raw.once("error", abort);
+  raw.once("close", abort);
+  raw.once("finish", () => {
+    raw.removeListener("close", abort);
+    raw.removeListener("error", abort);
+  });
+  return controller.signal;
 };
 
 const normalizeOrigin = (value: string): string | null => {
@@ -339,7 +359,7 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
         }),
       );
     }
-    const { yoga, limits } = await loadEngine();
+    const { yoga, limits, jsonPost } = await loadEngine();
     const operations = request.method === "POST" && Array.isArray(request.body) ? request.body.length : 1;
     const budget = await takeBudget(
       callerKey(request.ctx, request.ip),
@@ -360,15 +380,27 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
     // if it changed; a mutation confirms it before it runs; a batch, before any of it runs
     // (docs/decisions/0090-transports-at-baseline.md).
     const run = callerRunner(request, services.context);
-    let ran: { response: Response; context: GraphqlRequestContext };
+    // One operation POSTed as JSON skips yoga's Fetch layer, answered exactly as yoga answers it
+    // (json-post.ts; docs/decisions/0112-graphql-single-post-without-fetch.md).
+    const params = jsonPost.params(request);
+    let ran: { response: GraphqlAnswer; context: GraphqlRequestContext };
     try {
       ran = await run(!Array.isArray(request.body), async (caller, confirm) => {
         const context = requestContext(request, reply, caller);
         if (request.cachedCaller?.check?.verified === false) context.confirmCaller = confirm;
-        // The request's signal aborts when its connection closes (yoga ties it to the reply): execution
-        // stops and queued service calls leave the queue, so no request outlives its client.
-        const response = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
-        return { response, context };
+        // The request's signal aborts when its connection closes (yoga ties it to the reply; the JSON
+        // path as yoga's adapter does): execution stops and queued service calls leave the queue, so no
+        // request outlives its client.
+        if (params) {
+          const response = await jsonPost.answer(params, { graphql: context }, replySignal(reply));
+          return { response, context };
+        }
+        const fetched = await yoga.handleNodeRequestAndResponse(request, reply, { graphql: context });
+        const headers: [string, string][] = [];
+        fetched.headers.forEach((value, name) => {
+          headers.push([name, value]);
+        });
+        return { response: { status: fetched.status, headers, body: await fetched.text() }, context };
       });
     } catch (error) {
       // Confirming a cached caller needs the database too: unreachable, it is a 503 in our shape.
@@ -385,10 +417,10 @@ export const graphqlRoutes = async (app: App, options: GraphqlRoutesOptions) => 
       return refuse(reply, request, 406, subscriptionOverHttp());
     }
     reply.code(response.status);
-    response.headers.forEach((value, name) => {
+    for (const [name, value] of response.headers) {
       if (name !== "content-length") reply.header(name, value);
-    });
-    const body = await response.text();
+    }
+    const { body } = response;
     if (response.status !== 200) {
       const refusal = yogaRefusal(body, response.status);
       if (refusal) {
