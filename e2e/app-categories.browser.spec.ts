@@ -1,14 +1,14 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { en as appEn } from "../apps/accountant/src/renderer/locales/en";
 import { ru as appRu } from "../apps/accountant/src/renderer/locales/ru";
 import { uz as appUz } from "../apps/accountant/src/renderer/locales/uz";
 import { en as serverEn } from "../packages/i18n/src/locales/en";
 import { ru as serverRu } from "../packages/i18n/src/locales/ru";
 import { uz as serverUz } from "../packages/i18n/src/locales/uz";
-import { type Books, signIn, startBooks } from "./books-session";
+import { booksSuite, saveDialog, treeLevelOf } from "./books-page";
+import type { Books } from "./books-session";
 import { browserSkipReason } from "./browser";
 import { confirmPopover } from "./popconfirm";
 import { ROOT } from "./server-process";
@@ -18,7 +18,7 @@ import { ROOT } from "./server-process";
 // parent, a move that would make a cycle refused with the server's words, a used category's deletion
 // refused naming what uses it, a rename; the screen and the refusal in en, ru and uz.
 
-const SCREENSHOTS = path.join(ROOT, ".tmp/screenshots");
+const SHOTS = path.join(ROOT, ".tmp/screenshots/app-categories");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
 const SERVER = { en: serverEn, ru: serverRu, uz: serverUz } as const;
 
@@ -26,44 +26,21 @@ const skipReason = browserSkipReason();
 if (skipReason) console.warn(`app-categories.browser.spec.ts skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== undefined)("categories in the app", () => {
-  let session: Awaited<ReturnType<typeof startBooks>>;
   let books: Books;
   let page: Page;
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    session = await startBooks("hisob-e2e-categories-");
-    books = session.books;
-    const context = await session.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      locale: "en-US",
-    });
-    page = await context.newPage();
-    await signIn(page, books.base);
-  }, 180_000);
-
-  afterAll(async () => {
-    await session?.stop();
+  const { shot } = booksSuite("hisob-e2e-categories-", SHOTS, (started) => {
+    ({ books, page } = started);
   });
 
-  const shot = (name: string) =>
-    page.screenshot({ path: path.join(SCREENSHOTS, `app-categories-${name}.png`), fullPage: true });
   // By the name cell's text: a parent's cell also holds its expand button, which its accessible name includes.
   const row = (name: string) =>
     page.locator(".ant-table-row").filter({ has: page.locator("td").getByText(name, { exact: true }) });
-  const levelOf = async (name: string) =>
-    Number((await row(name).getAttribute("class"))?.match(/ant-table-row-level-(\d+)/)?.[1]);
-  /** Saves the open dialog with Enter in its first field and waits for it to close. */
-  const saveDialog = async () => {
-    const dialog = page.getByRole("dialog");
-    await dialog.locator("input").first().press("Enter");
-    await dialog.waitFor({ state: "detached" });
-  };
+  const levelOf = (name: string) => treeLevelOf(row(name));
   const addCategory = async (name: string, under?: string) => {
     if (under) await row(under).getByRole("button", { name: appEn.categories.addChild }).click();
     else await page.getByTestId("new-category").click();
     await page.getByRole("dialog").getByLabel(appEn.categories.name, { exact: true }).fill(name);
-    await saveDialog();
+    await saveDialog(page);
     await row(name).waitFor();
   };
   /** Opens "Move" for `name` and picks `parent` in the tree picker. */
@@ -137,7 +114,7 @@ describe.skipIf(skipReason !== undefined)("categories in the app", () => {
     await shot("in-use-en");
     await row("Consulting").getByRole("button", { name: appEn.categories.rename }).click();
     await page.getByRole("dialog").getByLabel(appEn.categories.name, { exact: true }).fill("Advisory");
-    await saveDialog();
+    await saveDialog(page);
     await row("Advisory").waitFor();
     await addCategory("Spare", "Income");
     await row("Spare").getByRole("button", { name: appEn.categories.delete }).click();

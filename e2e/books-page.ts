@@ -1,13 +1,14 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { expect } from "vitest";
-import { type Books, signIn } from "./books-session";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
+import { type Books, signIn, startBooks } from "./books-session";
 
 /*
  * What the browser suites over a seeded month of books share once a page is signed in: a page that
  * collects its errors, screenshots into the suite's folder, a screen opened in a language, the
- * server's JSON for a route and a cell's text as typed.
+ * server's JSON for a route and a cell's text as typed; a whole suite's start and stop; a dialog saved,
+ * a tree row's level.
  */
 
 export type Lang = "en" | "ru" | "uz";
@@ -60,3 +61,41 @@ export const booksPageSteps = (shots: string, current: () => { page: Page; books
     },
   };
 };
+
+/**
+ * A suite over its own seeded month of books and one signed-in page (1280×800, en-US): started in the
+ * suite's beforeAll (`started` hands the suite its books and page), stopped in its afterAll; with the
+ * suite's steps (`booksPageSteps`) screenshotting into `shots`.
+ */
+export const booksSuite = (
+  dataPrefix: string,
+  shots: string,
+  started: (current: { books: Books; page: Page }) => void,
+) => {
+  let session: Awaited<ReturnType<typeof startBooks>> | undefined;
+  let current: { books: Books; page: Page } | undefined;
+  beforeAll(async () => {
+    session = await startBooks(dataPrefix);
+    const { page } = await signedInPage(session.browser, session.books.base, { width: 1280, height: 800 });
+    current = { books: session.books, page };
+    started(current);
+  }, 180_000);
+  afterAll(async () => {
+    await session?.stop();
+  });
+  return booksPageSteps(shots, () => {
+    if (!current) throw new Error(`${dataPrefix}: the suite's books have not started`);
+    return current;
+  });
+};
+
+/** Saves the open dialog with Enter in its first field and waits for it to close. */
+export const saveDialog = async (page: Page) => {
+  const dialog = page.getByRole("dialog");
+  await dialog.locator("input").first().press("Enter");
+  await dialog.waitFor({ state: "detached" });
+};
+
+/** A tree table row's depth (0: a root), as antd's row class says it. */
+export const treeLevelOf = async (row: Locator) =>
+  Number((await row.getAttribute("class"))?.match(/ant-table-row-level-(\d+)/)?.[1]);

@@ -1,14 +1,14 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { en as appEn } from "../apps/accountant/src/renderer/locales/en";
 import { ru as appRu } from "../apps/accountant/src/renderer/locales/ru";
 import { uz as appUz } from "../apps/accountant/src/renderer/locales/uz";
 import { en as serverEn } from "../packages/i18n/src/locales/en";
 import { ru as serverRu } from "../packages/i18n/src/locales/ru";
 import { uz as serverUz } from "../packages/i18n/src/locales/uz";
-import { type Books, signIn, startBooks, thisMonthDay } from "./books-session";
+import { booksSuite, saveDialog, treeLevelOf } from "./books-page";
+import { type Books, thisMonthDay } from "./books-session";
 import { browserSkipReason } from "./browser";
 import { confirmPopover } from "./popconfirm";
 import { ROOT } from "./server-process";
@@ -20,7 +20,7 @@ import { ROOT } from "./server-process";
 // and uz; the expense category "Rent" mapped to the new account, and a new expense seen on it in the
 // trial balance. The setup's chart step is in setup.browser.spec.ts.
 
-const SCREENSHOTS = path.join(ROOT, ".tmp/screenshots");
+const SHOTS = path.join(ROOT, ".tmp/screenshots/chart-of-accounts");
 const APP = { en: appEn, ru: appRu, uz: appUz } as const;
 const SERVER = { en: serverEn, ru: serverRu, uz: serverUz } as const;
 
@@ -32,42 +32,19 @@ const templatePattern = (template: string) =>
   new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("\\{\\{count\\}\\}", "\\d+")}$`);
 
 describe.skipIf(skipReason !== undefined)("the chart of accounts in the app", () => {
-  let session: Awaited<ReturnType<typeof startBooks>>;
   let books: Books;
   let page: Page;
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    session = await startBooks("hisob-e2e-chart-");
-    books = session.books;
-    const context = await session.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      locale: "en-US",
-    });
-    page = await context.newPage();
-    await signIn(page, books.base);
-  }, 180_000);
-
-  afterAll(async () => {
-    await session?.stop();
+  const { shot } = booksSuite("hisob-e2e-chart-", SHOTS, (started) => {
+    ({ books, page } = started);
   });
 
-  const shot = (name: string) =>
-    page.screenshot({ path: path.join(SCREENSHOTS, `chart-of-accounts-${name}.png`), fullPage: true });
   const row = (code: string) => page.getByTestId(`gl-${code}`);
   const rows = () => page.locator(".ant-table-row:visible");
-  const levelOf = async (code: string) =>
-    Number((await row(code).getAttribute("class"))?.match(/ant-table-row-level-(\d+)/)?.[1]);
+  const levelOf = (code: string) => treeLevelOf(row(code));
   const json = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const response = await books.call(method, route, body);
     expect(response.status, `${route}: ${await response.clone().text()}`).toBeLessThan(300);
     return (await response.json()) as T;
-  };
-  /** Saves the open dialog with Enter in its first field and waits for it to close. */
-  const saveDialog = async () => {
-    const dialog = page.getByRole("dialog");
-    await dialog.locator("input").first().press("Enter");
-    await dialog.waitFor({ state: "detached" });
   };
   const speak = async (lang: keyof typeof APP) => {
     expect((await books.call("PUT", "/account", { uiLanguage: lang })).status).toBeLessThan(300);
@@ -112,7 +89,7 @@ describe.skipIf(skipReason !== undefined)("the chart of accounts in the app", ()
     await dialog.getByLabel(appEn.chart.nameRu, { exact: true }).fill("Аренда офиса");
     await dialog.getByLabel(appEn.chart.nameUz, { exact: true }).fill("Ofis ijarasi");
     await shot("new-sub-account-en");
-    await saveDialog();
+    await saveDialog(page);
     await row("9425").waitFor();
     expect(await levelOf("9425")).toBe(1);
     expect(await row("9425").innerText()).toContain(appEn.chart.types.expense);
@@ -122,7 +99,7 @@ describe.skipIf(skipReason !== undefined)("the chart of accounts in the app", ()
       .getByRole("dialog")
       .getByLabel(appEn.chart.nameEn, { exact: true })
       .fill("Office rent and upkeep");
-    await saveDialog();
+    await saveDialog(page);
     await expect.poll(() => row("9425").getByTestId("gl-name").innerText()).toBe("Office rent and upkeep");
 
     await row("9425").getByTestId("gl-toggle").click();

@@ -45,7 +45,7 @@ it("prints a record's types, sort fields, paging and permissions from its catalo
   expect(printedType(schema, "Widget")).toBe(
     "type Widget {\n  id: ID!\n  name: String!\n  size: Int!\n  createdAt: Time!\n}",
   );
-  expect(printedType(schema, "WidgetInput")).toBe("input WidgetInput {\n  name: String!\n  size: Int\n}");
+  expect(printedType(schema, "WidgetInput")).toBe("input WidgetInput {\n  name: String!\n  size: Int = 1\n}");
   expect(printedType(schema, "WidgetPatch")).toBe("input WidgetPatch {\n  name: String\n  size: Int\n}");
   const list = schema.getQueryType()?.getFields().widgets;
   // The paging defaults are the list query's (ZPagination's), the sort fields its enum.

@@ -61,11 +61,13 @@ type Item {
 }`);
   });
 
-  it("an input schema: optional, nullable and defaulted fields may be left out; pipes read their input", () => {
+  it("an input schema: optional, nullable and defaulted fields may be left out (with the default a primitive's is); pipes read their input", () => {
     const ZInput = z
       .object({
         name: ZLine,
         note: ZLine.default(""),
+        kind: z.enum(["a", "b"]).default("b"),
+        size: z.number().int().default(3),
         parentId: z
           .uuid()
           .transform((id) => id.toLowerCase())
@@ -76,9 +78,16 @@ type Item {
       })
       .strict()
       .refine((input) => input.name !== input.note);
-    expect(printed(inputTypeSdl("ItemInput", ZInput), "ItemInput")).toBe(`input ItemInput {
+    expect(
+      printed(
+        `${inputTypeSdl("ItemInput", ZInput, { fields: { kind: "Kind" } })}\nenum Kind { a b }`,
+        "ItemInput",
+      ),
+    ).toBe(`input ItemInput {
   name: String!
-  note: String
+  note: String = ""
+  kind: Kind = b
+  size: Int = 3
   parentId: ID
 
   """Calendar date"""

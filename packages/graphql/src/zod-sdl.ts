@@ -128,6 +128,21 @@ export const shapeOf = (schema: z.ZodType | undefined, side: Side, at: string): 
   return shape;
 };
 
+/** The default an input field's schema fills in, as GraphQL writes it (` = outbound`); none for null or objects. */
+const defaultSdl = (schema: z.ZodType, leaf: string | undefined): string => {
+  let def = defOf(throughPipe(schema, "input"));
+  while (def.type !== "default" && (OPTIONAL.has(def.type) || TRANSPARENT.has(def.type)) && def.innerType)
+    def = defOf(throughPipe(def.innerType, "input"));
+  if (def.type !== "default") return "";
+  const value = (def as Def & { defaultValue?: unknown }).defaultValue;
+  if (typeof value === "number" || typeof value === "boolean") return ` = ${value}`;
+  if (typeof value !== "string") return "";
+  // A named leaf that is not a scalar is an enum: its value is written bare.
+  return leaf && !["String", "ID", "Int64", "Time"].includes(leaf)
+    ? ` = ${value}`
+    : ` = ${JSON.stringify(value)}`;
+};
+
 const fieldLines = (schema: z.ZodType | undefined, side: Side, at: string, options: ShapeOptions): string => {
   const shape = shapeOf(schema, side, at);
   const unknown = Object.keys({ ...options.fields }).filter(
@@ -139,7 +154,8 @@ const fieldLines = (schema: z.ZodType | undefined, side: Side, at: string, optio
     .map(([name, field]) => {
       const spec = specOf(options.fields?.[name]);
       const description = spec.description === undefined ? unwrap(field, side).description : spec.description;
-      return `${described(description, "    ")}    ${name}: ${graphqlTypeOf(field, side, `${at}.${name}`, spec.type)}\n`;
+      const fallback = side === "input" ? defaultSdl(field, spec.type) : "";
+      return `${described(description, "    ")}    ${name}: ${graphqlTypeOf(field, side, `${at}.${name}`, spec.type)}${fallback}\n`;
     })
     .join("");
 };

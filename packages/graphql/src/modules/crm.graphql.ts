@@ -3,13 +3,13 @@ import { crmOperations } from "@hisob/crm";
 import { financeOperations } from "@hisob/finance";
 import { type Page, requirePermission } from "@hisob/kernel";
 import DataLoader from "dataloader";
-import { z } from "zod";
 import { fieldOf, permissionsOf } from "../catalog-sdl";
 import { callerOf, type GraphqlContext } from "../context";
 import { messageAddedTopic } from "../events";
+import { operationField, operationFieldsOf } from "../operations";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
-import { enumTypeSdl } from "../zod-sdl";
+import { enumTypeSdl, inputTypeSdl, objectTypeSdl } from "../zod-sdl";
 
 /*
  * CRM: clients, chats with them and the chats' messages. Clients and chats are records of the building
@@ -19,45 +19,42 @@ import { enumTypeSdl } from "../zod-sdl";
 
 const { clients, chats } = crmOperations;
 
+const messageMutations = operationFieldsOf("Mutation", [
+  operationField({
+    name: "addMessage",
+    operation: chats.postMessage,
+    services: (all) => all.crm,
+    args: "chatId: ID!, input: MessageInput!",
+    returns: "Message!",
+    description: (permissions) =>
+      `Adds a message to an open chat (${permissions}); BUSINESS_RULE crm.chat_closed when it is closed.`,
+    input: (args) => ({ id: args.chatId, message: args.input }),
+    body: "input",
+  }),
+]);
+
 const typeDefs = /* GraphQL */ `
 ${enumTypeSdl("ClientKind", fieldOf(clients.get.output, "kind"))}
 ${enumTypeSdl("ChatChannel", fieldOf(chats.get.output, "channel"))}
 ${enumTypeSdl("ChatStatus", fieldOf(chats.get.output, "status"))}
-  enum MessageDirection {
-    "From the client."
-    inbound
-    "From the organization."
-    outbound
-  }
-
-  "One message of a chat; never changed once written."
-  type Message {
-    id: ID!
-    chatId: ID!
-    direction: MessageDirection!
-    "The user who recorded it."
-    authorUserId: ID!
-    body: String!
-    sentAt: Time!
-  }
-
+${enumTypeSdl("MessageDirection", fieldOf(chats.postMessage.output, "direction"), {
+  values: { inbound: "From the client.", outbound: "From the organization." },
+})}
+${objectTypeSdl("Message", chats.postMessage.output, {
+  description: "One message of a chat; never changed once written.",
+  fields: { direction: "MessageDirection", authorUserId: { description: "The user who recorded it." } },
+})}
   type PaginatedMessages {
     data: [Message!]!
     total: Int64!
   }
 
-  input MessageInput {
-    direction: MessageDirection = outbound
-    body: String!
-  }
-
-  type Mutation {
-    "Adds a message to an open chat (messages:create:all); BUSINESS_RULE crm.chat_closed when it is closed."
-    addMessage(chatId: ID!, input: MessageInput!): Message!
-  }
-
+${inputTypeSdl("MessageInput", fieldOf(chats.postMessage.input, "message"), {
+  fields: { direction: "MessageDirection" },
+})}
+${messageMutations.sdl}
   type Subscription {
-    "New messages in the caller's organization as they are committed (chats:read:all); chatId narrows to one chat."
+    "New messages in the caller's organization as they are committed (${permissionsOf(chats.messages)}); chatId narrows to one chat."
     messageAdded(chatId: ID): Message!
   }
 ${recordSdl({
@@ -120,15 +117,6 @@ ${recordSdl({
 })}
 `;
 
-const ZMessageEvent = z.object({
-  id: z.string(),
-  chatId: z.string(),
-  direction: z.enum(["inbound", "outbound"]),
-  authorUserId: z.string(),
-  body: z.string(),
-  sentAt: z.string(),
-});
-
 /**
  * The topic's payloads as messages, only those of `chatId` when given. A plain iterator rather than an
  * async generator: a generator queues `return()` behind its pending `next()`, so an unsubscribe would only
@@ -144,7 +132,7 @@ const messagesOf = (
       for (;;) {
         const result = await source.next();
         if (result.done) return { done: true, value: undefined };
-        const message = ZMessageEvent.safeParse(result.value);
+        const message = chats.postMessage.output.safeParse(result.value);
         if (message.success && (!wanted || message.data.chatId === wanted)) {
           return { done: false, value: message.data };
         }
@@ -173,6 +161,7 @@ export const crmModule: GraphqlModule = {
   resolvers: mergeResolvers(
     recordResolvers({ type: "Client", plural: "clients" }, (services) => services.crm.clients),
     recordResolvers({ type: "Chat", plural: "chats" }, (services) => services.crm.chats),
+    messageMutations.resolvers,
     {
       Client: {
         counterparty: (client: TClientDto, _: unknown, context: GraphqlContext) =>
@@ -214,16 +203,12 @@ export const crmModule: GraphqlModule = {
           return { data: page.items, total: page.total };
         },
       },
-      Mutation: {
-        addMessage: (_: unknown, args: { chatId: string; input: unknown }, context: GraphqlContext) =>
-          context.services.crm.chats.postMessage(callerOf(context), args.chatId, args.input),
-      },
       Subscription: {
         messageAdded: {
           // Checked when subscribing (UNAUTHENTICATED / FORBIDDEN answer at once, not on the first event).
           subscribe: (_: unknown, args: { chatId?: string | null }, context: GraphqlContext) => {
             const caller = callerOf(context);
-            requirePermission(caller, "chats:read:all");
+            for (const permission of chats.messages.access.requires) requirePermission(caller, permission);
             return messagesOf(context.pubsub.subscribe(messageAddedTopic(caller.tenantId)), args.chatId);
           },
           resolve: (payload: TMessageDto) => payload,

@@ -2,55 +2,74 @@ import { crmOperations, type TClientDto } from "@hisob/crm";
 import { projectsOperations, type TProjectDto, type TStageDto } from "@hisob/projects";
 import DataLoader from "dataloader";
 import { fieldOf, permissionsOf } from "../catalog-sdl";
-import { callerOf, type GraphqlContext } from "../context";
+import { callerOf, type GraphqlContext, type GraphqlServices } from "../context";
+import { operationField, operationFieldsOf } from "../operations";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
-import { enumTypeSdl } from "../zod-sdl";
+import { enumTypeSdl, inputTypeSdl, objectTypeSdl } from "../zod-sdl";
 
 /*
  * Projects and their ordered stages. Projects are records of the building block; stages are added,
- * changed, removed and reordered by the stages service, which keeps positions 0..n-1.
+ * changed, removed and reordered by the stages' catalog operations, whose service keeps positions 0..n-1.
+ * Every type, input and permission is the catalog's (docs/decisions/0114-a-codebase-a-newcomer-can-carry-on-continued.md).
  */
 
-const { projects } = projectsOperations;
+const { projects, stages } = projectsOperations;
+const services = (all: GraphqlServices) => all.projects;
+
+/** The stages' mutations: the catalog's operations, under GraphQL's names and arguments. */
+const stageMutations = operationFieldsOf("Mutation", [
+  operationField({
+    name: "addStage",
+    operation: stages.add,
+    services,
+    args: "projectId: ID!, input: StageInput!",
+    returns: "Stage!",
+    description: (permissions) => `Adds a stage (${permissions}); the stages after it move down.`,
+    input: (args) => ({ id: args.projectId, stage: args.input }),
+    body: "input",
+  }),
+  operationField({
+    name: "updateStage",
+    operation: stages.update,
+    services,
+    args: "id: ID!, input: StagePatch!",
+    returns: "Stage!",
+    description: (permissions) => `Changes a stage's name, due date or done flag (${permissions}).`,
+    input: (args) => ({ id: args.id, data: args.input }),
+    body: "input",
+  }),
+  operationField({
+    name: "deleteStage",
+    operation: stages.delete,
+    services,
+    args: "id: ID!",
+    returns: "Boolean!",
+    description: (permissions) => `Removes a stage (${permissions}); the ones after it move up.`,
+    answer: () => true,
+  }),
+  operationField({
+    name: "reorderStages",
+    operation: stages.reorder,
+    services,
+    args: "projectId: ID!, stageIds: [ID!]!",
+    returns: "[Stage!]!",
+    description: (permissions) =>
+      `Puts every stage of the project in the given order (${permissions}); returns them first to last.`,
+    input: (args) => ({ id: args.projectId, order: { stageIds: args.stageIds } }),
+  }),
+]);
 
 const typeDefs = /* GraphQL */ `
 ${enumTypeSdl("ProjectStatus", fieldOf(projects.get.output, "status"))}
-  "One step of a project; positions run 0..n-1 without gaps."
-  type Stage {
-    id: ID!
-    projectId: ID!
-    name: String!
-    position: Int!
-    dueDate: String
-    done: Boolean!
-    createdAt: Time!
-    updatedAt: Time!
-  }
-
-  input StageInput {
-    name: String!
-    dueDate: String
-    "Where to insert it (0 = first); default last."
-    position: Int
-  }
-
-  input StagePatch {
-    name: String
-    dueDate: String
-    done: Boolean
-  }
-
-  type Mutation {
-    "Adds a stage (projects:update:all); the stages after it move down."
-    addStage(projectId: ID!, input: StageInput!): Stage!
-    "Changes a stage's name, due date or done flag (projects:update:all)."
-    updateStage(id: ID!, input: StagePatch!): Stage!
-    "Removes a stage (projects:update:all); the ones after it move up."
-    deleteStage(id: ID!): Boolean!
-    "Puts every stage of the project in the given order (projects:update:all); returns them first to last."
-    reorderStages(projectId: ID!, stageIds: [ID!]!): [Stage!]!
-  }
+${objectTypeSdl("Stage", stages.add.output, {
+  description: "One step of a project; positions run 0..n-1 without gaps.",
+})}
+${inputTypeSdl("StageInput", fieldOf(stages.add.input, "stage"), {
+  fields: { position: { description: "Where to insert it (0 = first); default last." } },
+})}
+${inputTypeSdl("StagePatch", fieldOf(stages.update.input, "data"))}
+${stageMutations.sdl}
 ${recordSdl({
   type: "Project",
   plural: "projects",
@@ -79,7 +98,8 @@ export const projectsModule: GraphqlModule = {
   name: "projects",
   typeDefs,
   resolvers: mergeResolvers(
-    recordResolvers({ type: "Project", plural: "projects" }, (services) => services.projects.projects),
+    recordResolvers({ type: "Project", plural: "projects" }, (all) => all.projects.projects),
+    stageMutations.resolvers,
     {
       Project: {
         client: (project: TProjectDto, _: unknown, context: GraphqlContext) =>
@@ -104,24 +124,6 @@ export const projectsModule: GraphqlModule = {
                 }),
             )
             .load(project.id),
-      },
-      Mutation: {
-        addStage: (_: unknown, args: { projectId: string; input: unknown }, context: GraphqlContext) =>
-          context.services.projects.stages.add(callerOf(context), args.projectId, args.input),
-        updateStage: (_: unknown, args: { id: string; input: unknown }, context: GraphqlContext) =>
-          context.services.projects.stages.update(callerOf(context), args.id, args.input),
-        deleteStage: async (_: unknown, args: { id: string }, context: GraphqlContext) => {
-          await context.services.projects.stages.delete(callerOf(context), args.id);
-          return true;
-        },
-        reorderStages: (
-          _: unknown,
-          args: { projectId: string; stageIds: string[] },
-          context: GraphqlContext,
-        ) =>
-          context.services.projects.stages.reorder(callerOf(context), args.projectId, {
-            stageIds: args.stageIds,
-          }),
       },
     },
   ),

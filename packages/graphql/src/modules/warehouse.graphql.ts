@@ -6,8 +6,9 @@ import {
   type TStockLevelDto,
   warehouseOperations,
 } from "@hisob/warehouse";
-import { elementOf, fieldOf, permissionsOf } from "../catalog-sdl";
-import { callerOf, type GraphqlContext } from "../context";
+import { elementOf, fieldOf, pageArgsSdl, permissionsOf } from "../catalog-sdl";
+import type { GraphqlContext, GraphqlServices } from "../context";
+import { operationField, operationFieldsOf } from "../operations";
 import { loadRecord, mergeResolvers, recordResolvers, recordSdl } from "../records";
 import type { GraphqlModule } from "../registry";
 import { enumTypeSdl, inputTypeSdl, objectTypeSdl } from "../zod-sdl";
@@ -15,37 +16,82 @@ import { enumTypeSdl, inputTypeSdl, objectTypeSdl } from "../zod-sdl";
 /*
  * Warehouse: products, locations, inventory (stock per product per location) and purchase/sales orders.
  * Products, locations and orders are records of the building block; stock moves only through order
- * fulfilment and stocktake adjustments.
+ * fulfilment and stocktake adjustments. Every type, input and permission is the catalog's
+ * (docs/decisions/0114-a-codebase-a-newcomer-can-carry-on-continued.md).
  */
 
-const { products, locations, orders } = warehouseOperations;
+const { products, locations, orders, stock } = warehouseOperations;
+const services = (all: GraphqlServices) => all.warehouse;
+
+/** An order's move to its next status, as the catalog declares it (`orders.confirm`, …). */
+const transition = (
+  name: string,
+  operation: typeof orders.confirm,
+  description: (permissions: string) => string,
+) => operationField({ name, operation, services, args: "id: ID!", returns: "Order!", description });
+
+const stockFields = {
+  query: operationFieldsOf("Query", [
+    operationField({
+      name: "inventory",
+      operation: stock.list,
+      services,
+      args: `${pageArgsSdl(stock.list.input)}, inStock: Boolean = false, filters: [Filter!]`,
+      returns: "PaginatedInventory!",
+      description: (permissions) =>
+        `Stock per product per location (${permissions}). Filters: productId, locationId (eq, in).`,
+      // GraphQL's explicit nulls are "not given", as the list's defaults read them.
+      input: (args) => ({
+        offset: args.offset ?? undefined,
+        limit: args.limit ?? undefined,
+        inStock: args.inStock ?? false,
+        filters: args.filters ?? undefined,
+      }),
+      answer: (page) => ({ data: page.items, total: page.total }),
+    }),
+  ]),
+  mutation: operationFieldsOf("Mutation", [
+    operationField({
+      name: "adjustInventory",
+      operation: stock.adjust,
+      services,
+      args: "input: InventoryAdjustmentInput!",
+      returns: "Inventory!",
+      description: (permissions) => `Corrects stock after a stocktake (${permissions}); never below zero.`,
+      input: (args) => args.input,
+    }),
+    transition("confirmOrder", orders.confirm, (permissions) => `draft → confirmed (${permissions}).`),
+    transition(
+      "fulfilOrder",
+      orders.fulfil,
+      (permissions) =>
+        `confirmed → fulfilled, moving the stock in the same transaction (${permissions}); BUSINESS_RULE warehouse.insufficient_stock when a sale would take any product below zero.`,
+    ),
+    transition(
+      "cancelOrder",
+      orders.cancel,
+      (permissions) => `draft or confirmed → cancelled (${permissions}).`,
+    ),
+  ]),
+};
 
 const typeDefs = /* GraphQL */ `
-  "How much of a product is at a location (never below zero)."
-  type Inventory {
-    productId: ID!
-    product: Product
-    locationId: ID!
+${objectTypeSdl("Inventory", stock.adjust.output, {
+  description: "How much of a product is at a location (never below zero).",
+  fields: { quantity: { description: "Exact decimal string, e.g. 12.5." } },
+  extra: `    product: Product
     location: Location
-    "Exact decimal string, e.g. 12.5."
-    quantity: String!
-    updatedAt: Time!
-  }
-
+`,
+})}
   type PaginatedInventory {
     data: [Inventory!]!
     total: Int64!
   }
 
-  "A stocktake correction."
-  input InventoryAdjustmentInput {
-    productId: ID!
-    locationId: ID!
-    "Signed decimal string: -2 takes two away."
-    change: String!
-    reason: String!
-  }
-
+${inputTypeSdl("InventoryAdjustmentInput", stock.adjust.input, {
+  description: "A stocktake correction.",
+  fields: { change: { description: "Signed decimal string: -2 takes two away." } },
+})}
 ${enumTypeSdl("OrderKind", fieldOf(orders.get.output, "kind"), {
   values: {
     purchase: "Goods come in: fulfilling adds stock.",
@@ -70,21 +116,8 @@ ${inputTypeSdl("OrderLineInput", elementOf(fieldOf(orders.create.input, "lines")
     },
   },
 })}
-  type Query {
-    "Stock per product per location (stock:read:all). Filters: productId, locationId (eq, in)."
-    inventory(offset: Int = 0, limit: Int = 20, inStock: Boolean = false, filters: [Filter!]): PaginatedInventory!
-  }
-
-  type Mutation {
-    "Corrects stock after a stocktake (stock:adjust:all); never below zero."
-    adjustInventory(input: InventoryAdjustmentInput!): Inventory!
-    "draft → confirmed (orders:update:all)."
-    confirmOrder(id: ID!): Order!
-    "confirmed → fulfilled, moving the stock in the same transaction (orders:fulfil:all); BUSINESS_RULE warehouse.insufficient_stock when a sale would take any product below zero."
-    fulfilOrder(id: ID!): Order!
-    "draft or confirmed → cancelled (orders:update:all)."
-    cancelOrder(id: ID!): Order!
-  }
+${stockFields.query.sdl}
+${stockFields.mutation.sdl}
 ${recordSdl({
   type: "Product",
   plural: "products",
@@ -161,6 +194,8 @@ export const warehouseModule: GraphqlModule = {
     recordResolvers({ type: "Product", plural: "products" }, (services) => services.warehouse.products),
     recordResolvers({ type: "Location", plural: "locations" }, (services) => services.warehouse.locations),
     recordResolvers({ type: "Order", plural: "orders" }, (services) => services.warehouse.orders),
+    stockFields.query.resolvers,
+    stockFields.mutation.resolvers,
     {
       Inventory: {
         product: (level: TStockLevelDto, _: unknown, context: GraphqlContext) =>
@@ -182,31 +217,6 @@ export const warehouseModule: GraphqlModule = {
             (caller, ids) => context.services.crm.clients.findByIds(caller, ids),
             order.clientId,
           ),
-      },
-      Query: {
-        inventory: async (
-          _: unknown,
-          args: { offset?: number; limit?: number; inStock?: boolean | null; filters?: unknown },
-          context: GraphqlContext,
-        ) => {
-          const page = await context.services.warehouse.stock.list(callerOf(context), {
-            offset: args.offset ?? 0,
-            limit: args.limit ?? 20,
-            inStock: args.inStock ?? false,
-            filters: args.filters ?? undefined,
-          });
-          return { data: page.items, total: page.total };
-        },
-      },
-      Mutation: {
-        adjustInventory: (_: unknown, args: { input: unknown }, context: GraphqlContext) =>
-          context.services.warehouse.stock.adjust(callerOf(context), args.input),
-        confirmOrder: (_: unknown, args: { id: string }, context: GraphqlContext) =>
-          context.services.warehouse.orders.confirm(callerOf(context), args.id),
-        fulfilOrder: (_: unknown, args: { id: string }, context: GraphqlContext) =>
-          context.services.warehouse.orders.fulfil(callerOf(context), args.id),
-        cancelOrder: (_: unknown, args: { id: string }, context: GraphqlContext) =>
-          context.services.warehouse.orders.cancel(callerOf(context), args.id),
       },
     },
   ),

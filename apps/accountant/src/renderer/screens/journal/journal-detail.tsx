@@ -7,12 +7,12 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { KEYS, useApi, useMoney } from "../../api-context";
 import { AttachmentLinks } from "../../components/attachments";
-import { DateInput, useDateRule } from "../../components/date-input";
+import { DateInput } from "../../components/date-input";
 import { Field } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
 import { useSubmitOnce } from "../../forms";
 import { JournalForm } from "./journal-form";
-import { accountName, JOURNAL_KEY, JournalStateTag } from "./journal-parts";
+import { accountName, amountColumn, JOURNAL_KEY, JournalStateTag, useDatedPosting } from "./journal-parts";
 
 /*
  * One journal entry (docs/decisions/0100-manual-journals-and-revaluation.md): its lines; a draft is
@@ -174,29 +174,11 @@ const JournalDetail = ({ entry }: { entry: TJournalDetailDto }) => {
             ),
           },
           { title: t("journal.lineMemo"), dataIndex: "memo" },
-          {
-            title: t("journal.debit"),
-            align: "right" as const,
-            render: (_: unknown, line: Line) => (
-              <span style={{ whiteSpace: "nowrap" }}>{amount(line.debit, line.currency)}</span>
-            ),
-          },
-          {
-            title: t("journal.credit"),
-            align: "right" as const,
-            render: (_: unknown, line: Line) => (
-              <span style={{ whiteSpace: "nowrap" }}>{amount(line.credit, line.currency)}</span>
-            ),
-          },
-          {
-            title: t("journal.baseAmount", { base }),
-            align: "right" as const,
-            render: (_: unknown, line: Line) => (
-              <span style={{ whiteSpace: "nowrap" }}>
-                {base ? money(line.baseAmount, base) : line.baseAmount}
-              </span>
-            ),
-          },
+          amountColumn(t("journal.debit"), (line: Line) => amount(line.debit, line.currency)),
+          amountColumn(t("journal.credit"), (line: Line) => amount(line.credit, line.currency)),
+          amountColumn(t("journal.baseAmount", { base }), (line: Line) =>
+            base ? money(line.baseAmount, base) : line.baseAmount,
+          ),
         ]}
       />
       {editing ? (
@@ -224,53 +206,28 @@ const ReverseForm = (props: {
 }) => {
   const { t } = useTranslation();
   const api = useApi();
-  const queryClient = useQueryClient();
-  const { message } = AntApp.useApp();
-  const once = useSubmitOnce();
-  const dateRule = useDateRule();
   const today = todayIso();
-  const [date, setDate] = useState(today < props.entry.date ? props.entry.date : today);
-  const [dateError, setDateError] = useState<string | undefined>();
-  const [formError, setFormError] = useState<string | null>(null);
-  const submit = async () => {
-    setFormError(null);
-    const check = dateRule()(date);
-    if (check !== true) {
-      setDateError(check);
-      return;
-    }
-    setDateError(undefined);
-    try {
-      const reversal = await api.journal.reverse.mutate(
-        { id: props.entry.id, data: { date } },
-        { context: { idempotencyKey: once.key } },
-      );
-      await Promise.all(
-        [JOURNAL_KEY, KEYS.reports].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
-      void message.success(t("journal.reversed"));
-      props.onReversed(reversal.id);
-    } catch (error) {
-      const failure = describeFailure(error, t);
-      const onDate = failure.issues.find((issue) => issue.path === "date");
-      if (onDate) setDateError(onDate.message);
-      else setFormError(failure.message);
-    }
-  };
+  const posting = useDatedPosting({
+    initialDate: today < props.entry.date ? props.entry.date : today,
+    post: (date, idempotencyKey) =>
+      api.journal.reverse.mutate({ id: props.entry.id, data: { date } }, { context: { idempotencyKey } }),
+    done: t("journal.reversed"),
+    onPosted: (reversal) => props.onReversed(reversal.id),
+  });
   return (
     <FormModal
       id="journal-reverse"
       title={t("journal.reverseTitle", { number: props.entry.number })}
       open
-      busy={once.busy}
-      error={formError}
+      busy={posting.busy}
+      error={posting.formError}
       submitLabel={t("journal.reverse")}
-      onSubmit={() => void once.run(submit)}
+      onSubmit={posting.submit}
       onCancel={props.onClose}
     >
       <Typography.Paragraph type="secondary">{t("journal.reverseIntro")}</Typography.Paragraph>
-      <Field id="reverse-date" label={t("journal.reverseDate")} error={dateError}>
-        <DateInput id="reverse-date" value={date} onChange={setDate} invalid="report" />
+      <Field id="reverse-date" label={t("journal.reverseDate")} error={posting.dateError}>
+        <DateInput id="reverse-date" value={posting.date} onChange={posting.setDate} invalid="report" />
       </Field>
     </FormModal>
   );

@@ -1,15 +1,14 @@
-import { describeFailure, todayIso, useLocale } from "@hisob/ui";
+import { describeFailure, type Locale, todayIso, useLocale } from "@hisob/ui";
 import { formatDecimal, NumberInput, RATE_RULES, readNumber } from "@hisob/ui/numbers";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App as AntApp, Table, Typography } from "antd";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert, Table, Typography } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { KEYS, useApi, useMoney } from "../../api-context";
-import { DateInput, useDateRule } from "../../components/date-input";
+import { useApi, useMoney } from "../../api-context";
+import { DateInput } from "../../components/date-input";
 import { Field } from "../../components/field";
 import { FormModal } from "../../components/form-modal";
-import { useSubmitOnce } from "../../forms";
-import { accountName, JOURNAL_KEY } from "./journal-parts";
+import { accountName, amountColumn, JOURNAL_KEY, useDatedPosting } from "./journal-parts";
 
 /** A row of the preview: a money account, or a counterparty's open balance on an account of the chart. */
 type PreviewRow = {
@@ -30,31 +29,37 @@ type PreviewRow = {
  * previewed — what it would post, per account, and the gain and loss — before it posts, once.
  */
 
+/** The rates typed so far that read as rates; the others take the last known until they do. */
+const typedRates = (typed: Record<string, string>, locale: Locale) =>
+  Object.entries(typed).flatMap(([currency, text]) => {
+    const reading = text.trim() ? readNumber(text, locale, RATE_RULES) : null;
+    return reading?.ok ? [{ currency, rate: reading.decimal }] : [];
+  });
+
 export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: string) => void }) => {
   const { t } = useTranslation();
   const locale = useLocale();
   const money = useMoney(locale);
   const api = useApi();
-  const queryClient = useQueryClient();
-  const { message } = AntApp.useApp();
-  const once = useSubmitOnce();
-  const dateRule = useDateRule();
-  const [date, setDate] = useState(todayIso());
   const [typed, setTyped] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [dateError, setDateError] = useState<string | undefined>();
-  const dateOk = dateRule()(date) === true;
-  // The rates typed so far that read as rates; the others take the last known until they do.
-  const rates = Object.entries(typed).flatMap(([currency, text]) => {
-    const reading = text.trim() ? readNumber(text, locale, RATE_RULES) : null;
-    return reading?.ok ? [{ currency, rate: reading.decimal }] : [];
+  const rates = typedRates(typed, locale);
+  const posting = useDatedPosting({
+    initialDate: todayIso(),
+    post: (date, idempotencyKey) =>
+      api.journal.revalue.mutate(
+        { date, rates, memo: t("journal.revaluation.memo") },
+        { context: { idempotencyKey } },
+      ),
+    done: t("journal.revaluation.posted"),
+    onPosted: (posted) => props.onPosted(posted.id),
   });
+  const { date } = posting;
   const ratesParam = rates.map((each) => `${each.currency}:${each.rate}`).join(",");
   const preview = useQuery({
     queryKey: [...JOURNAL_KEY, "revaluation", date, ratesParam],
     queryFn: () =>
       api.journal.previewRevaluation.query({ date, ...(ratesParam ? { rates: ratesParam } : {}) }),
-    enabled: dateOk,
+    enabled: posting.dateOk,
     placeholderData: keepPreviousData,
   });
   const base = preview.data?.baseCurrency ?? "";
@@ -76,49 +81,23 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
   ];
   const currencies = [...new Set(rows.map((row) => row.currency))];
 
-  const submit = async () => {
-    setFormError(null);
-    const check = dateRule()(date);
-    if (check !== true) {
-      setDateError(check);
-      return;
-    }
-    setDateError(undefined);
-    try {
-      const posted = await api.journal.revalue.mutate(
-        { date, rates, memo: t("journal.revaluation.memo") },
-        { context: { idempotencyKey: once.key } },
-      );
-      await Promise.all(
-        [JOURNAL_KEY, KEYS.reports].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
-      void message.success(t("journal.revaluation.posted"));
-      props.onPosted(posted.id);
-    } catch (error) {
-      const failure = describeFailure(error, t);
-      const onDate = failure.issues.find((issue) => issue.path === "date");
-      if (onDate) setDateError(onDate.message);
-      else setFormError(failure.message);
-    }
-  };
-
   return (
     <FormModal
       id="revaluation-form"
       title={t("journal.revaluation.title")}
       open
       width={1000}
-      busy={once.busy}
-      error={formError}
+      busy={posting.busy}
+      error={posting.formError}
       submitLabel={t("journal.revaluation.post")}
-      onSubmit={() => void once.run(submit)}
+      onSubmit={posting.submit}
       onCancel={props.onClose}
     >
       <Typography.Paragraph type="secondary">{t("journal.revaluation.intro")}</Typography.Paragraph>
       <div style={{ display: "flex", gap: 24, flexWrap: "wrap" }}>
         <div style={{ width: 220 }}>
-          <Field id="revaluation-date" label={t("journal.revaluation.asOf")} error={dateError}>
-            <DateInput id="revaluation-date" value={date} onChange={setDate} invalid="report" />
+          <Field id="revaluation-date" label={t("journal.revaluation.asOf")} error={posting.dateError}>
+            <DateInput id="revaluation-date" value={date} onChange={posting.setDate} invalid="report" />
           </Field>
         </div>
         {currencies.map((currency) => {
@@ -159,20 +138,12 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
         scroll={{ x: true }}
         columns={[
           { title: t("journal.revaluation.account"), dataIndex: "label" },
-          {
-            title: t("journal.revaluation.balance"),
-            align: "right" as const,
-            render: (_: unknown, row) => (
-              <span style={{ whiteSpace: "nowrap" }}>{money(row.balance, row.currency)}</span>
-            ),
-          },
-          {
-            title: t("journal.revaluation.booked"),
-            align: "right" as const,
-            render: (_: unknown, row) => (
-              <span style={{ whiteSpace: "nowrap" }}>{base ? money(row.bookedBase, base) : ""}</span>
-            ),
-          },
+          amountColumn(t("journal.revaluation.balance"), (row: PreviewRow) =>
+            money(row.balance, row.currency),
+          ),
+          amountColumn(t("journal.revaluation.booked"), (row: PreviewRow) =>
+            base ? money(row.bookedBase, base) : "",
+          ),
           {
             title: t("journal.revaluation.rate"),
             align: "right" as const,
@@ -181,15 +152,9 @@ export const RevaluationDialog = (props: { onClose: () => void; onPosted: (id: s
                 <Typography.Text type="warning">{t("journal.revaluation.noRate")}</Typography.Text>
               ),
           },
-          {
-            title: t("journal.revaluation.revalued"),
-            align: "right" as const,
-            render: (_: unknown, row) => (
-              <span style={{ whiteSpace: "nowrap" }}>
-                {row.revaluedBase && base ? money(row.revaluedBase, base) : ""}
-              </span>
-            ),
-          },
+          amountColumn(t("journal.revaluation.revalued"), (row: PreviewRow) =>
+            row.revaluedBase && base ? money(row.revaluedBase, base) : "",
+          ),
           {
             title: t("journal.revaluation.difference"),
             align: "right" as const,

@@ -1,5 +1,6 @@
+import type { TenantContext } from "@hisob/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type SeededUser, type TestApp } from "../../testing/test-app";
+import { createFinanceTestKit, type FinanceTestKit } from "../finance-test-kit";
 
 /*
  * The account statement pages from balance checkpoints (account_day_totals, kept by triggers on
@@ -7,25 +8,15 @@ import { createTestApp, type SeededUser, type TestApp } from "../../testing/test
  * whole statement read in one page, with the same running balances — after postings on several days,
  * several a day, an opening balance, transfers both ways, an exchange, a reversal, a payment moved to
  * another day with another amount, a transfer's date corrected and a payment deleted. And the
- * checkpoints must equal the sums recomputed from the ledger itself.
+ * checkpoints must equal the sums recomputed from the ledger itself. Through the finance services
+ * (docs/decisions/0114-a-codebase-a-newcomer-can-carry-on-continued.md: moved here from the server's REST tests).
  */
 
-let t: TestApp;
+let t: FinanceTestKit;
 let tenantId: string;
-let admin: SeededUser;
+let admin: TenantContext;
 const ids = { cash: "", bank: "", usd: "" };
-
-const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: Record<string, unknown>) =>
-  t.app.inject({ method, url, headers: admin.headers, ...(payload === undefined ? {} : { payload }) });
-const ok = async (
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  payload?: Record<string, unknown>,
-) => {
-  const res = await call(method, url, payload);
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return res.statusCode === 204 ? null : res.json();
-};
+const finance = () => t.services.finance;
 
 type Entry = {
   id: string;
@@ -35,65 +26,73 @@ type Entry = {
   reversalReason: string | null;
 };
 type Statement = { entries: Entry[]; total: number; openingBalance: string; closingBalance: string };
+/** A query string as the list's query object (the schemas coerce its text as REST's query does). */
+const queryOf = (query: string): Record<string, string> =>
+  Object.fromEntries(new URLSearchParams(query.replace(/^&/, "")));
 const statement = async (accountId: string, query: string): Promise<Statement> =>
-  ok("GET", `/finance/reports/account-statement/${accountId}?${query}`);
+  (await finance().reports.accountStatement(
+    admin,
+    accountId,
+    queryOf(query) as never,
+  )) as unknown as Statement;
+type Row = Record<string, string | null>;
+const transactionsOf = async (accountId: string, query: string): Promise<{ items: Row[]; total: number }> =>
+  (await finance().accounts.transactions(admin, accountId, queryOf(query) as never)) as unknown as {
+    items: Row[];
+    total: number;
+  };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createFinanceTestKit();
   const tenant = await t.createTenant();
   tenantId = tenant.id;
-  admin = await t.createUser(tenant.id, "admin");
-  await ok("PUT", "/tenant/currencies", { codes: ["UZS", "USD"] });
-  ids.cash = (await ok("POST", "/finance/accounts", { name: "Cash", currency: "UZS" })).id;
-  ids.bank = (await ok("POST", "/finance/accounts", { name: "Bank", currency: "UZS" })).id;
-  ids.usd = (
-    await ok("POST", "/finance/accounts", { name: "Dollars", currency: "USD", allowOverdraft: true })
-  ).id;
-  await ok("PUT", `/finance/accounts/${ids.cash}/opening-balance`, { amount: "700000", date: "2026-01-03" });
+  admin = await t.contextOf(await t.createUser(tenant.id, "admin"));
+  await t.services.currencies.setSelected(admin, { codes: ["UZS", "USD"] });
+  const account = (input: Record<string, unknown>) => finance().accounts.create(admin, input as never);
+  ids.cash = (await account({ name: "Cash", currency: "UZS" })).id;
+  ids.bank = (await account({ name: "Bank", currency: "UZS" })).id;
+  ids.usd = (await account({ name: "Dollars", currency: "USD", allowOverdraft: true })).id;
+  await finance().openingBalances.set(admin, ids.cash, { amount: "700000", date: "2026-01-03" });
   const pay = (accountId: string, amount: string, date: string) =>
-    ok("POST", "/finance/payments", { accountId, amount, date });
+    finance().payments.create(admin, { accountId, amount, date } as never);
   const days = ["2026-01-02", "2026-01-03", "2026-01-05", "2026-01-09", "2026-01-10", "2026-01-20"];
   let n = 0;
   for (const date of days) {
     for (let i = 0; i <= n % 3; i += 1) await pay(ids.cash, String(10000 + n * 137 + i), date);
-    await ok("POST", "/finance/expenses", { accountId: ids.cash, amount: String(3000 + n), date });
+    await finance().expenses.create(admin, { accountId: ids.cash, amount: String(3000 + n), date } as never);
     n += 1;
   }
   await pay(ids.bank, "900000", "2026-01-04");
-  const out = await ok("POST", "/finance/transfers", {
+  const transfer = (input: Record<string, unknown>) => finance().transfers.transfer(admin, input as never);
+  const out = await transfer({
     fromAccountId: ids.cash,
     toAccountId: ids.bank,
     amount: "25000",
     date: "2026-01-05",
   });
-  await ok("POST", "/finance/transfers", {
-    fromAccountId: ids.bank,
-    toAccountId: ids.cash,
-    amount: "41000",
-    date: "2026-01-09",
-  });
+  await transfer({ fromAccountId: ids.bank, toAccountId: ids.cash, amount: "41000", date: "2026-01-09" });
   await pay(ids.usd, "10000", "2026-01-02");
-  await ok("POST", "/finance/exchanges", {
+  await finance().transfers.exchange(admin, {
     fromAccountId: ids.usd,
     toAccountId: ids.cash,
     amount: "500",
     rate: "126.5057",
     confirmRate: true,
     date: "2026-01-10",
-  });
-  const reversed = await ok("POST", "/finance/transfers", {
+  } as never);
+  const reversed = await transfer({
     fromAccountId: ids.cash,
     toAccountId: ids.bank,
     amount: "1500",
     date: "2026-01-10",
   });
-  await ok("POST", `/finance/transfers/${reversed.id}/reversal`, { reason: "Wrong till" });
+  await finance().transfers.reverseTransfer(admin, reversed.id, { reason: "Wrong till" } as never);
   // Corrections that move entries between days, and a deletion.
-  await ok("PUT", `/finance/transfers/${out.id}`, { date: "2026-01-20" });
+  await finance().transfers.updateTransfer(admin, out.id, { date: "2026-01-20" } as never);
   const moved = await pay(ids.cash, "5555", "2026-01-02");
-  await ok("PUT", `/finance/payments/${moved.id}`, { amount: "6666", date: "2026-01-09" });
+  await finance().payments.update(admin, moved.id, { amount: "6666", date: "2026-01-09" } as never);
   const gone = await pay(ids.cash, "7777", "2026-01-05");
-  await ok("DELETE", `/finance/payments/${gone.id}`);
+  await finance().payments.delete(admin, gone.id);
   await pay(ids.cash, "8888", "2026-02-01"); // after the period
 });
 
@@ -148,10 +147,9 @@ describe("account statement pages from balance checkpoints", () => {
       "reversedById",
       "reversalReason",
     ];
-    type Row = Record<string, string | null>;
     const whole = (await statement(ids.cash, "startDate=2026-01-01&endDate=2026-01-31&limit=1000"))
       .entries as unknown as Row[];
-    const ledger: Row[] = (await ok("GET", `/finance/accounts/${ids.cash}/transactions?limit=100`)).items;
+    const ledger = (await transactionsOf(ids.cash, "limit=100")).items;
     expect(ledger.length).toBeLessThan(100); // all of it
     const byId = new Map(ledger.map((item) => [item.id, item]));
     for (const entry of whole) {
@@ -168,7 +166,8 @@ describe("account statement pages from balance checkpoints", () => {
     // The documents' own side (each document's transactionId) names the same documents as the
     // entries do (the id the posting wrote on the entry).
     for (const kind of ["payments", "expenses"] as const) {
-      const documents: Row[] = (await ok("GET", `/finance/${kind}?accountId=${ids.cash}&limit=100`)).items;
+      const documents = (await finance()[kind].list(admin, { accountId: ids.cash, limit: 100 } as never))
+        .items as unknown as Row[];
       expect(documents.length).toBeGreaterThan(0);
       expect(documents.length).toBeLessThan(100); // all of them
       const key = kind === "payments" ? "paymentId" : "expenseId";
@@ -218,13 +217,13 @@ describe("account statement pages from balance checkpoints", () => {
     const types = ["", "&type=opening_balance", "&type=transfer", "&type=income"];
     for (const accountId of Object.values(ids)) {
       for (const query of [...bounds, ...types.slice(1).map((type) => `${type}&from=2026-01-03`)]) {
-        const page = await ok("GET", `/finance/accounts/${accountId}/transactions?limit=100${query}`);
+        const page = await transactionsOf(accountId, `limit=100${query}`);
         expect(page.items.length, `${accountId}${query}`).toBeLessThan(100);
         expect(page.total, `${accountId}${query}`).toBe(page.items.length);
       }
     }
     // The opening balance (2026-01-03) counts once, on its own day and only there.
-    const cash = (query: string) => ok("GET", `/finance/accounts/${ids.cash}/transactions?limit=1${query}`);
+    const cash = (query: string) => transactionsOf(ids.cash, `limit=1${query}`);
     const withOpening = (await cash("&from=2026-01-03&to=2026-01-03")).total;
     const opening = (await cash("&from=2026-01-03&to=2026-01-03&type=opening_balance")).total;
     expect(opening).toBe(1);
