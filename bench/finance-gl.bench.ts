@@ -7,7 +7,7 @@ import pg from "pg";
 import {
   createTestDbFromTemplate,
   dropTemplate,
-  openKeptTestDb,
+  openKeptDatabase,
   prepareTemplate,
   type TestTemplate,
 } from "../packages/db/src/testing/test-databases";
@@ -97,7 +97,12 @@ export const financeGlBench: Bench = {
       // The year's trial balance took 32.8 s through the service at a load average of ~30, over
       // Prisma's default 15 s for a transaction: the run would stop there rather than measure it.
       if (kept)
-        db = await openKeptTestDb(adminUrl, kept, { poolSize: 4, transactionTimeoutMs: REPORT_TIMEOUT_MS });
+        ({ db } = await openKeptDatabase({
+          adminUrl,
+          name: kept,
+          poolSize: 4,
+          transactionTimeoutMs: REPORT_TIMEOUT_MS,
+        }));
       else {
         template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
         db = await createTestDbFromTemplate(template, {

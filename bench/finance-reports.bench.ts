@@ -274,7 +274,7 @@ export const financeReportsBench: Bench = {
     try {
       let created = true;
       if (kept) {
-        ({ db, created } = await openKeptDatabase({ adminUrl, name: kept, tmpDir: tmpdir(), poolSize: 4 }));
+        ({ db, created } = await openKeptDatabase({ adminUrl, name: kept, poolSize: 4 }));
       } else {
         template = await prepareTemplate({ adminUrl, tmpDir: tmpdir() });
         db = await createTestDbFromTemplate(template, { poolSize: 4 });

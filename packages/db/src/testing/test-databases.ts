@@ -73,7 +73,9 @@ const createOwnedDatabase = async (adminUrl: string, database: string) => {
       END $$;
       GRANT hisob_tenant, hisob_system, hisob_platform TO ${TEST_OWNER_ROLE};`);
     const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
-    if (exists.length === 0) await admin.exec(`CREATE DATABASE ${database} OWNER ${TEST_OWNER_ROLE}`);
+    if (exists.length > 0) return false;
+    await admin.exec(`CREATE DATABASE ${database} OWNER ${TEST_OWNER_ROLE}`);
+    return true;
   } finally {
     await admin.close();
   }
@@ -86,27 +88,6 @@ const migrateOwned = async (adminUrl: string, database: string) => {
   } finally {
     await owner.close();
   }
-};
-
-/**
- * A named database that outlives the run (benchmarks that seed 1,000,000 rows once and reuse them):
- * created owned by the test owner if missing, migrated to the newest migrations, opened as the app
- * opens its own. Nothing drops it.
- */
-export const openKeptTestDb = async (
-  adminUrl: string,
-  database: string,
-  options: { poolSize?: number; transactionTimeoutMs?: number } = {},
-): Promise<Db> => {
-  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`not a plain database name: "${database}"`);
-  await createOwnedDatabase(adminUrl, database);
-  await migrateOwned(adminUrl, database);
-  return createDb({
-    databaseUrl: ownerUrl(adminUrl, database),
-    dataDir: "",
-    poolSize: options.poolSize ?? 4,
-    ...(options.transactionTimeoutMs ? { transactionTimeoutMs: options.transactionTimeoutMs } : {}),
-  });
 };
 
 /** Runs once per test run, after all files: drops every database the run created. */
@@ -186,49 +167,27 @@ export const createTestDbFromTemplate = async (
 
 /**
  * A PostgreSQL database of that name KEPT between runs, for benchmarks that seed a large book once
- * and measure it many times: created from a freshly migrated template the first time (`created`:
- * the caller seeds it), migrated to the current schema when it already exists. Never dropped here.
+ * and measure it many times: created owned by the test owner if missing (`created`: the caller
+ * seeds it), migrated to the newest migrations, opened as the app opens its own. Never dropped here.
  */
 export const openKeptDatabase = async (options: {
   adminUrl: string;
   name: string;
-  tmpDir: string;
   poolSize?: number;
+  transactionTimeoutMs?: number;
 }): Promise<{ db: Db; created: boolean }> => {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.name)) {
     throw new Error(`Not a plain database name: ${JSON.stringify(options.name)}`);
   }
-  const admin = await connectPostgres(options.adminUrl);
-  let exists: boolean;
-  try {
-    const rows = await admin.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_database WHERE datname = $1",
-      [options.name],
-    );
-    exists = (rows[0]?.n ?? 0) > 0;
-  } finally {
-    await admin.close();
-  }
-  if (!exists) {
-    const template = await prepareTemplate({ adminUrl: options.adminUrl, tmpDir: options.tmpDir });
-    if (template.kind !== "postgres") throw new Error("A kept database needs PostgreSQL");
-    const creator = await connectPostgres(options.adminUrl);
-    try {
-      await creator.exec(
-        `CREATE DATABASE ${options.name} TEMPLATE ${template.template} OWNER ${TEST_OWNER_ROLE}`,
-      );
-    } finally {
-      await creator.close();
-      await dropTemplate(template);
-    }
-  }
+  const created = await createOwnedDatabase(options.adminUrl, options.name);
+  await migrateOwned(options.adminUrl, options.name);
   const db = await createDb({
     databaseUrl: ownerUrl(options.adminUrl, options.name),
     dataDir: "",
     poolSize: options.poolSize ?? 4,
+    ...(options.transactionTimeoutMs ? { transactionTimeoutMs: options.transactionTimeoutMs } : {}),
   });
-  if (exists) await db.migrate();
-  return { db, created: !exists };
+  return { db, created };
 };
 
 /** Opens a raw connection to a test database (tests of the migration runner itself). */
