@@ -547,6 +547,10 @@ describe("every procedure checks the caller", () => {
       "generalLedger.updateAccount",
       (api) => api.generalLedger.updateAccount.mutate({ id: ID, data: { nameEn: "N" } }),
     ],
+    [
+      "generalLedger.moveAccount",
+      (api) => api.generalLedger.moveAccount.mutate({ id: ID, data: { parentId: null } }),
+    ],
     ["generalLedger.deleteAccount", (api) => api.generalLedger.deleteAccount.mutate({ id: ID })],
     ["generalLedger.mappings", (api) => api.generalLedger.mappings.query()],
     [
