@@ -269,10 +269,21 @@ $$;
 -- the first open day. A database migrated by another runner than ours (`prisma migrate deploy` records
 -- a later finished_at than the entries' created_at) matches nothing; an operator can call the function
 -- with the time the entries were written.
-SELECT gl_repost_closed_corrections(t.id, m.finished_at)
-  FROM tenants t
-  CROSS JOIN LATERAL (SELECT finished_at FROM "_prisma_migrations"
-                       WHERE migration_name = '20261215000000_ledger_fx_backfill' AND finished_at IS NOT NULL
-                       ORDER BY finished_at DESC LIMIT 1) m
- WHERE t.books_closed_through IS NOT NULL
- ORDER BY t.id;
+-- Prisma's shadow database (the schema diff) replays the migrations without the runner's table:
+-- there is nothing to move there.
+DO $$
+BEGIN
+  IF to_regclass('_prisma_migrations') IS NULL THEN
+    RETURN;
+  END IF;
+  EXECUTE $sql$
+    SELECT gl_repost_closed_corrections(t.id, m.finished_at)
+      FROM tenants t
+      CROSS JOIN LATERAL (SELECT finished_at FROM "_prisma_migrations"
+                           WHERE migration_name = '20261215000000_ledger_fx_backfill' AND finished_at IS NOT NULL
+                           ORDER BY finished_at DESC LIMIT 1) m
+     WHERE t.books_closed_through IS NOT NULL
+     ORDER BY t.id
+  $sql$;
+END
+$$;
